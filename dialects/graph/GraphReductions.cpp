@@ -1,0 +1,6 @@
+//===- GraphReductions.cpp - reductions ops -------------------------------------------===//
+
+#include "graph/GraphOps.h"
+
+using namespace mlir;
+using namespace graphc::graph;

@@ -1,0 +1,6 @@
+//===- GraphShape.cpp - shape ops -------------------------------------------===//
+
+#include "graph/GraphOps.h"
+
+using namespace mlir;
+using namespace graphc::graph;

@@ -1,0 +1,6 @@
+//===- GraphTraining.cpp - training ops -------------------------------------------===//
+
+#include "graph/GraphOps.h"
+
+using namespace mlir;
+using namespace graphc::graph;

@@ -1,0 +1,25 @@
+//===- InitAll.cpp - register graphc's dialects and passes -----------------===//
+
+#include "graphc/InitAll.h"
+
+#include "dist/DistDialect.h"
+#include "graph/GraphDialect.h"
+#include "graph/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+
+void graphc::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<graph::GraphDialect, dist::DistDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+}
+
+void graphc::registerAllPasses() {
+  static bool once = [] {
+    graph::registerGraphPasses();
+    return true;
+  }();
+  (void)once;
+}

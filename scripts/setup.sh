@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# setup.sh: install every Debian package graphc needs (idempotent; as root).
+# Skips apt entirely when everything is already installed.
+set -euo pipefail
+
+PACKAGES=(
+  # Compiler toolchain and MLIR.
+  clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  cmake ninja-build ccache
+  # Serialisation and RPC for the importers and the runtime.
+  libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
+  libonnx-dev
+  # Tests and numeric references.
+  libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-onnx
+  libopenblas-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: missing packages: ${missing[*]}" >&2
+  echo "setup: run this script as root (or install them with apt-get)" >&2
+  exit 1
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

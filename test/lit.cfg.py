@@ -1,0 +1,32 @@
+# lit configuration for graphc's regression tests.
+# -*- Python -*-
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "graphc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.graphc_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%graphc_src", config.graphc_src_root))
+config.substitutions.append(("%shared", config.graphc_shared_dir))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.graphc_tools_dir, append_path=True)
+
+tools = [
+    ToolSubst("graph-opt", unresolved="fatal"),
+    ToolSubst("graphc", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, [config.graphc_tools_dir])
+
+if os.path.isdir(config.graphc_shared_dir):
+    config.available_features.add("shared-testdata")

@@ -1,0 +1,121 @@
+//===- graphc.cpp - the graphc compiler driver ----------------------------===//
+//
+// graphc INPUT [-o OUTPUT] [--emit=STAGE]: reads a model, runs the pipeline up
+// to STAGE and writes the result. Flags live here only; the libraries take
+// options structs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphc/InitAll.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/ToolUtilities.h"
+#include "mlir/Transforms/Passes.h"
+#include "graph/Passes.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+
+enum class EmitStage { Graph };
+
+cl::OptionCategory graphcCategory("graphc options");
+
+cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<model>"),
+                                   cl::Required, cl::cat(graphcCategory));
+cl::opt<std::string> outputFilename("o", cl::desc("Output file ('-' for stdout)"),
+                                    cl::value_desc("file"), cl::init("-"),
+                                    cl::cat(graphcCategory));
+cl::opt<EmitStage> emit(
+    "emit", cl::desc("Stage to stop at and write"), cl::init(EmitStage::Graph),
+    cl::values(clEnumValN(EmitStage::Graph, "graph",
+                          "graph dialect after shape inference and "
+                          "canonicalization")),
+    cl::cat(graphcCategory));
+cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("Fix the shape of an entry argument: INDEX:DxDx... (repeatable)"),
+    cl::value_desc("index:shape"), cl::cat(graphcCategory));
+cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
+                               cl::init("main"), cl::cat(graphcCategory));
+
+} // namespace
+
+static LogicalResult compile(ModuleOp module) {
+  PassManager pm(module.getContext());
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  // Shapes first: the canonicalizer's folds need static types to fire.
+  graphc::graph::GraphInferShapesOptions inferOptions;
+  if (!inputShapes.empty()) {
+    inferOptions.entry = entryName;
+    inferOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
+  }
+  pm.addPass(graphc::graph::createGraphInferShapes(inferOptions));
+  pm.addPass(createCanonicalizerPass());
+  // Canonicalization can expose further static shapes (folded reshapes).
+  pm.addPass(graphc::graph::createGraphInferShapes());
+  return pm.run(module);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  cl::HideUnrelatedOptions(graphcCategory);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "graphc: compile a dataflow graph into a "
+                              "distributed job\n");
+
+  StringRef extension = llvm::sys::path::extension(inputFilename);
+  if (extension != ".mlir") {
+    llvm::errs() << "graphc: " << inputFilename
+                 << ": this build reads only graph-dialect .mlir input; the "
+                    "ONNX and TensorFlow importers are not built yet\n";
+    return 1;
+  }
+
+  DialectRegistry registry;
+  graphc::registerAllDialects(registry);
+  MLIRContext context(registry);
+
+  std::string error;
+  auto input = openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << "graphc: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  if (failed(compile(*module)))
+    return 1;
+
+  auto output = openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << "graphc: " << error << "\n";
+    return 1;
+  }
+  module->print(output->os());
+  output->os() << "\n";
+  output->keep();
+  return 0;
+}
