@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graphc/Import/ModelFormat.h"
+#include "graphc/Import/SupportedOps.h"
 #include "graphc/InitAll.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,6 +52,11 @@ cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Fix the shape of an entry argument: INDEX:DxDx... (repeatable)"),
     cl::value_desc("index:shape"), cl::cat(graphcCategory));
+cl::opt<bool> listUnsupported(
+    "list-unsupported",
+    cl::desc("List every op of the model the importer cannot take, with "
+             "counts and node names, and exit (status 1 when there are any)"),
+    cl::init(false), cl::cat(graphcCategory));
 cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
                                cl::init("main"), cl::cat(graphcCategory));
 
@@ -72,6 +79,36 @@ static LogicalResult compile(ModuleOp module) {
   return pm.run(module);
 }
 
+/// Prints the ops of the input the importer cannot take; 0 when none.
+static int listUnsupportedOps(graphc::import::ModelFormat format,
+                              MLIRContext &context) {
+  auto unsupported =
+      graphc::import::listUnsupportedOps(inputFilename, format, context);
+  if (!unsupported) {
+    llvm::errs() << "graphc: " << llvm::toString(unsupported.takeError())
+                 << "\n";
+    return 1;
+  }
+  size_t nodes = 0;
+  for (const graphc::import::UnsupportedOp &op : *unsupported)
+    nodes += op.nodes.size();
+  auto &os = llvm::outs();
+  if (unsupported->empty()) {
+    os << inputFilename << ": every op is supported\n";
+    return 0;
+  }
+  os << inputFilename << ": " << unsupported->size()
+     << " unsupported op types in " << nodes << " nodes\n";
+  for (const graphc::import::UnsupportedOp &op : *unsupported) {
+    os << "  " << op.op << " x" << op.nodes.size() << " (" << op.reason
+       << "):";
+    for (const std::string &node : op.nodes)
+      os << " " << node;
+    os << "\n";
+  }
+  return 1;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   registerAsmPrinterCLOptions();
@@ -82,17 +119,27 @@ int main(int argc, char **argv) {
                               "graphc: compile a dataflow graph into a "
                               "distributed job\n");
 
-  StringRef extension = llvm::sys::path::extension(inputFilename);
-  if (extension != ".mlir") {
-    llvm::errs() << "graphc: " << inputFilename
-                 << ": this build reads only graph-dialect .mlir input; the "
-                    "ONNX and TensorFlow importers are not built yet\n";
+  llvm::Expected<graphc::import::ModelFormat> format =
+      graphc::import::detectFormat(inputFilename);
+  if (!format) {
+    llvm::errs() << "graphc: " << llvm::toString(format.takeError()) << "\n";
     return 1;
   }
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);
   MLIRContext context(registry);
+
+  if (listUnsupported)
+    return listUnsupportedOps(*format, context);
+
+  if (*format != graphc::import::ModelFormat::Mlir) {
+    llvm::errs() << "graphc: " << inputFilename << ": importing a "
+                 << graphc::import::getFormatName(*format)
+                 << " into the graph dialect is not implemented yet; "
+                    "--list-unsupported reads it\n";
+    return 1;
+  }
 
   std::string error;
   auto input = openInputFile(inputFilename, &error);

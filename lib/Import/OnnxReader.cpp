@@ -1,0 +1,119 @@
+//===- OnnxReader.cpp - read ONNX models from disk --------------------------===//
+
+#include "graphc/Import/OnnxReader.h"
+
+#include "ProtoParse.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace graphc::import {
+
+int64_t getOnnxOpset(const onnx::ModelProto &model) {
+  for (const onnx::OperatorSetIdProto &opset : model.opset_import())
+    if (opset.domain().empty() || opset.domain() == "ai.onnx")
+      return opset.version();
+  return 1;
+}
+
+Expected<std::unique_ptr<onnx::ModelProto>>
+parseOnnxModel(StringRef data, StringRef path, const ReadLimits &limits) {
+  auto model = std::make_unique<onnx::ModelProto>();
+  if (Error err = parseBinaryProto(data, path, "ONNX model", limits, *model))
+    return std::move(err);
+  if (model->ir_version() <= 0 || !model->has_graph())
+    return makeError(path, "",
+                     "not an ONNX model: no IR version or no graph");
+  int64_t opset = getOnnxOpset(*model);
+  if (opset < kMinOnnxOpset)
+    return makeError(path, "",
+                     "ONNX opset " + Twine(opset) + " is older than " +
+                         Twine(kMinOnnxOpset) +
+                         ", the oldest graphc reads; upgrade the model with "
+                         "onnx.version_converter");
+  return std::move(model);
+}
+
+Expected<std::unique_ptr<onnx::ModelProto>>
+readOnnxModel(StringRef path, const ReadLimits &limits) {
+  auto buffer = readFileBounded(path, limits.maxFileBytes);
+  if (!buffer)
+    return buffer.takeError();
+  return parseOnnxModel((*buffer)->getBuffer(), path, limits);
+}
+
+Expected<std::string> readOnnxExternalData(const onnx::TensorProto &tensor,
+                                           StringRef modelDir,
+                                           StringRef modelPath,
+                                           const ReadLimits &limits) {
+  StringRef name = tensor.name();
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const onnx::StringStringEntryProto &entry : tensor.external_data()) {
+    if (entry.key() == "location") {
+      location = entry.value();
+    } else if (entry.key() == "offset" || entry.key() == "length") {
+      int64_t value;
+      if (StringRef(entry.value()).getAsInteger(10, value) || value < 0)
+        return makeError(modelPath, name,
+                         "external data " + entry.key() + " '" +
+                             entry.value() + "' is not a non-negative integer");
+      (entry.key() == "offset" ? offset : length) = value;
+    }
+  }
+  if (location.empty())
+    return makeError(modelPath, name, "external data has no location");
+  // Refuse anything that could name a file outside the model's directory
+  // before touching the file system.
+  if (sys::path::is_absolute(location) ||
+      sys::path::has_root_name(location) || location.find('\0') != std::string::npos)
+    return makeError(modelPath, name,
+                     "external data location '" + location +
+                         "' is absolute; it must be relative to the model's "
+                         "directory");
+  for (auto it = sys::path::begin(location), e = sys::path::end(location);
+       it != e; ++it)
+    if (*it == "..")
+      return makeError(modelPath, name,
+                       "external data location '" + location +
+                           "' contains '..'; it must stay inside the model's "
+                           "directory");
+  SmallString<256> dirReal, fileReal, joined(modelDir.empty() ? "." : modelDir);
+  sys::path::append(joined, location);
+  if (std::error_code ec = sys::fs::real_path(modelDir.empty() ? "." : modelDir,
+                                              dirReal))
+    return makeError(modelPath, name,
+                     "cannot resolve the model directory: " + ec.message());
+  if (std::error_code ec = sys::fs::real_path(joined, fileReal))
+    return makeError(modelPath, name,
+                     "cannot open external data '" + location +
+                         "': " + ec.message());
+  // Symbolic links are resolved: the target itself must be inside.
+  SmallString<256> dirPrefix(dirReal);
+  if (!dirPrefix.ends_with("/"))
+    dirPrefix += "/";
+  if (!StringRef(fileReal).starts_with(dirPrefix))
+    return makeError(modelPath, name,
+                     "external data location '" + location +
+                         "' resolves to '" + fileReal +
+                         "', outside the model's directory");
+  auto buffer = readFileBounded(fileReal, limits.maxExternalBytes);
+  if (!buffer)
+    return makeError(modelPath, name, toString(buffer.takeError()));
+  uint64_t size = (*buffer)->getBufferSize();
+  if (uint64_t(offset) > size ||
+      (length >= 0 && uint64_t(length) > size - uint64_t(offset)))
+    return makeError(modelPath, name,
+                     "external data [" + Twine(offset) + ", +" +
+                         Twine(length) + ") lies outside '" + location +
+                         "' (" + Twine(size) + " bytes)");
+  StringRef bytes = (*buffer)->getBuffer().drop_front(offset);
+  if (length >= 0)
+    bytes = bytes.take_front(length);
+  return bytes.str();
+}
+
+} // namespace graphc::import

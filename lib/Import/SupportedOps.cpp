@@ -1,0 +1,438 @@
+//===- SupportedOps.cpp - the importers' op tables --------------------------===//
+//
+// Each rule names the graph-dialect ops its translation creates (see
+// docs/design/graph-op-set.md); an op is supported when all of them are
+// registered. Keep the tables sorted by op name: lookup is a binary search.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphc/Import/SupportedOps.h"
+
+#include "graphc/Import/NodeGraph.h"
+#include "graphc/Import/OnnxReader.h"
+#include "graphc/Import/TFReader.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+
+namespace graphc::import {
+
+namespace {
+
+constexpr OpAction M = OpAction::Map;
+constexpr OpAction In = OpAction::GraphInput;
+constexpr OpAction D = OpAction::Drop;
+
+// clang-format off
+const OpRule kOnnxRules[] = {
+  {"Abs", M, "graph.abs"},
+  {"Add", M, "graph.add"},
+  {"And", M, "graph.and"},
+  {"ArgMax", M, "graph.arg_reduce"},
+  {"ArgMin", M, "graph.arg_reduce"},
+  {"AveragePool", M, "graph.pool"},
+  {"BatchNormalization", M, "graph.batch_norm"},
+  {"Cast", M, "graph.cast"},
+  {"Ceil", M, "graph.ceil"},
+  {"Clip", M, "graph.clamp"},
+  {"Concat", M, "graph.concat"},
+  {"Constant", M, "graph.constant"},
+  {"ConstantOfShape", M, "graph.constant"},
+  {"Conv", M, "graph.conv"},
+  {"ConvTranspose", M, "graph.conv_transpose"},
+  {"Cos", M, "graph.cos"},
+  {"Div", M, "graph.div"},
+  {"Dropout", M, "graph.identity"},
+  {"Elu", M, "graph.elu"},
+  {"Equal", M, "graph.compare"},
+  {"Erf", M, "graph.erf"},
+  {"Exp", M, "graph.exp"},
+  {"Expand", M, "graph.broadcast_to"},
+  {"Flatten", M, "graph.reshape"},
+  {"Floor", M, "graph.floor"},
+  {"GRU", M, "graph.gru"},
+  {"Gather", M, "graph.gather"},
+  {"GatherND", M, "graph.gather_nd"},
+  {"Gelu", M, "graph.gelu"},
+  {"Gemm", M, "graph.matmul,graph.mul,graph.add"},
+  {"GlobalAveragePool", M, "graph.reduce"},
+  {"GlobalMaxPool", M, "graph.reduce"},
+  {"Greater", M, "graph.compare"},
+  {"GreaterOrEqual", M, "graph.compare"},
+  {"Identity", M, "graph.identity"},
+  {"LSTM", M, "graph.lstm"},
+  {"LayerNormalization", M, "graph.layer_norm"},
+  {"LeakyRelu", M, "graph.leaky_relu"},
+  {"Less", M, "graph.compare"},
+  {"LessOrEqual", M, "graph.compare"},
+  {"Log", M, "graph.log"},
+  {"LogSoftmax", M, "graph.log_softmax"},
+  {"MatMul", M, "graph.matmul"},
+  {"Max", M, "graph.max"},
+  {"MaxPool", M, "graph.pool"},
+  {"Min", M, "graph.min"},
+  {"Mod", M, "graph.mod,graph.rem"},
+  {"Mul", M, "graph.mul"},
+  {"Neg", M, "graph.neg"},
+  {"Not", M, "graph.not"},
+  {"OneHot", M, "graph.one_hot"},
+  {"Or", M, "graph.or"},
+  {"PRelu", M, "graph.compare,graph.mul,graph.select"},
+  {"Pad", M, "graph.pad"},
+  {"Pow", M, "graph.pow"},
+  {"Reciprocal", M, "graph.reciprocal"},
+  {"ReduceMax", M, "graph.reduce"},
+  {"ReduceMean", M, "graph.reduce"},
+  {"ReduceMin", M, "graph.reduce"},
+  {"ReduceProd", M, "graph.reduce"},
+  {"ReduceSum", M, "graph.reduce"},
+  {"ReduceSumSquare", M, "graph.mul,graph.reduce"},
+  {"Relu", M, "graph.relu"},
+  {"Reshape", M, "graph.reshape"},
+  {"Resize", M, "graph.resize"},
+  {"Round", M, "graph.round"},
+  {"ScatterElements", M, "graph.scatter_elements"},
+  {"ScatterND", M, "graph.scatter_nd"},
+  {"Shape", M, "graph.shape"},
+  {"Sigmoid", M, "graph.sigmoid"},
+  {"Sign", M, "graph.sign"},
+  {"Sin", M, "graph.sin"},
+  {"Slice", M, "graph.slice"},
+  {"Softmax", M, "graph.softmax"},
+  {"Softplus", M, "graph.softplus"},
+  {"Split", M, "graph.split"},
+  {"Sqrt", M, "graph.sqrt"},
+  {"Squeeze", M, "graph.squeeze"},
+  {"Sub", M, "graph.sub"},
+  {"Sum", M, "graph.add"},
+  {"Tanh", M, "graph.tanh"},
+  {"Tile", M, "graph.tile"},
+  {"Transpose", M, "graph.transpose"},
+  {"Unsqueeze", M, "graph.unsqueeze"},
+  {"Upsample", M, "graph.resize"},
+  {"Where", M, "graph.select"},
+  {"Xor", M, "graph.xor"},
+};
+
+const OpRule kTFRules[] = {
+  {"Abs", M, "graph.abs"},
+  {"Add", M, "graph.add"},
+  {"AddN", M, "graph.add"},
+  {"AddV2", M, "graph.add"},
+  {"ApplyAdam", M, "graph.read_variable,graph.adam_update,graph.assign_variable"},
+  {"ApplyFtrl", M, "graph.read_variable,graph.ftrl_update,graph.assign_variable"},
+  {"ApplyFtrlV2", M, "graph.read_variable,graph.ftrl_update,graph.assign_variable"},
+  {"ApplyGradientDescent", M, "graph.read_variable,graph.sgd_update,graph.assign_variable"},
+  {"ApplyMomentum", M, "graph.read_variable,graph.momentum_update,graph.assign_variable"},
+  {"ArgMax", M, "graph.arg_reduce"},
+  {"ArgMin", M, "graph.arg_reduce"},
+  {"Assert", D, ""},
+  {"Assign", M, "graph.assign_variable"},
+  {"AssignAdd", M, "graph.assign_variable"},
+  {"AssignAddVariableOp", M, "graph.assign_variable"},
+  {"AssignSub", M, "graph.assign_variable"},
+  {"AssignSubVariableOp", M, "graph.assign_variable"},
+  {"AssignVariableOp", M, "graph.assign_variable"},
+  {"AudioSummary", D, ""},
+  {"AudioSummaryV2", D, ""},
+  {"AvgPool", M, "graph.pool,graph.transpose"},
+  {"BatchMatMul", M, "graph.matmul"},
+  {"BatchMatMulV2", M, "graph.matmul"},
+  {"BiasAdd", M, "graph.add"},
+  {"BiasAddGrad", M, "graph.reduce"},
+  {"BroadcastGradientArgs", M, "graph.constant"},
+  {"BroadcastTo", M, "graph.broadcast_to"},
+  {"Cast", M, "graph.cast"},
+  {"Ceil", M, "graph.ceil"},
+  {"CheckNumerics", M, "graph.identity"},
+  {"Concat", M, "graph.concat"},
+  {"ConcatV2", M, "graph.concat"},
+  {"Const", M, "graph.constant"},
+  {"Conv2D", M, "graph.conv,graph.transpose"},
+  {"Cos", M, "graph.cos"},
+  {"DepthwiseConv2dNative", M, "graph.conv,graph.transpose,graph.reshape"},
+  {"Div", M, "graph.div"},
+  {"Elu", M, "graph.elu"},
+  {"Enter", M, "scf.while"},
+  {"Equal", M, "graph.compare"},
+  {"Erf", M, "graph.erf"},
+  {"Exit", M, "scf.while"},
+  {"Exp", M, "graph.exp"},
+  {"ExpandDims", M, "graph.unsqueeze"},
+  {"FIFOQueueV2", In, ""},
+  {"Fill", M, "graph.broadcast_to"},
+  {"Floor", M, "graph.floor"},
+  {"FloorDiv", M, "graph.floor_div"},
+  {"FloorMod", M, "graph.mod"},
+  {"FusedBatchNorm", M, "graph.batch_norm,graph.transpose"},
+  {"FusedBatchNormV3", M, "graph.batch_norm,graph.transpose"},
+  {"Gather", M, "graph.gather"},
+  {"GatherNd", M, "graph.gather_nd"},
+  {"GatherV2", M, "graph.gather"},
+  {"Greater", M, "graph.compare"},
+  {"GreaterEqual", M, "graph.compare"},
+  {"HistogramSummary", D, ""},
+  {"Identity", M, "graph.identity"},
+  {"IdentityN", M, "graph.identity"},
+  {"ImageSummary", D, ""},
+  {"Inv", M, "graph.reciprocal"},
+  {"IsVariableInitialized", M, "graph.constant"},
+  {"LeakyRelu", M, "graph.leaky_relu"},
+  {"Less", M, "graph.compare"},
+  {"LessEqual", M, "graph.compare"},
+  {"Log", M, "graph.log"},
+  {"LogSoftmax", M, "graph.log_softmax"},
+  {"LogicalAnd", M, "graph.and"},
+  {"LogicalNot", M, "graph.not"},
+  {"LogicalOr", M, "graph.or"},
+  {"LoopCond", M, "scf.while"},
+  {"MatMul", M, "graph.matmul"},
+  {"Max", M, "graph.reduce"},
+  {"MaxPool", M, "graph.pool,graph.transpose"},
+  {"Maximum", M, "graph.max"},
+  {"Mean", M, "graph.reduce"},
+  {"Merge", M, "scf.while"},
+  {"MergeSummary", D, ""},
+  {"MergeV2Checkpoints", D, ""},
+  {"Min", M, "graph.reduce"},
+  {"Minimum", M, "graph.min"},
+  {"Mul", M, "graph.mul"},
+  {"Neg", M, "graph.neg"},
+  {"NextIteration", M, "scf.while"},
+  {"NoOp", M, ""},
+  {"NotEqual", M, "graph.compare"},
+  {"OneHot", M, "graph.one_hot"},
+  {"OnesLike", M, "graph.constant"},
+  {"Pack", M, "graph.unsqueeze,graph.concat"},
+  {"Pad", M, "graph.pad"},
+  {"PadV2", M, "graph.pad"},
+  {"PaddingFIFOQueueV2", In, ""},
+  {"PartitionedCall", M, "func.call"},
+  {"Placeholder", M, ""},
+  {"PlaceholderWithDefault", M, "graph.identity"},
+  {"Pow", M, "graph.pow"},
+  {"PreventGradient", M, "graph.identity"},
+  {"Print", D, ""},
+  {"PrintV2", D, ""},
+  {"Prod", M, "graph.reduce"},
+  {"QueueCloseV2", D, ""},
+  {"QueueDequeueManyV2", In, ""},
+  {"QueueDequeueUpToV2", In, ""},
+  {"QueueDequeueV2", In, ""},
+  {"QueueEnqueueManyV2", D, ""},
+  {"QueueEnqueueV2", D, ""},
+  {"QueueSizeV2", D, ""},
+  {"RandomShuffleQueueV2", In, ""},
+  {"ReadVariableOp", M, "graph.read_variable"},
+  {"RealDiv", M, "graph.div"},
+  {"Reciprocal", M, "graph.reciprocal"},
+  {"Relu", M, "graph.relu"},
+  {"Relu6", M, "graph.clamp"},
+  {"ReluGrad", M, "graph.compare,graph.select"},
+  {"Reshape", M, "graph.reshape,graph.dynamic_reshape"},
+  {"ResourceApplyAdam", M, "graph.read_variable,graph.adam_update,graph.assign_variable"},
+  {"ResourceApplyFtrl", M, "graph.read_variable,graph.ftrl_update,graph.assign_variable"},
+  {"ResourceApplyFtrlV2", M, "graph.read_variable,graph.ftrl_update,graph.assign_variable"},
+  {"ResourceApplyGradientDescent", M, "graph.read_variable,graph.sgd_update,graph.assign_variable"},
+  {"ResourceApplyMomentum", M, "graph.read_variable,graph.momentum_update,graph.assign_variable"},
+  {"ResourceSparseApplyFtrl", M, "graph.read_variable,graph.gather,graph.ftrl_update,graph.scatter_nd,graph.assign_variable"},
+  {"Restore", D, ""},
+  {"RestoreSlice", D, ""},
+  {"RestoreV2", D, ""},
+  {"Round", M, "graph.round"},
+  {"Rsqrt", M, "graph.rsqrt"},
+  {"Save", D, ""},
+  {"SaveSlices", D, ""},
+  {"SaveV2", D, ""},
+  {"ScalarSummary", D, ""},
+  {"Select", M, "graph.select"},
+  {"SelectV2", M, "graph.select"},
+  {"Shape", M, "graph.shape"},
+  {"ShardedFilename", D, ""},
+  {"ShardedFilespec", D, ""},
+  {"Sigmoid", M, "graph.sigmoid"},
+  {"SigmoidGrad", M, "graph.mul,graph.sub"},
+  {"Sign", M, "graph.sign"},
+  {"Sin", M, "graph.sin"},
+  {"Slice", M, "graph.slice"},
+  {"Snapshot", M, "graph.identity"},
+  {"Softmax", M, "graph.softmax"},
+  {"SoftmaxCrossEntropyWithLogits", M, "graph.softmax_cross_entropy"},
+  {"Softplus", M, "graph.softplus"},
+  {"SparseApplyFtrl", M, "graph.read_variable,graph.gather,graph.ftrl_update,graph.scatter_nd,graph.assign_variable"},
+  {"SparseSoftmaxCrossEntropyWithLogits", M, "graph.softmax_cross_entropy"},
+  {"Split", M, "graph.split"},
+  {"SplitV", M, "graph.split"},
+  {"Sqrt", M, "graph.sqrt"},
+  {"Square", M, "graph.mul"},
+  {"SquaredDifference", M, "graph.sub,graph.mul"},
+  {"Squeeze", M, "graph.squeeze"},
+  {"StatefulPartitionedCall", M, "func.call"},
+  {"StopGradient", M, "graph.identity"},
+  {"StridedSlice", M, "graph.slice,graph.reshape"},
+  {"StringJoin", D, ""},
+  {"Sub", M, "graph.sub"},
+  {"Sum", M, "graph.reduce"},
+  {"Switch", M, "scf.while"},
+  {"Tanh", M, "graph.tanh"},
+  {"TanhGrad", M, "graph.mul,graph.sub"},
+  {"TensorSummary", D, ""},
+  {"TensorSummaryV2", D, ""},
+  {"Tile", M, "graph.tile"},
+  {"Transpose", M, "graph.transpose"},
+  {"Unpack", M, "graph.split,graph.squeeze"},
+  {"VarHandleOp", M, "graph.variable"},
+  {"VarIsInitializedOp", M, "graph.constant"},
+  {"Variable", M, "graph.variable"},
+  {"VariableV2", M, "graph.variable"},
+  {"WriteSummary", D, ""},
+  {"ZerosLike", M, "graph.constant"},
+  {"_Recv", M, "dist.recv"},
+  {"_Send", M, "dist.send"},
+};
+// clang-format on
+
+template <size_t N>
+const OpRule *lookup(const OpRule (&table)[N], StringRef op) {
+  const OpRule *it =
+      std::lower_bound(std::begin(table), std::end(table), op,
+                       [](const OpRule &rule, StringRef name) {
+                         return rule.op < name;
+                       });
+  if (it == std::end(table) || it->op != op)
+    return nullptr;
+  return it;
+}
+
+/// Accumulates unsupported op types across graphs.
+class UnsupportedCollector {
+public:
+  explicit UnsupportedCollector(mlir::MLIRContext &context)
+      : context(context) {}
+
+  void add(const OpRule *rule, StringRef displayOp, StringRef node) {
+    std::string reason;
+    if (!rule) {
+      reason = "no import rule";
+    } else {
+      auto cached = missingCache.find(rule->op);
+      if (cached == missingCache.end()) {
+        std::vector<std::string> missing = missingOps(*rule, context);
+        std::string text;
+        if (!missing.empty())
+          text = "needs " + join(missing, ", ");
+        cached = missingCache.try_emplace(rule->op, text).first;
+      }
+      reason = cached->second;
+      if (reason.empty())
+        return;
+    }
+    UnsupportedOp &entry = byOp[displayOp.str()];
+    entry.op = displayOp.str();
+    entry.reason = reason;
+    entry.nodes.push_back(node.str());
+  }
+
+  std::vector<UnsupportedOp> take() {
+    std::vector<UnsupportedOp> out;
+    for (auto &[name, entry] : byOp)
+      out.push_back(std::move(entry));
+    return out;
+  }
+
+private:
+  mlir::MLIRContext &context;
+  StringMap<std::string> missingCache;
+  std::map<std::string, UnsupportedOp> byOp;
+};
+
+void collectOnnxGraph(const onnx::GraphProto &graph, StringRef prefix,
+                      UnsupportedCollector &collector) {
+  for (int i = 0, e = graph.node_size(); i != e; ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    std::string name = prefix.str() + (node.name().empty()
+                                           ? node.op_type() + "_#" +
+                                                 std::to_string(i)
+                                           : node.name());
+    StringRef domain = node.domain();
+    if (domain == "ai.onnx")
+      domain = "";
+    std::string display =
+        domain.empty() ? node.op_type() : (domain + "." + node.op_type()).str();
+    collector.add(lookupOnnxOp(domain, node.op_type()), display, name);
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectOnnxGraph(attr.g(), name + "/" + attr.name() + "/", collector);
+      for (const onnx::GraphProto &g : attr.graphs())
+        collectOnnxGraph(g, name + "/" + attr.name() + "/", collector);
+    }
+  }
+}
+
+} // namespace
+
+const OpRule *lookupOnnxOp(StringRef domain, StringRef op) {
+  if (!domain.empty() && domain != "ai.onnx")
+    return nullptr;
+  return lookup(kOnnxRules, op);
+}
+
+const OpRule *lookupTFOp(StringRef op) { return lookup(kTFRules, op); }
+
+std::vector<std::string> missingOps(const OpRule &rule,
+                                    mlir::MLIRContext &context) {
+  std::vector<std::string> missing;
+  SmallVector<StringRef, 4> names;
+  rule.creates.split(names, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef name : names)
+    if (!mlir::RegisteredOperationName::lookup(name, &context))
+      missing.push_back(name.str());
+  return missing;
+}
+
+Expected<std::vector<UnsupportedOp>>
+listUnsupportedOps(StringRef path, ModelFormat format,
+                   mlir::MLIRContext &context, const ReadLimits &limits) {
+  context.loadAllAvailableDialects();
+  UnsupportedCollector collector(context);
+  if (format == ModelFormat::Onnx) {
+    auto model = readOnnxModel(path, limits);
+    if (!model)
+      return model.takeError();
+    collectOnnxGraph((*model)->graph(), "", collector);
+    return collector.take();
+  }
+  if (format == ModelFormat::Mlir)
+    return makeError(path, "", "--list-unsupported reads ONNX and TensorFlow "
+                               "models, not MLIR");
+  auto model = readTFModel(path, format, limits);
+  if (!model)
+    return model.takeError();
+  // A call names a library function by its op; those are supported when
+  // their bodies are, which the loop over the library checks.
+  StringMap<bool> functions;
+  for (const tensorflow::FunctionDef &function :
+       model->graph.library().function())
+    functions[function.signature().name()] = true;
+  for (const tensorflow::NodeDef &node : model->graph.node())
+    if (!functions.count(node.op()))
+      collector.add(lookupTFOp(node.op()), node.op(), node.name());
+  for (const tensorflow::FunctionDef &function :
+       model->graph.library().function())
+    for (const tensorflow::NodeDef &node : function.node_def())
+      if (!functions.count(node.op()))
+        collector.add(lookupTFOp(node.op()), node.op(),
+                      function.signature().name() + "/" + node.name());
+  return collector.take();
+}
+
+} // namespace graphc::import
