@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graphc/Import/Importers.h"
 #include "graphc/Import/ModelFormat.h"
 #include "graphc/Import/SupportedOps.h"
 #include "graphc/InitAll.h"
@@ -50,8 +51,19 @@ cl::opt<EmitStage> emit(
     cl::cat(graphcCategory));
 cl::list<std::string> inputShapes(
     "input-shape",
-    cl::desc("Fix the shape of an entry argument: INDEX:DxDx... (repeatable)"),
-    cl::value_desc("index:shape"), cl::cat(graphcCategory));
+    cl::desc("Fix the shape of an input: NAME:DxDx... for imported models, "
+             "INDEX:DxDx... for .mlir (repeatable, `?` keeps a dim dynamic)"),
+    cl::value_desc("name:shape"), cl::cat(graphcCategory));
+cl::list<std::string> inputNames(
+    "inputs", cl::desc("Inputs of the imported subgraph: NAME[:SHAPE],..."),
+    cl::CommaSeparated, cl::cat(graphcCategory));
+cl::list<std::string> outputNames(
+    "outputs", cl::desc("Outputs of the imported subgraph: NAME,..."),
+    cl::CommaSeparated, cl::cat(graphcCategory));
+cl::opt<std::string> trainOp(
+    "train-op", cl::desc("TensorFlow training graphs: the op that runs one "
+                         "step (imports initializers as variables)"),
+    cl::init(""), cl::cat(graphcCategory));
 cl::opt<bool> listUnsupported(
     "list-unsupported",
     cl::desc("List every op of the model the importer cannot take, with "
@@ -133,29 +145,63 @@ int main(int argc, char **argv) {
   if (listUnsupported)
     return listUnsupportedOps(*format, context);
 
-  if (*format != graphc::import::ModelFormat::Mlir) {
-    llvm::errs() << "graphc: " << inputFilename << ": importing a "
-                 << graphc::import::getFormatName(*format)
-                 << " into the graph dialect is not implemented yet; "
-                    "--list-unsupported reads it\n";
-    return 1;
-  }
-
-  std::string error;
-  auto input = openInputFile(inputFilename, &error);
-  if (!input) {
-    llvm::errs() << "graphc: " << error << "\n";
-    return 1;
-  }
+  OwningOpRef<ModuleOp> module;
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (*format == graphc::import::ModelFormat::Mlir) {
+    std::string error;
+    auto input = openInputFile(inputFilename, &error);
+    if (!input) {
+      llvm::errs() << "graphc: " << error << "\n";
+      return 1;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  } else {
+    // Imported ops are located "FILE:NODE"; print that plainly.
+    context.getDiagEngine().registerHandler([](Diagnostic &diag) {
+      std::string where;
+      if (auto name = dyn_cast<NameLoc>(diag.getLocation())) {
+        where = name.getName().str();
+      } else {
+        llvm::raw_string_ostream os(where);
+        diag.getLocation().print(os);
+      }
+      StringRef severity = diag.getSeverity() == DiagnosticSeverity::Error
+                               ? "error"
+                           : diag.getSeverity() == DiagnosticSeverity::Warning
+                               ? "warning"
+                               : "note";
+      llvm::errs() << where << ": " << severity << ": " << diag << "\n";
+      for (Diagnostic &note : diag.getNotes())
+        llvm::errs() << "  note: " << note << "\n";
+      return success();
+    });
+    graphc::import::ImportOptions options;
+    options.inputs.assign(inputNames.begin(), inputNames.end());
+    options.outputs.assign(outputNames.begin(), outputNames.end());
+    options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
+    options.training = !trainOp.empty();
+    if (*format == graphc::import::ModelFormat::Onnx) {
+      module = graphc::import::importOnnx(inputFilename, context, options);
+    } else {
+      llvm::errs() << "graphc: " << inputFilename << ": importing a "
+                   << graphc::import::getFormatName(*format)
+                   << " into the graph dialect is not implemented yet; "
+                      "--list-unsupported reads it\n";
+      return 1;
+    }
+    // Imported input shapes are fixed by the importer, not by index.
+    inputShapes.clear();
+    if (module && failed(verify(*module)))
+      return 1;
+  }
   if (!module)
     return 1;
   if (failed(compile(*module)))
     return 1;
 
+  std::string error;
   auto output = openOutputFile(outputFilename, &error);
   if (!output) {
     llvm::errs() << "graphc: " << error << "\n";

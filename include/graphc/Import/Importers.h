@@ -1,0 +1,42 @@
+//===- Importers.h - translate ONNX and TensorFlow models to MLIR -*- C++ -*-===//
+//
+// The entry points graphc's driver calls: read a model and build a module in
+// the graph dialect, func @main over tensors. Every op carries a location
+// "FILE:NODE". Errors are MLIR diagnostics at those locations; on failure
+// the result is null.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_IMPORT_IMPORTERS_H
+#define GRAPHC_IMPORT_IMPORTERS_H
+
+#include "graphc/Import/ModelFormat.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <vector>
+
+namespace graphc::import {
+
+struct ImportOptions {
+  /// --inputs: NAME[:SHAPE] entries; empty picks the graph's own inputs.
+  std::vector<std::string> inputs;
+  /// --outputs: NAME entries; empty picks the graph's own outputs (sinks).
+  std::vector<std::string> outputs;
+  /// --input-shape: NAME:1x3x224x224 (`?` keeps a dimension dynamic).
+  std::vector<std::string> inputShapes;
+  /// Initializers become variables (ONNX training) instead of constants.
+  bool training = false;
+  ReadLimits limits;
+};
+
+/// Imports the ONNX model at `path`.
+mlir::OwningOpRef<mlir::ModuleOp> importOnnx(llvm::StringRef path,
+                                             mlir::MLIRContext &context,
+                                             const ImportOptions &options);
+
+} // namespace graphc::import
+
+#endif // GRAPHC_IMPORT_IMPORTERS_H

@@ -1,0 +1,70 @@
+//===- ImportUtils.cpp - building graph ops by name -------------------------===//
+
+#include "ImportUtils.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+
+using namespace mlir;
+
+namespace graphc::import {
+
+Operation *createGraphOp(OpBuilder &builder, Location loc, StringRef name,
+                         ValueRange operands, ArrayRef<NamedAttribute> attrs,
+                         ArrayRef<Type> resultElements) {
+  MLIRContext *context = builder.getContext();
+  std::optional<RegisteredOperationName> opName =
+      RegisteredOperationName::lookup(name, context);
+  if (!opName) {
+    emitError(loc) << "importing this node needs '" << name
+                   << "', which this build of the graph dialect lacks";
+    return nullptr;
+  }
+  OperationState state(loc, *opName);
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  for (Type element : resultElements)
+    state.addTypes(UnrankedTensorType::get(element));
+  Operation *op = builder.create(state);
+  if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
+    SmallVector<Type> inferred;
+    if (failed(infer.inferReturnTypes(
+            context, loc, op->getOperands(), op->getRawDictionaryAttrs(),
+            op->getPropertiesStorage(), op->getRegions(), inferred))) {
+      op->erase();
+      return nullptr;
+    }
+    if (inferred.size() != op->getNumResults()) {
+      emitError(loc) << name << " infers " << inferred.size()
+                     << " results, expected " << op->getNumResults();
+      op->erase();
+      return nullptr;
+    }
+    for (auto [result, type] : llvm::zip(op->getResults(), inferred))
+      result.setType(type);
+  }
+  return op;
+}
+
+Type getElementType(Value value) {
+  return cast<ShapedType>(value.getType()).getElementType();
+}
+
+std::optional<SmallVector<int64_t>> getShape(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return std::nullopt;
+  return SmallVector<int64_t>(type.getShape());
+}
+
+Attribute parseAttr(MLIRContext *context, Location loc, StringRef text) {
+  Attribute attr = parseAttribute(text, context);
+  if (!attr)
+    emitError(loc) << "cannot build attribute '" << text
+                   << "' with this build of the graph dialect";
+  return attr;
+}
+
+} // namespace graphc::import
