@@ -103,7 +103,9 @@ LogicalResult checkReshape(Value input, ArrayRef<int64_t> shape,
                            Type declared) {
   ReshapeOp::Properties props;
   props.setShape(DenseI64ArrayAttr::get(input.getContext(), shape));
-  ReshapeOp::Adaptor adaptor(ValueRange{input}, nullptr, props);
+  // The adaptor keeps a reference to its operand range, so it must outlive it.
+  SmallVector<Value, 1> operands{input};
+  ReshapeOp::Adaptor adaptor(operands, nullptr, props);
   SmallVector<Type> inferred;
   if (failed(ReshapeOp::inferReturnTypes(input.getContext(), std::nullopt,
                                          adaptor, inferred)))
