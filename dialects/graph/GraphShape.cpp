@@ -86,6 +86,22 @@ std::optional<int64_t> knownNumElements(TensorType type) {
   return getStaticNumElements(type);
 }
 
+/// Bytes of an op that reads only as many input elements as it writes
+/// (slices and gathers), plus its index operand when it has one.
+std::optional<int64_t> readsWhatItWrites(Operation *op, Value indices) {
+  std::optional<int64_t> result = getStaticSizeInBytes(op->getResult(0).getType());
+  if (!result)
+    return std::nullopt;
+  int64_t total = 2 * *result;
+  if (indices) {
+    std::optional<int64_t> index = getStaticSizeInBytes(indices.getType());
+    if (!index)
+      return std::nullopt;
+    total += *index;
+  }
+  return total;
+}
+
 } // namespace
 
 /// Resolves a reshape target `shape` (one -1 allowed) against the input's
@@ -415,6 +431,10 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
 
 std::optional<int64_t> SliceOp::getFlops() { return 0; }
 
+std::optional<int64_t> SliceOp::getBytesMoved() {
+  return readsWhatItWrites(*this, Value());
+}
+
 //===----------------------------------------------------------------------===//
 // GatherOp
 //===----------------------------------------------------------------------===//
@@ -465,6 +485,10 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
 
 std::optional<int64_t> GatherOp::getFlops() { return 0; }
 
+std::optional<int64_t> GatherOp::getBytesMoved() {
+  return readsWhatItWrites(*this, getIndices());
+}
+
 //===----------------------------------------------------------------------===//
 // GatherNdOp
 //===----------------------------------------------------------------------===//
@@ -514,6 +538,10 @@ LogicalResult GatherNdOp::inferReturnTypes(MLIRContext *,
 }
 
 std::optional<int64_t> GatherNdOp::getFlops() { return 0; }
+
+std::optional<int64_t> GatherNdOp::getBytesMoved() {
+  return readsWhatItWrites(*this, getIndices());
+}
 
 //===----------------------------------------------------------------------===//
 // ScatterElementsOp

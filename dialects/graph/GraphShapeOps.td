@@ -177,7 +177,7 @@ def Graph_SplitOp : Graph_DataMovementOp<"split"> {
 // SliceOp
 //===----------------------------------------------------------------------===//
 
-def Graph_SliceOp : Graph_DataMovementOp<"slice"> {
+def Graph_SliceOp : Graph_DataMovementOp<"slice", Graph_CostOverrideAll> {
   let summary = "Takes a strided window of a tensor";
   let description = [{
     Along every dimension `d`, takes the elements `starts[d]`,
@@ -189,6 +189,7 @@ def Graph_SliceOp : Graph_DataMovementOp<"slice"> {
     index 0". A `limit` on the wrong side of `start` gives an empty
     dimension. `strides[d]` is never 0. The result shape depends only on
     the attributes, so it is static even for a dynamic or unranked input.
+    Its cost counts only the elements it reads, not the whole input.
 
     Example:
 
@@ -209,7 +210,7 @@ def Graph_SliceOp : Graph_DataMovementOp<"slice"> {
 // GatherOp
 //===----------------------------------------------------------------------===//
 
-def Graph_GatherOp : Graph_DataMovementOp<"gather"> {
+def Graph_GatherOp : Graph_DataMovementOp<"gather", Graph_CostOverrideAll> {
   let summary = "Picks slices of a tensor along an axis by index";
   let description = [{
     TensorFlow's `GatherV2` (ONNX `Gather` when `batch_dims` is 0): with
@@ -221,7 +222,8 @@ def Graph_GatherOp : Graph_DataMovementOp<"gather"> {
     `axis`), `batch_dims <= rank(indices)`, and the leading `batch_dims`
     dimensions of `input` and `indices` agree. Indices are `i32` or `i64`;
     a negative index counts from the end. An unranked operand gives an
-    unranked result.
+    unranked result. Its cost counts the gathered elements and the indices,
+    not the whole input.
 
     Example:
 
@@ -240,7 +242,7 @@ def Graph_GatherOp : Graph_DataMovementOp<"gather"> {
 // GatherNdOp
 //===----------------------------------------------------------------------===//
 
-def Graph_GatherNdOp : Graph_DataMovementOp<"gather_nd"> {
+def Graph_GatherNdOp : Graph_DataMovementOp<"gather_nd", Graph_CostOverrideAll> {
   let summary = "Picks slices of a tensor by multi-dimensional index";
   let description = [{
     ONNX `GatherND`: the last dimension of `indices` (size `k`, static,
@@ -249,7 +251,8 @@ def Graph_GatherNdOp : Graph_DataMovementOp<"gather_nd"> {
     dimensions, which match those of `indices`. The result shape is
     `indices.shape[:-1] + input.shape[batch_dims + k:]`. `batch_dims` is
     smaller than the rank of both operands. An unranked operand gives an
-    unranked result.
+    unranked result. Its cost counts the gathered elements and the indices,
+    not the whole input.
 
     Example:
 

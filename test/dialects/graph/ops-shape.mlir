@@ -1,5 +1,6 @@
 // RUN: graph-opt %s | graph-opt | FileCheck %s
 // RUN: graph-opt %s --verify-roundtrip | FileCheck %s
+// RUN: graph-opt %s --graph-print-cost -o /dev/null 2>&1 | FileCheck %s --check-prefix=COST
 
 // Round trip of every data-movement op, with static, dynamic and unranked
 // operands where the op accepts them.
@@ -7,6 +8,8 @@
 // CHECK-LABEL: func @reshape
 func.func @reshape(%x: tensor<2x3x4xf32>, %d: tensor<?x4xf32>, %u: tensor<*xf32>, %e: tensor<0x3xf32>) {
   // CHECK: graph.reshape %{{.*}} {shape = array<i64: 2, -1>} : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
+  // No arithmetic; 24 f32 read and written.
+  // COST: :[[@LINE+1]]:{{.*}} remark: flops = 0, bytes = 192{{$}}
   %0 = graph.reshape %x {shape = array<i64: 2, -1>} : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
   // CHECK: graph.reshape %{{.*}} {shape = array<i64: -1, 2, 2>} : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
   %1 = graph.reshape %d {shape = array<i64: -1, 2, 2>} : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
@@ -68,6 +71,8 @@ func.func @slice(%x: tensor<5x3xf32>, %d: tensor<?x?xf32>, %u: tensor<*xf32>) {
   // CHECK: graph.slice %{{.*}} {limits = array<i64: 1, 3>, starts = array<i64: 3, 0>, strides = array<i64: 1, 1>} : (tensor<5x3xf32>) -> tensor<0x3xf32>
   %1 = graph.slice %x {starts = array<i64: 3, 0>, limits = array<i64: 1, 3>, strides = array<i64: 1, 1>} : (tensor<5x3xf32>) -> tensor<0x3xf32>
   // CHECK: graph.slice %{{.*}} {limits = array<i64: 100, 0>, starts = array<i64: 10, 7>, strides = array<i64: 30, -3>} : (tensor<?x?xf32>) -> tensor<3x3xf32>
+  // Only the 3x3 f32 window is read, so the cost is known for a dynamic input.
+  // COST: :[[@LINE+1]]:{{.*}} remark: flops = 0, bytes = 72{{$}}
   %2 = graph.slice %d {starts = array<i64: 10, 7>, limits = array<i64: 100, 0>, strides = array<i64: 30, -3>} : (tensor<?x?xf32>) -> tensor<3x3xf32>
   // CHECK: graph.slice %{{.*}} {limits = array<i64: 4>, starts = array<i64: 0>, strides = array<i64: 1>} : (tensor<*xf32>) -> tensor<4xf32>
   %3 = graph.slice %u {starts = array<i64: 0>, limits = array<i64: 4>, strides = array<i64: 1>} : (tensor<*xf32>) -> tensor<4xf32>
@@ -77,6 +82,8 @@ func.func @slice(%x: tensor<5x3xf32>, %d: tensor<?x?xf32>, %u: tensor<*xf32>) {
 // CHECK-LABEL: func @gather
 func.func @gather(%t: tensor<1000x64xf32>, %i: tensor<8x16xi64>, %b: tensor<4x5x6xf32>, %bi: tensor<4x3xi32>, %u: tensor<*xf32>) {
   // CHECK: graph.gather %{{.*}}, %{{.*}} : (tensor<1000x64xf32>, tensor<8x16xi64>) -> tensor<8x16x64xf32>
+  // Gathered 8x16x64 f32 read and written, plus 8x16 i64 indices; not the table.
+  // COST: :[[@LINE+1]]:{{.*}} remark: flops = 0, bytes = 66560{{$}}
   %0 = graph.gather %t, %i : (tensor<1000x64xf32>, tensor<8x16xi64>) -> tensor<8x16x64xf32>
   // CHECK: graph.gather %{{.*}}, %{{.*}} {axis = -1 : i64} : (tensor<1000x64xf32>, tensor<8x16xi64>) -> tensor<1000x8x16xf32>
   %1 = graph.gather %t, %i {axis = -1 : i64} : (tensor<1000x64xf32>, tensor<8x16xi64>) -> tensor<1000x8x16xf32>
@@ -183,6 +190,8 @@ func.func @one_hot(%l: tensor<8xi64>, %l2: tensor<?x5xi32>, %lu: tensor<*xi64>, 
 // CHECK-LABEL: func @shape
 func.func @shape(%x: tensor<?x16xf32>, %s: tensor<f32>) {
   // CHECK: graph.shape %{{.*}} : (tensor<?x16xf32>) -> tensor<2xi64>
+  // Only the 2 x i64 result is written.
+  // COST: :[[@LINE+1]]:{{.*}} remark: flops = 0, bytes = 16{{$}}
   %0 = graph.shape %x : (tensor<?x16xf32>) -> tensor<2xi64>
   // CHECK: graph.shape %{{.*}} : (tensor<f32>) -> tensor<0xi64>
   %1 = graph.shape %s : (tensor<f32>) -> tensor<0xi64>
