@@ -120,13 +120,11 @@ ParseResult TaskOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<Type> resultTypes;
   SmallVector<DictionaryAttr> resultAttrs;
   bool isVariadic = false;
-  SMLoc signatureLoc = parser.getCurrentLocation();
+  // allowVariadic=false: the helper itself rejects `...`.
   if (function_interface_impl::parseFunctionSignatureWithArguments(
           parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
           resultAttrs))
     return failure();
-  if (isVariadic)
-    return parser.emitError(signatureLoc, "a task cannot be variadic");
   SmallVector<Type> argTypes = llvm::map_to_vector(
       args, [](const OpAsmParser::Argument &arg) { return arg.type; });
   result.addAttribute(

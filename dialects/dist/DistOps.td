@@ -81,7 +81,9 @@ def Dist_TaskOp : Dist_Op<"task", [
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
       return getFunctionType().getResults();
     }
-    bool isDeclaration() { return getBody().empty(); }
+    /// A task program always has a body (the verifier checks it), so it is
+    /// never a declaration, whatever state a pass leaves it in.
+    bool isDeclaration() { return false; }
   }];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
