@@ -186,18 +186,19 @@ bool DeviceSpec::operator==(const DeviceSpec &other) const {
 // DeviceAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef job,
-                   std::optional<int64_t> replica, std::optional<int64_t> task,
-                   StringRef deviceType, std::optional<int64_t> deviceIndex) {
+LogicalResult DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef job, std::optional<int64_t> replica,
+                                 std::optional<int64_t> task,
+                                 StringRef deviceType,
+                                 std::optional<int64_t> deviceIndex) {
   if (!job.empty() && !isValidJobName(job))
     return emitError() << "bad job name '" << job << "'";
   if (!deviceType.empty() && !isValidDeviceType(deviceType))
     return emitError() << "bad device type '" << deviceType
                        << "', expected upper case";
-  for (auto [name, value] : {std::make_pair("replica", replica),
-                             std::make_pair("task", task),
-                             std::make_pair("device", deviceIndex)})
+  for (auto [name, value] :
+       {std::make_pair("replica", replica), std::make_pair("task", task),
+        std::make_pair("device", deviceIndex)})
     if (value && *value < 0)
       return emitError() << name << " index " << *value << " is negative";
   if (deviceIndex && deviceType.empty())
@@ -271,7 +272,9 @@ bool DeviceAttr::isCompatibleWith(DeviceAttr other) const {
 }
 
 bool DeviceAttr::matches(DeviceAttr spec) const {
-  auto covers = [](auto mine, auto wanted) { return !wanted || mine == wanted; };
+  auto covers = [](auto mine, auto wanted) {
+    return !wanted || mine == wanted;
+  };
   return (spec.getJob().empty() || getJob() == spec.getJob()) &&
          covers(getReplica(), spec.getReplica()) &&
          covers(getTask(), spec.getTask()) &&
@@ -470,8 +473,8 @@ SmallVector<DeviceAttr> ClusterAttr::getTaskAttrs() const {
   SmallVector<DeviceAttr> tasks;
   for (JobAttr job : getJobs())
     for (int64_t t = 0; t < job.getNumTasks(); ++t)
-      tasks.push_back(DeviceAttr::get(getContext(), job.getName(),
-                                      std::nullopt, t, "", std::nullopt));
+      tasks.push_back(DeviceAttr::get(getContext(), job.getName(), std::nullopt,
+                                      t, "", std::nullopt));
   return tasks;
 }
 
@@ -498,7 +501,8 @@ bool ClusterAttr::contains(DeviceAttr spec) const {
     for (DeviceAttr d : job.getDevices())
       if ((spec.getDeviceType().empty() ||
            spec.getDeviceType() == d.getDeviceType()) &&
-          (!spec.getDeviceIndex() || spec.getDeviceIndex() == d.getDeviceIndex()))
+          (!spec.getDeviceIndex() ||
+           spec.getDeviceIndex() == d.getDeviceIndex()))
         return true;
   }
   return false;

@@ -1,4 +1,4 @@
-//===- DistAttrs.h - dist dialect attributes ----------------------*- C++ -*-===//
+//===- DistAttrs.h - dist dialect attributes --------------------*- C++ -*-===//
 //
 // Device and cluster attributes, and the TensorFlow device-string parser that
 // importers use without going through the MLIR parser.

@@ -34,8 +34,8 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   if (name == kClusterAttrName) {
     if (!isa<ModuleOp>(op))
-      return op->emitError() << "'" << name
-                             << "' may only be set on a builtin.module";
+      return op->emitError()
+             << "'" << name << "' may only be set on a builtin.module";
     if (!isa<ClusterAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a #dist.cluster";
     return success();
@@ -77,8 +77,8 @@ static LogicalResult verifyTaskName(Operation *op, DeviceAttr device,
            << "' does not name a task (needs job and task, and no device)";
   if (ClusterAttr cluster = getEnclosingCluster(op))
     if (!cluster.contains(device))
-      return op->emitOpError()
-             << what << " '" << device.str() << "' is not a task of the cluster";
+      return op->emitOpError() << what << " '" << device.str()
+                               << "' is not a task of the cluster";
   return success();
 }
 
@@ -127,9 +127,9 @@ ParseResult TaskOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   SmallVector<Type> argTypes = llvm::map_to_vector(
       args, [](const OpAsmParser::Argument &arg) { return arg.type; });
-  result.addAttribute(
-      getFunctionTypeAttrName(result.name),
-      TypeAttr::get(parser.getBuilder().getFunctionType(argTypes, resultTypes)));
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(parser.getBuilder().getFunctionType(
+                          argTypes, resultTypes)));
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   call_interface_impl::addArgAndResultAttrs(
@@ -184,13 +184,13 @@ LogicalResult ReturnOp::verify() {
   ArrayRef<Type> results = task.getResultTypes();
   if (getNumOperands() != results.size())
     return emitOpError() << "returns " << getNumOperands()
-                         << " values but task @" << task.getSymName()
-                         << " has " << results.size() << " results";
+                         << " values but task @" << task.getSymName() << " has "
+                         << results.size() << " results";
   for (auto [i, value, type] : llvm::enumerate(getOperands(), results))
     if (value.getType() != type)
-      return emitOpError() << "result #" << i << " has type "
-                           << value.getType() << " but task @"
-                           << task.getSymName() << " returns " << type;
+      return emitOpError() << "result #" << i << " has type " << value.getType()
+                           << " but task @" << task.getSymName() << " returns "
+                           << type;
   return success();
 }
 
@@ -206,8 +206,8 @@ static LogicalResult verifyPointToPoint(Operation *op, DeviceAttr peer,
   if (failed(own) || failed(verifyTaskName(op, peer, "peer")))
     return failure();
   if (peer.getTaskAttr() == *own)
-    return op->emitOpError() << "cannot " << direction << " its own task '"
-                             << own->str() << "'";
+    return op->emitOpError()
+           << "cannot " << direction << " its own task '" << own->str() << "'";
   return success();
 }
 
@@ -255,9 +255,9 @@ LogicalResult graphc::dist::detail::verifyCollective(Operation *op) {
            << " does not match input element type "
            << inputType.getElementType();
   if (inputType.getRank() != resultType.getRank())
-    return op->emitOpError() << "result rank " << resultType.getRank()
-                             << " does not match input rank "
-                             << inputType.getRank();
+    return op->emitOpError()
+           << "result rank " << resultType.getRank()
+           << " does not match input rank " << inputType.getRank();
   return success();
 }
 
@@ -276,9 +276,9 @@ static LogicalResult verifyResultShape(Operation *op, RankedTensorType result,
 static LogicalResult verifyAxis(Operation *op, StringRef what, int64_t axis,
                                 int64_t rank) {
   if (axis < 0 || axis >= rank)
-    return op->emitOpError() << what << " " << axis
-                             << " is out of range for a rank-" << rank
-                             << " tensor";
+    return op->emitOpError()
+           << what << " " << axis << " is out of range for a rank-" << rank
+           << " tensor";
   return success();
 }
 
@@ -288,9 +288,9 @@ static LogicalResult verifyDivisible(Operation *op, StringRef what,
                                      int64_t groupSize) {
   int64_t size = type.getDimSize(dim);
   if (!ShapedType::isDynamic(size) && size % groupSize != 0)
-    return op->emitOpError() << what << " dimension " << dim << " of size "
-                             << size << " is not divisible by the group size "
-                             << groupSize;
+    return op->emitOpError()
+           << what << " dimension " << dim << " of size " << size
+           << " is not divisible by the group size " << groupSize;
   return success();
 }
 
@@ -328,8 +328,9 @@ LogicalResult ReduceScatterOp::verify() {
 
 LogicalResult BroadcastOp::verify() {
   DeviceAttr root = getRoot().getTaskAttr();
-  bool inGroup = llvm::any_of(getGroup().getAsRange<DeviceAttr>(),
-                              [&](DeviceAttr m) { return m.getTaskAttr() == root; });
+  bool inGroup =
+      llvm::any_of(getGroup().getAsRange<DeviceAttr>(),
+                   [&](DeviceAttr m) { return m.getTaskAttr() == root; });
   if (!getRoot().namesTask() || !inGroup)
     return emitOpError() << "root '" << getRoot().str()
                          << "' is not a member of the group";

@@ -1,4 +1,4 @@
-//===- DistOps.h - dist dialect ops -------------------------------*- C++ -*-===//
+//===- DistOps.h - dist dialect ops -----------------------------*- C++ -*-===//
 
 #ifndef GRAPHC_DIALECTS_DIST_DISTOPS_H
 #define GRAPHC_DIALECTS_DIST_DISTOPS_H

@@ -154,9 +154,9 @@ LogicalResult graphc::dist::verifyCommunication(ModuleOp module) {
     auto it = collectives.find(key);
     if (it != collectives.end()) {
       Operation *p2p = r.sends.empty() ? r.recvs[0].op : r.sends[0].op;
-      InFlightDiagnostic diag =
-          p2p->emitOpError() << "key \"" << key
-                             << "\" is also used by a collective";
+      InFlightDiagnostic diag = p2p->emitOpError()
+                                << "key \"" << key
+                                << "\" is also used by a collective";
       noteAt(diag, it->second.front().op, "collective here");
       return failure();
     }
