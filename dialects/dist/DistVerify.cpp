@@ -99,10 +99,17 @@ static LogicalResult verifyCollectiveKey(StringRef key,
       noteAt(diag, first.op, "first instance here");
       return failure();
     };
-    if (llvm::any_of(instances.take_front(i),
-                     [&](const Placed &p) { return p.task == inst.task; }))
-      return fail("collective key \"" + key + "\" is used twice in task '" +
-                  inst.task.str() + "'; the other is");
+    auto earlier = llvm::find_if(instances.take_front(i), [&](const Placed &p) {
+      return p.task == inst.task;
+    });
+    if (earlier != instances.take_front(i).end()) {
+      InFlightDiagnostic diag = inst.op->emitOpError()
+                                << "collective key \"" << key
+                                << "\" is used twice in task '"
+                                << inst.task.str() << "'";
+      noteAt(diag, earlier->op, "first use here");
+      return failure();
+    }
     if (inst.op->getName() != first.op->getName())
       return fail("is not the same kind of collective as");
     auto op = cast<CollectiveOpInterface>(inst.op);
@@ -111,7 +118,10 @@ static LogicalResult verifyCollectiveKey(StringRef key,
     if (op.getInput().getType() != firstOp.getInput().getType() ||
         op.getResult().getType() != firstOp.getResult().getType())
       return fail("has different types than");
-    if (inst.op->getAttrDictionary() != first.op->getAttrDictionary())
+    // Inherent attributes only (reduction, axes, root): a discardable
+    // attribute such as a placement may differ between instances.
+    if (inst.op->getPropertiesAsAttribute() !=
+        first.op->getPropertiesAsAttribute())
       return fail("has different attributes than");
   }
   for (DeviceAttr member : firstOp.getGroup().getAsRange<DeviceAttr>()) {

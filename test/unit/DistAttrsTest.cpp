@@ -10,8 +10,10 @@
 #include "graphc/InitAll.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Parser/Parser.h"
 
@@ -288,6 +290,51 @@ TEST_F(DistAttrsTest, CommunicationOpsAreNotDead) {
     EXPECT_TRUE(effects.hasEffect<MemoryEffects::Write>());
   });
   EXPECT_EQ(count, 4);
+}
+
+TEST_F(DistAttrsTest, BuildsAndVerifiesATwoTaskModule) {
+  // What a partitioner does: one task per cluster task, a send/recv pair on
+  // the cut edge. The module verifies; renaming one key breaks the pairing.
+  DialectRegistry registry;
+  graphc::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadDialect<DistDialect>();
+  OpBuilder b(&context);
+  Location loc = b.getUnknownLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  auto cluster = ClusterAttr::get(
+      &context, {JobAttr::get(&context, "w", 2,
+                              {DeviceAttr::get(&context, "", std::nullopt,
+                                               std::nullopt, "CPU", 0)})});
+  (*module)->setAttr(DistDialect::kClusterAttrName, cluster);
+  SmallVector<DeviceAttr> tasks = cluster.getTaskAttrs();
+  ASSERT_EQ(tasks.size(), 2u);
+
+  auto tensor = RankedTensorType::get({3}, b.getF32Type());
+  b.setInsertionPointToEnd(module->getBody());
+  auto sender =
+      TaskOp::create(b, loc, "w0", tasks[0], b.getFunctionType({tensor}, {}));
+  auto receiver =
+      TaskOp::create(b, loc, "w1", tasks[1], b.getFunctionType({}, {tensor}));
+
+  b.setInsertionPointToEnd(&sender.getBody().front());
+  SendOp send = SendOp::create(b, loc, sender.getArgument(0), tasks[1], "e0");
+  ReturnOp::create(b, loc);
+  b.setInsertionPointToEnd(&receiver.getBody().front());
+  auto recv = RecvOp::create(b, loc, tensor, tasks[0], "e0");
+  ReturnOp::create(b, loc, ValueRange{recv.getResult()});
+
+  EXPECT_TRUE(succeeded(verify(*module)));
+
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    message = d.str();
+    return success();
+  });
+  send.setKey("e1");
+  EXPECT_TRUE(failed(verify(*module)));
+  EXPECT_EQ(message,
+            "'dist.send' op has no matching dist.recv with key \"e1\"");
 }
 
 } // namespace

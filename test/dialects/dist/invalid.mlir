@@ -699,9 +699,9 @@ module attributes {dist.cluster = #dist.cluster<{w = 3}>} {
 
 module attributes {dist.cluster = #dist.cluster<{w = 3}>} {
   dist.task @a on #dist.device<"/job:w/task:0"> (%x: tensor<4xf32>) {
-    // expected-note @+1 {{first instance here}}
+    // expected-note @+1 {{first use here}}
     %r = dist.all_reduce sum %x group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g" : tensor<4xf32> -> tensor<4xf32>
-    // expected-error @+1 {{'dist.all_reduce' op collective key "g" is used twice in task '/job:w/task:0'; the other is the dist.all_reduce with key "g" in task '/job:w/task:0'}}
+    // expected-error @+1 {{'dist.all_reduce' op collective key "g" is used twice in task '/job:w/task:0'}}
     %s = dist.all_reduce sum %x group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g" : tensor<4xf32> -> tensor<4xf32>
     dist.return
   }

@@ -60,7 +60,9 @@ module attributes {dist.cluster = #dist.cluster<{worker = 2 x [CPU:0, GPU:0], ps
     %w = dist.recv from #dist.device<"/job:ps/task:0"> key "w->1" : tensor<4x4xf32>
     // CHECK: dist.recv from #dist.device<"/job:worker/task:0"> key "act"
     %act = dist.recv from #dist.device<"/job:worker/task:0"> key "act" : tensor<4x4xf32>
-    %r = dist.all_reduce sum %w group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "grad" : tensor<4x4xf32> -> tensor<4x4xf32>
+    // A placement on one instance does not make it differ from the others.
+    // CHECK: dist.all_reduce sum {{.*}} key "grad" {dist.device = #dist.device<"/job:worker/task:1/device:GPU:0">} : tensor<4x4xf32> -> tensor<4x4xf32>
+    %r = dist.all_reduce sum %w group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "grad" {dist.device = #dist.device<"/job:worker/task:1/device:GPU:0">} : tensor<4x4xf32> -> tensor<4x4xf32>
     %m = dist.all_reduce mean %w group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "mean" : tensor<4x4xf32> -> tensor<4x4xf32>
     %mx = dist.all_reduce max %w group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "max" : tensor<4x4xf32> -> tensor<4x4xf32>
     %mn = dist.all_reduce min %w group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "min" : tensor<4x4xf32> -> tensor<4x4xf32>
