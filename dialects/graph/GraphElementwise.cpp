@@ -1,4 +1,5 @@
-//===- GraphElementwise.cpp - elementwise ops ------------------------------===//
+//===- GraphElementwise.cpp - elementwise ops
+//------------------------------===//
 //
 // Type inference for the elementwise base classes is generated from ODS
 // (GraphElementwiseOps.td); this file holds what individual ops add.
@@ -52,11 +53,10 @@ LogicalResult ClampOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> location,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
-  return inferBroadcastTernary(location, getOperationName(),
-                               adaptor.getInput().getType(),
-                               adaptor.getMin().getType(),
-                               adaptor.getMax().getType(),
-                               /*thirdElementMustMatch=*/true, inferred);
+  return inferBroadcastTernary(
+      location, getOperationName(), adaptor.getInput().getType(),
+      adaptor.getMin().getType(), adaptor.getMax().getType(),
+      /*thirdElementMustMatch=*/true, inferred);
 }
 
 //===----------------------------------------------------------------------===//
@@ -87,9 +87,8 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> location,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  return inferBroadcastTernary(location, getOperationName(),
-                               adaptor.getCond().getType(),
-                               adaptor.getTrueValue().getType(),
-                               adaptor.getFalseValue().getType(),
-                               /*thirdElementMustMatch=*/false, inferred);
+  return inferBroadcastTernary(
+      location, getOperationName(), adaptor.getCond().getType(),
+      adaptor.getTrueValue().getType(), adaptor.getFalseValue().getType(),
+      /*thirdElementMustMatch=*/false, inferred);
 }

@@ -97,8 +97,7 @@ Attribute foldBinary(ArrayRef<Attribute> operands, Type resultType,
     if (!floatFn)
       return {};
     return constFoldBinaryOpConditional<FloatAttr, APFloat, void>(
-        constants, resultType,
-        [&](const APFloat &a, const APFloat &b) {
+        constants, resultType, [&](const APFloat &a, const APFloat &b) {
           return notNaN(floatFn(a, b));
         });
   }
@@ -140,9 +139,9 @@ Attribute getSplat(Type type, int64_t value) {
       !tensor.getElementType().isSignlessInteger())
     return {};
   unsigned width = tensor.getElementType().getIntOrFloatBitWidth();
-  return DenseElementsAttr::get(
-      tensor, APInt(width, value, /*isSigned=*/width > 1,
-                    /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(tensor,
+                                APInt(width, value, /*isSigned=*/width > 1,
+                                      /*implicitTrunc=*/true));
 }
 
 /// Returns `value` when it has `type`, for identities that must not change
@@ -154,16 +153,14 @@ OpFoldResult ifSameType(Value value, Type type) {
 }
 
 /// `op(op(x))` folds to `op(x)` for an idempotent unary op.
-template <typename OpTy>
-OpFoldResult foldIdempotent(OpTy op) {
+template <typename OpTy> OpFoldResult foldIdempotent(OpTy op) {
   if (auto inner = op.getInput().template getDefiningOp<OpTy>())
     return ifSameType(inner.getResult(), op.getType());
   return {};
 }
 
 /// `op(op(x))` folds to `x` for an involution.
-template <typename OpTy>
-OpFoldResult foldInvolution(OpTy op) {
+template <typename OpTy> OpFoldResult foldInvolution(OpTy op) {
   if (auto inner = op.getInput().template getDefiningOp<OpTy>())
     return ifSameType(inner.getInput(), op.getType());
   return {};
@@ -600,8 +597,8 @@ OpFoldResult ClampOp::fold(FoldAdaptor adaptor) {
   SmallVector<Attribute, 3> constants;
   if (!getBroadcastConstants(adaptor.getOperands(), getType(), constants))
     return {};
-  Attribute lowered = foldBinary({constants[0], constants[1]}, getType(),
-                                 floatMax, intMax);
+  Attribute lowered =
+      foldBinary({constants[0], constants[1]}, getType(), floatMax, intMax);
   if (!lowered)
     return {};
   return foldBinary({lowered, constants[2]}, getType(), floatMin, intMin);
@@ -613,8 +610,7 @@ OpFoldResult ClampOp::fold(FoldAdaptor adaptor) {
 
 namespace {
 
-bool evaluateComparison(CompareDirection direction, int order,
-                        bool unordered) {
+bool evaluateComparison(CompareDirection direction, int order, bool unordered) {
   if (unordered)
     return direction == CompareDirection::ne;
   switch (direction) {
@@ -693,9 +689,9 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
     return {};
   SmallVector<Attribute> result;
   result.reserve(cond.getNumElements());
-  for (auto [c, t, f] :
-       llvm::zip_equal(cond.getValues<bool>(), trueValues.getValues<Attribute>(),
-                       falseValues.getValues<Attribute>()))
+  for (auto [c, t, f] : llvm::zip_equal(cond.getValues<bool>(),
+                                        trueValues.getValues<Attribute>(),
+                                        falseValues.getValues<Attribute>()))
     result.push_back(c ? t : f);
   return DenseElementsAttr::get(cast<ShapedType>(getType()), result);
 }

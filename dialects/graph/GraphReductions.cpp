@@ -68,8 +68,8 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
     inferred.push_back(inputType);
     return success();
   }
-  FailureOr<llvm::SmallBitVector> reduced = getReducedDims(
-      location, getOperationName(), axes, inputType.getRank());
+  FailureOr<llvm::SmallBitVector> reduced =
+      getReducedDims(location, getOperationName(), axes, inputType.getRank());
   if (failed(reduced))
     return failure();
   inferred.push_back(RankedTensorType::get(
