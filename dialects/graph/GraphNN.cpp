@@ -562,7 +562,10 @@ std::optional<int64_t> LogSoftmaxOp::getFlops() {
   if (!n)
     return std::nullopt;
   auto type = cast<RankedTensorType>(getType());
-  int64_t axis = getAxis() < 0 ? getAxis() + type.getRank() : getAxis();
+  // I64Attr getters return uint64_t; read the axis back as signed.
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (axis < 0)
+    axis += type.getRank();
   int64_t axisSize = type.getDimSize(axis);
   // max, subtract, exp, sum, subtract per element; one log per slice.
   return 5 * *n + (axisSize == 0 ? 0 : *n / axisSize);
