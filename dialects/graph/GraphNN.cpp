@@ -348,6 +348,8 @@ std::optional<int64_t> ConvOp::getFlops() {
     return std::nullopt;
   // Each output element takes one multiply-add per tap of its group's
   // filter: (C / groups) * prod(K) taps.
+  if (filterType.getDimSize(0) == 0)
+    return 0;
   int64_t taps = filterType.getNumElements() / filterType.getDimSize(0);
   return 2 * *outputs * taps + (getBias() ? *outputs : 0);
 }
@@ -426,6 +428,8 @@ std::optional<int64_t> ConvTransposeOp::getFlops() {
     return std::nullopt;
   // Every input element is scattered through its group's (O / groups) *
   // prod(K) filter taps, one multiply-add each.
+  if (filterType.getDimSize(0) == 0)
+    return 0;
   int64_t taps = filterType.getNumElements() / filterType.getDimSize(0);
   return 2 * *inputs * taps + (getBias() ? *outputs : 0);
 }

@@ -126,6 +126,8 @@ ReadVariableOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return success();
 }
 
+std::optional<int64_t> ReadVariableOp::getFlops() { return 0; }
+
 LogicalResult AssignVariableOp::inferReturnTypes(MLIRContext *,
                                                  std::optional<Location>,
                                                  Adaptor,
@@ -148,6 +150,13 @@ AssignVariableOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << getValue().getType() << " is not compatible with the type "
            << variable->getType() << " of variable " << getVariableAttr();
   return success();
+}
+
+std::optional<int64_t> AssignVariableOp::getFlops() {
+  if (getMode() == AssignMode::set)
+    return 0;
+  // One add or subtract per element of the variable.
+  return getStaticNumElements(getValue().getType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -67,7 +67,7 @@ def Graph_VariableOp : Graph_Op<"variable", [Symbol,
 def Graph_ReadVariableOp : Graph_Op<"read_variable", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     MemoryEffects<[MemRead<Graph_VariableResource>]>,
-    Graph_CostOpInterface]> {
+    Graph_CostOverride]> {
   let summary = "Reads the current value of a variable";
   let description = [{
     Returns the value of the `graph.variable` named by `variable`. The
@@ -77,7 +77,7 @@ def Graph_ReadVariableOp : Graph_Op<"read_variable", [
     `verifySymbolUses` checks that it equals the variable's declared type.
 
     It reads `VariableResource`, so two reads with an assignment between
-    them are not merged.
+    them are not merged. Cost: no arithmetic; the bytes of the result.
 
     Example:
 
@@ -99,7 +99,7 @@ def Graph_AssignVariableOp : Graph_Op<"assign_variable", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     MemoryEffects<[MemRead<Graph_VariableResource>,
                    MemWrite<Graph_VariableResource>]>,
-    Graph_CostOpInterface]> {
+    Graph_CostOverride]> {
   let summary = "Stores a value into a variable, or adds or subtracts it";
   let description = [{
     Updates the `graph.variable` named by `variable` with `value`: `set`
@@ -108,6 +108,9 @@ def Graph_AssignVariableOp : Graph_Op<"assign_variable", [
     compatible with the variable's (same element type and rank, equal sizes
     where `value`'s are static). The op has no results; its write to
     `VariableResource` keeps it alive and ordered against reads.
+
+    Cost: one operation per element for `add` and `sub`, none for `set`;
+    the bytes of `value`.
 
     Example:
 

@@ -101,3 +101,21 @@ func.func @dynamic(%x: tensor<?x3x32x32xf32>, %k: tensor<16x3x3x3xf32>, %v: tens
   %1:2 = graph.momentum_update %v, %v, %v, %s, %s {nesterov} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>)
   return
 }
+
+// -----
+
+graph.variable @w : tensor<8x10xf32>
+
+// Reads move bytes but compute nothing; add/sub assignments do one operation
+// per element, a plain assignment none.
+// expected-remark @+1 {{total flops = 80, bytes = 960}}
+func.func @state(%v: tensor<8x10xf32>) {
+  // 80 * 4 = 320 bytes.
+  // expected-remark @+1 {{flops = 0, bytes = 320}}
+  %0 = graph.read_variable @w : tensor<8x10xf32>
+  // expected-remark @+1 {{flops = 80, bytes = 320}}
+  graph.assign_variable @w, %v mode = add : tensor<8x10xf32>
+  // expected-remark @+1 {{flops = 0, bytes = 320}}
+  graph.assign_variable @w, %0 : tensor<8x10xf32>
+  return
+}
