@@ -17,6 +17,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "I
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%graphc_src", config.graphc_src_root))
 config.substitutions.append(("%shared", config.graphc_shared_dir))
+config.substitutions.append(("%graphc_obj", config.graphc_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -56,7 +56,10 @@ def Graph_CompareDirection : I32EnumAttr<"CompareDirection",
   let cppNamespace = "::graphc::graph";
 }
 def Graph_CompareDirectionAttr
-    : EnumAttr<Graph_Dialect, Graph_CompareDirection, "compare_direction">;
+    : EnumAttr<Graph_Dialect, Graph_CompareDirection, "compare_direction"> {
+  // Spelled `#graph<compare_direction lt>`, as in the op-set plan.
+  let assemblyFormat = "$value";
+}
 
 //===----------------------------------------------------------------------===//
 // Type constraints
