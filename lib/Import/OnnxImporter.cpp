@@ -58,6 +58,25 @@ Type convertOnnxElementType(MLIRContext *ctx, int32_t type) {
   case onnx::TensorProto::INT64:
   case onnx::TensorProto::UINT64:
     return IntegerType::get(ctx, 64);
+  // Narrow types of newer opsets (numbers as in ONNX 1.18+).
+  case 17:
+    return Float8E4M3FNType::get(ctx);
+  case 18:
+    return Float8E4M3FNUZType::get(ctx);
+  case 19:
+    return Float8E5M2Type::get(ctx);
+  case 20:
+    return Float8E5M2FNUZType::get(ctx);
+  case 21: // UINT4
+  case 22: // INT4
+    return IntegerType::get(ctx, 4);
+  case 23:
+    return Float4E2M1FNType::get(ctx);
+  case 24:
+    return Float8E8M0FNUType::get(ctx);
+  case 25: // UINT2
+  case 26: // INT2
+    return IntegerType::get(ctx, 2);
   default:
     return {};
   }
@@ -173,6 +192,10 @@ OnnxImporter::convertTensor(const onnx::TensorProto &tensor, Location at) {
     raw = &tensor.raw_data();
   }
   unsigned width = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
+  if (width % 8 != 0)
+    return emitError(at) << "tensor '" << tensor.name() << "' of " << element
+                         << " holds packed sub-byte data, which is not "
+                            "supported";
   size_t bytesPer = width / 8;
   if (raw) {
     if (raw->size() != size_t(count) * bytesPer)
@@ -240,7 +263,8 @@ OnnxImporter::convertTensor(const onnx::TensorProto &tensor, Location at) {
     for (const llvm::APInt &v : data) {
       uint16_t bits = uint16_t(v.getZExtValue());
       bytes.push_back(char(bits & 0xff));
-      bytes.push_back(char(bits >> 8));
+      if (width == 16)
+        bytes.push_back(char(bits >> 8));
     }
     return DenseElementsAttr::getFromRawBuffer(type, bytes);
   }
@@ -794,6 +818,69 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
 }
 
 } // namespace
+
+bool isOnnxOpTranslated(StringRef op) {
+  // Keep in step with importNode: the ops it translates.
+  static const char *const kTranslated[] = {
+    "Abs",
+    "Add",
+    "And",
+    "AveragePool",
+    "Cast",
+    "Ceil",
+    "Concat",
+    "Constant",
+    "ConstantOfShape",
+    "Conv",
+    "Cos",
+    "Div",
+    "Dropout",
+    "Elu",
+    "Equal",
+    "Erf",
+    "Exp",
+    "Flatten",
+    "Floor",
+    "Gemm",
+    "Greater",
+    "GreaterOrEqual",
+    "Identity",
+    "LeakyRelu",
+    "Less",
+    "LessOrEqual",
+    "Log",
+    "LogSoftmax",
+    "MatMul",
+    "Max",
+    "MaxPool",
+    "Min",
+    "Mul",
+    "Neg",
+    "Not",
+    "Or",
+    "Pow",
+    "Reciprocal",
+    "Relu",
+    "Reshape",
+    "Round",
+    "Sigmoid",
+    "Sign",
+    "Sin",
+    "Softmax",
+    "Softplus",
+    "Sqrt",
+    "Sub",
+    "Sum",
+    "Tanh",
+    "Transpose",
+    "Where",
+    "Xor",
+  };
+  for (const char *name : kTranslated)
+    if (op == name)
+      return true;
+  return false;
+}
 
 OwningOpRef<ModuleOp> importOnnx(StringRef path, MLIRContext &context,
                                  const ImportOptions &options) {

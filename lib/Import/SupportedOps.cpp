@@ -319,10 +319,13 @@ public:
   explicit UnsupportedCollector(mlir::MLIRContext &context)
       : context(context) {}
 
-  void add(const OpRule *rule, StringRef displayOp, StringRef node) {
+  void add(const OpRule *rule, StringRef displayOp, StringRef node,
+           bool translated) {
     std::string reason;
     if (!rule) {
       reason = "no import rule";
+    } else if (!translated) {
+      reason = "no translation yet";
     } else {
       auto cached = missingCache.find(rule->op);
       if (cached == missingCache.end()) {
@@ -368,7 +371,8 @@ void collectOnnxGraph(const onnx::GraphProto &graph, StringRef prefix,
       domain = "";
     std::string display =
         domain.empty() ? node.op_type() : (domain + "." + node.op_type()).str();
-    collector.add(lookupOnnxOp(domain, node.op_type()), display, name);
+    collector.add(lookupOnnxOp(domain, node.op_type()), display, name,
+                  isOnnxOpTranslated(node.op_type()));
     for (const onnx::AttributeProto &attr : node.attribute()) {
       if (attr.has_g())
         collectOnnxGraph(attr.g(), name + "/" + attr.name() + "/", collector);
@@ -425,13 +429,15 @@ listUnsupportedOps(StringRef path, ModelFormat format,
     functions[function.signature().name()] = true;
   for (const tensorflow::NodeDef &node : model->graph.node())
     if (!functions.count(node.op()))
-      collector.add(lookupTFOp(node.op()), node.op(), node.name());
+      collector.add(lookupTFOp(node.op()), node.op(), node.name(),
+                    isTFOpTranslated(node.op()));
   for (const tensorflow::FunctionDef &function :
        model->graph.library().function())
     for (const tensorflow::NodeDef &node : function.node_def())
       if (!functions.count(node.op()))
         collector.add(lookupTFOp(node.op()), node.op(),
-                      function.signature().name() + "/" + node.name());
+                      function.signature().name() + "/" + node.name(),
+                      isTFOpTranslated(node.op()));
   return collector.take();
 }
 

@@ -185,11 +185,8 @@ int main(int argc, char **argv) {
     if (*format == graphc::import::ModelFormat::Onnx) {
       module = graphc::import::importOnnx(inputFilename, context, options);
     } else {
-      llvm::errs() << "graphc: " << inputFilename << ": importing a "
-                   << graphc::import::getFormatName(*format)
-                   << " into the graph dialect is not implemented yet; "
-                      "--list-unsupported reads it\n";
-      return 1;
+      module = graphc::import::importGraphDef(inputFilename, *format, context,
+                                              options);
     }
     // Imported input shapes are fixed by the importer, not by index.
     inputShapes.clear();

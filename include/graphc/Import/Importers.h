@@ -37,6 +37,13 @@ mlir::OwningOpRef<mlir::ModuleOp> importOnnx(llvm::StringRef path,
                                              mlir::MLIRContext &context,
                                              const ImportOptions &options);
 
+/// Imports the TensorFlow graph at `path` (GraphDef binary or text,
+/// MetaGraphDef, SavedModel directory).
+mlir::OwningOpRef<mlir::ModuleOp> importGraphDef(llvm::StringRef path,
+                                                 ModelFormat format,
+                                                 mlir::MLIRContext &context,
+                                                 const ImportOptions &options);
+
 } // namespace graphc::import
 
 #endif // GRAPHC_IMPORT_IMPORTERS_H

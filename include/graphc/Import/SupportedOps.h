@@ -44,6 +44,12 @@ const OpRule *lookupOnnxOp(llvm::StringRef domain, llvm::StringRef op);
 /// The rule for TensorFlow op `op`, or null.
 const OpRule *lookupTFOp(llvm::StringRef op);
 
+/// Whether the importer has a translation for the op today (defined next to
+/// the translations, in OnnxImporter.cpp and GraphDefImporter.cpp). A rule
+/// without one is listed by --list-unsupported as "no translation yet".
+bool isOnnxOpTranslated(llvm::StringRef op);
+bool isTFOpTranslated(llvm::StringRef op);
+
 /// Returns the ops of `rule.creates` that `context` does not know (not loaded
 /// or not yet part of the dialect); empty when the rule is usable.
 std::vector<std::string> missingOps(const OpRule &rule,
