@@ -18,6 +18,8 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%graphc_src", config.graphc_src_root))
 config.substitutions.append(("%shared", config.graphc_shared_dir))
 config.substitutions.append(("%graphc_obj", config.graphc_obj_root))
+# Debian's python3 has NumPy, ONNX and PyTorch; a python3 earlier on PATH may not.
+config.substitutions.append(("%python", "/usr/bin/python3"))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
