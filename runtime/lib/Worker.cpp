@@ -5,6 +5,7 @@
 #include "Collectives.h"
 #include "Manifest.h"
 #include "Rendezvous.h"
+#include "Transfer.h"
 
 #include <grpcpp/grpcpp.h>
 
@@ -567,23 +568,10 @@ Status LoadedTask::sendBytes(const std::string& peer, const std::string& key,
   rpc::TransferAck ack;
   std::unique_ptr<grpc::ClientWriter<rpc::TensorChunk>> writer(
       stub->Transfer(&cctx, &ack));
-  const char* p = static_cast<const char*>(data);
-  size_t offset = 0;
-  rpc::TensorChunk chunk;
-  chunk.set_key(key);
-  chunk.set_src_task(name());
-  chunk.set_total_bytes(bytes);
-  do {
-    size_t n = std::min(chunkBytes_, bytes - offset);
-    chunk.set_offset(offset);
-    chunk.set_data(p + offset, n);
-    if (!writer->Write(chunk))
-      break; // the stream failed; Finish() says why
-    offset += n;
-    // Only the first chunk needs the header.
-    chunk.clear_key();
-    chunk.clear_src_task();
-  } while (offset < bytes);
+  writeChunks(key, name(), data, bytes, chunkBytes_,
+              [&](const rpc::TensorChunk& chunk) {
+                return writer->Write(chunk);
+              }); // on a broken stream, Finish() says why
   writer->WritesDone();
   grpc::Status st = writer->Finish();
   if (!st.ok())
@@ -780,39 +768,12 @@ grpc::Status WorkerService::Transfer(grpc::ServerContext*,
   if (!t)
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "no task is loaded on this worker");
-  rpc::TensorChunk chunk;
-  if (!reader->Read(&chunk))
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "empty transfer");
-  std::string key = chunk.key(), src = chunk.src_task();
-  uint64_t total = chunk.total_bytes();
-  char* target = nullptr;
-  Status st = t->rendezvous().beginIncoming(key, total, &target);
+  uint64_t received = 0;
+  Status st = receiveChunks(
+      t->rendezvous(),
+      [&](rpc::TensorChunk* chunk) { return reader->Read(chunk); }, &received);
   if (!st.isOk())
     return toGrpc(st);
-  uint64_t received = 0;
-  do {
-    uint64_t n = chunk.data().size();
-    if (chunk.offset() > total || n > total - chunk.offset()) {
-      Status bad(GRAPHRT_STATUS_INVALID_ARGUMENT,
-                 "chunk at offset " + std::to_string(chunk.offset()) +
-                     " overruns the " + std::to_string(total) +
-                     "-byte tensor '" + key + "'");
-      t->rendezvous().finishIncoming(key, bad);
-      return toGrpc(bad);
-    }
-    // The one copy per chunk: from the message straight into place.
-    std::memcpy(target + chunk.offset(), chunk.data().data(), n);
-    received += n;
-  } while (reader->Read(&chunk));
-  if (received != total) {
-    Status lost(GRAPHRT_STATUS_DATA_LOSS,
-                "transfer of '" + key + "' from task '" + src + "' ended after " +
-                    std::to_string(received) + " of " + std::to_string(total) +
-                    " bytes");
-    t->rendezvous().finishIncoming(key, lost);
-    return toGrpc(lost);
-  }
-  t->rendezvous().finishIncoming(key, Status::ok());
   resp->set_bytes(received);
   return grpc::Status::OK;
 }
