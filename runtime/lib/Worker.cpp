@@ -19,6 +19,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 
 struct graphrt_context_s {
   graphrt::LoadedTask* task;
@@ -113,6 +114,11 @@ public:
     cancelled_ = true;
     rdv_.cancel(Status(GRAPHRT_STATUS_CANCELLED,
                        "task '" + name() + "' was cancelled: " + reason));
+    // Outgoing transfers too: one stuck on a dead peer would otherwise hold
+    // the step (and the worker's shutdown) until its deadline.
+    std::lock_guard<std::mutex> lock(inflightMu_);
+    for (grpc::ClientContext* ctx : inflight_)
+      ctx->TryCancel();
   }
   const std::string& name() const { return spec_->name(); }
   std::string stepKey(const std::string& kind, const std::string& key) const {
@@ -164,6 +170,8 @@ private:
   std::mutex countersMu_;
   std::map<std::string, std::pair<uint64_t, uint64_t>> counters_;
   std::map<std::string, int> groupSeq_;
+  std::mutex inflightMu_;
+  std::set<grpc::ClientContext*> inflight_;
   graphrt_context_s ctx_{this};
 };
 
@@ -565,6 +573,21 @@ Status LoadedTask::sendBytes(const std::string& peer, const std::string& key,
   }
   grpc::ClientContext cctx;
   cctx.set_deadline(std::chrono::system_clock::now() + recvTimeout_);
+  {
+    std::lock_guard<std::mutex> lock(inflightMu_);
+    if (cancelled_)
+      return Status(GRAPHRT_STATUS_CANCELLED,
+                    "task '" + name() + "' was cancelled");
+    inflight_.insert(&cctx);
+  }
+  struct Unregister {
+    LoadedTask* t;
+    grpc::ClientContext* c;
+    ~Unregister() {
+      std::lock_guard<std::mutex> lock(t->inflightMu_);
+      t->inflight_.erase(c);
+    }
+  } unregister{this, &cctx};
   rpc::TransferAck ack;
   std::unique_ptr<grpc::ClientWriter<rpc::TensorChunk>> writer(
       stub->Transfer(&cctx, &ack));

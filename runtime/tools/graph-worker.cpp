@@ -73,13 +73,13 @@ int main(int argc, char** argv) {
   bool stopped = false;
   std::thread stopper([&] {
     server->Shutdown(std::chrono::system_clock::now() +
-                     std::chrono::seconds(2));
+                     std::chrono::milliseconds(500));
     std::lock_guard<std::mutex> lock(mu);
     stopped = true;
     cv.notify_all();
   });
   std::unique_lock<std::mutex> lock(mu);
-  if (!cv.wait_for(lock, std::chrono::seconds(3), [&] { return stopped; })) {
+  if (!cv.wait_for(lock, std::chrono::seconds(2), [&] { return stopped; })) {
     std::fprintf(stderr, "graph-worker: a step is still running; exiting "
                          "without waiting for it\n");
     std::fflush(stderr);

@@ -6,6 +6,7 @@
   graphrt_test.py check-pair DIR STEPS       # compares DIR/out/*.npy
   graphrt_test.py check-coll K DIR
   graphrt_test.py run --expect-exit N --max-seconds S -- CMD...
+  graphrt_test.py kill-task TASK SECONDS -- CMD...  # kill -9 mid-run
   graphrt_test.py cluster N WORKER DIR -- CMD...  # @CLUSTER@ in CMD: the file
 
 Expected values are computed here, independently of the runtime.
@@ -186,6 +187,39 @@ def cluster(argv):
             p.wait()
 
 
+def kill_task(argv):
+    """kill-task TASK SECONDS -- CMD...: runs graph-run CMD, waits until it has
+    run steps for SECONDS, then `kill -9`s the worker of TASK (pid from
+    graph-run's "started task" line) and reports how graph-run ended."""
+    import re
+    import signal
+    task, delay, cmd = argv[0], float(argv[1]), argv[3:]
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE)
+    lines, pid = [], None
+    for raw in p.stderr:
+        line = raw.decode(errors="replace")
+        lines.append(line)
+        m = re.search(r"started task '%s' \(.*pid (\d+)\)" % re.escape(task), line)
+        if m:
+            pid = int(m.group(1))
+            break
+    if pid is None:
+        p.kill()
+        sys.exit("graph-run never started task '%s':\n%s" % (task, "".join(lines)))
+    time.sleep(delay)
+    if p.poll() is not None:
+        sys.exit("graph-run finished before the kill; give it more steps")
+    os.kill(pid, signal.SIGKILL)
+    killed = time.monotonic()
+    try:
+        _, rest = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        sys.exit("graph-run did not stop within 30 s of the kill")
+    sys.stdout.write("".join(lines) + rest.decode(errors="replace"))
+    print("exit=%d after %.1f s" % (p.returncode, time.monotonic() - killed))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pair-bundle":
@@ -198,6 +232,8 @@ def main():
         check_coll(int(args[0]), args[1])
     elif cmd == "cluster":
         cluster(args)
+    elif cmd == "kill-task":
+        kill_task(args)
     elif cmd == "run":
         run(args)
     else:
