@@ -283,21 +283,26 @@ bool Job::connectAndLoad() {
   return true;
 }
 
+// Why local worker `w` ended, once it has ("" while it runs).
+static std::string reapWorker(WorkerHandle& w) {
+  int status = 0;
+  if (w.pid <= 0 || w.exited || ::waitpid(w.pid, &status, WNOHANG) != w.pid)
+    return "";
+  w.exited = true;
+  if (WIFSIGNALED(status))
+    return "its worker process was killed by signal " +
+           std::to_string(WTERMSIG(status)) + " (" +
+           ::strsignal(WTERMSIG(status)) + ")";
+  return "its worker process exited with status " +
+         std::to_string(WEXITSTATUS(status));
+}
+
 std::string Job::findDeadWorker(size_t* out_index) {
   for (size_t i = 0; i < workers_.size(); ++i) {
-    WorkerHandle& w = workers_[i];
-    if (w.pid > 0 && !w.exited) {
-      int status = 0;
-      if (::waitpid(w.pid, &status, WNOHANG) == w.pid) {
-        w.exited = true;
-        *out_index = i;
-        if (WIFSIGNALED(status))
-          return "its worker process was killed by signal " +
-                 std::to_string(WTERMSIG(status)) + " (" +
-                 ::strsignal(WTERMSIG(status)) + ")";
-        return "its worker process exited with status " +
-               std::to_string(WEXITSTATUS(status));
-      }
+    std::string cause = reapWorker(workers_[i]);
+    if (!cause.empty()) {
+      *out_index = i;
+      return cause;
     }
   }
   for (size_t i = 0; i < workers_.size(); ++i) {
@@ -310,6 +315,14 @@ std::string Job::findDeadWorker(size_t* out_index) {
     grpc::Status st = w.stub->Health(&ctx, rpc::HealthRequest(), &resp);
     if (!st.ok()) {
       *out_index = i;
+      // A dying process closes its sockets before it can be reaped; give
+      // the exit a moment so the report names the real cause.
+      for (int tries = 0; w.pid > 0 && tries < 20; ++tries) {
+        std::string cause = reapWorker(w);
+        if (!cause.empty())
+          return cause;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
       return "its worker stopped answering health checks (" +
              std::string(statusCodeName(static_cast<graphrt_status_code_t>(
                  st.error_code()))) +
