@@ -10,6 +10,8 @@ PACKAGES=(
   # Serialisation and RPC for the importers and the runtime.
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libonnx-dev
+  # SHA-256 of bundle files (libcrypto) in the runtime.
+  libssl-dev
   # Tests and numeric references.
   libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-onnx
   libopenblas-dev

@@ -31,5 +31,16 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, [config.graphc_tools_dir])
 
+# The runtime (graph-run, graph-worker) and the task libraries its
+# end-to-end tests bundle; test/runtime/ is unsupported without it.
+if config.graphc_runtime_enabled:
+    config.available_features.add("runtime")
+    llvm_config.add_tool_substitutions(
+        [ToolSubst("graph-run", unresolved="fatal"),
+         ToolSubst("graph-worker", unresolved="fatal")],
+        [config.graphc_tools_dir])
+    config.substitutions.append(
+        ("%graphrt_test_libs", os.path.join(config.graphc_obj_root, "lib")))
+
 if os.path.isdir(config.graphc_shared_dir):
     config.available_features.add("shared-testdata")
