@@ -410,9 +410,14 @@ struct TileLowering : StaticPattern<TileOp> {
     for (int64_t d = 0; d < rank; ++d) {
       int64_t size = inputType.getDimSize(d);
       // An empty input dimension gives an empty result: no iteration reads.
-      exprs.push_back(size <= 1 ? (size == 1 ? getAffineConstantExpr(0, ctx)
-                                             : getAffineDimExpr(d, ctx))
-                                : getAffineDimExpr(d, ctx) % size);
+      AffineExpr dim = getAffineDimExpr(d, ctx);
+      if (size == 1) {
+        exprs.push_back(getAffineConstantExpr(0, ctx));
+      } else if (size == 0 || op.getMultiples()[d] == 1) {
+        exprs.push_back(dim);
+      } else {
+        exprs.push_back(dim % size);
+      }
     }
     Value result = buildParallelGeneric(
         rewriter, loc, createEmpty(rewriter, loc, resultType),

@@ -156,7 +156,11 @@ Value buildParallelGeneric(OpBuilder &b, Location loc, Value shapeSource,
                            ArrayRef<AffineMap> inputMaps, ScalarBuilder body) {
   auto sourceType = cast<RankedTensorType>(shapeSource.getType());
   auto resultType = sourceType.clone(elementType);
-  Value init = createEmpty(b, loc, resultType, getDynamicSizes(b, loc, shapeSource));
+  // A tensor.empty of the right type is its own destination.
+  Value init = shapeSource;
+  if (!shapeSource.getDefiningOp<tensor::EmptyOp>() || sourceType != resultType) {
+    init = createEmpty(b, loc, resultType, getDynamicSizes(b, loc, shapeSource));
+  }
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
   SmallVector<utils::IteratorType> iterators(resultType.getRank(),
