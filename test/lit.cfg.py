@@ -44,3 +44,13 @@ if config.graphc_runtime_enabled:
 
 if os.path.isdir(config.graphc_shared_dir):
     config.available_features.add("shared-testdata")
+
+# Numeric end-to-end tests (test/e2e) run lowered code with mlir-runner and
+# compare against NumPy, which only the system Python has.
+config.substitutions.append(
+    ("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
+config.substitutions.append(
+    ("%runner_libs",
+     ",".join(os.path.normpath(os.path.join(config.llvm_tools_dir, "..", "lib", lib)) for lib in
+              ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))
+config.substitutions.append(("%python", "/usr/bin/python3"))
