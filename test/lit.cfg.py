@@ -53,4 +53,3 @@ config.substitutions.append(
     ("%runner_libs",
      ",".join(os.path.normpath(os.path.join(config.llvm_tools_dir, "..", "lib", lib)) for lib in
               ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))
-config.substitutions.append(("%python", "/usr/bin/python3"))
