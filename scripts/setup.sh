@@ -6,10 +6,12 @@ set -euo pipefail
 PACKAGES=(
   # Compiler toolchain and MLIR.
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  cmake ninja-build ccache
+  cmake ninja-build ccache clang-format-22
   # Serialisation and RPC for the importers and the runtime.
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libonnx-dev
+  # SHA-256 of bundle files (libcrypto) in the runtime.
+  libssl-dev
   # Tests and numeric references.
   libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-onnx
   libopenblas-dev

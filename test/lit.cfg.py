@@ -18,6 +18,8 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%graphc_src", config.graphc_src_root))
 config.substitutions.append(("%shared", config.graphc_shared_dir))
 config.substitutions.append(("%graphc_obj", config.graphc_obj_root))
+# Debian's python3 has NumPy, ONNX and PyTorch; a python3 earlier on PATH may not.
+config.substitutions.append(("%python", "/usr/bin/python3"))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -29,5 +31,25 @@ tools = [
 ]
 llvm_config.add_tool_substitutions(tools, [config.graphc_tools_dir])
 
+# The runtime (graph-run, graph-worker) and the task libraries its
+# end-to-end tests bundle; test/runtime/ is unsupported without it.
+if config.graphc_runtime_enabled:
+    config.available_features.add("runtime")
+    llvm_config.add_tool_substitutions(
+        [ToolSubst("graph-run", unresolved="fatal"),
+         ToolSubst("graph-worker", unresolved="fatal")],
+        [config.graphc_tools_dir])
+    config.substitutions.append(
+        ("%graphrt_test_libs", os.path.join(config.graphc_obj_root, "lib")))
+
 if os.path.isdir(config.graphc_shared_dir):
     config.available_features.add("shared-testdata")
+
+# Numeric end-to-end tests (test/e2e) run lowered code with mlir-runner and
+# compare against NumPy, which only the system Python has.
+config.substitutions.append(
+    ("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
+config.substitutions.append(
+    ("%runner_libs",
+     ",".join(os.path.normpath(os.path.join(config.llvm_tools_dir, "..", "lib", lib)) for lib in
+              ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))

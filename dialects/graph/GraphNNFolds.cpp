@@ -51,22 +51,18 @@ namespace {
 
 /// matmul(transpose(x, perm = [0, ..., n-1, n-2]), y) ->
 /// matmul(x, y) with the operand's transpose flag flipped.
-///
-/// `graph.transpose` is matched by name and its `perm` attribute so that this
-/// file does not depend on the data-movement ops' C++ classes.
 struct AbsorbTransposeIntoMatMul : public OpRewritePattern<MatMulOp> {
   using OpRewritePattern::OpRewritePattern;
 
   /// Returns the transpose's input when `value` is a transpose that swaps
   /// exactly the last two of its (at least two) dimensions.
   static Value getSwappedSource(Value value) {
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getName().getStringRef() != "graph.transpose" ||
-        def->getNumOperands() != 1 || def->getNumResults() != 1)
+    auto transpose = value.getDefiningOp<TransposeOp>();
+    if (!transpose)
       return {};
-    auto perm = dyn_cast_if_present<DenseI64ArrayAttr>(def->getAttr("perm"));
-    auto sourceType = dyn_cast<RankedTensorType>(def->getOperand(0).getType());
-    if (!perm || !sourceType)
+    auto sourceType = dyn_cast<RankedTensorType>(transpose.getInput().getType());
+    ArrayRef<int64_t> perm = transpose.getPerm();
+    if (!sourceType)
       return {};
     int64_t rank = sourceType.getRank();
     if (rank < 2 || static_cast<int64_t>(perm.size()) != rank)
@@ -77,7 +73,7 @@ struct AbsorbTransposeIntoMatMul : public OpRewritePattern<MatMulOp> {
       if (p != want)
         return {};
     }
-    return def->getOperand(0);
+    return transpose.getInput();
   }
 
   LogicalResult matchAndRewrite(MatMulOp op,

@@ -1,6 +1,7 @@
 //===- InitAll.cpp - register graphc's dialects and passes -----------------===//
 
 #include "graphc/InitAll.h"
+#include "graphc/Conversion/Passes.h"
 
 #include "dist/DistDialect.h"
 #include "graph/GraphDialect.h"
@@ -19,6 +20,7 @@ void graphc::registerAllDialects(mlir::DialectRegistry &registry) {
 void graphc::registerAllPasses() {
   static bool once = [] {
     graph::registerGraphPasses();
+    registerConversionPasses();
     return true;
   }();
   (void)once;

@@ -1,0 +1,23 @@
+//===- Passes.h - conversion passes between graphc dialects -------*- C++ -*-===//
+
+#ifndef GRAPHC_CONVERSION_PASSES_H
+#define GRAPHC_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace graphc {
+
+#define GEN_PASS_DECL
+#include "graphc/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "graphc/Conversion/Passes.h.inc"
+
+} // namespace graphc
+
+#endif // GRAPHC_CONVERSION_PASSES_H

@@ -1,0 +1,34 @@
+//===- Passes.td - conversion passes between graphc dialects -*- tablegen -*-===//
+
+#ifndef GRAPHC_CONVERSION_PASSES_TD
+#define GRAPHC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertGraphToLinalg : Pass<"graph-to-linalg", "mlir::ModuleOp"> {
+  let summary = "Lower graph ops to linalg, tensor, arith and math on tensors";
+  let description = [{
+    The first step of CPU (and GPU) code generation: every computational
+    graph op becomes upstream structured ops on tensors (named linalg ops
+    where they exist: `linalg.matmul`, `linalg.batch_matmul`,
+    `linalg.conv_2d_nchw_fchw`, `linalg.pooling_nchw_max`, `linalg.transpose`,
+    ...; `linalg.generic` with broadcasting indexing maps for elementwise
+    math and reductions), `tensor` ops for data movement and `arith`/`math`
+    for the scalar bodies.
+
+    Shapes must be ranked: an unranked operand is an error that asks for
+    `graph-infer-shapes` or `--input-shape`. Elementwise ops and reductions
+    accept dynamic dimensions (which are assumed not to broadcast); the
+    other ops need static shapes. Ops that are not lowered (variables, which
+    the runtime owns, and the ops listed in docs/design/graph-to-linalg.md)
+    make the pass fail with "failed to legalize operation 'graph.<op>'".
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::math::MathDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // GRAPHC_CONVERSION_PASSES_TD

@@ -1,0 +1,531 @@
+//===- NNToLinalg.cpp - graph matmul, conv, pool, norms to linalg ---------===//
+//
+// Contractions and windowed ops map onto linalg's named ops
+// (linalg.matmul, linalg.batch_matmul, linalg.conv_*_nc*_fc*,
+// linalg.conv_2d_ngchw_gfchw, linalg.pooling_nc*_max/sum) so that the CPU
+// pipeline's GEMM and convolution tuning recognises them; padding is an
+// explicit tensor.pad, biases and normalisations are broadcasting generics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "graph/GraphOps.h"
+#include "graph/GraphTypeUtils.h"
+
+using namespace mlir;
+using namespace graphc::graph;
+
+namespace graphc::lowering {
+namespace {
+
+Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type) {
+    return value;
+  }
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+RankedTensorType withShape(Value value, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(
+      shape, cast<RankedTensorType>(value.getType()).getElementType());
+}
+
+/// Swaps the last two dimensions of `value`.
+Value transposeLastTwo(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    shape.push_back(type.getDimSize(p));
+  }
+  Value init = createEmpty(b, loc, withShape(value, shape));
+  return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
+}
+
+/// Broadcasts the static `value` to `shape` (NumPy rules) with a generic.
+Value broadcastTo(OpBuilder &b, Location loc, Value value,
+                  ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape) {
+    return value;
+  }
+  return buildElementwise(b, loc, withShape(value, shape), ValueRange{value},
+                          [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+}
+
+/// Pads the spatial dimensions (2..) of an `[N, C, ...]` tensor with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
+                 ArrayRef<int64_t> high, Value value) {
+  if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
+      llvm::all_of(high, [](int64_t p) { return p == 0; })) {
+    return input;
+  }
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<OpFoldResult> lows(2, b.getIndexAttr(0)), highs(2, b.getIndexAttr(0));
+  SmallVector<int64_t> shape(type.getShape().take_front(2));
+  for (size_t i = 0; i < low.size(); ++i) {
+    lows.push_back(b.getIndexAttr(low[i]));
+    highs.push_back(b.getIndexAttr(high[i]));
+    shape.push_back(type.getDimSize(i + 2) + low[i] + high[i]);
+  }
+  return tensor::PadOp::create(b, loc, withShape(input, shape), input, lows,
+                               highs, value);
+}
+
+SmallVector<int64_t> orDefault(std::optional<ArrayRef<int64_t>> values,
+                               size_t count, int64_t fallback) {
+  if (values) {
+    return SmallVector<int64_t>(*values);
+  }
+  return SmallVector<int64_t>(count, fallback);
+}
+
+//===----------------------------------------------------------------------===//
+// MatMulOp
+//===----------------------------------------------------------------------===//
+
+struct MatMulLowering : OpConversionPattern<MatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticShapes(op))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    // NumPy vectors: [K] is [1, K] on the left and [K, 1] on the right; the
+    // unit dimension is dropped from the result by the final reshape.
+    if (lhsType.getRank() == 1) {
+      lhs = reshapeTo(rewriter, loc, lhs, withShape(lhs, {1, lhsType.getDimSize(0)}));
+    } else if (op.getTransposeLhs()) {
+      lhs = transposeLastTwo(rewriter, loc, lhs);
+    }
+    if (rhsType.getRank() == 1) {
+      rhs = reshapeTo(rewriter, loc, rhs, withShape(rhs, {rhsType.getDimSize(0), 1}));
+    } else if (op.getTransposeRhs()) {
+      rhs = transposeLastTwo(rewriter, loc, rhs);
+    }
+    auto lt = cast<RankedTensorType>(lhs.getType());
+    auto rt = cast<RankedTensorType>(rhs.getType());
+    int64_t m = lt.getDimSize(lt.getRank() - 2);
+    int64_t k = lt.getDimSize(lt.getRank() - 1);
+    int64_t n = rt.getDimSize(rt.getRank() - 1);
+    SmallVector<int64_t> batch;
+    if (failed(broadcastShapes(std::nullopt, "graph.matmul",
+                               lt.getShape().drop_back(2),
+                               rt.getShape().drop_back(2), batch))) {
+      return rewriter.notifyMatchFailure(op, "batch shapes do not broadcast");
+    }
+    Type elementType = resultType.getElementType();
+    Value zero = createScalar(rewriter, loc, elementType, 0);
+    Value result;
+    if (batch.empty()) {
+      Value acc = createFilled(rewriter, loc,
+                               RankedTensorType::get({m, n}, elementType), zero);
+      result = linalg::MatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                        ValueRange{lhs, rhs}, ValueRange{acc})
+                   .getResult(0);
+    } else {
+      // Broadcast the batch dimensions, fold them into one, batch_matmul.
+      auto full = [&](ArrayRef<int64_t> tail) {
+        SmallVector<int64_t> shape(batch);
+        shape.append(tail.begin(), tail.end());
+        return shape;
+      };
+      lhs = broadcastTo(rewriter, loc, lhs, full({m, k}));
+      rhs = broadcastTo(rewriter, loc, rhs, full({k, n}));
+      int64_t b = 1;
+      for (int64_t size : batch) {
+        b *= size;
+      }
+      lhs = reshapeTo(rewriter, loc, lhs, withShape(lhs, {b, m, k}));
+      rhs = reshapeTo(rewriter, loc, rhs, withShape(rhs, {b, k, n}));
+      Value acc = createFilled(
+          rewriter, loc, RankedTensorType::get({b, m, n}, elementType), zero);
+      result = linalg::BatchMatmulOp::create(rewriter, loc,
+                                             TypeRange{acc.getType()},
+                                             ValueRange{lhs, rhs}, ValueRange{acc})
+                   .getResult(0);
+    }
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, result, resultType));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// ConvOp
+//===----------------------------------------------------------------------===//
+
+/// Adds `bias` `[C]` along dimension 1 of `value`.
+Value addChannelBias(OpBuilder &b, Location loc, Value value, Value bias) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  MLIRContext *ctx = b.getContext();
+  AffineMap channel = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+  return buildParallelGeneric(
+      b, loc, value, type.getElementType(), ValueRange{value, bias},
+      {b.getMultiDimIdentityMap(rank), channel},
+      [](OpBuilder &nb, Location nloc, ValueRange a) -> Value {
+        return arith::AddFOp::create(nb, nloc, a[0], a[1]);
+      });
+}
+
+struct ConvLowering : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticShapes(op))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), filter = adaptor.getFilter();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    size_t spatial = inputType.getRank() - 2;
+    int64_t groups = static_cast<int64_t>(op.getGroups());
+    if (groups != 1 && spatial != 2) {
+      return op.emitError("graph-to-linalg: grouped ")
+             << spatial << "-d convolution is not lowered yet";
+    }
+    SmallVector<int64_t> strides = orDefault(op.getStrides(), spatial, 1);
+    SmallVector<int64_t> dilations = orDefault(op.getDilations(), spatial, 1);
+    SmallVector<int64_t> low = orDefault(op.getPadLow(), spatial, 0);
+    SmallVector<int64_t> high = orDefault(op.getPadHigh(), spatial, 0);
+    Type elementType = resultType.getElementType();
+    Value zero = createScalar(rewriter, loc, elementType, 0);
+    input = padSpatial(rewriter, loc, input, low, high, zero);
+    auto stridesAttr = rewriter.getI64TensorAttr(strides);
+    auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
+
+    Value result;
+    if (groups == 1) {
+      Value acc = createFilled(rewriter, loc, resultType, zero);
+      // Owned storage: a TypeRange/ValueRange over a braced list dangles.
+      SmallVector<Type, 1> types = {resultType};
+      SmallVector<Value, 2> ins = {input, filter};
+      SmallVector<Value, 1> outs = {acc};
+      if (spatial == 1) {
+        result = linalg::Conv1DNcwFcwOp::create(rewriter, loc, types, ins, outs,
+                                                stridesAttr, dilationsAttr)
+                     .getResult(0);
+      } else if (spatial == 2) {
+        result = linalg::Conv2DNchwFchwOp::create(rewriter, loc, types, ins,
+                                                  outs, stridesAttr,
+                                                  dilationsAttr)
+                     .getResult(0);
+      } else {
+        result = linalg::Conv3DNcdhwFcdhwOp::create(rewriter, loc, types, ins,
+                                                    outs, stridesAttr,
+                                                    dilationsAttr)
+                     .getResult(0);
+      }
+    } else {
+      // [N, C, H, W] -> [N, G, C/G, H, W]; [O, C/G, KH, KW] -> [G, O/G, C/G,
+      // KH, KW]; the result [N, G, O/G, OH, OW] collapses back.
+      auto it = cast<RankedTensorType>(input.getType());
+      int64_t c = it.getDimSize(1), o = filterType.getDimSize(0);
+      input = reshapeTo(rewriter, loc, input,
+                        withShape(input, {it.getDimSize(0), groups, c / groups,
+                                          it.getDimSize(2), it.getDimSize(3)}));
+      filter = reshapeTo(
+          rewriter, loc, filter,
+          withShape(filter, {groups, o / groups, filterType.getDimSize(1),
+                             filterType.getDimSize(2), filterType.getDimSize(3)}));
+      auto groupedType = RankedTensorType::get(
+          {resultType.getDimSize(0), groups, o / groups,
+           resultType.getDimSize(2), resultType.getDimSize(3)},
+          elementType);
+      Value acc = createFilled(rewriter, loc, groupedType, zero);
+      result = linalg::Conv2DNgchwGfchwOp::create(
+                   rewriter, loc, TypeRange{groupedType},
+                   ValueRange{input, filter}, ValueRange{acc}, stridesAttr,
+                   dilationsAttr)
+                   .getResult(0);
+      result = reshapeTo(rewriter, loc, result, resultType);
+    }
+    if (adaptor.getBias()) {
+      result = addChannelBias(rewriter, loc, result, adaptor.getBias());
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// PoolOp
+//===----------------------------------------------------------------------===//
+
+/// Pools `input` `[N, C, D...]` (already padded) into `resultType` with a
+/// max (`isMax`) or a sum over `window`.
+Value poolWindows(OpBuilder &b, Location loc, Value input,
+                  RankedTensorType resultType, ArrayRef<int64_t> window,
+                  ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                  bool isMax) {
+  Type elementType = resultType.getElementType();
+  Value init = isMax ? createExtreme(b, loc, elementType, /*negative=*/true)
+                     : createScalar(b, loc, elementType, 0);
+  Value acc = createFilled(b, loc, resultType, init);
+  Value windowTensor =
+      createEmpty(b, loc, RankedTensorType::get(window, elementType));
+  auto stridesAttr = b.getI64TensorAttr(strides);
+  auto dilationsAttr = b.getI64TensorAttr(dilations);
+  SmallVector<Type, 1> types = {resultType};
+  SmallVector<Value, 2> ins = {input, windowTensor};
+  SmallVector<Value, 1> outs = {acc};
+  size_t spatial = window.size();
+  if (spatial == 2) {
+    if (isMax) {
+      return linalg::PoolingNchwMaxOp::create(b, loc, types, ins, outs,
+                                              stridesAttr, dilationsAttr)
+          .getResult(0);
+    }
+    return linalg::PoolingNchwSumOp::create(b, loc, types, ins, outs,
+                                            stridesAttr, dilationsAttr)
+        .getResult(0);
+  }
+  if (spatial == 1) {
+    if (isMax) {
+      return linalg::PoolingNcwMaxOp::create(b, loc, types, ins, outs,
+                                             stridesAttr, dilationsAttr)
+          .getResult(0);
+    }
+    return linalg::PoolingNcwSumOp::create(b, loc, types, ins, outs,
+                                           stridesAttr, dilationsAttr)
+        .getResult(0);
+  }
+  // No channels-first named op for other ranks: the same computation as a
+  // generic over (n, c, out..., window...).
+  MLIRContext *ctx = b.getContext();
+  int64_t loops = 2 + 2 * spatial;
+  SmallVector<AffineExpr> inputExprs = {getAffineDimExpr(0, ctx),
+                                        getAffineDimExpr(1, ctx)};
+  SmallVector<AffineExpr> windowExprs, outExprs = inputExprs;
+  for (size_t i = 0; i < spatial; ++i) {
+    AffineExpr out = getAffineDimExpr(2 + i, ctx);
+    AffineExpr win = getAffineDimExpr(2 + spatial + i, ctx);
+    inputExprs.push_back(out * strides[i] + win * dilations[i]);
+    windowExprs.push_back(win);
+    outExprs.push_back(out);
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inputExprs, ctx),
+                                 AffineMap::get(loops, 0, windowExprs, ctx),
+                                 AffineMap::get(loops, 0, outExprs, ctx)};
+  SmallVector<utils::IteratorType> iterators(loops,
+                                             utils::IteratorType::parallel);
+  for (size_t i = 0; i < spatial; ++i) {
+    iterators[2 + spatial + i] = utils::IteratorType::reduction;
+  }
+  return linalg::GenericOp::create(
+             b, loc, types, ins, outs, maps, iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange a) {
+               Value r = isMax ? createMax(nb, nloc, a[0], a[2])
+                               : arith::AddFOp::create(nb, nloc, a[0], a[2])
+                                     .getResult();
+               linalg::YieldOp::create(nb, nloc, r);
+             })
+      .getResult(0);
+}
+
+struct PoolLowering : OpConversionPattern<PoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(PoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticShapes(op))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    if (!isa<FloatType>(elementType)) {
+      return op.emitError("graph-to-linalg: integer pooling is not lowered yet");
+    }
+    ArrayRef<int64_t> window = op.getWindow();
+    size_t spatial = window.size();
+    SmallVector<int64_t> strides = orDefault(op.getStrides(), spatial, 1);
+    SmallVector<int64_t> dilations = orDefault(op.getDilations(), spatial, 1);
+    SmallVector<int64_t> low = orDefault(op.getPadLow(), spatial, 0);
+    SmallVector<int64_t> high = orDefault(op.getPadHigh(), spatial, 0);
+    // ceil_mode: the last window may reach past the high padding; those
+    // cells never win a maximum and never count in an average.
+    SmallVector<int64_t> extra(spatial, 0), highAll(high);
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t needed = (resultType.getDimSize(2 + i) - 1) * strides[i] +
+                       dilations[i] * (window[i] - 1) + 1;
+      int64_t have = inputType.getDimSize(2 + i) + low[i] + high[i];
+      extra[i] = std::max<int64_t>(0, needed - have);
+      highAll[i] += extra[i];
+    }
+    bool isMax = op.getKind() == PoolKind::max;
+    Value padValue = isMax ? createExtreme(rewriter, loc, elementType, true)
+                           : createScalar(rewriter, loc, elementType, 0);
+    Value padded = padSpatial(rewriter, loc, input, low, highAll, padValue);
+    Value pooled = poolWindows(rewriter, loc, padded, resultType, window,
+                               strides, dilations, isMax);
+    if (isMax) {
+      rewriter.replaceOp(op, pooled);
+      return success();
+    }
+    // The divisor per output cell: pool a tensor of ones over the same
+    // windows, padded with ones where padding counts and zeros elsewhere.
+    SmallVector<int64_t> onesShape = {1, 1};
+    SmallVector<int64_t> countShape = {1, 1};
+    for (size_t i = 0; i < spatial; ++i) {
+      onesShape.push_back(inputType.getDimSize(2 + i));
+      countShape.push_back(resultType.getDimSize(2 + i));
+    }
+    Value one = createScalar(rewriter, loc, elementType, 1);
+    Value zero = createScalar(rewriter, loc, elementType, 0);
+    Value ones = createFilled(rewriter, loc,
+                              RankedTensorType::get(onesShape, elementType), one);
+    SmallVector<int64_t> none(spatial, 0);
+    if (op.getCountIncludePad()) {
+      ones = padSpatial(rewriter, loc, ones, low, high, one);
+      ones = padSpatial(rewriter, loc, ones, none, extra, zero);
+    } else {
+      ones = padSpatial(rewriter, loc, ones, low, highAll, zero);
+    }
+    Value counts = poolWindows(
+        rewriter, loc, ones, RankedTensorType::get(countShape, elementType),
+        window, strides, dilations, /*isMax=*/false);
+    int64_t rank = resultType.getRank();
+    MLIRContext *ctx = getContext();
+    SmallVector<AffineExpr> countExprs = {getAffineConstantExpr(0, ctx),
+                                          getAffineConstantExpr(0, ctx)};
+    for (int64_t d = 2; d < rank; ++d) {
+      countExprs.push_back(getAffineDimExpr(d, ctx));
+    }
+    Value result = buildParallelGeneric(
+        rewriter, loc, pooled, elementType, ValueRange{pooled, counts},
+        {rewriter.getMultiDimIdentityMap(rank),
+         AffineMap::get(rank, 0, countExprs, ctx)},
+        [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          return arith::DivFOp::create(b, nloc, a[0], a[1]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// BatchNormOp, LayerNormOp
+//===----------------------------------------------------------------------===//
+
+struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BatchNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    Type type = inputType.getElementType();
+    MLIRContext *ctx = getContext();
+    AffineMap channel = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    double epsilon = op.getEpsilon().convertToDouble();
+    // (x - mean) * rsqrt(variance + epsilon) * scale + bias, in one pass.
+    Value result = buildParallelGeneric(
+        rewriter, loc, input, type,
+        ValueRange{input, adaptor.getScale(), adaptor.getBias(),
+                   adaptor.getMean(), adaptor.getVariance()},
+        {rewriter.getMultiDimIdentityMap(rank), channel, channel, channel,
+         channel},
+        [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          Value centered = arith::SubFOp::create(b, nloc, a[0], a[3]);
+          Value var = arith::AddFOp::create(b, nloc, a[4],
+                                            createScalar(b, nloc, type, epsilon));
+          Value inv = math::RsqrtOp::create(b, nloc, var);
+          Value normed = arith::MulFOp::create(b, nloc, centered, inv);
+          Value scaled = arith::MulFOp::create(b, nloc, normed, a[1]);
+          return arith::AddFOp::create(b, nloc, scaled, a[2]);
+        });
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, op.getType()));
+    return success();
+  }
+};
+
+struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    int64_t rank = inputType.getRank();
+    int64_t axis = normalizeAxis(static_cast<int64_t>(op.getAxis()), rank);
+    Type type = inputType.getElementType();
+    MLIRContext *ctx = getContext();
+    SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(axis, rank));
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap outer = getDropDimsMap(ctx, rank, axes);
+    SmallVector<AffineExpr> innerExprs;
+    for (int64_t d = axis; d < rank; ++d) {
+      innerExprs.push_back(getAffineDimExpr(d, ctx));
+    }
+    AffineMap inner = AffineMap::get(rank, 0, innerExprs, ctx);
+
+    Value mean = reduceAlong(rewriter, loc, input, axes, ReduceKind::mean);
+    Value centered = buildParallelGeneric(
+        rewriter, loc, input, type, ValueRange{input, mean}, {id, outer},
+        [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          return arith::SubFOp::create(b, nloc, a[0], a[1]);
+        });
+    Value squares = buildParallelGeneric(
+        rewriter, loc, input, type, ValueRange{centered}, {id},
+        [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          return arith::MulFOp::create(b, nloc, a[0], a[0]);
+        });
+    Value variance = reduceAlong(rewriter, loc, squares, axes, ReduceKind::mean);
+    double epsilon = op.getEpsilon().convertToDouble();
+    SmallVector<Value> inputs = {centered, variance, adaptor.getScale()};
+    SmallVector<AffineMap> maps = {id, outer, inner};
+    if (adaptor.getBias()) {
+      inputs.push_back(adaptor.getBias());
+      maps.push_back(inner);
+    }
+    bool hasBias = static_cast<bool>(adaptor.getBias());
+    Value result = buildParallelGeneric(
+        rewriter, loc, input, type, inputs, maps,
+        [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          Value var = arith::AddFOp::create(b, nloc, a[1],
+                                            createScalar(b, nloc, type, epsilon));
+          Value normed = arith::MulFOp::create(
+              b, nloc, a[0], math::RsqrtOp::create(b, nloc, var));
+          Value scaled = arith::MulFOp::create(b, nloc, normed, a[2]);
+          if (hasBias) {
+            return arith::AddFOp::create(b, nloc, scaled, a[3]);
+          }
+          return scaled;
+        });
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, op.getType()));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateNNPatterns(RewritePatternSet &patterns,
+                        const TypeConverter *converter) {
+  addPatterns<MatMulLowering, ConvLowering, PoolLowering, BatchNormLowering,
+              LayerNormLowering>(patterns, converter);
+}
+
+} // namespace graphc::lowering

@@ -1,0 +1,322 @@
+/* graphrt.h: the versioned C ABI between a compiled graphc task binary and the runtime. */
+/*
+ * A task binary is a shared object that exports exactly one symbol,
+ * `graphrt_task_descriptor_v1` (GRAPHRT_TASK_DESCRIPTOR_SYMBOL), of type
+ * `graphrt_task_descriptor_v1_t`. The descriptor names the task's entry points
+ * (init, step), the signatures of its inputs, outputs and variables, and the
+ * communication it performs (channels it sends or receives on, collective
+ * groups it joins). The runtime checks the descriptor against the job manifest
+ * before it runs anything.
+ *
+ * The runtime hands the task a services table (`graphrt_services_v1_t`) and an
+ * opaque context at every call. All communication, buffer allocation, logging
+ * and cancellation go through that table, so the task binary links nothing of
+ * the runtime: the same binary runs under graph-worker or a test harness that
+ * fakes its peers.
+ *
+ * OWNERSHIP (the one rule for the whole header):
+ *   - Whoever allocates a thing releases it. Memory from `buffer_allocate`
+ *     is released with `buffer_release`; a non-OK status returned by a
+ *     service is owned by the caller, who either returns it (handing it
+ *     back to the runtime) or releases it with `status_release`.
+ *   - Pointers passed *into* a call are borrowed for the duration of that call
+ *     only, unless the function says otherwise.
+ *   - Everything reachable from the descriptor is owned by the task binary and
+ *     must stay valid until the library is unloaded (static storage).
+ *   - Input, output and variable tensors passed to `init`/`step` are owned by
+ *     the runtime. Variables persist across steps (they are what a checkpoint
+ *     saves); inputs and outputs are valid only during one `step` call.
+ *
+ * THREADING: the runtime calls `init` once and then `step` serially, never
+ * concurrently, on one thread per task. Services may be called only from the
+ * thread that is executing `init`/`step` unless a service says otherwise.
+ *
+ * VERSIONING: a change that alters the layout of any struct below creates a new
+ * `_v2` descriptor/services type and symbol; `GRAPHRT_ABI_VERSION` names the
+ * version of this header.
+ */
+#ifndef GRAPHRT_GRAPHRT_H
+#define GRAPHRT_GRAPHRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GRAPHRT_ABI_VERSION 1
+#define GRAPHRT_TASK_DESCRIPTOR_SYMBOL "graphrt_task_descriptor_v1"
+
+#if defined(_WIN32)
+#define GRAPHRT_EXPORT __declspec(dllexport)
+#else
+#define GRAPHRT_EXPORT __attribute__((visibility("default")))
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Status
+ *===----------------------------------------------------------------------===*/
+
+/// Status codes; the values are gRPC's canonical codes, so converting at the
+/// wire is the identity.
+typedef enum graphrt_status_code_e {
+  GRAPHRT_STATUS_OK = 0,
+  GRAPHRT_STATUS_CANCELLED = 1,
+  GRAPHRT_STATUS_UNKNOWN = 2,
+  GRAPHRT_STATUS_INVALID_ARGUMENT = 3,
+  GRAPHRT_STATUS_DEADLINE_EXCEEDED = 4,
+  GRAPHRT_STATUS_NOT_FOUND = 5,
+  GRAPHRT_STATUS_ALREADY_EXISTS = 6,
+  GRAPHRT_STATUS_PERMISSION_DENIED = 7,
+  GRAPHRT_STATUS_RESOURCE_EXHAUSTED = 8,
+  GRAPHRT_STATUS_FAILED_PRECONDITION = 9,
+  GRAPHRT_STATUS_ABORTED = 10,
+  GRAPHRT_STATUS_OUT_OF_RANGE = 11,
+  GRAPHRT_STATUS_UNIMPLEMENTED = 12,
+  GRAPHRT_STATUS_INTERNAL = 13,
+  GRAPHRT_STATUS_UNAVAILABLE = 14,
+  GRAPHRT_STATUS_DATA_LOSS = 15,
+  GRAPHRT_STATUS_UNAUTHENTICATED = 16,
+} graphrt_status_code_t;
+
+/// Opaque status handle. OK is the null pointer (zero); any other value is a
+/// runtime-allocated object carrying a code and a message, created with
+/// `graphrt_services_v1_t::status_create`.
+typedef struct graphrt_status_s* graphrt_status_t;
+#define GRAPHRT_OK ((graphrt_status_t)0)
+
+/*===----------------------------------------------------------------------===*
+ * Tensors and signatures
+ *===----------------------------------------------------------------------===*/
+
+/// Element types. The manifest spells them in lower case ("f32", "i64", ...).
+typedef enum graphrt_dtype_e {
+  GRAPHRT_DTYPE_INVALID = 0,
+  GRAPHRT_DTYPE_F32 = 1,
+  GRAPHRT_DTYPE_F64 = 2,
+  GRAPHRT_DTYPE_I32 = 3,
+  GRAPHRT_DTYPE_I64 = 4,
+  GRAPHRT_DTYPE_U8 = 5,
+  GRAPHRT_DTYPE_I8 = 6,
+  GRAPHRT_DTYPE_BOOL = 7,
+  GRAPHRT_DTYPE_F16 = 8,
+  GRAPHRT_DTYPE_BF16 = 9,
+} graphrt_dtype_t;
+
+/// Name, element type and static shape of an input, output, variable or
+/// channel payload. All pointers are owned by the task binary (static).
+typedef struct graphrt_tensor_signature_t {
+  const char* name;
+  graphrt_dtype_t dtype;
+  int32_t rank;
+  const int64_t* shape; /* `rank` dimensions, each >= 0 */
+} graphrt_tensor_signature_t;
+
+/// A dense row-major tensor. `data` is borrowed; see OWNERSHIP.
+typedef struct graphrt_tensor_t {
+  graphrt_dtype_t dtype;
+  int32_t rank;
+  const int64_t* shape;
+  void* data;
+  size_t size_bytes;
+} graphrt_tensor_t;
+
+/*===----------------------------------------------------------------------===*
+ * Communication declared by a task
+ *===----------------------------------------------------------------------===*/
+
+typedef enum graphrt_channel_direction_e {
+  GRAPHRT_CHANNEL_SEND = 1,
+  GRAPHRT_CHANNEL_RECV = 2,
+} graphrt_channel_direction_t;
+
+/// A point-to-point channel this task sends or receives on. `key` is the
+/// rendezvous key (unique in the job); `peer` is the other task's name.
+typedef struct graphrt_channel_t {
+  const char* key;
+  const char* peer;
+  graphrt_channel_direction_t direction;
+  graphrt_tensor_signature_t payload;
+} graphrt_channel_t;
+
+/// A collective group this task is a member of, by the group's name in the
+/// manifest. Membership and rank order come from the manifest.
+typedef struct graphrt_collective_group_t {
+  const char* name;
+} graphrt_collective_group_t;
+
+typedef enum graphrt_reduce_op_e {
+  GRAPHRT_REDUCE_SUM = 1,
+  GRAPHRT_REDUCE_MEAN = 2,
+  GRAPHRT_REDUCE_MAX = 3,
+  GRAPHRT_REDUCE_MIN = 4,
+} graphrt_reduce_op_t;
+
+typedef enum graphrt_log_level_e {
+  GRAPHRT_LOG_ERROR = 0,
+  GRAPHRT_LOG_WARNING = 1,
+  GRAPHRT_LOG_INFO = 2,
+  GRAPHRT_LOG_DEBUG = 3,
+} graphrt_log_level_t;
+
+/*===----------------------------------------------------------------------===*
+ * Services the runtime hands to a task
+ *===----------------------------------------------------------------------===*/
+
+/// Opaque per-task context; owned by the runtime, valid from `init` until the
+/// task is unloaded.
+typedef struct graphrt_context_s graphrt_context_t;
+
+typedef struct graphrt_services_v1_t {
+  /// sizeof(graphrt_services_v1_t), so a task can detect appended members.
+  size_t struct_size;
+
+  /// Creates a status with `code` (not OK) and a copy of `message` (borrowed,
+  /// NUL-terminated, may be null). The caller owns the result. Thread-safe.
+  graphrt_status_t (*status_create)(graphrt_status_code_t code,
+                                    const char* message);
+  /// Releases a status the caller owns; null is accepted. Thread-safe.
+  void (*status_release)(graphrt_status_t status);
+  /// Returns the code of `status` (borrowed); OK for null. Thread-safe.
+  graphrt_status_code_t (*status_code)(graphrt_status_t status);
+
+  /// Allocates `size` bytes aligned to `alignment` (a power of two, or 0 for
+  /// 64) into `*out_ptr`; the caller owns it and frees it with
+  /// `buffer_release`. Thread-safe.
+  graphrt_status_t (*buffer_allocate)(graphrt_context_t* ctx, size_t size,
+                                      size_t alignment, void** out_ptr);
+  /// Releases memory from `buffer_allocate`; null is accepted. Thread-safe.
+  void (*buffer_release)(graphrt_context_t* ctx, void* ptr);
+
+  /// Sends `tensor` (borrowed; may be reused once this returns) on the
+  /// channel with rendezvous `key`, which must be a SEND channel of this task
+  /// whose payload signature matches. Returns once the peer's runtime holds
+  /// the data; it does not wait for the peer to call `recv`.
+  graphrt_status_t (*send)(graphrt_context_t* ctx, const char* key,
+                           const graphrt_tensor_t* tensor);
+  /// Receives into `tensor->data` (borrowed, `tensor->size_bytes` long) the
+  /// tensor sent on the RECV channel `key` in the current step. Works whether
+  /// the sender arrives first or last; fails with DEADLINE_EXCEEDED after the
+  /// runtime's receive deadline and CANCELLED when the job is cancelled.
+  graphrt_status_t (*recv)(graphrt_context_t* ctx, const char* key,
+                           graphrt_tensor_t* tensor);
+
+  /// Collectives over the group named `group`; every member must make the
+  /// same sequence of collective calls on that group with the same `dtype`,
+  /// `count` and `op`. `input` and `output` are borrowed and may alias only
+  /// where stated. Counts are in elements.
+  ///
+  /// all_reduce: output[i] = op over ranks of input[i]; `count` elements;
+  /// input may equal output.
+  graphrt_status_t (*all_reduce)(graphrt_context_t* ctx, const char* group,
+                                 graphrt_reduce_op_t op, graphrt_dtype_t dtype,
+                                 const void* input, void* output,
+                                 size_t count);
+  /// all_gather: `input` has `count` elements; `output` has count * size
+  /// elements, rank r's input at offset r * count.
+  graphrt_status_t (*all_gather)(graphrt_context_t* ctx, const char* group,
+                                 graphrt_dtype_t dtype, const void* input,
+                                 void* output, size_t count);
+  /// reduce_scatter: `input` has count * size elements; rank r's `output`
+  /// (`count` elements) is block r of the element-wise reduction.
+  graphrt_status_t (*reduce_scatter)(graphrt_context_t* ctx,
+                                     const char* group, graphrt_reduce_op_t op,
+                                     graphrt_dtype_t dtype, const void* input,
+                                     void* output, size_t count);
+  /// broadcast: the member at rank `root` sends its `buffer` (`count`
+  /// elements) to every other member, which receives into its `buffer`.
+  graphrt_status_t (*broadcast)(graphrt_context_t* ctx, const char* group,
+                                int32_t root, graphrt_dtype_t dtype,
+                                void* buffer, size_t count);
+  /// all_to_all: `input` and `output` have count * size elements; block j of
+  /// rank r's input becomes block r of rank j's output. No aliasing.
+  graphrt_status_t (*all_to_all)(graphrt_context_t* ctx, const char* group,
+                                 graphrt_dtype_t dtype, const void* input,
+                                 void* output, size_t count);
+
+  /// Rank of this task in `group` and the group's size, into `*out_rank` and
+  /// `*out_size`. Thread-safe.
+  graphrt_status_t (*group_rank)(graphrt_context_t* ctx, const char* group,
+                                 int32_t* out_rank, int32_t* out_size);
+
+  /// Writes `message` (borrowed) to the worker's log, tagged with the task.
+  /// Thread-safe.
+  void (*log)(graphrt_context_t* ctx, graphrt_log_level_t level,
+              const char* message);
+  /// Non-zero once the job has been cancelled; a long step should poll it and
+  /// return a CANCELLED status. Thread-safe.
+  int (*is_cancelled)(graphrt_context_t* ctx);
+} graphrt_services_v1_t;
+
+/*===----------------------------------------------------------------------===*
+ * The task descriptor
+ *===----------------------------------------------------------------------===*/
+
+/// Called once after the runtime has allocated the variables (and filled those
+/// with a weights file in the manifest); initialises the others. `variables`
+/// is owned by the runtime and ordered as in the descriptor. Returns a status
+/// the runtime takes ownership of.
+typedef graphrt_status_t (*graphrt_task_init_fn_t)(
+    graphrt_context_t* ctx, const graphrt_services_v1_t* services,
+    graphrt_tensor_t* variables, size_t num_variables);
+
+/// Runs step number `step` (0-based). `inputs` are read-only; `outputs` are
+/// preallocated by the runtime from the output signatures; `variables` persist
+/// across steps. All three are owned by the runtime.
+typedef graphrt_status_t (*graphrt_task_step_fn_t)(
+    graphrt_context_t* ctx, const graphrt_services_v1_t* services,
+    int64_t step, const graphrt_tensor_t* inputs, size_t num_inputs,
+    graphrt_tensor_t* outputs, size_t num_outputs,
+    graphrt_tensor_t* variables, size_t num_variables);
+
+typedef struct graphrt_task_descriptor_v1_t {
+  /// GRAPHRT_ABI_VERSION at the time the task was compiled.
+  uint32_t abi_version;
+  /// sizeof(graphrt_task_descriptor_v1_t) as the task saw it.
+  uint32_t struct_size;
+  /// The task's name; must match the manifest's task name.
+  const char* name;
+
+  graphrt_task_init_fn_t init; /* may be null: nothing to initialise */
+  graphrt_task_step_fn_t step; /* required */
+
+  size_t num_inputs;
+  const graphrt_tensor_signature_t* inputs;
+  size_t num_outputs;
+  const graphrt_tensor_signature_t* outputs;
+  size_t num_variables;
+  const graphrt_tensor_signature_t* variables;
+
+  size_t num_channels;
+  const graphrt_channel_t* channels;
+  size_t num_groups;
+  const graphrt_collective_group_t* groups;
+} graphrt_task_descriptor_v1_t;
+
+/// Size in bytes of one element of `dtype`, or 0 for an invalid dtype.
+static inline size_t graphrt_dtype_size(graphrt_dtype_t dtype) {
+  switch (dtype) {
+  case GRAPHRT_DTYPE_F64:
+  case GRAPHRT_DTYPE_I64:
+    return 8;
+  case GRAPHRT_DTYPE_F32:
+  case GRAPHRT_DTYPE_I32:
+    return 4;
+  case GRAPHRT_DTYPE_F16:
+  case GRAPHRT_DTYPE_BF16:
+    return 2;
+  case GRAPHRT_DTYPE_U8:
+  case GRAPHRT_DTYPE_I8:
+  case GRAPHRT_DTYPE_BOOL:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* GRAPHRT_GRAPHRT_H */

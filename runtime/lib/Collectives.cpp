@@ -1,0 +1,263 @@
+// Collectives.cpp: ring all-reduce/all-gather/reduce-scatter, chain broadcast,
+// pairwise all-to-all.
+#include "Collectives.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace graphrt {
+namespace {
+
+template <typename T>
+void reduceTyped(graphrt_reduce_op_t op, T* dst, const T* src, size_t n) {
+  switch (op) {
+  case GRAPHRT_REDUCE_SUM:
+  case GRAPHRT_REDUCE_MEAN:
+    for (size_t i = 0; i < n; ++i)
+      dst[i] += src[i];
+    break;
+  case GRAPHRT_REDUCE_MAX:
+    for (size_t i = 0; i < n; ++i)
+      dst[i] = std::max(dst[i], src[i]);
+    break;
+  case GRAPHRT_REDUCE_MIN:
+    for (size_t i = 0; i < n; ++i)
+      dst[i] = std::min(dst[i], src[i]);
+    break;
+  }
+}
+
+template <typename T> void divideTyped(T* dst, size_t n, int by) {
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = static_cast<T>(dst[i] / static_cast<T>(by));
+}
+
+Status checkOp(graphrt_reduce_op_t op, graphrt_dtype_t dtype) {
+  if (op < GRAPHRT_REDUCE_SUM || op > GRAPHRT_REDUCE_MIN)
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "unknown reduce op " + std::to_string(op));
+  switch (dtype) {
+  case GRAPHRT_DTYPE_F32:
+  case GRAPHRT_DTYPE_F64:
+  case GRAPHRT_DTYPE_I32:
+  case GRAPHRT_DTYPE_I64:
+    return Status::ok();
+  default:
+    return Status(GRAPHRT_STATUS_UNIMPLEMENTED,
+                  "reductions support f32, f64, i32 and i64, not dtype " +
+                      std::to_string(dtype));
+  }
+}
+
+Status finishMean(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* data,
+                  size_t n, int size) {
+  if (op != GRAPHRT_REDUCE_MEAN)
+    return Status::ok();
+  switch (dtype) {
+  case GRAPHRT_DTYPE_F32:
+    divideTyped(static_cast<float*>(data), n, size);
+    break;
+  case GRAPHRT_DTYPE_F64:
+    divideTyped(static_cast<double*>(data), n, size);
+    break;
+  case GRAPHRT_DTYPE_I32:
+    divideTyped(static_cast<int32_t*>(data), n, size);
+    break;
+  case GRAPHRT_DTYPE_I64:
+    divideTyped(static_cast<int64_t*>(data), n, size);
+    break;
+  default:
+    break;
+  }
+  return Status::ok();
+}
+
+int mod(int a, int n) { return ((a % n) + n) % n; }
+
+std::string key(const CollectiveCall& c, const char* phase, int round,
+                int from) {
+  return c.keyPrefix + "/" + phase + std::to_string(round) + "/from" +
+         std::to_string(from);
+}
+
+// Block i of `count` elements split into `parts` nearly equal blocks.
+size_t blockBegin(size_t count, int parts, int i) {
+  return count * static_cast<size_t>(i) / static_cast<size_t>(parts);
+}
+
+// Ring reduce-scatter over `data` (count elements, blocks by blockBegin) in
+// place; afterwards this rank's block `rank` holds the full reduction.
+Status ringReduceScatterInPlace(const CollectiveCall& c,
+                                graphrt_reduce_op_t op, graphrt_dtype_t dtype,
+                                char* data, size_t count) {
+  size_t esize = graphrt_dtype_size(dtype);
+  int k = c.size, r = c.rank;
+  int right = mod(r + 1, k), left = mod(r - 1, k);
+  std::vector<char> scratch((count / k + 1) * esize);
+  for (int s = 0; s < k - 1; ++s) {
+    int sendBlock = mod(r - s - 1, k), recvBlock = mod(r - s - 2, k);
+    size_t sb = blockBegin(count, k, sendBlock),
+           se = blockBegin(count, k, sendBlock + 1);
+    GRAPHRT_RETURN_IF_ERROR(c.transport->send(
+        right, key(c, "rs", s, r), data + sb * esize, (se - sb) * esize));
+    size_t rb = blockBegin(count, k, recvBlock),
+           re = blockBegin(count, k, recvBlock + 1);
+    GRAPHRT_RETURN_IF_ERROR(c.transport->recv(
+        left, key(c, "rs", s, left), scratch.data(), (re - rb) * esize));
+    GRAPHRT_RETURN_IF_ERROR(
+        reduceInto(op, dtype, data + rb * esize, scratch.data(), re - rb));
+  }
+  return Status::ok();
+}
+
+// Ring all-gather in place: block `rank` is already in place.
+Status ringAllGatherInPlace(const CollectiveCall& c, size_t esize, char* data,
+                            size_t count) {
+  int k = c.size, r = c.rank;
+  int right = mod(r + 1, k), left = mod(r - 1, k);
+  for (int s = 0; s < k - 1; ++s) {
+    int sendBlock = mod(r - s, k), recvBlock = mod(r - s - 1, k);
+    size_t sb = blockBegin(count, k, sendBlock),
+           se = blockBegin(count, k, sendBlock + 1);
+    GRAPHRT_RETURN_IF_ERROR(c.transport->send(
+        right, key(c, "ag", s, r), data + sb * esize, (se - sb) * esize));
+    size_t rb = blockBegin(count, k, recvBlock),
+           re = blockBegin(count, k, recvBlock + 1);
+    GRAPHRT_RETURN_IF_ERROR(c.transport->recv(
+        left, key(c, "ag", s, left), data + rb * esize, (re - rb) * esize));
+  }
+  return Status::ok();
+}
+
+Status checkCall(const CollectiveCall& c, graphrt_dtype_t dtype) {
+  if (c.size < 1 || c.rank < 0 || c.rank >= c.size)
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "rank " + std::to_string(c.rank) + " is not in a group of " +
+                      std::to_string(c.size));
+  if (graphrt_dtype_size(dtype) == 0)
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "invalid dtype " + std::to_string(dtype));
+  return Status::ok();
+}
+
+} // namespace
+
+Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* dst,
+                  const void* src, size_t count) {
+  GRAPHRT_RETURN_IF_ERROR(checkOp(op, dtype));
+  switch (dtype) {
+  case GRAPHRT_DTYPE_F32:
+    reduceTyped(op, static_cast<float*>(dst), static_cast<const float*>(src),
+                count);
+    break;
+  case GRAPHRT_DTYPE_F64:
+    reduceTyped(op, static_cast<double*>(dst), static_cast<const double*>(src),
+                count);
+    break;
+  case GRAPHRT_DTYPE_I32:
+    reduceTyped(op, static_cast<int32_t*>(dst),
+                static_cast<const int32_t*>(src), count);
+    break;
+  case GRAPHRT_DTYPE_I64:
+    reduceTyped(op, static_cast<int64_t*>(dst),
+                static_cast<const int64_t*>(src), count);
+    break;
+  default:
+    break;
+  }
+  return Status::ok();
+}
+
+Status ringAllReduce(const CollectiveCall& c, graphrt_reduce_op_t op,
+                     graphrt_dtype_t dtype, const void* input, void* output,
+                     size_t count) {
+  GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
+  GRAPHRT_RETURN_IF_ERROR(checkOp(op, dtype));
+  size_t esize = graphrt_dtype_size(dtype);
+  if (input != output)
+    std::memmove(output, input, count * esize);
+  char* data = static_cast<char*>(output);
+  GRAPHRT_RETURN_IF_ERROR(ringReduceScatterInPlace(c, op, dtype, data, count));
+  size_t b = blockBegin(count, c.size, c.rank),
+         e = blockBegin(count, c.size, c.rank + 1);
+  GRAPHRT_RETURN_IF_ERROR(
+      finishMean(op, dtype, data + b * esize, e - b, c.size));
+  return ringAllGatherInPlace(c, esize, data, count);
+}
+
+Status ringAllGather(const CollectiveCall& c, graphrt_dtype_t dtype,
+                     const void* input, void* output, size_t count) {
+  GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
+  size_t esize = graphrt_dtype_size(dtype);
+  char* data = static_cast<char*>(output);
+  std::memmove(data + c.rank * count * esize, input, count * esize);
+  return ringAllGatherInPlace(c, esize, data, count * c.size);
+}
+
+Status ringReduceScatter(const CollectiveCall& c, graphrt_reduce_op_t op,
+                         graphrt_dtype_t dtype, const void* input,
+                         void* output, size_t count) {
+  GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
+  GRAPHRT_RETURN_IF_ERROR(checkOp(op, dtype));
+  size_t esize = graphrt_dtype_size(dtype);
+  std::vector<char> work(static_cast<const char*>(input),
+                         static_cast<const char*>(input) +
+                             count * c.size * esize);
+  GRAPHRT_RETURN_IF_ERROR(
+      ringReduceScatterInPlace(c, op, dtype, work.data(), count * c.size));
+  std::memcpy(output, work.data() + c.rank * count * esize, count * esize);
+  return finishMean(op, dtype, output, count, c.size);
+}
+
+Status pipelinedBroadcast(const CollectiveCall& c, int root,
+                          graphrt_dtype_t dtype, void* buffer, size_t count) {
+  GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
+  if (root < 0 || root >= c.size)
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "broadcast root " + std::to_string(root) +
+                      " is not in a group of " + std::to_string(c.size));
+  int k = c.size;
+  if (k == 1)
+    return Status::ok();
+  size_t esize = graphrt_dtype_size(dtype);
+  int distance = mod(c.rank - root, k);
+  int right = mod(c.rank + 1, k), left = mod(c.rank - 1, k);
+  // Enough segments that every hop of the chain is busy at once, each at
+  // least 64 KiB so per-message overhead stays small.
+  size_t bytes = count * esize;
+  int segments = static_cast<int>(
+      std::max<size_t>(1, std::min<size_t>(4 * k, bytes / (64 << 10))));
+  char* data = static_cast<char*>(buffer);
+  for (int s = 0; s < segments; ++s) {
+    size_t b = blockBegin(count, segments, s),
+           e = blockBegin(count, segments, s + 1);
+    if (distance > 0)
+      GRAPHRT_RETURN_IF_ERROR(c.transport->recv(
+          left, key(c, "bc", s, left), data + b * esize, (e - b) * esize));
+    if (distance < k - 1)
+      GRAPHRT_RETURN_IF_ERROR(c.transport->send(
+          right, key(c, "bc", s, c.rank), data + b * esize, (e - b) * esize));
+  }
+  return Status::ok();
+}
+
+Status pairwiseAllToAll(const CollectiveCall& c, graphrt_dtype_t dtype,
+                        const void* input, void* output, size_t count) {
+  GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
+  size_t block = count * graphrt_dtype_size(dtype);
+  const char* in = static_cast<const char*>(input);
+  char* out = static_cast<char*>(output);
+  int k = c.size, r = c.rank;
+  std::memcpy(out + r * block, in + r * block, block);
+  for (int j = 1; j < k; ++j) {
+    int to = mod(r + j, k), from = mod(r - j, k);
+    GRAPHRT_RETURN_IF_ERROR(
+        c.transport->send(to, key(c, "a2a", j, r), in + to * block, block));
+    GRAPHRT_RETURN_IF_ERROR(c.transport->recv(from, key(c, "a2a", j, from),
+                                              out + from * block, block));
+  }
+  return Status::ok();
+}
+
+} // namespace graphrt

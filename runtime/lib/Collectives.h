@@ -1,0 +1,60 @@
+// Collectives.h: bandwidth-optimal CPU collectives over a point-to-point transport.
+#ifndef GRAPHRT_LIB_COLLECTIVES_H
+#define GRAPHRT_LIB_COLLECTIVES_H
+
+#include "Status.h"
+
+#include <cstddef>
+#include <string>
+
+namespace graphrt {
+
+/// Point-to-point messages between the ranks of one group. `send` returns once
+/// the peer's runtime holds the data (it never waits for the peer's `recv`),
+/// which is what keeps the ring schedules below deadlock-free.
+class PeerTransport {
+public:
+  virtual ~PeerTransport() = default;
+  virtual Status send(int peerRank, const std::string& key, const void* data,
+                      size_t bytes) = 0;
+  virtual Status recv(int peerRank, const std::string& key, void* data,
+                      size_t bytes) = 0;
+};
+
+/// One collective call: this rank's place in the group and a key prefix that
+/// is unique to the call (every member computes the same prefix).
+struct CollectiveCall {
+  PeerTransport* transport;
+  int rank;
+  int size;
+  std::string keyPrefix;
+};
+
+/// Element-wise `dst[i] = op(dst[i], src[i])` for `count` elements; MEAN
+/// accumulates like SUM. UNIMPLEMENTED for dtypes other than f32/f64/i32/i64.
+Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* dst,
+                  const void* src, size_t count);
+
+/// Ring reduce-scatter then ring all-gather: each rank sends and receives
+/// 2 * (size-1)/size of the data. `input` may equal `output`.
+Status ringAllReduce(const CollectiveCall& call, graphrt_reduce_op_t op,
+                     graphrt_dtype_t dtype, const void* input, void* output,
+                     size_t count);
+/// Ring all-gather of `count` elements per rank into `output`.
+Status ringAllGather(const CollectiveCall& call, graphrt_dtype_t dtype,
+                     const void* input, void* output, size_t count);
+/// Ring reduce-scatter: `input` has count * size elements; `output` gets block
+/// `rank` of the reduction.
+Status ringReduceScatter(const CollectiveCall& call, graphrt_reduce_op_t op,
+                         graphrt_dtype_t dtype, const void* input,
+                         void* output, size_t count);
+/// Pipelined chain broadcast from `root` along the ring, in segments.
+Status pipelinedBroadcast(const CollectiveCall& call, int root,
+                          graphrt_dtype_t dtype, void* buffer, size_t count);
+/// Pairwise exchange all-to-all: `count` elements per block.
+Status pairwiseAllToAll(const CollectiveCall& call, graphrt_dtype_t dtype,
+                        const void* input, void* output, size_t count);
+
+} // namespace graphrt
+
+#endif // GRAPHRT_LIB_COLLECTIVES_H

@@ -1,0 +1,128 @@
+// Rendezvous.cpp: keyed one-shot slots shared by the transport and the task.
+#include "Rendezvous.h"
+
+#include <cstring>
+
+namespace graphrt {
+
+Status Rendezvous::beginIncoming(const std::string& key, size_t totalBytes,
+                                 char** out_target) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cancelled_)
+    return cancelReason_;
+  Slot& slot = slots_[key];
+  if (slot.receiving || slot.complete)
+    return Status(GRAPHRT_STATUS_ALREADY_EXISTS,
+                  "rendezvous key '" + key + "' was sent twice");
+  slot.receiving = true;
+  if (slot.consumerDst && slot.consumerBytes == totalBytes) {
+    slot.target = static_cast<char*>(slot.consumerDst);
+  } else {
+    slot.staged.resize(totalBytes);
+    slot.target = slot.staged.data();
+  }
+  *out_target = slot.target;
+  return Status::ok();
+}
+
+void Rendezvous::finishIncoming(const std::string& key, Status status) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = slots_.find(key);
+    if (it == slots_.end())
+      return;
+    it->second.receiving = false;
+    it->second.complete = true;
+    it->second.status = std::move(status);
+  }
+  cv_.notify_all();
+}
+
+Status Rendezvous::deposit(const std::string& key, const void* data,
+                           size_t bytes) {
+  char* target = nullptr;
+  GRAPHRT_RETURN_IF_ERROR(beginIncoming(key, bytes, &target));
+  if (bytes)
+    std::memcpy(target, data, bytes);
+  finishIncoming(key, Status::ok());
+  return Status::ok();
+}
+
+Status Rendezvous::take(const std::string& key, void* dst, size_t bytes,
+                        Clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mu_);
+  Slot& slot = slots_[key];
+  if (!slot.receiving && !slot.complete) {
+    slot.consumerDst = dst;
+    slot.consumerBytes = bytes;
+  }
+  bool timedOut = false;
+  while (!slot.complete && !cancelled_) {
+    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout &&
+        !slot.complete) {
+      timedOut = true;
+      break;
+    }
+  }
+  // A producer may be writing into `dst`; it is bounded by its own RPC
+  // deadline, so wait for it before handing `dst` back to the caller.
+  while (!slot.complete && slot.receiving && slot.target == dst)
+    cv_.wait(lock);
+  if (!slot.complete) {
+    Status result = cancelled_ && !timedOut
+                        ? cancelReason_
+                        : Status(GRAPHRT_STATUS_DEADLINE_EXCEEDED,
+                                 "timed out waiting for rendezvous key '" +
+                                     key + "'");
+    if (slot.receiving) {
+      // Data is on its way into a staging buffer; just forget our buffer.
+      slot.consumerDst = nullptr;
+      slot.consumerBytes = 0;
+    } else {
+      slots_.erase(key);
+    }
+    return result;
+  }
+  Status result = slot.status;
+  if (result.isOk()) {
+    if (slot.target != dst) {
+      if (slot.staged.size() != bytes)
+        result = Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                        "rendezvous key '" + key + "' carried " +
+                            std::to_string(slot.staged.size()) +
+                            " bytes, the receiver expects " +
+                            std::to_string(bytes));
+      else if (bytes)
+        std::memcpy(dst, slot.staged.data(), bytes);
+    }
+  }
+  slots_.erase(key);
+  return result;
+}
+
+void Rendezvous::cancel(Status reason) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cancelled_)
+      return;
+    cancelled_ = true;
+    cancelReason_ = std::move(reason);
+  }
+  cv_.notify_all();
+}
+
+std::string Rendezvous::waitingOn() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string out;
+  for (const auto& [key, slot] : slots_)
+    if (slot.consumerDst && !slot.complete)
+      out += (out.empty() ? "" : ",") + key;
+  return out;
+}
+
+size_t Rendezvous::pending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return slots_.size();
+}
+
+} // namespace graphrt

@@ -1,0 +1,804 @@
+// Worker.cpp: loading a task from a bundle, running its steps, and moving its
+// tensors between workers.
+#include "Worker.h"
+
+#include "Collectives.h"
+#include "Manifest.h"
+#include "Rendezvous.h"
+#include "Transfer.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+
+struct graphrt_context_s {
+  graphrt::LoadedTask* task;
+};
+
+namespace graphrt {
+namespace {
+
+constexpr size_t kDefaultChunkBytes = 1 << 20;
+
+grpc::Status toGrpc(const Status& st) {
+  if (st.isOk())
+    return grpc::Status::OK;
+  return grpc::Status(static_cast<grpc::StatusCode>(st.code()), st.message());
+}
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+using AlignedBytes = std::unique_ptr<char, FreeDeleter>;
+
+AlignedBytes allocateAligned(size_t size, size_t alignment) {
+  if (alignment == 0)
+    alignment = 64;
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  void* p = std::aligned_alloc(alignment, rounded ? rounded : alignment);
+  if (p)
+    std::memset(p, 0, rounded ? rounded : alignment);
+  return AlignedBytes(static_cast<char*>(p));
+}
+
+std::string shapeString(const int64_t* shape, int32_t rank) {
+  std::string s = "[";
+  for (int32_t i = 0; i < rank; ++i)
+    s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+Status compareSignature(const graphrt_tensor_signature_t& d,
+                        const manifest::TensorSignature& m,
+                        const std::string& where) {
+  std::string dname = d.name ? d.name : "";
+  if (dname != m.name())
+    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                  where + " is '" + dname + "' in the task binary but '" +
+                      m.name() + "' in the manifest");
+  bool same = parseDType(m.dtype()) == d.dtype && d.rank == m.shape_size();
+  for (int32_t i = 0; same && i < d.rank; ++i)
+    same = d.shape[i] == m.shape(i);
+  if (!same)
+    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                  where + " '" + m.name() + "' is " + dtypeName(d.dtype) +
+                      shapeString(d.shape, d.rank) +
+                      " in the task binary but " + describe(m) +
+                      " in the manifest");
+  return Status::ok();
+}
+
+} // namespace
+
+/// A task loaded from a bundle: its library, variables, rendezvous and peers.
+class LoadedTask {
+public:
+  ~LoadedTask() {
+    // The library stays mapped: a task may have left threads or static
+    // destructors behind, and unmapping under them would crash the worker.
+  }
+
+  Status load(const rpc::LoadTaskRequest& req);
+  Status runStep(const rpc::RunStepRequest& req, rpc::RunStepResponse* resp);
+
+  Status sendBytes(const std::string& peer, const std::string& key,
+                   const void* data, size_t bytes, const std::string& counter);
+  Status recvBytes(const std::string& key, void* data, size_t bytes,
+                   const std::string& counter);
+  void count(const std::string& counter, uint64_t bytes) {
+    std::lock_guard<std::mutex> lock(countersMu_);
+    auto& c = counters_[counter];
+    c.first += bytes;
+    c.second += 1;
+  }
+  void fillCounters(rpc::RunStepResponse* resp) {
+    std::lock_guard<std::mutex> lock(countersMu_);
+    for (const auto& [name, c] : counters_) {
+      rpc::ChannelCounter* out = resp->add_counters();
+      out->set_channel(name);
+      out->set_bytes(c.first);
+      out->set_messages(c.second);
+    }
+  }
+  void abort(const std::string& reason) {
+    cancelled_ = true;
+    rdv_.cancel(Status(GRAPHRT_STATUS_CANCELLED,
+                       "task '" + name() + "' was cancelled: " + reason));
+    // Outgoing transfers too: one stuck on a dead peer would otherwise hold
+    // the step (and the worker's shutdown) until its deadline.
+    std::lock_guard<std::mutex> lock(inflightMu_);
+    for (grpc::ClientContext* ctx : inflight_)
+      ctx->TryCancel();
+  }
+  const std::string& name() const { return spec_->name(); }
+  std::string stepKey(const std::string& kind, const std::string& key) const {
+    return "s" + std::to_string(currentStep_.load()) + "/" + kind + "/" + key;
+  }
+  const manifest::Channel* channel(const std::string& key) const {
+    for (const manifest::Channel& c : bundle_.manifest.channels())
+      if (c.key() == key)
+        return &c;
+    return nullptr;
+  }
+  const manifest::CollectiveGroup* group(const std::string& name) const {
+    for (const manifest::CollectiveGroup& g :
+         bundle_.manifest.collective_groups())
+      if (g.name() == name)
+        return &g;
+    return nullptr;
+  }
+  /// The key prefix of the next collective on `group` in this step.
+  std::string nextCollectiveKey(const std::string& group) {
+    int seq = groupSeq_[group]++;
+    return stepKey("c", group + "/" + std::to_string(seq));
+  }
+
+  Rendezvous& rendezvous() { return rdv_; }
+  std::atomic<int64_t> currentStep_{-1};
+  std::atomic<int64_t> stepsCompleted_{0};
+  std::atomic<bool> cancelled_{false};
+  std::atomic<bool> failed_{false};
+  std::mutex errorMu_;
+  std::string lastError_;
+  std::string manifestSha256() const { return bundle_.manifestSha256; }
+
+private:
+  Status checkDescriptor();
+  Status loadVariables();
+
+  Bundle bundle_;
+  const manifest::Task* spec_ = nullptr;
+  const graphrt_task_descriptor_v1_t* desc_ = nullptr;
+  std::vector<AlignedBytes> variableData_;
+  std::vector<graphrt_tensor_t> variables_;
+  Rendezvous rdv_;
+  std::map<std::string, std::string> peers_;
+  std::mutex stubsMu_;
+  std::map<std::string, std::unique_ptr<rpc::Transport::Stub>> stubs_;
+  std::chrono::milliseconds recvTimeout_{30000};
+  size_t chunkBytes_ = kDefaultChunkBytes;
+  std::mutex countersMu_;
+  std::map<std::string, std::pair<uint64_t, uint64_t>> counters_;
+  std::map<std::string, int> groupSeq_;
+  std::mutex inflightMu_;
+  std::set<grpc::ClientContext*> inflight_;
+  graphrt_context_s ctx_{this};
+};
+
+namespace {
+
+// Collective members address each other by rank; ranks map to task names.
+class GroupTransport : public PeerTransport {
+public:
+  GroupTransport(LoadedTask& task, const manifest::CollectiveGroup& group)
+      : task_(task), group_(group) {}
+  Status send(int peerRank, const std::string& key, const void* data,
+              size_t bytes) override {
+    return task_.sendBytes(group_.tasks(peerRank), key, data, bytes,
+                           "collective:" + group_.name());
+  }
+  Status recv(int, const std::string& key, void* data, size_t bytes) override {
+    // Bytes are counted once, at the sender.
+    return task_.recvBytes(key, data, bytes, "");
+  }
+
+private:
+  LoadedTask& task_;
+  const manifest::CollectiveGroup& group_;
+};
+
+LoadedTask* taskOf(graphrt_context_t* ctx) { return ctx->task; }
+
+//===----------------------------------------------------------------------===//
+// The services table handed to task binaries
+//===----------------------------------------------------------------------===//
+
+graphrt_status_t svcStatusCreate(graphrt_status_code_t code,
+                                 const char* message) {
+  return Status(code == GRAPHRT_STATUS_OK ? GRAPHRT_STATUS_UNKNOWN : code,
+                message ? message : "")
+      .toC();
+}
+void svcStatusRelease(graphrt_status_t st) { delete st; }
+graphrt_status_code_t svcStatusCode(graphrt_status_t st) {
+  return st ? st->code : GRAPHRT_STATUS_OK;
+}
+
+graphrt_status_t svcBufferAllocate(graphrt_context_t*, size_t size,
+                                   size_t alignment, void** out_ptr) {
+  if (alignment & (alignment - 1))
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "alignment " + std::to_string(alignment) +
+                      " is not a power of two")
+        .toC();
+  AlignedBytes p = allocateAligned(size, alignment);
+  if (!p)
+    return Status(GRAPHRT_STATUS_RESOURCE_EXHAUSTED,
+                  "cannot allocate " + std::to_string(size) + " bytes")
+        .toC();
+  *out_ptr = p.release();
+  return GRAPHRT_OK;
+}
+void svcBufferRelease(graphrt_context_t*, void* ptr) { std::free(ptr); }
+
+graphrt_status_t svcSend(graphrt_context_t* ctx, const char* key,
+                         const graphrt_tensor_t* tensor) {
+  LoadedTask* t = taskOf(ctx);
+  const manifest::Channel* c = key ? t->channel(key) : nullptr;
+  if (!c || c->src() != t->name())
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "task '" + t->name() + "' has no send channel '" +
+                      (key ? key : "") + "'")
+        .toC();
+  if (static_cast<int64_t>(tensor->size_bytes) != byteSize(c->payload()))
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "send on '" + c->key() + "': " +
+                      std::to_string(tensor->size_bytes) +
+                      " bytes, the channel carries " + describe(c->payload()))
+        .toC();
+  return t
+      ->sendBytes(c->dst(), t->stepKey("p", c->key()), tensor->data,
+                  tensor->size_bytes, "send:" + c->key())
+      .toC();
+}
+
+graphrt_status_t svcRecv(graphrt_context_t* ctx, const char* key,
+                         graphrt_tensor_t* tensor) {
+  LoadedTask* t = taskOf(ctx);
+  const manifest::Channel* c = key ? t->channel(key) : nullptr;
+  if (!c || c->dst() != t->name())
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "task '" + t->name() + "' has no recv channel '" +
+                      (key ? key : "") + "'")
+        .toC();
+  if (static_cast<int64_t>(tensor->size_bytes) != byteSize(c->payload()))
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "recv on '" + c->key() + "': buffer of " +
+                      std::to_string(tensor->size_bytes) +
+                      " bytes, the channel carries " + describe(c->payload()))
+        .toC();
+  return t
+      ->recvBytes(t->stepKey("p", c->key()), tensor->data, tensor->size_bytes,
+                  "recv:" + c->key())
+      .toC();
+}
+
+// Resolves `group` to a collective call for this task.
+Status collectiveCall(LoadedTask* t, const char* group,
+                      const manifest::CollectiveGroup** out_group,
+                      int* out_rank) {
+  const manifest::CollectiveGroup* g = group ? t->group(group) : nullptr;
+  if (!g)
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "unknown collective group '" + std::string(group ? group : "") +
+                      "'");
+  for (int i = 0; i < g->tasks_size(); ++i)
+    if (g->tasks(i) == t->name()) {
+      *out_group = g;
+      *out_rank = i;
+      return Status::ok();
+    }
+  return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                "task '" + t->name() + "' is not a member of collective group '" +
+                    g->name() + "'");
+}
+
+template <typename Fn>
+graphrt_status_t runCollective(graphrt_context_t* ctx, const char* group,
+                               Fn fn) {
+  LoadedTask* t = taskOf(ctx);
+  const manifest::CollectiveGroup* g;
+  int rank;
+  Status st = collectiveCall(t, group, &g, &rank);
+  if (!st.isOk())
+    return st.toC();
+  GroupTransport transport(*t, *g);
+  CollectiveCall call{&transport, rank, g->tasks_size(),
+                      t->nextCollectiveKey(g->name())};
+  st = fn(call);
+  if (!st.isOk())
+    st = Status(st.code(), "collective on group '" + g->name() + "': " +
+                               st.message());
+  return st.toC();
+}
+
+graphrt_status_t svcAllReduce(graphrt_context_t* ctx, const char* group,
+                              graphrt_reduce_op_t op, graphrt_dtype_t dtype,
+                              const void* input, void* output, size_t count) {
+  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+    return ringAllReduce(c, op, dtype, input, output, count);
+  });
+}
+graphrt_status_t svcAllGather(graphrt_context_t* ctx, const char* group,
+                              graphrt_dtype_t dtype, const void* input,
+                              void* output, size_t count) {
+  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+    return ringAllGather(c, dtype, input, output, count);
+  });
+}
+graphrt_status_t svcReduceScatter(graphrt_context_t* ctx, const char* group,
+                                  graphrt_reduce_op_t op, graphrt_dtype_t dtype,
+                                  const void* input, void* output,
+                                  size_t count) {
+  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+    return ringReduceScatter(c, op, dtype, input, output, count);
+  });
+}
+graphrt_status_t svcBroadcast(graphrt_context_t* ctx, const char* group,
+                              int32_t root, graphrt_dtype_t dtype, void* buffer,
+                              size_t count) {
+  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+    return pipelinedBroadcast(c, root, dtype, buffer, count);
+  });
+}
+graphrt_status_t svcAllToAll(graphrt_context_t* ctx, const char* group,
+                             graphrt_dtype_t dtype, const void* input,
+                             void* output, size_t count) {
+  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+    return pairwiseAllToAll(c, dtype, input, output, count);
+  });
+}
+graphrt_status_t svcGroupRank(graphrt_context_t* ctx, const char* group,
+                              int32_t* out_rank, int32_t* out_size) {
+  const manifest::CollectiveGroup* g;
+  int rank;
+  Status st = collectiveCall(taskOf(ctx), group, &g, &rank);
+  if (!st.isOk())
+    return st.toC();
+  *out_rank = rank;
+  *out_size = g->tasks_size();
+  return GRAPHRT_OK;
+}
+
+void svcLog(graphrt_context_t* ctx, graphrt_log_level_t level,
+            const char* message) {
+  static const char* const names[] = {"error", "warning", "info", "debug"};
+  const char* lvl = level >= 0 && level <= 3 ? names[level] : "info";
+  std::fprintf(stderr, "graph-worker[%s] %s: %s\n",
+               taskOf(ctx)->name().c_str(), lvl, message ? message : "");
+}
+int svcIsCancelled(graphrt_context_t* ctx) {
+  return taskOf(ctx)->cancelled_.load() ? 1 : 0;
+}
+
+const graphrt_services_v1_t kServices = {
+    sizeof(graphrt_services_v1_t),
+    svcStatusCreate,
+    svcStatusRelease,
+    svcStatusCode,
+    svcBufferAllocate,
+    svcBufferRelease,
+    svcSend,
+    svcRecv,
+    svcAllReduce,
+    svcAllGather,
+    svcReduceScatter,
+    svcBroadcast,
+    svcAllToAll,
+    svcGroupRank,
+    svcLog,
+    svcIsCancelled,
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// LoadedTask
+//===----------------------------------------------------------------------===//
+
+Status LoadedTask::load(const rpc::LoadTaskRequest& req) {
+  GRAPHRT_RETURN_IF_ERROR(readBundle(req.bundle_dir(), &bundle_));
+  spec_ = findTask(bundle_.manifest, req.task());
+  if (!spec_)
+    return Status(GRAPHRT_STATUS_NOT_FOUND, "bundle '" + req.bundle_dir() +
+                                                "' has no task '" + req.task() +
+                                                "'");
+  for (const auto& [task, addr] : req.peers())
+    peers_[task] = addr;
+  if (req.recv_timeout_ms() > 0)
+    recvTimeout_ = std::chrono::milliseconds(req.recv_timeout_ms());
+  if (req.chunk_bytes() > 0)
+    chunkBytes_ = static_cast<size_t>(req.chunk_bytes());
+
+  // Hash every file this task will read before mapping any of it.
+  GRAPHRT_RETURN_IF_ERROR(verifyBundleFile(bundle_, spec_->library()));
+  for (const manifest::TensorSignature& v : spec_->variables())
+    if (!v.file().empty())
+      GRAPHRT_RETURN_IF_ERROR(verifyBundleFile(bundle_, v.file()));
+
+  std::string lib = bundle_.dir + "/" + spec_->library();
+  void* handle = ::dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                  "cannot load task library: " + std::string(::dlerror()));
+  desc_ = static_cast<const graphrt_task_descriptor_v1_t*>(
+      ::dlsym(handle, GRAPHRT_TASK_DESCRIPTOR_SYMBOL));
+  if (!desc_)
+    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                  "'" + lib + "' does not export " +
+                      GRAPHRT_TASK_DESCRIPTOR_SYMBOL);
+  GRAPHRT_RETURN_IF_ERROR(checkDescriptor());
+  GRAPHRT_RETURN_IF_ERROR(loadVariables());
+  if (desc_->init) {
+    Status st = Status::fromC(
+        desc_->init(&ctx_, &kServices, variables_.data(), variables_.size()));
+    if (!st.isOk())
+      return Status(st.code(),
+                    "task '" + name() + "' init failed: " + st.message());
+  }
+  return Status::ok();
+}
+
+Status LoadedTask::checkDescriptor() {
+  const graphrt_task_descriptor_v1_t& d = *desc_;
+  std::string where = "task '" + name() + "': ";
+  if (d.abi_version != GRAPHRT_ABI_VERSION ||
+      d.struct_size < sizeof(graphrt_task_descriptor_v1_t))
+    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                  where + "descriptor has ABI version " +
+                      std::to_string(d.abi_version) + " (size " +
+                      std::to_string(d.struct_size) + "), this runtime needs " +
+                      std::to_string(GRAPHRT_ABI_VERSION));
+  if (!d.name || name() != d.name)
+    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                  where + "the library's descriptor names task '" +
+                      (d.name ? d.name : "") + "'");
+  if (!d.step)
+    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                  where + "descriptor has no step entry point");
+  auto compareList = [&](const char* what, size_t n,
+                         const graphrt_tensor_signature_t* sigs,
+                         const google::protobuf::RepeatedPtrField<
+                             manifest::TensorSignature>& m) -> Status {
+    if (n != static_cast<size_t>(m.size()))
+      return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                    where + "the task binary has " + std::to_string(n) + " " +
+                        what + "s, the manifest " + std::to_string(m.size()));
+    for (size_t i = 0; i < n; ++i)
+      GRAPHRT_RETURN_IF_ERROR(compareSignature(
+          sigs[i], m[static_cast<int>(i)],
+          where + what + " " + std::to_string(i)));
+    return Status::ok();
+  };
+  GRAPHRT_RETURN_IF_ERROR(compareList("input", d.num_inputs, d.inputs,
+                                      spec_->inputs()));
+  GRAPHRT_RETURN_IF_ERROR(compareList("output", d.num_outputs, d.outputs,
+                                      spec_->outputs()));
+  GRAPHRT_RETURN_IF_ERROR(compareList("variable", d.num_variables,
+                                      d.variables, spec_->variables()));
+
+  // Channels: the binary and the manifest must agree in both directions.
+  size_t mine = 0;
+  for (const manifest::Channel& c : bundle_.manifest.channels())
+    if (c.src() == name() || c.dst() == name())
+      ++mine;
+  if (mine != d.num_channels)
+    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                  where + "the task binary declares " +
+                      std::to_string(d.num_channels) +
+                      " channels, the manifest gives it " +
+                      std::to_string(mine));
+  for (size_t i = 0; i < d.num_channels; ++i) {
+    const graphrt_channel_t& dc = d.channels[i];
+    const manifest::Channel* c = channel(dc.key ? dc.key : "");
+    bool isSend = dc.direction == GRAPHRT_CHANNEL_SEND;
+    std::string peer = dc.peer ? dc.peer : "";
+    if (!c || (isSend ? c->src() != name() || c->dst() != peer
+                      : c->dst() != name() || c->src() != peer))
+      return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                    where + "channel '" + (dc.key ? dc.key : "") + "' (" +
+                        (isSend ? "send to '" : "recv from '") + peer +
+                        "') is not in the manifest");
+    manifest::TensorSignature payload = c->payload();
+    payload.set_name(dc.payload.name ? dc.payload.name : "");
+    GRAPHRT_RETURN_IF_ERROR(compareSignature(
+        dc.payload, payload, where + "channel '" + c->key() + "' payload"));
+  }
+  size_t groups = 0;
+  for (const manifest::CollectiveGroup& g : bundle_.manifest.collective_groups())
+    for (const std::string& t : g.tasks())
+      if (t == name())
+        ++groups;
+  if (groups != d.num_groups)
+    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                  where + "the task binary joins " +
+                      std::to_string(d.num_groups) +
+                      " collective groups, the manifest puts it in " +
+                      std::to_string(groups));
+  for (size_t i = 0; i < d.num_groups; ++i) {
+    const manifest::CollectiveGroup* g;
+    int rank;
+    GRAPHRT_RETURN_IF_ERROR(collectiveCall(this, d.groups[i].name, &g, &rank));
+  }
+  return Status::ok();
+}
+
+Status LoadedTask::loadVariables() {
+  for (int i = 0; i < spec_->variables_size(); ++i) {
+    const manifest::TensorSignature& v = spec_->variables(i);
+    size_t bytes = static_cast<size_t>(byteSize(v));
+    AlignedBytes data = allocateAligned(bytes, 64);
+    if (!data)
+      return Status(GRAPHRT_STATUS_RESOURCE_EXHAUSTED,
+                    "cannot allocate variable '" + v.name() + "'");
+    if (!v.file().empty()) {
+      std::ifstream in(bundle_.dir + "/" + v.file(), std::ios::binary);
+      in.read(data.get(), static_cast<std::streamsize>(bytes));
+      if (!in)
+        return Status(GRAPHRT_STATUS_DATA_LOSS,
+                      "cannot read weights '" + v.file() + "'");
+    }
+    graphrt_tensor_t t;
+    t.dtype = parseDType(v.dtype());
+    t.rank = v.shape_size();
+    t.shape = v.shape().data();
+    t.data = data.get();
+    t.size_bytes = bytes;
+    variables_.push_back(t);
+    variableData_.push_back(std::move(data));
+  }
+  return Status::ok();
+}
+
+Status LoadedTask::sendBytes(const std::string& peer, const std::string& key,
+                             const void* data, size_t bytes,
+                             const std::string& counter) {
+  rpc::Transport::Stub* stub;
+  {
+    std::lock_guard<std::mutex> lock(stubsMu_);
+    auto it = stubs_.find(peer);
+    if (it == stubs_.end()) {
+      auto addr = peers_.find(peer);
+      if (addr == peers_.end())
+        return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                      "no address for peer task '" + peer + "'");
+      grpc::ChannelArguments args;
+      args.SetMaxReceiveMessageSize(-1);
+      args.SetMaxSendMessageSize(-1);
+      auto channel = grpc::CreateCustomChannel(
+          addr->second, grpc::InsecureChannelCredentials(), args);
+      it = stubs_.emplace(peer, rpc::Transport::NewStub(channel)).first;
+    }
+    stub = it->second.get();
+  }
+  grpc::ClientContext cctx;
+  cctx.set_deadline(std::chrono::system_clock::now() + recvTimeout_);
+  {
+    std::lock_guard<std::mutex> lock(inflightMu_);
+    if (cancelled_)
+      return Status(GRAPHRT_STATUS_CANCELLED,
+                    "task '" + name() + "' was cancelled");
+    inflight_.insert(&cctx);
+  }
+  struct Unregister {
+    LoadedTask* t;
+    grpc::ClientContext* c;
+    ~Unregister() {
+      std::lock_guard<std::mutex> lock(t->inflightMu_);
+      t->inflight_.erase(c);
+    }
+  } unregister{this, &cctx};
+  rpc::TransferAck ack;
+  std::unique_ptr<grpc::ClientWriter<rpc::TensorChunk>> writer(
+      stub->Transfer(&cctx, &ack));
+  writeChunks(key, name(), data, bytes, chunkBytes_,
+              [&](const rpc::TensorChunk& chunk) {
+                return writer->Write(chunk);
+              }); // on a broken stream, Finish() says why
+  writer->WritesDone();
+  grpc::Status st = writer->Finish();
+  if (!st.ok())
+    return Status(static_cast<graphrt_status_code_t>(st.error_code()),
+                  "sending '" + key + "' to task '" + peer + "' at " +
+                      peers_[peer] + " failed: " + st.error_message());
+  if (!counter.empty())
+    count(counter, bytes);
+  return Status::ok();
+}
+
+Status LoadedTask::recvBytes(const std::string& key, void* data, size_t bytes,
+                             const std::string& counter) {
+  Status st = rdv_.take(key, data, bytes, Clock::now() + recvTimeout_);
+  if (!st.isOk())
+    return st;
+  if (!counter.empty())
+    count(counter, bytes);
+  return Status::ok();
+}
+
+Status LoadedTask::runStep(const rpc::RunStepRequest& req,
+                           rpc::RunStepResponse* resp) {
+  std::vector<graphrt_tensor_t> inputs;
+  for (const manifest::TensorSignature& sig : spec_->inputs()) {
+    const rpc::Tensor* given = nullptr;
+    for (const rpc::Tensor& t : req.inputs())
+      if (t.name() == sig.name())
+        given = &t;
+    if (!given)
+      return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                    "input '" + sig.name() + "' was not fed");
+    if (given->dtype() != sig.dtype() ||
+        static_cast<int64_t>(given->data().size()) != byteSize(sig) ||
+        given->shape_size() != sig.shape_size() ||
+        !std::equal(given->shape().begin(), given->shape().end(),
+                    sig.shape().begin()))
+      return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                    "input '" + sig.name() + "' must be " + describe(sig));
+    graphrt_tensor_t t;
+    t.dtype = parseDType(sig.dtype());
+    t.rank = sig.shape_size();
+    t.shape = sig.shape().data();
+    t.data = const_cast<char*>(given->data().data());
+    t.size_bytes = given->data().size();
+    inputs.push_back(t);
+  }
+  std::vector<AlignedBytes> outputData;
+  std::vector<graphrt_tensor_t> outputs;
+  for (const manifest::TensorSignature& sig : spec_->outputs()) {
+    size_t bytes = static_cast<size_t>(byteSize(sig));
+    outputData.push_back(allocateAligned(bytes, 64));
+    graphrt_tensor_t t;
+    t.dtype = parseDType(sig.dtype());
+    t.rank = sig.shape_size();
+    t.shape = sig.shape().data();
+    t.data = outputData.back().get();
+    t.size_bytes = bytes;
+    outputs.push_back(t);
+  }
+
+  currentStep_ = req.step();
+  groupSeq_.clear();
+  auto start = Clock::now();
+  Status st = Status::fromC(desc_->step(
+      &ctx_, &kServices, req.step(), inputs.data(), inputs.size(),
+      outputs.data(), outputs.size(), variables_.data(), variables_.size()));
+  if (!st.isOk())
+    return st;
+  resp->set_step_seconds(
+      std::chrono::duration<double>(Clock::now() - start).count());
+  ++stepsCompleted_;
+  if (req.want_outputs())
+    for (int i = 0; i < spec_->outputs_size(); ++i) {
+      const manifest::TensorSignature& sig = spec_->outputs(i);
+      rpc::Tensor* out = resp->add_outputs();
+      out->set_name(sig.name());
+      out->set_dtype(sig.dtype());
+      *out->mutable_shape() = sig.shape();
+      out->set_data(outputData[i].get(), outputs[i].size_bytes);
+    }
+  fillCounters(resp);
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// WorkerService
+//===----------------------------------------------------------------------===//
+
+WorkerService::WorkerService() = default;
+WorkerService::~WorkerService() = default;
+
+std::shared_ptr<LoadedTask> WorkerService::task() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return task_;
+}
+
+grpc::Status WorkerService::LoadTask(grpc::ServerContext*,
+                                     const rpc::LoadTaskRequest* req,
+                                     rpc::LoadTaskResponse* resp) {
+  std::unique_lock<std::mutex> stepLock(stepMu_, std::try_to_lock);
+  if (!stepLock)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "a step is running; cannot load a task now");
+  auto loaded = std::make_shared<LoadedTask>();
+  Status st = loaded->load(*req);
+  if (!st.isOk()) {
+    std::fprintf(stderr, "graph-worker: refusing task '%s': %s\n",
+                 req->task().c_str(), st.message().c_str());
+    return toGrpc(st);
+  }
+  resp->set_manifest_sha256(loaded->manifestSha256());
+  std::lock_guard<std::mutex> lock(mu_);
+  task_ = std::move(loaded);
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::RunStep(grpc::ServerContext*,
+                                    const rpc::RunStepRequest* req,
+                                    rpc::RunStepResponse* resp) {
+  std::unique_lock<std::mutex> stepLock(stepMu_, std::try_to_lock);
+  if (!stepLock)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "another step is still running");
+  std::shared_ptr<LoadedTask> t = task();
+  if (!t)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "no task is loaded; call LoadTask first");
+  Status st = t->runStep(*req, resp);
+  if (!st.isOk()) {
+    t->failed_ = true;
+    std::lock_guard<std::mutex> lock(t->errorMu_);
+    t->lastError_ = st.toString();
+  }
+  return toGrpc(st);
+}
+
+grpc::Status WorkerService::Health(grpc::ServerContext*,
+                                   const rpc::HealthRequest*,
+                                   rpc::HealthResponse* resp) {
+  resp->set_pid(static_cast<int32_t>(::getpid()));
+  std::shared_ptr<LoadedTask> t = task();
+  if (!t) {
+    resp->set_state(rpc::HealthResponse::IDLE);
+    return grpc::Status::OK;
+  }
+  resp->set_task(t->name());
+  resp->set_steps_completed(t->stepsCompleted_);
+  resp->set_current_step(t->currentStep_);
+  resp->set_waiting_on(t->rendezvous().waitingOn());
+  {
+    std::lock_guard<std::mutex> lock(t->errorMu_);
+    resp->set_last_error(t->lastError_);
+  }
+  bool running = !stepMu_.try_lock();
+  if (!running)
+    stepMu_.unlock();
+  resp->set_state(t->failed_      ? rpc::HealthResponse::FAILED
+                  : running       ? rpc::HealthResponse::RUNNING
+                                  : rpc::HealthResponse::LOADED);
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::Abort(grpc::ServerContext*,
+                                  const rpc::AbortRequest* req,
+                                  rpc::AbortResponse*) {
+  if (std::shared_ptr<LoadedTask> t = task())
+    t->abort(req->reason());
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::Shutdown(grpc::ServerContext*,
+                                     const rpc::ShutdownRequest*,
+                                     rpc::ShutdownResponse*) {
+  if (std::shared_ptr<LoadedTask> t = task())
+    t->abort("the worker is shutting down");
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    shutdown_ = true;
+  }
+  shutdownCv_.notify_all();
+  return grpc::Status::OK;
+}
+
+void WorkerService::waitForShutdown() {
+  std::unique_lock<std::mutex> lock(mu_);
+  shutdownCv_.wait(lock, [&] { return shutdown_; });
+}
+
+grpc::Status WorkerService::Transfer(grpc::ServerContext*,
+                                     grpc::ServerReader<rpc::TensorChunk>* reader,
+                                     rpc::TransferAck* resp) {
+  std::shared_ptr<LoadedTask> t = task();
+  if (!t)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "no task is loaded on this worker");
+  uint64_t received = 0;
+  Status st = receiveChunks(
+      t->rendezvous(),
+      [&](rpc::TensorChunk* chunk) { return reader->Read(chunk); }, &received);
+  if (!st.isOk())
+    return toGrpc(st);
+  resp->set_bytes(received);
+  return grpc::Status::OK;
+}
+
+} // namespace graphrt

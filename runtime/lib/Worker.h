@@ -1,0 +1,56 @@
+// Worker.h: graph-worker's gRPC services (control plane and tensor transport).
+#ifndef GRAPHRT_LIB_WORKER_H
+#define GRAPHRT_LIB_WORKER_H
+
+#include "worker.grpc.pb.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+namespace graphrt {
+
+class LoadedTask;
+
+/// One worker process hosts one task at a time. Control RPCs come from
+/// graph-run; Transfer streams come from peer workers and land in the loaded
+/// task's rendezvous. Thread-safe: gRPC calls these from its thread pool.
+class WorkerService final : public rpc::Worker::Service,
+                            public rpc::Transport::Service {
+public:
+  WorkerService();
+  ~WorkerService() override;
+
+  grpc::Status LoadTask(grpc::ServerContext* ctx,
+                        const rpc::LoadTaskRequest* req,
+                        rpc::LoadTaskResponse* resp) override;
+  grpc::Status RunStep(grpc::ServerContext* ctx, const rpc::RunStepRequest* req,
+                       rpc::RunStepResponse* resp) override;
+  grpc::Status Health(grpc::ServerContext* ctx, const rpc::HealthRequest* req,
+                      rpc::HealthResponse* resp) override;
+  grpc::Status Abort(grpc::ServerContext* ctx, const rpc::AbortRequest* req,
+                     rpc::AbortResponse* resp) override;
+  grpc::Status Shutdown(grpc::ServerContext* ctx,
+                        const rpc::ShutdownRequest* req,
+                        rpc::ShutdownResponse* resp) override;
+  grpc::Status Transfer(grpc::ServerContext* ctx,
+                        grpc::ServerReader<rpc::TensorChunk>* reader,
+                        rpc::TransferAck* resp) override;
+
+  /// Blocks until a Shutdown RPC arrives.
+  void waitForShutdown();
+
+private:
+  std::shared_ptr<LoadedTask> task();
+
+  std::mutex mu_;
+  std::shared_ptr<LoadedTask> task_;
+  std::mutex stepMu_; // steps run one at a time
+  bool shutdown_ = false;
+  std::condition_variable shutdownCv_;
+};
+
+} // namespace graphrt
+
+#endif // GRAPHRT_LIB_WORKER_H

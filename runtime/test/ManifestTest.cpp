@@ -1,0 +1,163 @@
+// ManifestTest.cpp: manifest.json parsing, validation errors and file verification.
+#include "Manifest.h"
+#include "Sha256.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sys/stat.h>
+
+using namespace graphrt;
+
+namespace {
+
+const char* const kHashA =
+    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+// A valid two-task manifest; tests patch one thing at a time.
+std::string validJson() {
+  return std::string(R"({
+  "format_version": 1,
+  "name": "pair",
+  "tasks": [
+    {"name": "a", "job": "worker", "index": 0, "library": "a.so",
+     "entry": "graphrt_task_descriptor_v1",
+     "inputs": [{"name": "x", "dtype": "f32", "shape": [2, 3]}],
+     "variables": [{"name": "w", "dtype": "f32", "shape": [3], "file": "w.bin"}]},
+    {"name": "b", "job": "worker", "index": 1, "library": "a.so",
+     "outputs": [{"name": "y", "dtype": "i64", "shape": [4]}]}
+  ],
+  "channels": [{"key": "e", "src": "a", "dst": "b",
+                "payload": {"dtype": "f32", "shape": [6]}}],
+  "collective_groups": [{"name": "all", "tasks": ["a", "b"]}],
+  "files": [{"path": "a.so", "sha256": ")") +
+         kHashA + R"(", "size": 3},
+            {"path": "w.bin", "sha256": ")" + kHashA +
+         R"(", "size": 12}]
+})";
+}
+
+std::string replaced(std::string s, const std::string& from,
+                     const std::string& to) {
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos)
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+std::string errorOf(const std::string& json) {
+  manifest::Manifest m;
+  Status st = parseManifest(json, &m);
+  EXPECT_FALSE(st.isOk());
+  EXPECT_EQ(st.code(), GRAPHRT_STATUS_INVALID_ARGUMENT);
+  return st.message();
+}
+
+} // namespace
+
+TEST(Manifest, ParsesValid) {
+  manifest::Manifest m;
+  Status st = parseManifest(validJson(), &m);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  ASSERT_EQ(m.tasks_size(), 2);
+  EXPECT_EQ(m.tasks(0).inputs(0).shape(1), 3);
+  EXPECT_EQ(byteSize(m.tasks(0).inputs(0)), 24);
+  EXPECT_EQ(byteSize(m.tasks(1).outputs(0)), 32);
+  EXPECT_EQ(describe(m.tasks(0).inputs(0)), "f32[2,3]");
+  EXPECT_NE(findTask(m, "b"), nullptr);
+  EXPECT_EQ(findTask(m, "c"), nullptr);
+}
+
+TEST(Manifest, DTypeNamesRoundTrip) {
+  for (const char* n : {"f32", "f64", "i32", "i64", "u8", "i8", "bool", "f16",
+                        "bf16"})
+    EXPECT_STREQ(dtypeName(parseDType(n)), n);
+  EXPECT_EQ(parseDType("float"), GRAPHRT_DTYPE_INVALID);
+}
+
+struct BadCase {
+  const char* from;
+  const char* to;
+  const char* expected;
+};
+
+TEST(Manifest, ValidationErrors) {
+  const BadCase cases[] = {
+      {"\"format_version\": 1", "\"format_version\": 2",
+       "format_version is 2, this runtime reads version 1"},
+      {"\"name\": \"b\", \"job\"", "\"name\": \"a\", \"job\"",
+       "task 'a' is defined twice"},
+      {"\"index\": 1", "\"index\": 0",
+       "task 'b': worker:0 is used by another task"},
+      {"\"index\": 1", "\"index\": -1", "task 'b': index -1 is negative"},
+      {"\"library\": \"a.so\",\n     \"entry\"", "\"library\": \"z.so\",\n     \"entry\"",
+       "task 'a': library 'z.so' is not listed in files"},
+      {"graphrt_task_descriptor_v1\"", "graphrt_task_descriptor_v9\"",
+       "task 'a': entry 'graphrt_task_descriptor_v9' is not "
+       "graphrt_task_descriptor_v1"},
+      {"\"dtype\": \"f32\", \"shape\": [2, 3]", "\"dtype\": \"f33\", \"shape\": [2, 3]",
+       "task 'a': input 'x': unknown dtype 'f33'"},
+      {"[2, 3]", "[2, -3]",
+       "task 'a': input 'x': dimension 1 is -3, expected a static size >= 0"},
+      {"\"name\": \"y\"", "\"name\": \"x\"",
+       "task 'b': output 'x' is already an input or output of the job"},
+      {"\"size\": 12", "\"size\": 16",
+       "task 'a': variable 'w': file 'w.bin' has 16 bytes, expected 12"},
+      {"\"file\": \"w.bin\"", "\"file\": \"v.bin\"",
+       "task 'a': variable 'w': file 'v.bin' is not listed in files"},
+      {"\"dst\": \"b\"", "\"dst\": \"q\"",
+       "channel 'e': unknown destination task 'q'"},
+      {"\"dst\": \"b\"", "\"dst\": \"a\"",
+       "channel 'e': source and destination are both 'a'"},
+      {"\"tasks\": [\"a\", \"b\"]", "\"tasks\": [\"a\", \"a\"]",
+       "collective group 'all': task 'a' is listed twice"},
+      {"\"tasks\": [\"a\", \"b\"]", "\"tasks\": []",
+       "collective group 'all': no member tasks"},
+      {"\"path\": \"w.bin\"", "\"path\": \"../w.bin\"",
+       "file path '../w.bin' must be relative and stay inside the bundle"},
+      {"\"path\": \"w.bin\", \"sha256\": \"ba78", "\"path\": \"w.bin\", \"sha256\": \"BA78",
+       "file 'w.bin': sha256 'BA78"},
+      {"\"name\": \"pair\"", "\"nmae\": \"pair\"", "malformed JSON"},
+  };
+  for (const BadCase& c : cases) {
+    std::string msg = errorOf(replaced(validJson(), c.from, c.to));
+    EXPECT_NE(msg.find(c.expected), std::string::npos)
+        << "expected '" << c.expected << "' in '" << msg << "'";
+    EXPECT_EQ(msg.rfind("manifest: ", 0), 0u) << msg;
+  }
+}
+
+TEST(Manifest, VerifyBundleFileRefusesTamperedFiles) {
+  std::string dir = testing::TempDir() + "/graphrt_manifest_test.gjob";
+  ::mkdir(dir.c_str(), 0755);
+  {
+    std::ofstream(dir + "/a.so", std::ios::binary) << "abc";
+    std::ofstream(dir + "/w.bin", std::ios::binary) << "abcdefghijkl";
+    std::ofstream(dir + "/manifest.json", std::ios::binary) << validJson();
+  }
+  Bundle bundle;
+  Status st = readBundle(dir, &bundle);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  EXPECT_EQ(bundle.manifestSha256.size(), 64u);
+  EXPECT_TRUE(verifyBundleFile(bundle, "a.so").isOk());
+  // Same size, different bytes.
+  st = verifyBundleFile(bundle, "w.bin");
+  EXPECT_EQ(st.code(), GRAPHRT_STATUS_PERMISSION_DENIED);
+  EXPECT_NE(st.message().find("bundle file 'w.bin' has sha256 "),
+            std::string::npos)
+      << st.message();
+  std::ofstream(dir + "/a.so", std::ios::binary) << "abcd";
+  st = verifyBundleFile(bundle, "a.so");
+  EXPECT_EQ(st.code(), GRAPHRT_STATUS_PERMISSION_DENIED);
+  EXPECT_NE(st.message().find("has 4 bytes, the manifest says 3"),
+            std::string::npos)
+      << st.message();
+  EXPECT_EQ(verifyBundleFile(bundle, "other").code(),
+            GRAPHRT_STATUS_PERMISSION_DENIED);
+  Bundle missing;
+  EXPECT_EQ(readBundle(dir + "/nope", &missing).code(),
+            GRAPHRT_STATUS_NOT_FOUND);
+}

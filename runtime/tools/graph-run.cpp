@@ -1,0 +1,157 @@
+// graph-run: launch a job bundle on local workers or a cluster and run it.
+#include "Coordinator.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+void usage() {
+  std::fprintf(
+      stderr,
+      "usage: graph-run [options] JOB.gjob\n"
+      "  --local N            start N graph-worker processes on loopback (the\n"
+      "                       default; N defaults to the job's task count)\n"
+      "  --cluster FILE       use running workers from a TF_CONFIG-style JSON\n"
+      "  --steps N            steps to run (default 1)\n"
+      "  --repeat R           run the steps R times, variables carried over\n"
+      "  --input NAME=FILE    feed input NAME from a .npy file (repeatable)\n"
+      "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
+      "  --metrics FILE       write steps, timings and per-channel byte\n"
+      "                       counters as JSON\n"
+      "  --worker PATH        graph-worker binary (default: next to graph-run)\n"
+      "  --step-timeout SEC   fail a step that makes no progress (default 60)\n"
+      "  --recv-timeout SEC   per-receive deadline in the workers (default 30)\n"
+      "  --start-timeout SEC  worker start and connect deadline (default 20)\n"
+      "  --heartbeat-ms MS    health check period (default 200)\n"
+      "  --chunk-bytes N      transport chunk size (default 1 MiB)\n"
+      "  --quiet              print only errors\n");
+}
+
+bool parseNumber(const std::string& flag, const std::string& v, double* out) {
+  char* end = nullptr;
+  *out = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || *out < 0) {
+    std::fprintf(stderr,
+                 "graph-run: error: %s expects a non-negative number, got '%s'\n",
+                 flag.c_str(), v.c_str());
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  graphrt::RunOptions opt;
+  char self[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    std::string exe(self, static_cast<size_t>(n));
+    opt.workerBinary = exe.substr(0, exe.rfind('/') + 1) + "graph-worker";
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i], value;
+    bool hasValue = false;
+    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+      value = a.substr(a.find('=') + 1);
+      a = a.substr(0, a.find('='));
+      hasValue = true;
+    }
+    auto next = [&](std::string* out) {
+      if (hasValue) {
+        *out = value;
+        return true;
+      }
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "graph-run: error: %s needs a value\n", a.c_str());
+        return false;
+      }
+      *out = argv[++i];
+      return true;
+    };
+    std::string v;
+    double d;
+    if (a == "--help" || a == "-h") {
+      usage();
+      return 0;
+    } else if (a == "--quiet") {
+      opt.quiet = true;
+    } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
+               a == "--heartbeat-ms" || a == "--chunk-bytes") {
+      if (!next(&v) || !parseNumber(a, v, &d))
+        return 2;
+      if (a == "--local")
+        opt.local = static_cast<int>(d);
+      else if (a == "--steps")
+        opt.steps = static_cast<int64_t>(d);
+      else if (a == "--repeat")
+        opt.repeat = static_cast<int64_t>(d);
+      else if (a == "--heartbeat-ms")
+        opt.heartbeatMs = static_cast<int>(d);
+      else
+        opt.chunkBytes = static_cast<int64_t>(d);
+    } else if (a == "--step-timeout" || a == "--recv-timeout" ||
+               a == "--start-timeout") {
+      if (!next(&v) || !parseNumber(a, v, &d))
+        return 2;
+      (a == "--step-timeout"   ? opt.stepTimeoutSec
+       : a == "--recv-timeout" ? opt.recvTimeoutSec
+                               : opt.startTimeoutSec) = d;
+    } else if (a == "--cluster") {
+      if (!next(&opt.clusterFile))
+        return 2;
+    } else if (a == "--output-dir") {
+      if (!next(&opt.outputDir))
+        return 2;
+    } else if (a == "--metrics") {
+      if (!next(&opt.metricsFile))
+        return 2;
+    } else if (a == "--worker") {
+      if (!next(&opt.workerBinary))
+        return 2;
+    } else if (a == "--input") {
+      if (!next(&v))
+        return 2;
+      size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::fprintf(stderr,
+                     "graph-run: error: --input expects NAME=FILE.npy, got "
+                     "'%s'\n",
+                     v.c_str());
+        return 2;
+      }
+      opt.inputs[v.substr(0, eq)] = v.substr(eq + 1);
+    } else if (a.rfind("-", 0) == 0) {
+      std::fprintf(stderr, "graph-run: error: unknown option '%s'\n",
+                   a.c_str());
+      usage();
+      return 2;
+    } else if (opt.bundleDir.empty()) {
+      opt.bundleDir = a;
+    } else {
+      std::fprintf(stderr, "graph-run: error: more than one job given ('%s')\n",
+                   a.c_str());
+      return 2;
+    }
+  }
+  if (opt.bundleDir.empty()) {
+    usage();
+    return 2;
+  }
+  if (opt.steps < 1 || opt.repeat < 1 || opt.heartbeatMs < 1) {
+    std::fprintf(stderr, "graph-run: error: --steps, --repeat and "
+                         "--heartbeat-ms must be at least 1\n");
+    return 2;
+  }
+  if (!opt.clusterFile.empty() && opt.local != 0) {
+    std::fprintf(stderr,
+                 "graph-run: error: --local and --cluster exclude each other\n");
+    return 2;
+  }
+  return graphrt::runJob(opt);
+}

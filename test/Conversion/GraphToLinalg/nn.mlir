@@ -1,0 +1,132 @@
+// RUN: graph-opt %s --graph-to-linalg --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:.*]]: tensor<8x784xf32>, %[[B:.*]]: tensor<784x10xf32>)
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%{{.*}} : tensor<8x10xf32>)
+// CHECK: %[[R:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<8x784xf32>, tensor<784x10xf32>) outs(%[[F]] : tensor<8x10xf32>)
+// CHECK: return %[[R]]
+func.func @matmul(%a: tensor<8x784xf32>, %b: tensor<784x10xf32>) -> tensor<8x10xf32> {
+  %0 = graph.matmul %a, %b : (tensor<8x784xf32>, tensor<784x10xf32>) -> tensor<8x10xf32>
+  return %0 : tensor<8x10xf32>
+}
+
+// -----
+
+// Batch dimensions broadcast, fold into one, and meet linalg.batch_matmul.
+// CHECK-LABEL: func.func @batch_matmul_transpose
+// CHECK: %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<1x16x64xf32>) outs(%{{.*}} : tensor<1x64x16xf32>) permutation = [0, 2, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<1x64x16xf32>)
+// CHECK: tensor.collapse_shape {{.*}} into tensor<8x16x64xf32>
+// CHECK: tensor.collapse_shape {{.*}} into tensor<8x64x16xf32>
+// CHECK: %[[M:.*]] = linalg.batch_matmul
+// CHECK: tensor.expand_shape %[[M]] {{.*}} into tensor<2x4x16x16xf32>
+func.func @batch_matmul_transpose(%q: tensor<2x4x16x64xf32>, %k: tensor<1x16x64xf32>) -> tensor<2x4x16x16xf32> {
+  %0 = graph.matmul %q, %k {transpose_rhs} : (tensor<2x4x16x64xf32>, tensor<1x16x64xf32>) -> tensor<2x4x16x16xf32>
+  return %0 : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matvec
+// CHECK: tensor.expand_shape {{.*}} into tensor<4x1xf32>
+// CHECK: %[[M:.*]] = linalg.matmul
+// CHECK: tensor.collapse_shape %[[M]] {{.*}} into tensor<3xf32>
+func.func @matvec(%a: tensor<3x4xf32>, %v: tensor<4xf32>) -> tensor<3xf32> {
+  %0 = graph.matmul %a, %v : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_pad_stride_bias
+// CHECK: %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: tensor<1x3x226x226xf32>
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %{{.*}} : tensor<1x3x226x226xf32>, tensor<64x3x7x7xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<1x64x110x110xf32>, tensor<64xf32>)
+// CHECK: arith.addf
+func.func @conv_pad_stride_bias(%x: tensor<1x3x224x224xf32>, %w: tensor<64x3x7x7xf32>, %b: tensor<64xf32>) -> tensor<1x64x110x110xf32> {
+  %0 = graph.conv %x, %w, %b {strides = array<i64: 2, 2>, pad_low = array<i64: 1, 1>, pad_high = array<i64: 1, 1>} : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>, tensor<64xf32>) -> tensor<1x64x110x110xf32>
+  return %0 : tensor<1x64x110x110xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_grouped
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x2x4x8x8xf32>
+// CHECK: tensor.expand_shape {{.*}} into tensor<2x4x4x3x3xf32>
+// CHECK: %[[C:.*]] = linalg.conv_2d_ngchw_gfchw
+// CHECK: tensor.collapse_shape %[[C]] {{.*}} into tensor<1x8x6x6xf32>
+func.func @conv_grouped(%x: tensor<1x8x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  %0 = graph.conv %x, %w {groups = 2 : i64} : (tensor<1x8x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv1d
+// CHECK: linalg.conv_1d_ncw_fcw
+func.func @conv1d(%x: tensor<1x2x10xf32>, %w: tensor<4x2x3xf32>) -> tensor<1x4x8xf32> {
+  %0 = graph.conv %x, %w : (tensor<1x2x10xf32>, tensor<4x2x3xf32>) -> tensor<1x4x8xf32>
+  return %0 : tensor<1x4x8xf32>
+}
+
+// -----
+
+// Max pooling pads with -inf so padding never wins.
+// CHECK-LABEL: func.func @max_pool
+// CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: tensor.yield %[[NEG]]
+// CHECK: %[[W:.*]] = tensor.empty() : tensor<3x3xf32>
+// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %[[W]] :
+func.func @max_pool(%x: tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32> {
+  %0 = graph.pool %x {kind = #graph<pool_kind max>, window = array<i64: 3, 3>, strides = array<i64: 2, 2>, pad_low = array<i64: 1, 1>, pad_high = array<i64: 1, 1>} : (tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32>
+  return %0 : tensor<1x64x56x56xf32>
+}
+
+// -----
+
+// Average pooling divides by a pooled tensor of ones (the cell counts).
+// CHECK-LABEL: func.func @avg_pool
+// CHECK: %[[SUM:.*]] = linalg.pooling_nchw_sum
+// CHECK: %[[COUNT:.*]] = linalg.pooling_nchw_sum {{.*}} -> tensor<1x1x4x4xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]], %[[COUNT]] :
+// CHECK: arith.divf
+func.func @avg_pool(%x: tensor<1x2x7x7xf32>) -> tensor<1x2x4x4xf32> {
+  %0 = graph.pool %x {kind = #graph<pool_kind avg>, window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pad_low = array<i64: 1, 1>} : (tensor<1x2x7x7xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// 3-d pooling has no channels-first named op: a generic with window loops.
+// CHECK-LABEL: func.func @max_pool_3d
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+func.func @max_pool_3d(%x: tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32> {
+  %0 = graph.pool %x {kind = #graph<pool_kind max>, window = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>
+  return %0 : tensor<1x2x2x2x2xf32>
+}
+
+// -----
+
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @batch_norm
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[CH]], #[[CH]], #[[CH]], #[[CH]], #{{.*}}]
+// CHECK: math.rsqrt
+func.func @batch_norm(%x: tensor<8x16x4x4xf32>, %s: tensor<16xf32>, %b: tensor<16xf32>, %m: tensor<16xf32>, %v: tensor<16xf32>) -> tensor<8x16x4x4xf32> {
+  %0 = graph.batch_norm %x, %s, %b, %m, %v : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16x4x4xf32>
+  return %0 : tensor<8x16x4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: linalg.reduce {{.*}} dimensions = [2]
+// CHECK: linalg.reduce {{.*}} dimensions = [2]
+// CHECK: math.rsqrt
+func.func @layer_norm(%x: tensor<4x128x768xf32>, %g: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<4x128x768xf32> {
+  %0 = graph.layer_norm %x, %g, %b {axis = 2 : i64} : (tensor<4x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<4x128x768xf32>
+  return %0 : tensor<4x128x768xf32>
+}

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""graphrt_test.py: builds test job bundles and checks graph-run's results with NumPy.
+
+  graphrt_test.py pair-bundle DIR LIBDIR     # DIR/pair.gjob, DIR/x.npy
+  graphrt_test.py coll-bundle K DIR LIBDIR   # DIR/coll.gjob, DIR/x<r>.npy
+  graphrt_test.py check-pair DIR STEPS       # compares DIR/out/*.npy
+  graphrt_test.py check-coll K DIR
+  graphrt_test.py run --expect-exit N --max-seconds S -- CMD...
+  graphrt_test.py kill-task TASK SECONDS -- CMD...  # kill -9 mid-run
+  graphrt_test.py cluster N WORKER DIR -- CMD...  # @CLUSTER@ in CMD: the file
+
+Expected values are computed here, independently of the runtime.
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+N = 100000      # PairTask.cpp kN
+BLOCK = 1001    # CollectiveTask.cpp kBlock
+
+
+def sig(name, dtype, shape, file=None):
+    s = {"name": name, "dtype": dtype, "shape": list(shape)}
+    if file:
+        s["file"] = file
+    return s
+
+
+def write_bundle(out, manifest, files):
+    """Copies `files` (bundle path -> source) into `out` and writes the manifest
+    with their sha256 and sizes."""
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    manifest["files"] = []
+    for path, src in sorted(files.items()):
+        shutil.copyfile(src, os.path.join(out, path))
+        data = open(src, "rb").read()
+        manifest["files"].append({"path": path,
+                                  "sha256": hashlib.sha256(data).hexdigest(),
+                                  "size": len(data)})
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=2)
+
+
+def pair_bundle(d, libdir):
+    rng = np.random.default_rng(1)
+    x = rng.integers(-50, 50, size=N).astype(np.float32)
+    acc0 = rng.integers(-9, 9, size=N).astype(np.float32)
+    np.save(os.path.join(d, "x.npy"), x)
+    np.save(os.path.join(d, "acc0.npy"), acc0)
+    acc0.tofile(os.path.join(d, "acc0.bin"))
+    manifest = {
+        "format_version": 1,
+        "name": "pair",
+        "tasks": [
+            {"name": "producer", "job": "worker", "index": 0,
+             "library": "producer.so", "device": "/job:worker/task:0/device:CPU:0",
+             "entry": "graphrt_task_descriptor_v1",
+             "inputs": [sig("x", "f32", [N])],
+             "outputs": [sig("p_last", "i64", [1])]},
+            {"name": "consumer", "job": "worker", "index": 1,
+             "library": "consumer.so", "device": "/job:worker/task:1/device:CPU:0",
+             "entry": "graphrt_task_descriptor_v1",
+             "outputs": [sig("y", "f32", [N]), sig("acc_out", "f32", [N])],
+             "variables": [sig("acc", "f32", [N], "acc0.bin")]},
+        ],
+        "channels": [
+            {"key": "edge", "src": "producer", "dst": "consumer",
+             "payload": sig("edge", "f32", [N])},
+            {"key": "back", "src": "consumer", "dst": "producer",
+             "payload": sig("back", "i64", [1])},
+        ],
+    }
+    write_bundle(os.path.join(d, "pair.gjob"), manifest, {
+        "producer.so": os.path.join(libdir, "libgraphrt_test_producer.so"),
+        "consumer.so": os.path.join(libdir, "libgraphrt_test_consumer.so"),
+        "acc0.bin": os.path.join(d, "acc0.bin"),
+    })
+
+
+def check_pair(d, steps):
+    x = np.load(os.path.join(d, "x.npy"))
+    acc0 = np.load(os.path.join(d, "acc0.npy"))
+    out = os.path.join(d, "out")
+    y = np.load(os.path.join(out, "y.npy"))
+    acc = np.load(os.path.join(out, "acc_out.npy"))
+    p_last = np.load(os.path.join(out, "p_last.npy"))
+    last = steps - 1
+    np.testing.assert_array_equal(y, 2 * x + last + 1)
+    np.testing.assert_array_equal(acc, acc0 + sum(2 * x + s for s in range(steps)))
+    np.testing.assert_array_equal(p_last, np.array([10 * last], dtype=np.int64))
+    print("pair: ok (%d steps)" % steps)
+
+
+def coll_bundle(k, d, libdir):
+    rng = np.random.default_rng(k)
+    tasks, files = [], {}
+    for r in range(k):
+        x = rng.integers(-100, 100, size=k * BLOCK).astype(np.float32)
+        np.save(os.path.join(d, "x%d.npy" % r), x)
+        outs = [sig("c%d_%s" % (r, n), "f32", [BLOCK if n == "scatter" else k * BLOCK])
+                for n in ("sum", "mean", "max", "min", "gather", "scatter",
+                          "bcast", "a2a")]
+        lib = "c%d.so" % r
+        files[lib] = os.path.join(libdir, "libgraphrt_test_coll%d_r%d.so" % (k, r))
+        tasks.append({"name": "c%d" % r, "index": r, "library": lib,
+                      "inputs": [sig("x%d" % r, "f32", [k * BLOCK])],
+                      "outputs": outs})
+    manifest = {"format_version": 1, "name": "coll%d" % k, "tasks": tasks,
+                "collective_groups": [{"name": "all",
+                                       "tasks": ["c%d" % r for r in range(k)]}]}
+    write_bundle(os.path.join(d, "coll.gjob"), manifest, files)
+
+
+def check_coll(k, d):
+    xs = [np.load(os.path.join(d, "x%d.npy" % r)) for r in range(k)]
+    stack = np.stack(xs)
+    out = lambda r, n: np.load(os.path.join(d, "out", "c%d_%s.npy" % (r, n)))
+    root = 1 % k
+    for r in range(k):
+        np.testing.assert_array_equal(out(r, "sum"), stack.sum(0))
+        np.testing.assert_allclose(out(r, "mean"), stack.mean(0), rtol=1e-6)
+        np.testing.assert_array_equal(out(r, "max"), stack.max(0))
+        np.testing.assert_array_equal(out(r, "min"), stack.min(0))
+        np.testing.assert_array_equal(
+            out(r, "gather"), np.concatenate([x[:BLOCK] for x in xs]))
+        np.testing.assert_array_equal(
+            out(r, "scatter"), stack.sum(0)[r * BLOCK:(r + 1) * BLOCK])
+        np.testing.assert_array_equal(out(r, "bcast"), xs[root])
+        np.testing.assert_array_equal(
+            out(r, "a2a"),
+            np.concatenate([xs[j][r * BLOCK:(r + 1) * BLOCK] for j in range(k)]))
+    print("coll%d: ok" % k)
+
+
+def run(argv):
+    expect, max_seconds = None, None
+    while argv and argv[0] != "--":
+        if argv[0] == "--expect-exit":
+            expect = int(argv[1])
+        elif argv[0] == "--max-seconds":
+            max_seconds = float(argv[1])
+        argv = argv[2:]
+    cmd = argv[1:]
+    start = time.monotonic()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=max_seconds + 30 if max_seconds else None)
+    elapsed = time.monotonic() - start
+    sys.stdout.write(p.stdout.decode(errors="replace"))
+    print("exit=%d" % p.returncode)
+    if expect is not None and p.returncode != expect:
+        sys.exit("expected exit code %d, got %d" % (expect, p.returncode))
+    if max_seconds is not None and elapsed > max_seconds:
+        sys.exit("took %.1f s, more than %.1f s" % (elapsed, max_seconds))
+
+
+def cluster(argv):
+    """cluster N WORKER DIR -- CMD...: starts N graph-workers, writes
+    DIR/cluster.json (TF_CONFIG style), runs CMD with it, stops the workers."""
+    n, worker, d = int(argv[0]), argv[1], argv[2]
+    cmd = argv[4:]
+    procs, addrs = [], []
+    try:
+        for _ in range(n):
+            p = subprocess.Popen([worker, "--listen", "127.0.0.1:0"],
+                                 stdout=subprocess.PIPE)
+            procs.append(p)
+            line = p.stdout.readline().decode()
+            addrs.append(line.split("listening on ")[1].strip())
+        path = os.path.join(d, "cluster.json")
+        with open(path, "w") as f:
+            json.dump({"cluster": {"worker": addrs},
+                       "task": {"type": "chief", "index": 0}}, f)
+        r = subprocess.run([c.replace("@CLUSTER@", path) for c in cmd],
+                           timeout=120)
+        print("exit=%d" % r.returncode)
+        sys.exit(r.returncode)
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def kill_task(argv):
+    """kill-task TASK SECONDS -- CMD...: runs graph-run CMD, waits until it has
+    run steps for SECONDS, then `kill -9`s the worker of TASK (pid from
+    graph-run's "started task" line) and reports how graph-run ended."""
+    import re
+    import signal
+    task, delay, cmd = argv[0], float(argv[1]), argv[3:]
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE)
+    lines, pid = [], None
+    for raw in p.stderr:
+        line = raw.decode(errors="replace")
+        lines.append(line)
+        m = re.search(r"started task '%s' \(.*pid (\d+)\)" % re.escape(task), line)
+        if m:
+            pid = int(m.group(1))
+            break
+    if pid is None:
+        p.kill()
+        sys.exit("graph-run never started task '%s':\n%s" % (task, "".join(lines)))
+    time.sleep(delay)
+    if p.poll() is not None:
+        sys.exit("graph-run finished before the kill; give it more steps")
+    os.kill(pid, signal.SIGKILL)
+    killed = time.monotonic()
+    try:
+        _, rest = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        sys.exit("graph-run did not stop within 30 s of the kill")
+    sys.stdout.write("".join(lines) + rest.decode(errors="replace"))
+    print("exit=%d after %.1f s" % (p.returncode, time.monotonic() - killed))
+
+
+def main():
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "pair-bundle":
+        pair_bundle(args[0], args[1])
+    elif cmd == "coll-bundle":
+        coll_bundle(int(args[0]), args[1], args[2])
+    elif cmd == "check-pair":
+        check_pair(args[0], int(args[1]))
+    elif cmd == "check-coll":
+        check_coll(int(args[0]), args[1])
+    elif cmd == "cluster":
+        cluster(args)
+    elif cmd == "kill-task":
+        kill_task(args)
+    elif cmd == "run":
+        run(args)
+    else:
+        sys.exit("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main()
