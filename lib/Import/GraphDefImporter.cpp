@@ -733,6 +733,11 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
 
 OwningOpRef<ModuleOp> GraphDefImporter::run() {
   Location fileLoc = NameLoc::get(StringAttr::get(ctx, fileName));
+  if (!options.inputs.empty() || options.training) {
+    emitError(fileLoc) << "--inputs and --train-op are not implemented for "
+                          "TensorFlow graphs yet; use --outputs";
+    return nullptr;
+  }
   if (model.graph.library().function_size() > 0)
     for (const tensorflow::NodeDef &node : model.graph.node())
       if (node.op() == "StatefulPartitionedCall" ||
