@@ -21,15 +21,30 @@ void usage() {
       "  --repeat R           run the steps R times, variables carried over\n"
       "  --input NAME=FILE    feed input NAME from a .npy file (repeatable)\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
-      "  --metrics FILE       write steps, timings and per-channel byte\n"
-      "                       counters as JSON\n"
+      "  --metrics FILE       write per-step timings (and loss), totals and\n"
+      "                       per-channel byte counters as JSON\n"
+      "  --trace FILE         write a Chrome/Perfetto trace (JSON) of every\n"
+      "                       task's compute, sends, receives, collectives\n"
+      "  --progress / --no-progress\n"
+      "                       force the live progress line on or off (default:\n"
+      "                       on when stderr is a terminal)\n"
       "  --worker PATH        graph-worker binary (default: next to graph-run)\n"
-      "  --step-timeout SEC   fail a step that makes no progress (default 60)\n"
+      "  --stall-timeout SEC  a worker that answers no health check, or whose\n"
+      "                       progress stays frozen this long, is stalled\n"
+      "                       (default 60)\n"
+      "  --step-timeout SEC   fail any step longer than SEC (default 0: none)\n"
       "  --recv-timeout SEC   per-receive deadline in the workers (default 30)\n"
       "  --start-timeout SEC  worker start and connect deadline (default 20)\n"
       "  --heartbeat-ms MS    health check period (default 200)\n"
       "  --chunk-bytes N      transport chunk size (default 1 MiB)\n"
-      "  --quiet              print only errors\n");
+      "  --quiet              print only errors\n"
+      "  --tls-cert PEM --tls-key PEM --tls-ca PEM\n"
+      "                       mutual TLS on every channel (passed on to local\n"
+      "                       workers; cluster workers need the same flags)\n"
+      "  --token-file FILE    the job token (default: $GRAPHRT_JOB_TOKEN; a\n"
+      "                       fresh random one for --local)\n"
+      "exit codes: 0 ok, 1 the job failed, 2 usage, 3 invalid bundle or\n"
+      "inputs, 4 workers could not start or load, 5 --emit-k8s failed\n");
 }
 
 bool parseNumber(const std::string& flag, const std::string& v, double* out) {
@@ -81,6 +96,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "--quiet") {
       opt.quiet = true;
+    } else if (a == "--progress" || a == "--no-progress") {
+      opt.progress = a == "--progress" ? 1 : 0;
     } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
                a == "--heartbeat-ms" || a == "--chunk-bytes") {
       if (!next(&v) || !parseNumber(a, v, &d))
@@ -96,12 +113,22 @@ int main(int argc, char** argv) {
       else
         opt.chunkBytes = static_cast<int64_t>(d);
     } else if (a == "--step-timeout" || a == "--recv-timeout" ||
-               a == "--start-timeout") {
+               a == "--start-timeout" || a == "--stall-timeout") {
       if (!next(&v) || !parseNumber(a, v, &d))
         return 2;
-      (a == "--step-timeout"   ? opt.stepTimeoutSec
-       : a == "--recv-timeout" ? opt.recvTimeoutSec
-                               : opt.startTimeoutSec) = d;
+      (a == "--step-timeout"    ? opt.stepTimeoutSec
+       : a == "--recv-timeout"  ? opt.recvTimeoutSec
+       : a == "--stall-timeout" ? opt.stallTimeoutSec
+                                : opt.startTimeoutSec) = d;
+    } else if (a == "--trace" || a == "--tls-cert" || a == "--tls-key" ||
+               a == "--tls-ca" || a == "--token-file") {
+      if (!next(&v))
+        return 2;
+      (a == "--trace"      ? opt.traceFile
+       : a == "--tls-cert" ? opt.tlsCert
+       : a == "--tls-key"  ? opt.tlsKey
+       : a == "--tls-ca"   ? opt.tlsCa
+                           : opt.tokenFile) = v;
     } else if (a == "--cluster") {
       if (!next(&opt.clusterFile))
         return 2;

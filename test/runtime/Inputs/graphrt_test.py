@@ -7,7 +7,10 @@
   graphrt_test.py check-coll K DIR
   graphrt_test.py run --expect-exit N --max-seconds S -- CMD...
   graphrt_test.py kill-task TASK SECONDS -- CMD...  # kill -9 mid-run
-  graphrt_test.py cluster N WORKER DIR -- CMD...  # @CLUSTER@ in CMD: the file
+  graphrt_test.py cluster N WORKER DIR [WORKER_ARG...] -- CMD...
+                                     # @CLUSTER@ in CMD: the file
+  graphrt_test.py certs DIR          # a test CA and certificates (openssl)
+  graphrt_test.py stop-task TASK SECONDS -- CMD...  # SIGSTOP mid-run
 
 Expected values are computed here, independently of the runtime.
 """
@@ -161,14 +164,19 @@ def run(argv):
 
 
 def cluster(argv):
-    """cluster N WORKER DIR -- CMD...: starts N graph-workers, writes
-    DIR/cluster.json (TF_CONFIG style), runs CMD with it, stops the workers."""
+    """cluster N WORKER DIR [WORKER_ARG...] -- CMD...: starts N graph-workers
+    (with a job token in $GRAPHRT_JOB_TOKEN, shared with CMD, unless one is
+    set), writes DIR/cluster.json (TF_CONFIG style), runs CMD with it, stops
+    the workers."""
     n, worker, d = int(argv[0]), argv[1], argv[2]
-    cmd = argv[4:]
+    sep = argv.index("--")
+    worker_args, cmd = argv[3:sep], argv[sep + 1:]
+    if "GRAPHRT_JOB_TOKEN" not in os.environ:
+        os.environ["GRAPHRT_JOB_TOKEN"] = os.urandom(16).hex()
     procs, addrs = [], []
     try:
         for _ in range(n):
-            p = subprocess.Popen([worker, "--listen", "127.0.0.1:0"],
+            p = subprocess.Popen([worker, "--listen", "127.0.0.1:0"] + worker_args,
                                  stdout=subprocess.PIPE)
             procs.append(p)
             line = p.stdout.readline().decode()
@@ -220,6 +228,68 @@ def kill_task(argv):
     print("exit=%d after %.1f s" % (p.returncode, time.monotonic() - killed))
 
 
+def certs(d):
+    """certs DIR: a CA, a certificate for 127.0.0.1/localhost that serves
+    and authenticates clients (node.pem/node.key), and one from another CA
+    (rogue.pem/rogue.key), all generated here with the openssl CLI."""
+    os.makedirs(d, exist_ok=True)
+
+    def ossl(*args):
+        subprocess.run(["openssl"] + list(args), check=True, cwd=d,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    ext = os.path.join(d, "node.ext")
+    with open(ext, "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n"
+                "extendedKeyUsage=serverAuth,clientAuth\n"
+                "basicConstraints=CA:FALSE\n")
+    for ca, leaf in (("ca", "node"), ("rogueca", "rogue")):
+        ossl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+             ca + ".key", "-out", ca + ".pem", "-days", "2", "-subj",
+             "/CN=graphrt test " + ca)
+        ossl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", leaf + ".key",
+             "-out", leaf + ".csr", "-subj", "/CN=localhost")
+        ossl("x509", "-req", "-in", leaf + ".csr", "-CA", ca + ".pem",
+             "-CAkey", ca + ".key", "-CAcreateserial", "-out", leaf + ".pem",
+             "-days", "2", "-extfile", ext)
+    print("certs: ok")
+
+
+def stop_task(argv):
+    """stop-task TASK SECONDS -- CMD...: runs graph-run CMD, waits SECONDS
+    after the task's worker started, SIGSTOPs it, and reports how graph-run
+    ended and how long after the stop (the worker is SIGCONTed and left to
+    graph-run to reap)."""
+    import re
+    import signal
+    task, delay, cmd = argv[0], float(argv[1]), argv[3:]
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE)
+    lines, pid = [], None
+    for raw in p.stderr:
+        line = raw.decode(errors="replace")
+        lines.append(line)
+        m = re.search(r"started task '%s' \(.*pid (\d+)\)" % re.escape(task), line)
+        if m:
+            pid = int(m.group(1))
+            break
+    if pid is None:
+        p.kill()
+        sys.exit("graph-run never started task '%s':\n%s" % (task, "".join(lines)))
+    time.sleep(delay)
+    if p.poll() is not None:
+        sys.exit("graph-run finished before the stop; give it more steps")
+    os.kill(pid, signal.SIGSTOP)
+    stopped = time.monotonic()
+    try:
+        _, rest = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        os.kill(pid, signal.SIGKILL)
+        sys.exit("graph-run did not stop within 60 s of the SIGSTOP")
+    sys.stdout.write("".join(lines) + rest.decode(errors="replace"))
+    print("exit=%d after %.1f s" % (p.returncode, time.monotonic() - stopped))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pair-bundle":
@@ -234,6 +304,10 @@ def main():
         cluster(args)
     elif cmd == "kill-task":
         kill_task(args)
+    elif cmd == "stop-task":
+        stop_task(args)
+    elif cmd == "certs":
+        certs(args[0])
     elif cmd == "run":
         run(args)
     else:
