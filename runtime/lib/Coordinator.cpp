@@ -53,6 +53,8 @@ struct WorkerHandle {
   uint64_t progress = 0;
   SteadyClock::time_point progressAt, healthOkAt;
   std::string waitingOn;
+  // Answers no health check: calls to it would only wait for their deadline.
+  bool unresponsive = false;
 };
 
 // What one step cost, for --metrics.
@@ -447,6 +449,7 @@ std::string Job::findUnresponsiveWorker(double minSeconds, size_t* out) {
       continue;
     worst = silent;
     *out = i;
+    w.unresponsive = true;
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f", silent);
     cause = std::string("its worker has answered no health check for ") + buf +
@@ -774,7 +777,7 @@ bool Job::writeTrace() {
 
 void Job::abortAll(const std::string& reason) {
   for (WorkerHandle& w : workers_) {
-    if (w.exited || !w.stub)
+    if (w.exited || !w.stub || w.unresponsive)
       continue;
     grpc::ClientContext ctx;
     prepare(&ctx);
@@ -790,6 +793,11 @@ void Job::stopWorkers() {
   for (WorkerHandle& w : workers_) {
     if (w.pid <= 0 || w.exited)
       continue;
+    if (w.unresponsive) {
+      // A stopped or wedged local worker cannot shut down by itself.
+      ::kill(w.pid, SIGKILL);
+      continue;
+    }
     if (w.stub) {
       grpc::ClientContext ctx;
       prepare(&ctx);
