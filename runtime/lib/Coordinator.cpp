@@ -726,8 +726,12 @@ void Job::showProgress(int64_t done, int64_t total, bool last) {
     return;
   auto now = SteadyClock::now();
   auto sinceLast = now - lastProgressPrint_;
-  if (!last && sinceLast < (progressTty_ ? std::chrono::milliseconds(100)
-                                         : std::chrono::milliseconds(10000)))
+  // The live line shows the first step at once, then refreshes at 10 Hz;
+  // plain lines (no terminal) come every 10 s.
+  bool first = progressTty_ && done == 1;
+  if (!last && !first &&
+      sinceLast < (progressTty_ ? std::chrono::milliseconds(100)
+                                : std::chrono::milliseconds(10000)))
     return;
   if (last && !progressShown_ && !progressTty_)
     return; // a short run needs no progress lines; the summary follows

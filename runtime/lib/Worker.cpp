@@ -212,12 +212,21 @@ public:
       : task_(task), group_(group) {}
   Status send(int peerRank, const std::string& key, const void* data,
               size_t bytes) override {
-    return task_.sendBytes(group_.tasks(peerRank), key, data, bytes,
-                           "collective:" + group_.name());
+    int64_t start = LoadedTask::nowUs();
+    Status st = task_.sendBytes(group_.tasks(peerRank), key, data, bytes,
+                                "collective:" + group_.name());
+    task_.traceEvent("send " + group_.name(), "send", start, bytes,
+                     group_.tasks(peerRank));
+    return st;
   }
-  Status recv(int, const std::string& key, void* data, size_t bytes) override {
+  Status recv(int peerRank, const std::string& key, void* data,
+              size_t bytes) override {
     // Bytes are counted once, at the sender.
-    return task_.recvBytes(key, data, bytes, "");
+    int64_t start = LoadedTask::nowUs();
+    Status st = task_.recvBytes(key, data, bytes, "");
+    task_.traceEvent("recv " + group_.name(), "recv", start, bytes,
+                     group_.tasks(peerRank));
+    return st;
   }
 
 private:

@@ -70,7 +70,8 @@ def pair_bundle(d, libdir):
             {"name": "consumer", "job": "worker", "index": 1,
              "library": "consumer.so", "device": "/job:worker/task:1/device:CPU:0",
              "entry": "graphrt_task_descriptor_v1",
-             "outputs": [sig("y", "f32", [N]), sig("acc_out", "f32", [N])],
+             "outputs": [sig("y", "f32", [N]), sig("acc_out", "f32", [N]),
+                         sig("loss", "f32", [])],
              "variables": [sig("acc", "f32", [N], "acc0.bin")]},
         ],
         "channels": [
@@ -98,7 +99,52 @@ def check_pair(d, steps):
     np.testing.assert_array_equal(y, 2 * x + last + 1)
     np.testing.assert_array_equal(acc, acc0 + sum(2 * x + s for s in range(steps)))
     np.testing.assert_array_equal(p_last, np.array([10 * last], dtype=np.int64))
+    loss = np.load(os.path.join(out, "loss.npy"))
+    assert loss.shape == () and loss == 2 * x[0] + last + 1, loss
     print("pair: ok (%d steps)" % steps)
+
+
+def check_metrics(path, steps, x_path):
+    """check-metrics FILE STEPS X.npy: --metrics JSON of the pair job has one
+    record per step, in order, each with both tasks' times and the loss."""
+    m = json.load(open(path))
+    x = np.load(x_path)
+    assert m["steps"] == steps, m["steps"]
+    per = m["per_step"]
+    assert [r["step"] for r in per] == list(range(steps)), per
+    for r in per:
+        assert r["seconds"] > 0 and set(r["task_seconds"]) == {"producer", "consumer"}, r
+        assert all(0 < t <= r["seconds"] for t in r["task_seconds"].values()), r
+        assert r["loss"] == float(2 * x[0] + r["step"] + 1), r
+    print("metrics: ok (%d steps)" % steps)
+
+
+def check_trace(path, steps, kinds):
+    """check-trace FILE STEPS KIND,KIND...: a Chrome trace (JSON object
+    form) with a named process per task, a "step N" compute span per task and
+    step, and every other span of the given kinds inside its step's span."""
+    t = json.load(open(path))
+    events = t["traceEvents"]
+    names = {e["pid"]: e["args"]["name"] for e in events if e["ph"] == "M"}
+    spans = [e for e in events if e["ph"] == "X"]
+    assert all(isinstance(e[k], int) for e in spans for k in ("ts", "dur", "pid", "tid"))
+    steps_by = {}
+    for e in spans:
+        if e["cat"] == "compute":
+            steps_by[(e["pid"], e["args"]["step"])] = e
+    assert len(steps_by) == steps * len(names), (len(steps_by), names)
+    seen = set()
+    for e in spans:
+        if e["cat"] == "compute":
+            continue
+        seen.add(e["cat"])
+        s = steps_by[(e["pid"], e["args"]["step"])]
+        assert s["ts"] <= e["ts"] and e["ts"] + e["dur"] <= s["ts"] + s["dur"], (e, s)
+        assert e["args"]["bytes"] > 0 and e["args"]["peer"], e
+    want = set(kinds.split(","))
+    assert seen == want, (seen, want)
+    print("trace: ok (%s; %s)" % (", ".join(sorted(names.values())),
+                                  ", ".join(sorted(seen))))
 
 
 def coll_bundle(k, d, libdir):
@@ -298,6 +344,10 @@ def main():
         coll_bundle(int(args[0]), args[1], args[2])
     elif cmd == "check-pair":
         check_pair(args[0], int(args[1]))
+    elif cmd == "check-metrics":
+        check_metrics(args[0], int(args[1]), args[2])
+    elif cmd == "check-trace":
+        check_trace(args[0], int(args[1]), args[2])
     elif cmd == "check-coll":
         check_coll(int(args[0]), args[1])
     elif cmd == "cluster":
