@@ -21,6 +21,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <map>
 #include <condition_variable>
 #include <mutex>
 #include <chrono>
@@ -112,6 +114,58 @@ struct StepCall {
   std::thread thread;
 };
 
+// Rank 0's registration desk for the other ranks' workers.
+class LauncherService final : public rpc::Launcher::Service {
+public:
+  LauncherService(const SecurityConfig& sec, const manifest::Manifest& m)
+      : sec_(sec), manifest_(m) {}
+  grpc::Status Register(grpc::ServerContext* ctx,
+                        const rpc::RegisterRequest* req,
+                        rpc::RegisterResponse*) override {
+    if (grpc::Status auth = checkCaller(ctx, sec_); !auth.ok())
+      return auth;
+    if (req->rank() <= 0 || req->rank() >= manifest_.tasks_size())
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          "rank " + std::to_string(req->rank()) +
+                              " is out of range for " +
+                              std::to_string(manifest_.tasks_size()) +
+                              " tasks");
+    const std::string& want = manifest_.tasks(req->rank()).name();
+    if (req->task() != want)
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "rank " + std::to_string(req->rank()) +
+                              " hosts task '" + req->task() +
+                              "', the coordinator's manifest puts '" + want +
+                              "' there; are all ranks running the same job?");
+    std::lock_guard<std::mutex> lock(mu_);
+    if (addresses_.count(req->rank()))
+      return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
+                          "rank " + std::to_string(req->rank()) +
+                              " registered twice");
+    addresses_[req->rank()] = req->address();
+    cv_.notify_all();
+    return grpc::Status::OK;
+  }
+  /// Waits until every rank but 0 has registered; false at the deadline.
+  bool waitAll(SteadyClock::time_point deadline,
+               std::map<int, std::string>* out) {
+    std::unique_lock<std::mutex> lock(mu_);
+    bool all = cv_.wait_until(lock, deadline, [&] {
+      return static_cast<int>(addresses_.size()) ==
+             manifest_.tasks_size() - 1;
+    });
+    *out = addresses_;
+    return all;
+  }
+
+private:
+  const SecurityConfig& sec_;
+  const manifest::Manifest& manifest_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<int, std::string> addresses_;
+};
+
 class Job {
 public:
   explicit Job(const RunOptions& o) : opt_(o) {}
@@ -133,6 +187,10 @@ private:
   }
   bool readInputs();
   bool startLocalWorkers();
+  /// mpirun/srun/Indexed Job: start this rank's worker, then register it
+  /// (rank > 0) or gather the others' (rank 0).
+  bool launchRank();
+  int serveRank();
   bool resolveCluster();
   bool connectAndLoad();
   bool runOneStep(int64_t step, bool last);
@@ -210,7 +268,10 @@ bool Job::readInputs() {
 }
 
 bool Job::startLocalWorkers() {
-  for (WorkerHandle& w : workers_) {
+  for (size_t wi = 0; wi < workers_.size(); ++wi) {
+    WorkerHandle& w = workers_[wi];
+    if (opt_.rank >= 0 && static_cast<int>(wi) != opt_.rank)
+      continue; // another rank's
     int fds[2];
     if (::pipe(fds) != 0)
       return fail(std::string("pipe: ") + std::strerror(errno));
@@ -225,8 +286,9 @@ bool Job::startLocalWorkers() {
       ::close(fds[1]);
       if (!security_.token.empty())
         ::setenv(kTokenEnv, security_.token.c_str(), 1);
-      std::vector<std::string> args = {"graph-worker", "--listen",
-                                       "127.0.0.1:0"};
+      std::vector<std::string> args = {
+          "graph-worker", "--listen",
+          opt_.rank >= 0 ? opt_.listen : std::string("127.0.0.1:0")};
       if (security_.tls())
         args.insert(args.end(), {"--tls-cert", security_.certFile,
                                  "--tls-key", security_.keyFile, "--tls-ca",
@@ -249,6 +311,8 @@ bool Job::startLocalWorkers() {
                   std::chrono::milliseconds(
                       static_cast<int64_t>(opt_.startTimeoutSec * 1000));
   for (WorkerHandle& w : workers_) {
+    if (w.pid <= 0)
+      continue;
     std::string line;
     while (line.find('\n') == std::string::npos) {
       int left = static_cast<int>(std::chrono::duration_cast<
@@ -274,10 +338,97 @@ bool Job::startLocalWorkers() {
                   w.task->name() + "': " + line);
     w.address = line.substr(at + marker.size(),
                             line.find('\n', at) - at - marker.size());
+    // A worker bound to every interface is reached by this host's name.
+    if (opt_.rank >= 0 && !opt_.advertiseHost.empty())
+      w.address = opt_.advertiseHost + w.address.substr(w.address.rfind(':'));
     if (!opt_.quiet)
       std::fprintf(stderr, "graph-run: started %s\n", taskLabel(w).c_str());
   }
   return true;
+}
+
+bool Job::launchRank() {
+  if (opt_.worldSize != static_cast<int>(workers_.size()))
+    return fail("the launcher started " + std::to_string(opt_.worldSize) +
+                " ranks but the job has " + std::to_string(workers_.size()) +
+                " tasks; start one rank per task");
+  if (opt_.rank >= opt_.worldSize)
+    return fail("rank " + std::to_string(opt_.rank) + " is out of range for " +
+                std::to_string(opt_.worldSize) + " ranks");
+  if (opt_.coordinator.empty())
+    return fail("rank " + std::to_string(opt_.rank) +
+                " does not know where rank 0 is: set MASTER_ADDR and "
+                "MASTER_PORT (or GRAPHRT_COORDINATOR=host:port)");
+  if (!startLocalWorkers())
+    return false;
+  WorkerHandle& own = workers_[static_cast<size_t>(opt_.rank)];
+  auto deadline = after(opt_.startTimeoutSec);
+  if (opt_.rank > 0) {
+    auto stub = rpc::Launcher::NewStub(
+        grpc::CreateChannel(opt_.coordinator, channelCredentials(security_)));
+    grpc::ClientContext ctx;
+    prepare(&ctx);
+    ctx.set_wait_for_ready(true);
+    ctx.set_deadline(deadline);
+    rpc::RegisterRequest req;
+    req.set_rank(opt_.rank);
+    req.set_task(own.task->name());
+    req.set_address(own.address);
+    rpc::RegisterResponse resp;
+    grpc::Status st = stub->Register(&ctx, req, &resp);
+    if (!st.ok())
+      return fail("rank " + std::to_string(opt_.rank) +
+                  " could not register with rank 0 at " + opt_.coordinator +
+                  ": " + st.error_message());
+    return true;
+  }
+  LauncherService launcher(security_, bundle_.manifest);
+  grpc::ServerBuilder builder;
+  std::string port = opt_.coordinator.substr(opt_.coordinator.rfind(':') + 1);
+  int bound = 0;
+  builder.AddListeningPort("0.0.0.0:" + port, serverCredentials(security_),
+                           &bound);
+  builder.RegisterService(&launcher);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || bound == 0)
+    return fail("rank 0 cannot listen on port " + port + " for the others");
+  std::map<int, std::string> addresses;
+  bool all = launcher.waitAll(
+      SteadyClock::now() + std::chrono::milliseconds(static_cast<int64_t>(
+                               opt_.startTimeoutSec * 1000)),
+      &addresses);
+  server->Shutdown(after(1.0));
+  if (!all) {
+    std::string missing;
+    for (int r = 1; r < opt_.worldSize; ++r)
+      if (!addresses.count(r))
+        missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    return fail("ranks " + missing + " did not register with rank 0 within " +
+                std::to_string(static_cast<int>(opt_.startTimeoutSec)) + " s");
+  }
+  for (const auto& [r, addr] : addresses)
+    workers_[static_cast<size_t>(r)].address = addr;
+  return true;
+}
+
+// A rank > 0 hosts its worker until the coordinator shuts it down.
+int Job::serveRank() {
+  WorkerHandle& own = workers_[static_cast<size_t>(opt_.rank)];
+  int status = 0;
+  while (::waitpid(own.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  own.exited = true;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return kExitOk;
+  std::fprintf(stderr, "graph-run: error: rank %d: %s\n", opt_.rank,
+               WIFSIGNALED(status)
+                   ? ("its worker was killed by signal " +
+                      std::to_string(WTERMSIG(status)))
+                         .c_str()
+                   : ("its worker exited with status " +
+                      std::to_string(WEXITSTATUS(status)))
+                         .c_str());
+  return kExitJobFailed;
 }
 
 bool Job::resolveCluster() {
@@ -795,7 +946,9 @@ void Job::abortAll(const std::string& reason) {
 
 void Job::stopWorkers() {
   for (WorkerHandle& w : workers_) {
-    if (w.pid <= 0 || w.exited)
+    // Launched ranks wait for their worker to end: shut every one down.
+    bool remoteRank = opt_.rank == 0 && w.pid <= 0 && !w.unresponsive;
+    if ((w.pid <= 0 && !remoteRank) || w.exited)
       continue;
     if (w.unresponsive) {
       // A stopped or wedged local worker cannot shut down by itself.
@@ -906,6 +1059,13 @@ int Job::run() {
     return kExitUsage;
   }
   if (security_.token.empty()) {
+    if (opt_.rank >= 0 && !security_.tls()) {
+      std::fprintf(stderr,
+                   "graph-run: error: launched as rank %d: every rank needs "
+                   "the same job token (--token-file or $%s) or mutual TLS\n",
+                   opt_.rank, kTokenEnv);
+      return kExitUsage;
+    }
     if (!opt_.clusterFile.empty() && !security_.tls()) {
       std::fprintf(stderr,
                    "graph-run: error: --cluster needs the job token the "
@@ -913,7 +1073,7 @@ int Job::run() {
                    kTokenEnv);
       return kExitUsage;
     }
-    if (opt_.clusterFile.empty())
+    if (opt_.clusterFile.empty() && opt_.rank < 0)
       security_.token = randomToken(); // a fresh token for every local job
   }
   st = readBundle(opt_.bundleDir, &bundle_);
@@ -944,10 +1104,14 @@ int Job::run() {
   }
   if (ok)
     failCode = kExitBundle;
-  ok = ok && readInputs();
+  ok = ok && (opt_.rank > 0 || readInputs()); // rank 0 feeds every task
   if (ok)
     failCode = kExitStartFailed;
-  ok = ok && (opt_.clusterFile.empty() ? startLocalWorkers() : resolveCluster());
+  ok = ok && (opt_.rank >= 0             ? launchRank()
+              : opt_.clusterFile.empty() ? startLocalWorkers()
+                                         : resolveCluster());
+  if (ok && opt_.rank > 0)
+    return serveRank();
   ok = ok && connectAndLoad();
   bool started = ok;
   if (ok)

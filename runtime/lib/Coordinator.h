@@ -51,6 +51,16 @@ struct RunOptions {
   bool quiet = false;
   /// Live progress line: 1 on, 0 off, -1 when stderr is a terminal.
   int progress = -1;
+  /// Launched by mpirun, srun or a Kubernetes Indexed Job: this process is
+  /// rank `rank` (>= 0) of `worldSize` and hosts the task of that index in
+  /// manifest order; rank 0 also coordinates, serving registrations at
+  /// `coordinator` (host:port); the others register their worker there.
+  int rank = -1;
+  int worldSize = 0;
+  std::string coordinator;
+  /// Where this rank's worker listens, and the host it advertises.
+  std::string listen = "0.0.0.0:0";
+  std::string advertiseHost;
   /// Mutual TLS (all three or none) and the job token file.
   std::string tlsCert, tlsKey, tlsCa, tokenFile;
 };

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 namespace {
@@ -45,6 +46,69 @@ void usage() {
       "                       fresh random one for --local)\n"
       "exit codes: 0 ok, 1 the job failed, 2 usage, 3 invalid bundle or\n"
       "inputs, 4 workers could not start or load, 5 --emit-k8s failed\n");
+}
+
+// The first of `names` set in the environment ("" if none); its name in *which.
+std::string firstEnv(std::initializer_list<const char*> names,
+                     std::string* which = nullptr) {
+  for (const char* n : names)
+    if (const char* v = std::getenv(n)) {
+      if (which)
+        *which = n;
+      return v;
+    }
+  return "";
+}
+
+// Under mpirun (Open MPI, MPICH/PMI, PMIx), srun or a Kubernetes Indexed Job,
+// each rank takes its task from the environment. Returns false on a
+// malformed environment.
+bool rankFromEnvironment(graphrt::RunOptions* opt) {
+  std::string rankVar, sizeVar;
+  std::string rank = firstEnv({"GRAPHRT_RANK", "OMPI_COMM_WORLD_RANK",
+                               "PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
+                               "JOB_COMPLETION_INDEX"},
+                              &rankVar);
+  if (rank.empty())
+    return true;
+  std::string size = firstEnv({"GRAPHRT_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
+                               "PMI_SIZE", "SLURM_NTASKS"},
+                              &sizeVar);
+  char* end = nullptr;
+  long r = std::strtol(rank.c_str(), &end, 10);
+  if (*end || r < 0) {
+    std::fprintf(stderr, "graph-run: error: %s='%s' is not a rank\n",
+                 rankVar.c_str(), rank.c_str());
+    return false;
+  }
+  long n = std::strtol(size.c_str(), &end, 10);
+  if (size.empty() || *end || n < 1) {
+    std::fprintf(stderr,
+                 "graph-run: error: %s gives the rank but the world size is "
+                 "unknown; set GRAPHRT_WORLD_SIZE (or OMPI_COMM_WORLD_SIZE, "
+                 "PMI_SIZE, SLURM_NTASKS)\n",
+                 rankVar.c_str());
+    return false;
+  }
+  opt->rank = static_cast<int>(r);
+  opt->worldSize = static_cast<int>(n);
+  opt->coordinator = firstEnv({"GRAPHRT_COORDINATOR"});
+  std::string addr = firstEnv({"MASTER_ADDR"}), port = firstEnv({"MASTER_PORT"});
+  if (opt->coordinator.empty() && !addr.empty())
+    opt->coordinator = addr + ":" + (port.empty() ? "29400" : port);
+  std::string listen = firstEnv({"GRAPHRT_LISTEN"});
+  if (!listen.empty())
+    opt->listen = listen;
+  opt->advertiseHost = firstEnv({"GRAPHRT_ADVERTISE_HOST"});
+  if (opt->advertiseHost.empty()) {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    opt->advertiseHost = host;
+    std::string sub = firstEnv({"GRAPHRT_SUBDOMAIN"});
+    if (!sub.empty())
+      opt->advertiseHost += "." + sub; // a pod behind a headless Service
+  }
+  return true;
 }
 
 bool parseNumber(const std::string& flag, const std::string& v, double* out) {
@@ -175,6 +239,8 @@ int main(int argc, char** argv) {
                          "--heartbeat-ms must be at least 1\n");
     return 2;
   }
+  if (opt.clusterFile.empty() && opt.local == 0 && !rankFromEnvironment(&opt))
+    return 2;
   if (!opt.clusterFile.empty() && opt.local != 0) {
     std::fprintf(stderr,
                  "graph-run: error: --local and --cluster exclude each other\n");

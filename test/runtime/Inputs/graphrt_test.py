@@ -336,6 +336,45 @@ def stop_task(argv):
     print("exit=%d after %.1f s" % (p.returncode, time.monotonic() - stopped))
 
 
+RANK_ENV = {"ompi": ("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"),
+            "pmi": ("PMI_RANK", "PMI_SIZE"),
+            "slurm": ("SLURM_PROCID", "SLURM_NTASKS")}
+
+
+def ranks(argv):
+    """ranks N STYLE -- CMD...: runs N copies of CMD as mpirun (STYLE ompi or
+    pmi) or srun (slurm) would, on loopback, with a shared job token; prints
+    each rank's exit code ("rank R exit=E") and fails unless all are 0."""
+    import socket
+    n, style, cmd = int(argv[0]), argv[1], argv[3:]
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    rank_var, size_var = RANK_ENV[style]
+    token = os.urandom(16).hex()
+    procs = []
+    for r in range(n):
+        env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port),
+                   GRAPHRT_LISTEN="127.0.0.1:0",
+                   GRAPHRT_ADVERTISE_HOST="127.0.0.1",
+                   GRAPHRT_JOB_TOKEN=token)
+        env[rank_var], env[size_var] = str(r), str(n)
+        procs.append(subprocess.Popen(cmd, env=env))
+    codes = []
+    for r, p in enumerate(procs):
+        try:
+            codes.append(p.wait(timeout=60))
+        except subprocess.TimeoutExpired:
+            for q in procs:
+                q.kill()
+            sys.exit("rank %d did not finish within 60 s" % r)
+    for r, c in enumerate(codes):
+        print("rank %d exit=%d" % (r, c))
+    if any(codes):
+        sys.exit(1)
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pair-bundle":
@@ -354,6 +393,8 @@ def main():
         cluster(args)
     elif cmd == "kill-task":
         kill_task(args)
+    elif cmd == "ranks":
+        ranks(args)
     elif cmd == "stop-task":
         stop_task(args)
     elif cmd == "certs":
