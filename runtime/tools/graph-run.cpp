@@ -1,5 +1,6 @@
 // graph-run: launch a job bundle on local workers or a cluster and run it.
 #include "Coordinator.h"
+#include "Kubernetes.h"
 
 #include <unistd.h>
 
@@ -39,6 +40,14 @@ void usage() {
       "  --heartbeat-ms MS    health check period (default 200)\n"
       "  --chunk-bytes N      transport chunk size (default 1 MiB)\n"
       "  --quiet              print only errors\n"
+      "  --emit-k8s DIR       write DIR/job.json (an Indexed Job, one pod per\n"
+      "                       task) and DIR/service.json (a headless Service)\n"
+      "                       that run this job on Kubernetes, the other run\n"
+      "                       flags passed on; runs nothing\n"
+      "  --image IMAGE        container image for --emit-k8s (default\n"
+      "                       graphc/graph-run:latest)\n"
+      "  --bundle-pvc NAME    PersistentVolumeClaim holding the bundle, mounted\n"
+      "                       at /bundle (default <job>-bundle)\n"
       "  --tls-cert PEM --tls-key PEM --tls-ca PEM\n"
       "                       mutual TLS on every channel (passed on to local\n"
       "                       workers; cluster workers need the same flags)\n"
@@ -127,6 +136,8 @@ bool parseNumber(const std::string& flag, const std::string& v, double* out) {
 
 int main(int argc, char** argv) {
   graphrt::RunOptions opt;
+  graphrt::K8sOptions k8s;
+  k8s.image = "graphc/graph-run:latest";
   char self[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
   if (n > 0) {
@@ -134,6 +145,7 @@ int main(int argc, char** argv) {
     opt.workerBinary = exe.substr(0, exe.rfind('/') + 1) + "graph-worker";
   }
   for (int i = 1; i < argc; ++i) {
+    const int first = i;
     std::string a = argv[i], value;
     bool hasValue = false;
     if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
@@ -193,6 +205,12 @@ int main(int argc, char** argv) {
        : a == "--tls-key"  ? opt.tlsKey
        : a == "--tls-ca"   ? opt.tlsCa
                            : opt.tokenFile) = v;
+    } else if (a == "--emit-k8s" || a == "--image" || a == "--bundle-pvc") {
+      if (!next(a == "--emit-k8s" ? &k8s.outDir
+                : a == "--image"  ? &k8s.image
+                                  : &k8s.bundlePvc))
+        return 2;
+      continue;
     } else if (a == "--cluster") {
       if (!next(&opt.clusterFile))
         return 2;
@@ -224,11 +242,18 @@ int main(int argc, char** argv) {
       return 2;
     } else if (opt.bundleDir.empty()) {
       opt.bundleDir = a;
+      continue;
     } else {
       std::fprintf(stderr, "graph-run: error: more than one job given ('%s')\n",
                    a.c_str());
       return 2;
     }
+    // Run flags travel into the pods of --emit-k8s; where to find workers
+    // and local TLS files do not.
+    if (a != "--local" && a != "--cluster" && a != "--worker" &&
+        a.rfind("--tls-", 0) != 0 && a != "--token-file")
+      for (int j = first; j <= i; ++j)
+        k8s.runArgs.push_back(argv[j]);
   }
   if (opt.bundleDir.empty()) {
     usage();
@@ -238,6 +263,23 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "graph-run: error: --steps, --repeat and "
                          "--heartbeat-ms must be at least 1\n");
     return 2;
+  }
+  if (!k8s.outDir.empty()) {
+    k8s.bundleDir = opt.bundleDir;
+    std::string name;
+    graphrt::Status st = graphrt::emitKubernetes(k8s, &name);
+    if (!st.isOk()) {
+      std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
+      return st.code() == GRAPHRT_STATUS_UNAVAILABLE ? graphrt::kExitEmitFailed
+                                                     : graphrt::kExitBundle;
+    }
+    std::printf("graph-run: wrote %s/job.json and %s/service.json (job '%s')\n"
+                "  kubectl create secret generic %s-token "
+                "--from-literal=token=$(openssl rand -hex 32)\n"
+                "  kubectl apply -f %s/service.json -f %s/job.json\n",
+                k8s.outDir.c_str(), k8s.outDir.c_str(), name.c_str(),
+                name.c_str(), k8s.outDir.c_str(), k8s.outDir.c_str());
+    return graphrt::kExitOk;
   }
   if (opt.clusterFile.empty() && opt.local == 0 && !rankFromEnvironment(&opt))
     return 2;

@@ -375,6 +375,63 @@ def ranks(argv):
         sys.exit(1)
 
 
+def check_k8s(argv):
+    """check-k8s DIR NAME TASKS BUNDLE PVC IMAGE ARG...: the manifests of
+    --emit-k8s, field by field: an Indexed Job of TASKS pods running
+    `graph-run ARG... /bundle/BUNDLE` in IMAGE with the bundle's volume, and the
+    headless Service that gives the pods their DNS names."""
+    d, name, tasks, bundle, pvc, image = argv[:6]
+    args = argv[6:]
+    if image == "DEFAULT":  # spelt out here: lit would expand the tool name
+        image = "graphc/" + "graph-run:latest"
+    tasks = int(tasks)
+    job = json.load(open(os.path.join(d, "job.json")))
+    svc = json.load(open(os.path.join(d, "service.json")))
+    labels = {"app.kubernetes.io/name": "graph-run", "graphc.dev/job": name}
+
+    assert job["apiVersion"] == "batch/v1" and job["kind"] == "Job", job
+    assert job["metadata"] == {"name": name, "labels": labels}, job["metadata"]
+    spec = job["spec"]
+    assert set(spec) == {"completionMode", "completions", "parallelism",
+                         "backoffLimit", "template"}, set(spec)
+    assert spec["completionMode"] == "Indexed"
+    assert spec["completions"] == tasks and spec["parallelism"] == tasks
+    assert spec["backoffLimit"] == 0
+    tmpl = spec["template"]
+    assert tmpl["metadata"] == {"labels": labels}
+    pod = tmpl["spec"]
+    assert set(pod) == {"subdomain", "restartPolicy", "containers", "volumes"}
+    assert pod["subdomain"] == name and pod["restartPolicy"] == "Never"
+    assert pod["volumes"] == [{"name": "bundle", "persistentVolumeClaim":
+                               {"claimName": pvc, "readOnly": True}}], pod["volumes"]
+    (c,) = pod["containers"]
+    assert c["name"] == "graph-run" and c["image"] == image
+    assert c["command"] == ["graph-run"]
+    assert c["args"] == args + ["/bundle/" + bundle], c["args"]
+    env = {e["name"]: e for e in c["env"]}
+    assert env["GRAPHRT_WORLD_SIZE"]["value"] == str(tasks)
+    assert env["MASTER_ADDR"]["value"] == "%s-0.%s" % (name, name)
+    assert env["MASTER_PORT"]["value"] == "29400"
+    assert env["GRAPHRT_LISTEN"]["value"] == "0.0.0.0:29500"
+    assert env["GRAPHRT_SUBDOMAIN"]["value"] == name
+    assert env["GRAPHRT_JOB_TOKEN"]["valueFrom"] == {
+        "secretKeyRef": {"name": name + "-token", "key": "token"}}
+    assert len(env) == 6, sorted(env)
+    assert c["ports"] == [{"name": "coordinator", "containerPort": 29400},
+                          {"name": "worker", "containerPort": 29500}], c["ports"]
+    assert c["volumeMounts"] == [{"name": "bundle", "mountPath": "/bundle",
+                                  "readOnly": True}]
+
+    assert svc["apiVersion"] == "v1" and svc["kind"] == "Service"
+    assert svc["metadata"] == {"name": name, "labels": labels}
+    assert svc["spec"] == {
+        "clusterIP": "None", "publishNotReadyAddresses": True,
+        "selector": {"graphc.dev/job": name},
+        "ports": [{"name": "coordinator", "port": 29400},
+                  {"name": "worker", "port": 29500}]}, svc["spec"]
+    print("k8s: ok (%s, %d pods)" % (name, tasks))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pair-bundle":
@@ -393,6 +450,8 @@ def main():
         cluster(args)
     elif cmd == "kill-task":
         kill_task(args)
+    elif cmd == "check-k8s":
+        check_k8s(args)
     elif cmd == "ranks":
         ranks(args)
     elif cmd == "stop-task":
