@@ -568,21 +568,19 @@ std::string Job::findDeadWorker(size_t* out_index) {
       }
       continue;
     }
-    {
-      *out_index = i;
-      // A dying process closes its sockets before it can be reaped; give
-      // the exit a moment so the report names the real cause.
-      for (int tries = 0; w.pid > 0 && tries < 20; ++tries) {
-        std::string cause = reapWorker(w);
-        if (!cause.empty())
-          return cause;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-      return "its worker stopped answering health checks (" +
-             std::string(statusCodeName(static_cast<graphrt_status_code_t>(
-                 st.error_code()))) +
-             ": " + st.error_message() + ")";
+    *out_index = i;
+    // A dying process closes its sockets before it can be reaped; give the
+    // exit a moment so the report names the real cause.
+    for (int tries = 0; w.pid > 0 && tries < 20; ++tries) {
+      std::string cause = reapWorker(w);
+      if (!cause.empty())
+        return cause;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+    return "its worker stopped answering health checks (" +
+           std::string(statusCodeName(
+               static_cast<graphrt_status_code_t>(st.error_code()))) +
+           ": " + st.error_message() + ")";
   }
   return "";
 }
