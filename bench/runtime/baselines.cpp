@@ -57,24 +57,26 @@ void benchTcp(size_t bytes, int reps) {
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof addr;
-  if (::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) ||
+  if (::bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof addr) ||
       ::listen(listener, 1) ||
-      ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len)) {
+      ::getsockname(listener, reinterpret_cast<sockaddr *>(&addr), &len)) {
     std::perror("tcp");
     std::exit(1);
   }
   std::vector<char> src(bytes, 3), dst(bytes);
   std::thread writer([&] {
     int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr);
     for (int r = 0; r < reps; ++r) {
       char go;
-      if (::read(fd, &go, 1) != 1)
+      if (::read(fd, &go, 1) != 1) {
         break;
+      }
       for (size_t off = 0; off < bytes;) {
         ssize_t n = ::write(fd, src.data() + off, bytes - off);
-        if (n <= 0)
+        if (n <= 0) {
           std::exit(1);
+        }
         off += static_cast<size_t>(n);
       }
     }
@@ -88,8 +90,9 @@ void benchTcp(size_t bytes, int reps) {
     (void)::write(fd, &go, 1);
     for (size_t off = 0; off < bytes;) {
       ssize_t n = ::read(fd, dst.data() + off, bytes - off);
-      if (n <= 0)
+      if (n <= 0) {
         std::exit(1);
+      }
       off += static_cast<size_t>(n);
     }
     t.push_back(seconds(s, Clock::now()));
@@ -101,8 +104,8 @@ void benchTcp(size_t bytes, int reps) {
 }
 
 class EchoService final : public graphrt::bench::Echo::Service {
-  grpc::Status Ping(grpc::ServerContext*, const graphrt::bench::Blob* req,
-                    graphrt::bench::Blob* resp) override {
+  grpc::Status Ping(grpc::ServerContext *, const graphrt::bench::Blob *req,
+                    graphrt::bench::Blob *resp) override {
     resp->set_data(req->data());
     return grpc::Status::OK;
   }
@@ -122,7 +125,8 @@ void benchPingPong(size_t bytes, int n) {
   std::vector<double> t;
   for (int i = 0; i < n + 20; ++i) {
     grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    ctx.set_deadline(std::chrono::system_clock::now() +
+                     std::chrono::seconds(10));
     auto s = Clock::now();
     grpc::Status st = stub->Ping(&ctx, req, &resp);
     double dt = seconds(s, Clock::now());
@@ -130,8 +134,9 @@ void benchPingPong(size_t bytes, int n) {
       std::fprintf(stderr, "ping failed: %s\n", st.error_message().c_str());
       std::exit(1);
     }
-    if (i >= 20) // warm-up
+    if (i >= 20) { // warm-up
       t.push_back(dt);
+    }
   }
   server->Shutdown();
   std::printf("grpc-pingpong %.1f\n", median(t) * 1e6);
@@ -139,7 +144,7 @@ void benchPingPong(size_t bytes, int n) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   if (argc != 4) {
     std::fprintf(stderr,
                  "usage: graphrt-bench-baselines memcpy|tcp|grpc-pingpong "
@@ -149,13 +154,14 @@ int main(int argc, char** argv) {
   std::string what = argv[1];
   size_t bytes = std::strtoull(argv[2], nullptr, 10);
   int reps = std::atoi(argv[3]);
-  if (what == "memcpy")
+  if (what == "memcpy") {
     benchMemcpy(bytes, reps);
-  else if (what == "tcp")
+  } else if (what == "tcp") {
     benchTcp(bytes, reps);
-  else if (what == "grpc-pingpong")
+  } else if (what == "grpc-pingpong") {
     benchPingPong(bytes, reps);
-  else
+  } else {
     return 2;
+  }
   return 0;
 }

@@ -11,11 +11,11 @@
 namespace graphrt {
 
 struct K8sOptions {
-  std::string bundleDir;  // the bundle on this machine (read and validated)
-  std::string outDir;     // where job.json and service.json go
-  std::string image;      // container image with graph-run and graph-worker
-  std::string bundlePvc;  // PersistentVolumeClaim holding the bundle ("" =
-                          // "<name>-bundle")
+  std::string bundleDir; // the bundle on this machine (read and validated)
+  std::string outDir;    // where job.json and service.json go
+  std::string image;     // container image with graph-run and graph-worker
+  std::string bundlePvc; // PersistentVolumeClaim holding the bundle ("" =
+                         // "<name>-bundle")
   std::vector<std::string> runArgs; // graph-run flags for every pod
 };
 
@@ -24,11 +24,11 @@ constexpr int kK8sCoordinatorPort = 29400;
 constexpr int kK8sWorkerPort = 29500;
 
 /// "My_Job.v2" -> "my-job-v2": a DNS-1123 label short enough for pod names.
-std::string k8sName(const std::string& jobName);
+std::string k8sName(const std::string &jobName);
 
 /// Writes outDir/job.json and outDir/service.json (JSON manifests kubectl
 /// applies as is); *outName receives the Kubernetes name used.
-Status emitKubernetes(const K8sOptions& opt, std::string* outName);
+Status emitKubernetes(const K8sOptions &opt, std::string *outName);
 
 } // namespace graphrt
 

@@ -13,9 +13,9 @@
 namespace graphrt {
 
 /// Metadata key that carries the job token on every call.
-inline constexpr const char* kTokenMetadataKey = "x-graphrt-job-token";
+inline constexpr const char *kTokenMetadataKey = "x-graphrt-job-token";
 /// Environment variable both tools read the job token from.
-inline constexpr const char* kTokenEnv = "GRAPHRT_JOB_TOKEN";
+inline constexpr const char *kTokenEnv = "GRAPHRT_JOB_TOKEN";
 
 /// How a process authenticates its calls and checks the calls it serves.
 /// With TLS, every channel is mutual TLS against `caPem` (a peer without a
@@ -32,25 +32,25 @@ struct SecurityConfig {
 
 /// Reads the PEM files (all three or none) and the token: from `tokenFile`
 /// when given, else from $GRAPHRT_JOB_TOKEN. Errors name the flag and file.
-Status loadSecurity(const std::string& certFile, const std::string& keyFile,
-                    const std::string& caFile, const std::string& tokenFile,
-                    SecurityConfig* out);
+Status loadSecurity(const std::string &certFile, const std::string &keyFile,
+                    const std::string &caFile, const std::string &tokenFile,
+                    SecurityConfig *out);
 
 /// 32 random bytes as 64 hex digits (OpenSSL's RAND_bytes).
 std::string randomToken();
 
 std::shared_ptr<grpc::ServerCredentials>
-serverCredentials(const SecurityConfig& sec);
+serverCredentials(const SecurityConfig &sec);
 std::shared_ptr<grpc::ChannelCredentials>
-channelCredentials(const SecurityConfig& sec);
+channelCredentials(const SecurityConfig &sec);
 
 /// Adds the job token to an outgoing call.
-void authorize(grpc::ClientContext* ctx, const SecurityConfig& sec);
+void authorize(grpc::ClientContext *ctx, const SecurityConfig &sec);
 
 /// OK when a served call carries the job token (or no token is configured);
 /// UNAUTHENTICATED otherwise. Constant-time comparison.
-grpc::Status checkCaller(const grpc::ServerContext* ctx,
-                         const SecurityConfig& sec);
+grpc::Status checkCaller(const grpc::ServerContext *ctx,
+                         const SecurityConfig &sec);
 
 } // namespace graphrt
 

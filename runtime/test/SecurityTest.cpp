@@ -4,8 +4,8 @@
 #include "Security.h"
 #include "Worker.h"
 
-#include <gtest/gtest.h>
 #include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <functional>
@@ -19,55 +19,54 @@ struct Server {
   std::unique_ptr<WorkerService> service;
   std::unique_ptr<grpc::Server> server;
   std::string address;
-  Server(const SecurityConfig& sec) {
+  Server(const SecurityConfig &sec) {
     service = std::make_unique<WorkerService>(sec);
     grpc::ServerBuilder b;
     int port = 0;
     b.AddListeningPort("127.0.0.1:0", serverCredentials(sec), &port);
-    b.RegisterService(static_cast<rpc::Worker::Service*>(service.get()));
-    b.RegisterService(static_cast<rpc::Transport::Service*>(service.get()));
+    b.RegisterService(static_cast<rpc::Worker::Service *>(service.get()));
+    b.RegisterService(static_cast<rpc::Transport::Service *>(service.get()));
     server = b.BuildAndStart();
     address = "127.0.0.1:" + std::to_string(port);
   }
-  ~Server() {
-    server->Shutdown(std::chrono::system_clock::now());
-  }
+  ~Server() { server->Shutdown(std::chrono::system_clock::now()); }
 };
 
-using Call = std::function<grpc::Status(grpc::ClientContext*)>;
+using Call = std::function<grpc::Status(grpc::ClientContext *)>;
 
 // One call of every RPC of both services, over `channel`. Shutdown goes last:
 // when it is let through the worker stops serving.
 std::vector<std::pair<std::string, Call>>
 everyRpc(std::shared_ptr<grpc::Channel> channel) {
-  auto worker = std::shared_ptr<rpc::Worker::Stub>(rpc::Worker::NewStub(channel));
+  auto worker =
+      std::shared_ptr<rpc::Worker::Stub>(rpc::Worker::NewStub(channel));
   auto transport =
       std::shared_ptr<rpc::Transport::Stub>(rpc::Transport::NewStub(channel));
   return {
       {"LoadTask",
-       [=](grpc::ClientContext* c) {
+       [=](grpc::ClientContext *c) {
          rpc::LoadTaskRequest req;
          req.set_bundle_dir("/nonexistent");
          rpc::LoadTaskResponse resp;
          return worker->LoadTask(c, req, &resp);
        }},
       {"RunStep",
-       [=](grpc::ClientContext* c) {
+       [=](grpc::ClientContext *c) {
          rpc::RunStepResponse resp;
          return worker->RunStep(c, rpc::RunStepRequest(), &resp);
        }},
       {"Health",
-       [=](grpc::ClientContext* c) {
+       [=](grpc::ClientContext *c) {
          rpc::HealthResponse resp;
          return worker->Health(c, rpc::HealthRequest(), &resp);
        }},
       {"Abort",
-       [=](grpc::ClientContext* c) {
+       [=](grpc::ClientContext *c) {
          rpc::AbortResponse resp;
          return worker->Abort(c, rpc::AbortRequest(), &resp);
        }},
       {"Transfer",
-       [=](grpc::ClientContext* c) {
+       [=](grpc::ClientContext *c) {
          rpc::TransferAck ack;
          auto w = transport->Transfer(c, &ack);
          rpc::TensorChunk chunk;
@@ -78,18 +77,19 @@ everyRpc(std::shared_ptr<grpc::Channel> channel) {
          return w->Finish();
        }},
       {"Shutdown",
-       [=](grpc::ClientContext* c) {
+       [=](grpc::ClientContext *c) {
          rpc::ShutdownResponse resp;
          return worker->Shutdown(c, rpc::ShutdownRequest(), &resp);
        }},
   };
 }
 
-grpc::Status callWith(const Call& call, const std::string& token) {
+grpc::Status callWith(const Call &call, const std::string &token) {
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-  if (!token.empty())
+  if (!token.empty()) {
     ctx.AddMetadata(kTokenMetadataKey, token);
+  }
   return call(&ctx);
 }
 
@@ -101,7 +101,7 @@ TEST(SecurityTest, TokenIsRequiredOnEveryRpc) {
   Server s(sec);
   auto channel =
       grpc::CreateChannel(s.address, grpc::InsecureChannelCredentials());
-  for (const auto& [name, call] : everyRpc(channel)) {
+  for (const auto &[name, call] : everyRpc(channel)) {
     SCOPED_TRACE(name);
     grpc::Status none = callWith(call, "");
     EXPECT_EQ(none.error_code(), grpc::StatusCode::UNAUTHENTICATED);
@@ -125,19 +125,17 @@ protected:
     char tmpl[] = "/tmp/graphrt-tls-XXXXXX";
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    std::string script = std::string(GRAPHRT_TEST_HELPER) + " certs " + dir_ +
-                         " > /dev/null";
+    std::string script =
+        std::string(GRAPHRT_TEST_HELPER) + " certs " + dir_ + " > /dev/null";
     ASSERT_EQ(std::system(script.c_str()), 0) << script;
   }
-  static void TearDownTestSuite() {
-    std::system(("rm -rf " + dir_).c_str());
-  }
-  static SecurityConfig config(const std::string& leaf,
-                               const std::string& ca = "ca") {
+  static void TearDownTestSuite() { std::system(("rm -rf " + dir_).c_str()); }
+  static SecurityConfig config(const std::string &leaf,
+                               const std::string &ca = "ca") {
     SecurityConfig sec;
-    Status st = loadSecurity(dir_ + "/" + leaf + ".pem",
-                             dir_ + "/" + leaf + ".key",
-                             dir_ + "/" + ca + ".pem", "", &sec);
+    Status st =
+        loadSecurity(dir_ + "/" + leaf + ".pem", dir_ + "/" + leaf + ".key",
+                     dir_ + "/" + ca + ".pem", "", &sec);
     EXPECT_TRUE(st.isOk()) << st.message();
     sec.token.clear();
     return sec;
@@ -159,9 +157,9 @@ TEST_F(TlsTest, MutualTlsRefusesClientsWithoutAValidCertificate) {
       bad = {{"plaintext", grpc::InsecureChannelCredentials()},
              {"TLS without a client certificate", grpc::SslCredentials(noCert)},
              {"a certificate from another CA", channelCredentials(rogue)}};
-  for (const auto& [what, creds] : bad) {
+  for (const auto &[what, creds] : bad) {
     SCOPED_TRACE(what);
-    for (const auto& [name, call] :
+    for (const auto &[name, call] :
          everyRpc(grpc::CreateChannel(s.address, creds))) {
       SCOPED_TRACE(name);
       grpc::Status st = callWith(call, "");
@@ -178,7 +176,7 @@ TEST_F(TlsTest, MutualTlsRefusesClientsWithoutAValidCertificate) {
   EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE);
 
   // The right certificate gets through on every RPC.
-  for (const auto& [name, call] :
+  for (const auto &[name, call] :
        everyRpc(grpc::CreateChannel(s.address, channelCredentials(sec)))) {
     SCOPED_TRACE(name);
     grpc::Status ok = callWith(call, "");
@@ -193,8 +191,8 @@ TEST_F(TlsTest, LoadSecurityNamesTheBadFlag) {
   Status st = loadSecurity(dir_ + "/node.pem", "", "", "", &sec);
   EXPECT_EQ(st.message(), "--tls-cert, --tls-key and --tls-ca go together "
                           "(mutual TLS needs all three)");
-  st = loadSecurity(dir_ + "/node.pem", dir_ + "/missing.key",
-                    dir_ + "/ca.pem", "", &sec);
+  st = loadSecurity(dir_ + "/node.pem", dir_ + "/missing.key", dir_ + "/ca.pem",
+                    "", &sec);
   EXPECT_EQ(st.message(), "--tls-key: cannot read '" + dir_ + "/missing.key'");
   st = loadSecurity(dir_ + "/node.pem", dir_ + "/node.key", dir_ + "/node.ext",
                     "", &sec);
