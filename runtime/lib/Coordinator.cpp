@@ -4,6 +4,7 @@
 
 #include "Manifest.h"
 #include "Npy.h"
+#include "Security.h"
 #include "worker.grpc.pb.h"
 
 #include <google/protobuf/struct.pb.h>
@@ -18,7 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <map>
 #include <condition_variable>
 #include <mutex>
 #include <chrono>
@@ -47,7 +51,57 @@ struct WorkerHandle {
   int stdoutFd = -1;
   bool exited = false;
   std::unique_ptr<rpc::Worker::Stub> stub;
+  // Stall detection, reset at every step.
+  uint64_t progress = 0;
+  SteadyClock::time_point progressAt, healthOkAt;
+  std::string waitingOn;
+  // Answers no health check: calls to it would only wait for their deadline.
+  bool unresponsive = false;
 };
+
+// What one step cost, for --metrics.
+struct StepRecord {
+  int64_t step;
+  double seconds;
+  std::vector<double> taskSeconds;
+  bool hasLoss = false;
+  double loss = 0;
+};
+
+std::string jsonEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+int64_t unixMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The state letter of /proc/<pid>/stat ('R', 'S', 'T' stopped, ...), 0 if
+// unknown.
+char processState(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line))
+    return 0;
+  size_t paren = line.rfind(')');
+  return paren != std::string::npos && paren + 2 < line.size()
+             ? line[paren + 2]
+             : 0;
+}
 
 // One in-flight RunStep.
 struct StepCall {
@@ -58,6 +112,58 @@ struct StepCall {
   std::atomic<bool> done{false};
   SteadyClock::time_point finishedAt;
   std::thread thread;
+};
+
+// Rank 0's registration desk for the other ranks' workers.
+class LauncherService final : public rpc::Launcher::Service {
+public:
+  LauncherService(const SecurityConfig& sec, const manifest::Manifest& m)
+      : sec_(sec), manifest_(m) {}
+  grpc::Status Register(grpc::ServerContext* ctx,
+                        const rpc::RegisterRequest* req,
+                        rpc::RegisterResponse*) override {
+    if (grpc::Status auth = checkCaller(ctx, sec_); !auth.ok())
+      return auth;
+    if (req->rank() <= 0 || req->rank() >= manifest_.tasks_size())
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          "rank " + std::to_string(req->rank()) +
+                              " is out of range for " +
+                              std::to_string(manifest_.tasks_size()) +
+                              " tasks");
+    const std::string& want = manifest_.tasks(req->rank()).name();
+    if (req->task() != want)
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "rank " + std::to_string(req->rank()) +
+                              " hosts task '" + req->task() +
+                              "', the coordinator's manifest puts '" + want +
+                              "' there; are all ranks running the same job?");
+    std::lock_guard<std::mutex> lock(mu_);
+    if (addresses_.count(req->rank()))
+      return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
+                          "rank " + std::to_string(req->rank()) +
+                              " registered twice");
+    addresses_[req->rank()] = req->address();
+    cv_.notify_all();
+    return grpc::Status::OK;
+  }
+  /// Waits until every rank but 0 has registered; false at the deadline.
+  bool waitAll(SteadyClock::time_point deadline,
+               std::map<int, std::string>* out) {
+    std::unique_lock<std::mutex> lock(mu_);
+    bool all = cv_.wait_until(lock, deadline, [&] {
+      return static_cast<int>(addresses_.size()) ==
+             manifest_.tasks_size() - 1;
+    });
+    *out = addresses_;
+    return all;
+  }
+
+private:
+  const SecurityConfig& sec_;
+  const manifest::Manifest& manifest_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<int, std::string> addresses_;
 };
 
 class Job {
@@ -81,6 +187,10 @@ private:
   }
   bool readInputs();
   bool startLocalWorkers();
+  /// mpirun/srun/Indexed Job: start this rank's worker, then register it
+  /// (rank > 0) or gather the others' (rank 0).
+  bool launchRank();
+  int serveRank();
   bool resolveCluster();
   bool connectAndLoad();
   bool runOneStep(int64_t step, bool last);
@@ -90,6 +200,16 @@ private:
   void stopWorkers();
   bool writeOutputs();
   void reportMetrics(double seconds, int64_t steps);
+  /// A worker that is stalled (no health answer, or a frozen progress
+  /// counter past --stall-timeout) among those still in the step.
+  std::string findStalledWorker(const std::vector<bool>& running,
+                                size_t* out_index);
+  /// The worker that answers no health check, if one has not for a while.
+  std::string findUnresponsiveWorker(double minSeconds, size_t* out_index);
+  void recordStep(int64_t step, double seconds);
+  void showProgress(int64_t done, int64_t total, bool last);
+  bool writeTrace();
+  void prepare(grpc::ClientContext* ctx) const { authorize(ctx, security_); }
 
   RunOptions opt_;
   Bundle bundle_;
@@ -97,6 +217,14 @@ private:
   std::vector<rpc::Tensor> inputs_;
   std::vector<rpc::RunStepResponse> lastResponses_;
   std::string error_;
+  SecurityConfig security_;
+  std::vector<std::string> lossOutputs_; // per worker: its "loss" output
+  std::vector<StepRecord> stepRecords_;
+  std::vector<std::string> traceEvents_;
+  int64_t traceOriginUs_ = 0;
+  SteadyClock::time_point runStart_, lastProgressPrint_;
+  bool progressShown_ = false;
+  bool progressTty_ = false;
 };
 
 bool Job::readInputs() {
@@ -140,7 +268,10 @@ bool Job::readInputs() {
 }
 
 bool Job::startLocalWorkers() {
-  for (WorkerHandle& w : workers_) {
+  for (size_t wi = 0; wi < workers_.size(); ++wi) {
+    WorkerHandle& w = workers_[wi];
+    if (opt_.rank >= 0 && static_cast<int>(wi) != opt_.rank)
+      continue; // another rank's
     int fds[2];
     if (::pipe(fds) != 0)
       return fail(std::string("pipe: ") + std::strerror(errno));
@@ -153,8 +284,20 @@ bool Job::startLocalWorkers() {
       ::dup2(fds[1], STDOUT_FILENO);
       ::close(fds[0]);
       ::close(fds[1]);
-      ::execl(opt_.workerBinary.c_str(), "graph-worker", "--listen",
-              "127.0.0.1:0", static_cast<char*>(nullptr));
+      if (!security_.token.empty())
+        ::setenv(kTokenEnv, security_.token.c_str(), 1);
+      std::vector<std::string> args = {
+          "graph-worker", "--listen",
+          opt_.rank >= 0 ? opt_.listen : std::string("127.0.0.1:0")};
+      if (security_.tls())
+        args.insert(args.end(), {"--tls-cert", security_.certFile,
+                                 "--tls-key", security_.keyFile, "--tls-ca",
+                                 security_.caFile});
+      std::vector<char*> argv;
+      for (std::string& a : args)
+        argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(opt_.workerBinary.c_str(), argv.data());
       std::fprintf(stderr, "graph-run: error: cannot run '%s': %s\n",
                    opt_.workerBinary.c_str(), std::strerror(errno));
       ::_exit(127);
@@ -168,6 +311,8 @@ bool Job::startLocalWorkers() {
                   std::chrono::milliseconds(
                       static_cast<int64_t>(opt_.startTimeoutSec * 1000));
   for (WorkerHandle& w : workers_) {
+    if (w.pid <= 0)
+      continue;
     std::string line;
     while (line.find('\n') == std::string::npos) {
       int left = static_cast<int>(std::chrono::duration_cast<
@@ -193,10 +338,97 @@ bool Job::startLocalWorkers() {
                   w.task->name() + "': " + line);
     w.address = line.substr(at + marker.size(),
                             line.find('\n', at) - at - marker.size());
+    // A worker bound to every interface is reached by this host's name.
+    if (opt_.rank >= 0 && !opt_.advertiseHost.empty())
+      w.address = opt_.advertiseHost + w.address.substr(w.address.rfind(':'));
     if (!opt_.quiet)
       std::fprintf(stderr, "graph-run: started %s\n", taskLabel(w).c_str());
   }
   return true;
+}
+
+bool Job::launchRank() {
+  if (opt_.worldSize != static_cast<int>(workers_.size()))
+    return fail("the launcher started " + std::to_string(opt_.worldSize) +
+                " ranks but the job has " + std::to_string(workers_.size()) +
+                " tasks; start one rank per task");
+  if (opt_.rank >= opt_.worldSize)
+    return fail("rank " + std::to_string(opt_.rank) + " is out of range for " +
+                std::to_string(opt_.worldSize) + " ranks");
+  if (opt_.coordinator.empty())
+    return fail("rank " + std::to_string(opt_.rank) +
+                " does not know where rank 0 is: set MASTER_ADDR and "
+                "MASTER_PORT (or GRAPHRT_COORDINATOR=host:port)");
+  if (!startLocalWorkers())
+    return false;
+  WorkerHandle& own = workers_[static_cast<size_t>(opt_.rank)];
+  auto deadline = after(opt_.startTimeoutSec);
+  if (opt_.rank > 0) {
+    auto stub = rpc::Launcher::NewStub(
+        grpc::CreateChannel(opt_.coordinator, channelCredentials(security_)));
+    grpc::ClientContext ctx;
+    prepare(&ctx);
+    ctx.set_wait_for_ready(true);
+    ctx.set_deadline(deadline);
+    rpc::RegisterRequest req;
+    req.set_rank(opt_.rank);
+    req.set_task(own.task->name());
+    req.set_address(own.address);
+    rpc::RegisterResponse resp;
+    grpc::Status st = stub->Register(&ctx, req, &resp);
+    if (!st.ok())
+      return fail("rank " + std::to_string(opt_.rank) +
+                  " could not register with rank 0 at " + opt_.coordinator +
+                  ": " + st.error_message());
+    return true;
+  }
+  LauncherService launcher(security_, bundle_.manifest);
+  grpc::ServerBuilder builder;
+  std::string port = opt_.coordinator.substr(opt_.coordinator.rfind(':') + 1);
+  int bound = 0;
+  builder.AddListeningPort("0.0.0.0:" + port, serverCredentials(security_),
+                           &bound);
+  builder.RegisterService(&launcher);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || bound == 0)
+    return fail("rank 0 cannot listen on port " + port + " for the others");
+  std::map<int, std::string> addresses;
+  bool all = launcher.waitAll(
+      SteadyClock::now() + std::chrono::milliseconds(static_cast<int64_t>(
+                               opt_.startTimeoutSec * 1000)),
+      &addresses);
+  server->Shutdown(after(1.0));
+  if (!all) {
+    std::string missing;
+    for (int r = 1; r < opt_.worldSize; ++r)
+      if (!addresses.count(r))
+        missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    return fail("ranks " + missing + " did not register with rank 0 within " +
+                std::to_string(static_cast<int>(opt_.startTimeoutSec)) + " s");
+  }
+  for (const auto& [r, addr] : addresses)
+    workers_[static_cast<size_t>(r)].address = addr;
+  return true;
+}
+
+// A rank > 0 hosts its worker until the coordinator shuts it down.
+int Job::serveRank() {
+  WorkerHandle& own = workers_[static_cast<size_t>(opt_.rank)];
+  int status = 0;
+  while (::waitpid(own.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  own.exited = true;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return kExitOk;
+  std::fprintf(stderr, "graph-run: error: rank %d: %s\n", opt_.rank,
+               WIFSIGNALED(status)
+                   ? ("its worker was killed by signal " +
+                      std::to_string(WTERMSIG(status)))
+                         .c_str()
+                   : ("its worker exited with status " +
+                      std::to_string(WEXITSTATUS(status)))
+                         .c_str());
+  return kExitJobFailed;
 }
 
 bool Job::resolveCluster() {
@@ -236,9 +468,10 @@ bool Job::connectAndLoad() {
   args.SetMaxSendMessageSize(-1);
   for (WorkerHandle& w : workers_)
     w.stub = rpc::Worker::NewStub(grpc::CreateCustomChannel(
-        w.address, grpc::InsecureChannelCredentials(), args));
+        w.address, channelCredentials(security_), args));
   for (WorkerHandle& w : workers_) {
     grpc::ClientContext ctx;
+    prepare(&ctx);
     ctx.set_wait_for_ready(true);
     ctx.set_deadline(after(opt_.startTimeoutSec));
     rpc::HealthResponse resp;
@@ -265,6 +498,7 @@ bool Job::connectAndLoad() {
       rpc::LoadTaskRequest req = base;
       req.set_task(workers_[i].task->name());
       grpc::ClientContext ctx;
+      prepare(&ctx);
       ctx.set_deadline(after(opt_.startTimeoutSec + 60));
       results[i] = workers_[i].stub->LoadTask(&ctx, req, &responses[i]);
     });
@@ -310,25 +544,111 @@ std::string Job::findDeadWorker(size_t* out_index) {
     if (w.exited)
       continue;
     grpc::ClientContext ctx;
+    prepare(&ctx);
     ctx.set_deadline(after(1.0));
     rpc::HealthResponse resp;
     grpc::Status st = w.stub->Health(&ctx, rpc::HealthRequest(), &resp);
-    if (!st.ok()) {
-      *out_index = i;
-      // A dying process closes its sockets before it can be reaped; give
-      // the exit a moment so the report names the real cause.
-      for (int tries = 0; w.pid > 0 && tries < 20; ++tries) {
-        std::string cause = reapWorker(w);
-        if (!cause.empty())
-          return cause;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (st.ok()) {
+      auto now = SteadyClock::now();
+      w.healthOkAt = now;
+      if (resp.progress() != w.progress) {
+        w.progress = resp.progress();
+        w.progressAt = now;
       }
-      return "its worker stopped answering health checks (" +
-             std::string(statusCodeName(static_cast<graphrt_status_code_t>(
-                 st.error_code()))) +
-             ": " + st.error_message() + ")";
+      w.waitingOn = resp.waiting_on();
+      continue;
     }
+    // No answer in time: a stopped or overloaded process, judged by
+    // findStalledWorker against --stall-timeout, unless it has died.
+    if (st.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+      std::string cause = reapWorker(w);
+      if (!cause.empty()) {
+        *out_index = i;
+        return cause;
+      }
+      continue;
+    }
+    *out_index = i;
+    // A dying process closes its sockets before it can be reaped; give the
+    // exit a moment so the report names the real cause.
+    for (int tries = 0; w.pid > 0 && tries < 20; ++tries) {
+      std::string cause = reapWorker(w);
+      if (!cause.empty())
+        return cause;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return "its worker stopped answering health checks (" +
+           std::string(statusCodeName(
+               static_cast<graphrt_status_code_t>(st.error_code()))) +
+           ": " + st.error_message() + ")";
   }
+  return "";
+}
+
+std::string Job::findUnresponsiveWorker(double minSeconds, size_t* out) {
+  auto now = SteadyClock::now();
+  double worst = minSeconds;
+  std::string cause;
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    WorkerHandle& w = workers_[i];
+    if (w.exited)
+      continue;
+    double silent = std::chrono::duration<double>(now - w.healthOkAt).count();
+    if (silent < worst)
+      continue;
+    worst = silent;
+    *out = i;
+    w.unresponsive = true;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f", silent);
+    cause = std::string("its worker has answered no health check for ") + buf +
+            " s";
+    char state = w.pid > 0 ? processState(w.pid) : 0;
+    if (state == 'T' || state == 't')
+      cause += "; its process is stopped (SIGSTOP or a debugger)";
+  }
+  return cause;
+}
+
+std::string Job::findStalledWorker(const std::vector<bool>& running,
+                                   size_t* out) {
+  auto now = SteadyClock::now();
+  auto secs = [&](SteadyClock::time_point t) {
+    return std::chrono::duration<double>(now - t).count();
+  };
+  char limit[64];
+  std::snprintf(limit, sizeof limit, " (--stall-timeout %g)",
+                opt_.stallTimeoutSec);
+  // A worker that answers nothing is the root cause of its peers' frozen
+  // counters; then one that computes without communicating; then any.
+  bool anyStalled = false;
+  for (size_t i = 0; i < workers_.size(); ++i)
+    if (running[i] && !workers_[i].exited &&
+        (secs(workers_[i].healthOkAt) > opt_.stallTimeoutSec ||
+         secs(workers_[i].progressAt) > opt_.stallTimeoutSec))
+      anyStalled = true;
+  if (!anyStalled)
+    return "";
+  std::string cause = findUnresponsiveWorker(
+      std::min(opt_.stallTimeoutSec, 2.0 * opt_.heartbeatMs / 1000 + 1.5),
+      out);
+  if (!cause.empty())
+    return cause + limit;
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < workers_.size(); ++i) {
+      const WorkerHandle& w = workers_[i];
+      if (!running[i] || w.exited ||
+          secs(w.progressAt) <= opt_.stallTimeoutSec ||
+          (pass == 0) != w.waitingOn.empty())
+        continue;
+      *out = i;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.1f", secs(w.progressAt));
+      return std::string("no progress for ") + buf + " s" + limit + "; " +
+             (w.waitingOn.empty()
+                  ? "it is computing, not waiting on communication"
+                  : "it is waiting on " + w.waitingOn);
+    }
   return "";
 }
 
@@ -337,16 +657,23 @@ bool Job::runOneStep(int64_t step, bool last) {
   std::mutex doneMu;
   std::condition_variable doneCv;
   auto start = SteadyClock::now();
-  for (WorkerHandle& w : workers_) {
+  for (size_t wi = 0; wi < workers_.size(); ++wi) {
+    WorkerHandle& w = workers_[wi];
+    w.progressAt = w.healthOkAt = start;
     auto call = std::make_unique<StepCall>();
+    prepare(&call->ctx);
     call->req.set_step(step);
     call->req.set_want_outputs(last);
+    call->req.set_want_trace(!opt_.traceFile.empty());
+    if (!lossOutputs_[wi].empty())
+      call->req.add_report_outputs(lossOutputs_[wi]);
     for (const manifest::TensorSignature& sig : w.task->inputs())
       for (const rpc::Tensor& t : inputs_)
         if (t.name() == sig.name())
           *call->req.add_inputs() = t;
     // The monitor below fires first; this deadline only bounds the RPC.
-    call->ctx.set_deadline(after(opt_.stepTimeoutSec + 10));
+    call->ctx.set_deadline(
+        after(opt_.stepTimeoutSec > 0 ? opt_.stepTimeoutSec + 10 : 7 * 86400));
     StepCall* c = call.get();
     rpc::Worker::Stub* stub = w.stub.get();
     c->thread = std::thread([c, stub, &doneMu, &doneCv] {
@@ -404,6 +731,15 @@ bool Job::runOneStep(int64_t step, bool last) {
       bool symptom = code == grpc::StatusCode::CANCELLED ||
                      code == grpc::StatusCode::UNAVAILABLE ||
                      code == grpc::StatusCode::DEADLINE_EXCEEDED;
+      if (symptom && SteadyClock::now() - c.finishedAt > grace) {
+        // A peer's deadline ran out: blame a worker that answers nothing.
+        size_t silent = 0;
+        std::string why = findUnresponsiveWorker(
+            2.0 * opt_.heartbeatMs / 1000 + 1.5, &silent);
+        if (!why.empty())
+          return stop(taskLabel(workers_[silent]) + " stalled in step " +
+                      std::to_string(step) + ": " + why);
+      }
       if (!symptom || SteadyClock::now() - c.finishedAt > grace)
         return stop(taskLabel(workers_[i]) + " failed in step " +
                     std::to_string(step) + ": " +
@@ -411,15 +747,25 @@ bool Job::runOneStep(int64_t step, bool last) {
                     ": " + c.status.error_message());
     }
 
+    std::vector<bool> running;
+    for (auto& c : calls)
+      running.push_back(!c->done);
+    size_t stalled = 0;
+    std::string why = findStalledWorker(running, &stalled);
+    if (!why.empty())
+      return stop(taskLabel(workers_[stalled]) + " stalled in step " +
+                  std::to_string(step) + ": " + why);
+
     double elapsed =
         std::chrono::duration<double>(SteadyClock::now() - start).count();
-    if (elapsed > opt_.stepTimeoutSec) {
+    if (opt_.stepTimeoutSec > 0 && elapsed > opt_.stepTimeoutSec) {
       // Blame a task that is computing rather than one waiting on a peer.
       std::string blame, detail;
       for (size_t i = 0; i < calls.size() && blame.empty(); ++i) {
         if (calls[i]->done)
           continue;
         grpc::ClientContext ctx;
+        prepare(&ctx);
         ctx.set_deadline(after(1.0));
         rpc::HealthResponse h;
         if (workers_[i].stub->Health(&ctx, rpc::HealthRequest(), &h).ok() &&
@@ -483,14 +829,111 @@ bool Job::runOneStep(int64_t step, bool last) {
   lastResponses_.clear();
   for (auto& c : calls)
     lastResponses_.push_back(std::move(c->resp));
+  recordStep(step,
+             std::chrono::duration<double>(SteadyClock::now() - start).count());
+  return true;
+}
+
+void Job::recordStep(int64_t step, double seconds) {
+  StepRecord r;
+  r.step = step;
+  r.seconds = seconds;
+  for (size_t i = 0; i < lastResponses_.size(); ++i) {
+    const rpc::RunStepResponse& resp = lastResponses_[i];
+    r.taskSeconds.push_back(resp.step_seconds());
+    for (const rpc::Tensor& t : resp.outputs())
+      if (t.name() == lossOutputs_[i] && !r.hasLoss) {
+        if (t.dtype() == "f32" && t.data().size() == 4) {
+          float f;
+          std::memcpy(&f, t.data().data(), 4);
+          r.loss = f;
+          r.hasLoss = true;
+        } else if (t.dtype() == "f64" && t.data().size() == 8) {
+          std::memcpy(&r.loss, t.data().data(), 8);
+          r.hasLoss = true;
+        }
+      }
+    if (!opt_.traceFile.empty()) {
+      int pid = static_cast<int>(i) + 1;
+      for (const rpc::TraceEvent& e : resp.trace())
+        traceEvents_.push_back(
+            "{\"name\": \"" + jsonEscape(e.name()) + "\", \"cat\": \"" +
+            e.category() + "\", \"ph\": \"X\", \"pid\": " +
+            std::to_string(pid) + ", \"tid\": 1, \"ts\": " +
+            std::to_string(e.start_us() - traceOriginUs_) +
+            ", \"dur\": " + std::to_string(e.duration_us()) +
+            ", \"args\": {\"step\": " + std::to_string(step) +
+            ", \"bytes\": " + std::to_string(e.bytes()) + ", \"peer\": \"" +
+            jsonEscape(e.peer()) + "\"}}");
+    }
+  }
+  stepRecords_.push_back(std::move(r));
+}
+
+void Job::showProgress(int64_t done, int64_t total, bool last) {
+  if (opt_.quiet || opt_.progress == 0)
+    return;
+  auto now = SteadyClock::now();
+  auto sinceLast = now - lastProgressPrint_;
+  // The live line shows the first step at once, then refreshes at 10 Hz;
+  // plain lines (no terminal) come every 10 s.
+  bool first = progressTty_ && done == 1;
+  if (!last && !first &&
+      sinceLast < (progressTty_ ? std::chrono::milliseconds(100)
+                                : std::chrono::milliseconds(10000)))
+    return;
+  if (last && !progressShown_ && !progressTty_)
+    return; // a short run needs no progress lines; the summary follows
+  lastProgressPrint_ = now;
+  double elapsed = std::chrono::duration<double>(now - runStart_).count();
+  double rate = elapsed > 0 ? done / elapsed : 0;
+  char line[256];
+  int n = std::snprintf(line, sizeof line, "step %lld/%lld  %.1f steps/s",
+                        static_cast<long long>(done),
+                        static_cast<long long>(total), rate);
+  if (!stepRecords_.empty() && stepRecords_.back().hasLoss)
+    n += std::snprintf(line + n, sizeof line - n, "  loss %.6g",
+                       stepRecords_.back().loss);
+  if (rate > 0 && done < total) {
+    long long eta = static_cast<long long>((total - done) / rate + 0.5);
+    std::snprintf(line + n, sizeof line - n, "  ETA %lld:%02lld:%02lld",
+                  eta / 3600, eta / 60 % 60, eta % 60);
+  }
+  progressShown_ = true;
+  if (progressTty_)
+    std::fprintf(stderr, "\r\033[Kgraph-run: %s%s", line, last ? "\n" : "");
+  else
+    std::fprintf(stderr, "graph-run: %s\n", line);
+  std::fflush(stderr);
+}
+
+bool Job::writeTrace() {
+  if (opt_.traceFile.empty())
+    return true;
+  std::ofstream out(opt_.traceFile);
+  if (!out)
+    return fail("cannot write --trace file '" + opt_.traceFile + "'");
+  out << "{\"displayTimeUnit\": \"ms\", \"otherData\": {\"job\": \""
+      << jsonEscape(bundle_.manifest.name()) << "\", \"origin_unix_us\": "
+      << traceOriginUs_ << "}, \"traceEvents\": [\n";
+  for (size_t i = 0; i < workers_.size(); ++i)
+    out << "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": " << i + 1
+        << ", \"tid\": 1, \"args\": {\"name\": \"task "
+        << jsonEscape(workers_[i].task->name()) << "\"}},\n";
+  for (size_t i = 0; i < traceEvents_.size(); ++i)
+    out << traceEvents_[i] << (i + 1 < traceEvents_.size() ? ",\n" : "\n");
+  out << "]}\n";
+  if (!out)
+    return fail("cannot write --trace file '" + opt_.traceFile + "'");
   return true;
 }
 
 void Job::abortAll(const std::string& reason) {
   for (WorkerHandle& w : workers_) {
-    if (w.exited || !w.stub)
+    if (w.exited || !w.stub || w.unresponsive)
       continue;
     grpc::ClientContext ctx;
+    prepare(&ctx);
     ctx.set_deadline(after(1.0));
     rpc::AbortRequest req;
     req.set_reason(reason);
@@ -501,10 +944,18 @@ void Job::abortAll(const std::string& reason) {
 
 void Job::stopWorkers() {
   for (WorkerHandle& w : workers_) {
-    if (w.pid <= 0 || w.exited)
+    // Launched ranks wait for their worker to end: shut every one down.
+    bool remoteRank = opt_.rank == 0 && w.pid <= 0 && !w.unresponsive;
+    if ((w.pid <= 0 && !remoteRank) || w.exited)
       continue;
+    if (w.unresponsive) {
+      // A stopped or wedged local worker cannot shut down by itself.
+      ::kill(w.pid, SIGKILL);
+      continue;
+    }
     if (w.stub) {
       grpc::ClientContext ctx;
+      prepare(&ctx);
       ctx.set_deadline(after(1.0));
       rpc::ShutdownResponse resp;
       (void)w.stub->Shutdown(&ctx, rpc::ShutdownRequest(), &resp);
@@ -572,7 +1023,24 @@ void Job::reportMetrics(double seconds, int64_t steps) {
     }
     json += "}}";
   }
-  json += "}}\n";
+  json += "}, \"per_step\": [";
+  for (size_t i = 0; i < stepRecords_.size(); ++i) {
+    const StepRecord& r = stepRecords_[i];
+    json += (i ? ",\n  {" : "\n  {") + std::string("\"step\": ") +
+            std::to_string(r.step) + ", \"seconds\": " +
+            std::to_string(r.seconds) + ", \"task_seconds\": {";
+    for (size_t j = 0; j < r.taskSeconds.size(); ++j)
+      json += (j ? ", \"" : "\"") + jsonEscape(workers_[j].task->name()) +
+              "\": " + std::to_string(r.taskSeconds[j]);
+    json += "}";
+    if (r.hasLoss) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.9g", r.loss);
+      json += std::string(", \"loss\": ") + buf;
+    }
+    json += "}";
+  }
+  json += "]}\n";
   if (!opt_.quiet)
     std::fprintf(stderr, "graph-run: %lld steps in %.3f s (%.1f steps/s)\n",
                  static_cast<long long>(steps), seconds,
@@ -582,13 +1050,40 @@ void Job::reportMetrics(double seconds, int64_t steps) {
 }
 
 int Job::run() {
-  Status st = readBundle(opt_.bundleDir, &bundle_);
+  Status st = loadSecurity(opt_.tlsCert, opt_.tlsKey, opt_.tlsCa,
+                           opt_.tokenFile, &security_);
   if (!st.isOk()) {
     std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
-    return 1;
+    return kExitUsage;
   }
+  if (security_.token.empty()) {
+    if (opt_.rank >= 0 && !security_.tls()) {
+      std::fprintf(stderr,
+                   "graph-run: error: launched as rank %d: every rank needs "
+                   "the same job token (--token-file or $%s) or mutual TLS\n",
+                   opt_.rank, kTokenEnv);
+      return kExitUsage;
+    }
+    if (!opt_.clusterFile.empty() && !security_.tls()) {
+      std::fprintf(stderr,
+                   "graph-run: error: --cluster needs the job token the "
+                   "workers were given (--token-file or $%s) or mutual TLS\n",
+                   kTokenEnv);
+      return kExitUsage;
+    }
+    if (opt_.clusterFile.empty() && opt_.rank < 0)
+      security_.token = randomToken(); // a fresh token for every local job
+  }
+  st = readBundle(opt_.bundleDir, &bundle_);
+  if (!st.isOk()) {
+    std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
+    return kExitBundle;
+  }
+  progressTty_ = opt_.progress == 1 ||
+                 (opt_.progress == -1 && ::isatty(STDERR_FILENO));
   int tasks = bundle_.manifest.tasks_size();
   bool ok = true;
+  int failCode = kExitUsage;
   if (opt_.clusterFile.empty() && opt_.local != 0 && opt_.local != tasks)
     ok = fail("--local " + std::to_string(opt_.local) + " but the job has " +
               std::to_string(tasks) +
@@ -597,28 +1092,54 @@ int Job::run() {
     WorkerHandle w;
     w.task = &t;
     workers_.push_back(std::move(w));
+    // A scalar f32/f64 output named "loss" is reported every step.
+    std::string loss;
+    for (const manifest::TensorSignature& o : t.outputs())
+      if (o.name() == "loss" && numElements(o) == 1 &&
+          (o.dtype() == "f32" || o.dtype() == "f64"))
+        loss = o.name();
+    lossOutputs_.push_back(loss);
   }
-  ok = ok && readInputs();
-  ok = ok && (opt_.clusterFile.empty() ? startLocalWorkers() : resolveCluster());
+  if (ok)
+    failCode = kExitBundle;
+  ok = ok && (opt_.rank > 0 || readInputs()); // rank 0 feeds every task
+  if (ok)
+    failCode = kExitStartFailed;
+  ok = ok && (opt_.rank >= 0             ? launchRank()
+              : opt_.clusterFile.empty() ? startLocalWorkers()
+                                         : resolveCluster());
+  if (ok && opt_.rank > 0)
+    return serveRank();
   ok = ok && connectAndLoad();
-  auto start = SteadyClock::now();
+  bool started = ok;
+  if (ok)
+    failCode = kExitJobFailed;
+  auto start = runStart_ = lastProgressPrint_ = SteadyClock::now();
+  traceOriginUs_ = unixMicros();
   int64_t total = opt_.steps * opt_.repeat;
-  for (int64_t s = 0; ok && s < total; ++s)
+  for (int64_t s = 0; ok && s < total; ++s) {
     ok = runOneStep(s, s == total - 1);
+    if (ok)
+      showProgress(s + 1, total, s + 1 == total);
+  }
+  if (!ok && progressShown_ && progressTty_)
+    std::fprintf(stderr, "\n");
   double seconds =
       std::chrono::duration<double>(SteadyClock::now() - start).count();
   ok = ok && writeOutputs();
   if (ok)
     reportMetrics(seconds, total);
+  if (started)
+    writeTrace(); // also after a failure: the steps that ran are the clue
   stopWorkers();
   if (!ok) {
     std::fprintf(stderr,
                  "graph-run: error: %s\ngraph-run: the job was stopped; see "
                  "the worker log above for details\n",
                  error_.c_str());
-    return 1;
+    return failCode;
   }
-  return 0;
+  return kExitOk;
 }
 
 } // namespace

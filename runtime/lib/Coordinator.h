@@ -7,6 +7,23 @@
 
 namespace graphrt {
 
+/// graph-run's exit codes (docs/user/graph-run.md lists them).
+enum ExitCode {
+  kExitOk = 0,
+  /// The job started but failed: a task returned an error, a worker died or
+  /// stalled, or a step exceeded --step-timeout.
+  kExitJobFailed = 1,
+  /// Bad command line (unknown flag, bad value, TLS files unreadable).
+  kExitUsage = 2,
+  /// The bundle or the inputs are invalid (manifest, files, --input).
+  kExitBundle = 3,
+  /// The workers could not be started, reached or loaded (a worker refused
+  /// the task, e.g. a tampered file, or the cluster file is wrong).
+  kExitStartFailed = 4,
+  /// --emit-k8s could not write the manifests.
+  kExitEmitFailed = 5,
+};
+
 struct RunOptions {
   std::string bundleDir;
   /// --local N: number of workers to start (0: one per task of the job).
@@ -20,12 +37,32 @@ struct RunOptions {
   std::map<std::string, std::string> inputs; // name -> .npy path
   std::string outputDir;
   std::string metricsFile;
-  double stepTimeoutSec = 60;
+  /// --trace FILE: Chrome/Perfetto trace JSON of every task's steps.
+  std::string traceFile;
+  /// A task whose progress counter stays frozen (or whose worker answers no
+  /// health check) this long inside a step is stalled.
+  double stallTimeoutSec = 60;
+  /// A hard bound on one step (0: none).
+  double stepTimeoutSec = 0;
   double recvTimeoutSec = 30;
   double startTimeoutSec = 20;
   int heartbeatMs = 200;
   int64_t chunkBytes = 0;
   bool quiet = false;
+  /// Live progress line: 1 on, 0 off, -1 when stderr is a terminal.
+  int progress = -1;
+  /// Launched by mpirun, srun or a Kubernetes Indexed Job: this process is
+  /// rank `rank` (>= 0) of `worldSize` and hosts the task of that index in
+  /// manifest order; rank 0 also coordinates, serving registrations at
+  /// `coordinator` (host:port); the others register their worker there.
+  int rank = -1;
+  int worldSize = 0;
+  std::string coordinator;
+  /// Where this rank's worker listens, and the host it advertises.
+  std::string listen = "0.0.0.0:0";
+  std::string advertiseHost;
+  /// Mutual TLS (all three or none) and the job token file.
+  std::string tlsCert, tlsKey, tlsCa, tokenFile;
 };
 
 /// Runs the job; returns the process exit code (0 on success). Errors are

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -88,7 +89,7 @@ public:
     // destructors behind, and unmapping under them would crash the worker.
   }
 
-  Status load(const rpc::LoadTaskRequest& req);
+  Status load(const rpc::LoadTaskRequest& req, const SecurityConfig* sec);
   Status runStep(const rpc::RunStepRequest& req, rpc::RunStepResponse* resp);
 
   Status sendBytes(const std::string& peer, const std::string& key,
@@ -121,6 +122,29 @@ public:
       ctx->TryCancel();
   }
   const std::string& name() const { return spec_->name(); }
+
+  /// Records a span of this step when tracing; returns the start time.
+  static int64_t nowUs() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  void traceEvent(const std::string& name, const char* category,
+                  int64_t startUs, uint64_t bytes, const std::string& peer) {
+    if (!tracing_)
+      return;
+    rpc::TraceEvent e;
+    e.set_name(name);
+    e.set_category(category);
+    e.set_start_us(startUs);
+    e.set_duration_us(nowUs() - startUs);
+    e.set_bytes(bytes);
+    e.set_peer(peer);
+    std::lock_guard<std::mutex> lock(traceMu_);
+    trace_.push_back(std::move(e));
+  }
+  void advance() { progress_.fetch_add(1, std::memory_order_relaxed); }
+  std::atomic<uint64_t> progress_{0};
   std::string stepKey(const std::string& kind, const std::string& key) const {
     return "s" + std::to_string(currentStep_.load()) + "/" + kind + "/" + key;
   }
@@ -172,6 +196,10 @@ private:
   std::map<std::string, int> groupSeq_;
   std::mutex inflightMu_;
   std::set<grpc::ClientContext*> inflight_;
+  const SecurityConfig* sec_ = nullptr;
+  std::atomic<bool> tracing_{false};
+  std::mutex traceMu_;
+  std::vector<rpc::TraceEvent> trace_;
   graphrt_context_s ctx_{this};
 };
 
@@ -184,12 +212,21 @@ public:
       : task_(task), group_(group) {}
   Status send(int peerRank, const std::string& key, const void* data,
               size_t bytes) override {
-    return task_.sendBytes(group_.tasks(peerRank), key, data, bytes,
-                           "collective:" + group_.name());
+    int64_t start = LoadedTask::nowUs();
+    Status st = task_.sendBytes(group_.tasks(peerRank), key, data, bytes,
+                                "collective:" + group_.name());
+    task_.traceEvent("send " + group_.name(), "send", start, bytes,
+                     group_.tasks(peerRank));
+    return st;
   }
-  Status recv(int, const std::string& key, void* data, size_t bytes) override {
+  Status recv(int peerRank, const std::string& key, void* data,
+              size_t bytes) override {
     // Bytes are counted once, at the sender.
-    return task_.recvBytes(key, data, bytes, "");
+    int64_t start = LoadedTask::nowUs();
+    Status st = task_.recvBytes(key, data, bytes, "");
+    task_.traceEvent("recv " + group_.name(), "recv", start, bytes,
+                     group_.tasks(peerRank));
+    return st;
   }
 
 private:
@@ -246,10 +283,12 @@ graphrt_status_t svcSend(graphrt_context_t* ctx, const char* key,
                       std::to_string(tensor->size_bytes) +
                       " bytes, the channel carries " + describe(c->payload()))
         .toC();
-  return t
-      ->sendBytes(c->dst(), t->stepKey("p", c->key()), tensor->data,
-                  tensor->size_bytes, "send:" + c->key())
-      .toC();
+  int64_t start = LoadedTask::nowUs();
+  Status st = t->sendBytes(c->dst(), t->stepKey("p", c->key()), tensor->data,
+                           tensor->size_bytes, "send:" + c->key());
+  t->traceEvent("send " + c->key(), "send", start, tensor->size_bytes,
+                c->dst());
+  return st.toC();
 }
 
 graphrt_status_t svcRecv(graphrt_context_t* ctx, const char* key,
@@ -267,10 +306,12 @@ graphrt_status_t svcRecv(graphrt_context_t* ctx, const char* key,
                       std::to_string(tensor->size_bytes) +
                       " bytes, the channel carries " + describe(c->payload()))
         .toC();
-  return t
-      ->recvBytes(t->stepKey("p", c->key()), tensor->data, tensor->size_bytes,
-                  "recv:" + c->key())
-      .toC();
+  int64_t start = LoadedTask::nowUs();
+  Status st = t->recvBytes(t->stepKey("p", c->key()), tensor->data,
+                           tensor->size_bytes, "recv:" + c->key());
+  t->traceEvent("recv " + c->key(), "recv", start, tensor->size_bytes,
+                c->src());
+  return st.toC();
 }
 
 // Resolves `group` to a collective call for this task.
@@ -294,8 +335,8 @@ Status collectiveCall(LoadedTask* t, const char* group,
 }
 
 template <typename Fn>
-graphrt_status_t runCollective(graphrt_context_t* ctx, const char* group,
-                               Fn fn) {
+graphrt_status_t runCollective(graphrt_context_t* ctx, const char* what,
+                               const char* group, size_t bytes, Fn fn) {
   LoadedTask* t = taskOf(ctx);
   const manifest::CollectiveGroup* g;
   int rank;
@@ -305,7 +346,11 @@ graphrt_status_t runCollective(graphrt_context_t* ctx, const char* group,
   GroupTransport transport(*t, *g);
   CollectiveCall call{&transport, rank, g->tasks_size(),
                       t->nextCollectiveKey(g->name())};
+  int64_t start = LoadedTask::nowUs();
   st = fn(call);
+  t->advance();
+  t->traceEvent(std::string(what) + " " + g->name(), "collective", start,
+                bytes, g->name());
   if (!st.isOk())
     st = Status(st.code(), "collective on group '" + g->name() + "': " +
                                st.message());
@@ -315,14 +360,14 @@ graphrt_status_t runCollective(graphrt_context_t* ctx, const char* group,
 graphrt_status_t svcAllReduce(graphrt_context_t* ctx, const char* group,
                               graphrt_reduce_op_t op, graphrt_dtype_t dtype,
                               const void* input, void* output, size_t count) {
-  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+  return runCollective(ctx, "all_reduce", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
     return ringAllReduce(c, op, dtype, input, output, count);
   });
 }
 graphrt_status_t svcAllGather(graphrt_context_t* ctx, const char* group,
                               graphrt_dtype_t dtype, const void* input,
                               void* output, size_t count) {
-  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+  return runCollective(ctx, "all_gather", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
     return ringAllGather(c, dtype, input, output, count);
   });
 }
@@ -330,21 +375,21 @@ graphrt_status_t svcReduceScatter(graphrt_context_t* ctx, const char* group,
                                   graphrt_reduce_op_t op, graphrt_dtype_t dtype,
                                   const void* input, void* output,
                                   size_t count) {
-  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+  return runCollective(ctx, "reduce_scatter", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
     return ringReduceScatter(c, op, dtype, input, output, count);
   });
 }
 graphrt_status_t svcBroadcast(graphrt_context_t* ctx, const char* group,
                               int32_t root, graphrt_dtype_t dtype, void* buffer,
                               size_t count) {
-  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+  return runCollective(ctx, "broadcast", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
     return pipelinedBroadcast(c, root, dtype, buffer, count);
   });
 }
 graphrt_status_t svcAllToAll(graphrt_context_t* ctx, const char* group,
                              graphrt_dtype_t dtype, const void* input,
                              void* output, size_t count) {
-  return runCollective(ctx, group, [&](const CollectiveCall& c) {
+  return runCollective(ctx, "all_to_all", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
     return pairwiseAllToAll(c, dtype, input, output, count);
   });
 }
@@ -396,7 +441,9 @@ const graphrt_services_v1_t kServices = {
 // LoadedTask
 //===----------------------------------------------------------------------===//
 
-Status LoadedTask::load(const rpc::LoadTaskRequest& req) {
+Status LoadedTask::load(const rpc::LoadTaskRequest& req,
+                        const SecurityConfig* sec) {
+  sec_ = sec;
   GRAPHRT_RETURN_IF_ERROR(readBundle(req.bundle_dir(), &bundle_));
   spec_ = findTask(bundle_.manifest, req.task());
   if (!spec_)
@@ -566,13 +613,14 @@ Status LoadedTask::sendBytes(const std::string& peer, const std::string& key,
       args.SetMaxReceiveMessageSize(-1);
       args.SetMaxSendMessageSize(-1);
       auto channel = grpc::CreateCustomChannel(
-          addr->second, grpc::InsecureChannelCredentials(), args);
+          addr->second, channelCredentials(*sec_), args);
       it = stubs_.emplace(peer, rpc::Transport::NewStub(channel)).first;
     }
     stub = it->second.get();
   }
   grpc::ClientContext cctx;
   cctx.set_deadline(std::chrono::system_clock::now() + recvTimeout_);
+  authorize(&cctx, *sec_);
   {
     std::lock_guard<std::mutex> lock(inflightMu_);
     if (cancelled_)
@@ -593,7 +641,9 @@ Status LoadedTask::sendBytes(const std::string& peer, const std::string& key,
       stub->Transfer(&cctx, &ack));
   writeChunks(key, name(), data, bytes, chunkBytes_,
               [&](const rpc::TensorChunk& chunk) {
-                return writer->Write(chunk);
+                bool ok = writer->Write(chunk);
+                advance();
+                return ok;
               }); // on a broken stream, Finish() says why
   writer->WritesDone();
   grpc::Status st = writer->Finish();
@@ -601,6 +651,7 @@ Status LoadedTask::sendBytes(const std::string& peer, const std::string& key,
     return Status(static_cast<graphrt_status_code_t>(st.error_code()),
                   "sending '" + key + "' to task '" + peer + "' at " +
                       peers_[peer] + " failed: " + st.error_message());
+  advance();
   if (!counter.empty())
     count(counter, bytes);
   return Status::ok();
@@ -611,6 +662,7 @@ Status LoadedTask::recvBytes(const std::string& key, void* data, size_t bytes,
   Status st = rdv_.take(key, data, bytes, Clock::now() + recvTimeout_);
   if (!st.isOk())
     return st;
+  advance();
   if (!counter.empty())
     count(counter, bytes);
   return Status::ok();
@@ -658,24 +710,43 @@ Status LoadedTask::runStep(const rpc::RunStepRequest& req,
 
   currentStep_ = req.step();
   groupSeq_.clear();
+  {
+    std::lock_guard<std::mutex> lock(traceMu_);
+    trace_.clear();
+  }
+  tracing_ = req.want_trace();
+  advance();
   auto start = Clock::now();
+  int64_t startUs = nowUs();
   Status st = Status::fromC(desc_->step(
       &ctx_, &kServices, req.step(), inputs.data(), inputs.size(),
       outputs.data(), outputs.size(), variables_.data(), variables_.size()));
   if (!st.isOk())
     return st;
+  advance();
   resp->set_step_seconds(
       std::chrono::duration<double>(Clock::now() - start).count());
+  traceEvent("step " + std::to_string(req.step()), "compute", startUs, 0, "");
+  tracing_ = false;
+  {
+    std::lock_guard<std::mutex> lock(traceMu_);
+    for (rpc::TraceEvent& e : trace_)
+      *resp->add_trace() = std::move(e);
+    trace_.clear();
+  }
   ++stepsCompleted_;
-  if (req.want_outputs())
-    for (int i = 0; i < spec_->outputs_size(); ++i) {
-      const manifest::TensorSignature& sig = spec_->outputs(i);
+  for (int i = 0; i < spec_->outputs_size(); ++i) {
+    const manifest::TensorSignature& sig = spec_->outputs(i);
+    if (req.want_outputs() ||
+        std::find(req.report_outputs().begin(), req.report_outputs().end(),
+                  sig.name()) != req.report_outputs().end()) {
       rpc::Tensor* out = resp->add_outputs();
       out->set_name(sig.name());
       out->set_dtype(sig.dtype());
       *out->mutable_shape() = sig.shape();
       out->set_data(outputData[i].get(), outputs[i].size_bytes);
     }
+  }
   fillCounters(resp);
   return Status::ok();
 }
@@ -684,7 +755,8 @@ Status LoadedTask::runStep(const rpc::RunStepRequest& req,
 // WorkerService
 //===----------------------------------------------------------------------===//
 
-WorkerService::WorkerService() = default;
+WorkerService::WorkerService(SecurityConfig security)
+    : security_(std::move(security)) {}
 WorkerService::~WorkerService() = default;
 
 std::shared_ptr<LoadedTask> WorkerService::task() {
@@ -692,15 +764,17 @@ std::shared_ptr<LoadedTask> WorkerService::task() {
   return task_;
 }
 
-grpc::Status WorkerService::LoadTask(grpc::ServerContext*,
+grpc::Status WorkerService::LoadTask(grpc::ServerContext* ctx,
                                      const rpc::LoadTaskRequest* req,
                                      rpc::LoadTaskResponse* resp) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+    return auth;
   std::unique_lock<std::mutex> stepLock(stepMu_, std::try_to_lock);
   if (!stepLock)
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "a step is running; cannot load a task now");
   auto loaded = std::make_shared<LoadedTask>();
-  Status st = loaded->load(*req);
+  Status st = loaded->load(*req, &security_);
   if (!st.isOk()) {
     std::fprintf(stderr, "graph-worker: refusing task '%s': %s\n",
                  req->task().c_str(), st.message().c_str());
@@ -712,9 +786,11 @@ grpc::Status WorkerService::LoadTask(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerService::RunStep(grpc::ServerContext*,
+grpc::Status WorkerService::RunStep(grpc::ServerContext* ctx,
                                     const rpc::RunStepRequest* req,
                                     rpc::RunStepResponse* resp) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+    return auth;
   std::unique_lock<std::mutex> stepLock(stepMu_, std::try_to_lock);
   if (!stepLock)
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
@@ -732,9 +808,11 @@ grpc::Status WorkerService::RunStep(grpc::ServerContext*,
   return toGrpc(st);
 }
 
-grpc::Status WorkerService::Health(grpc::ServerContext*,
+grpc::Status WorkerService::Health(grpc::ServerContext* ctx,
                                    const rpc::HealthRequest*,
                                    rpc::HealthResponse* resp) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+    return auth;
   resp->set_pid(static_cast<int32_t>(::getpid()));
   std::shared_ptr<LoadedTask> t = task();
   if (!t) {
@@ -745,6 +823,7 @@ grpc::Status WorkerService::Health(grpc::ServerContext*,
   resp->set_steps_completed(t->stepsCompleted_);
   resp->set_current_step(t->currentStep_);
   resp->set_waiting_on(t->rendezvous().waitingOn());
+  resp->set_progress(t->progress_.load());
   {
     std::lock_guard<std::mutex> lock(t->errorMu_);
     resp->set_last_error(t->lastError_);
@@ -758,17 +837,21 @@ grpc::Status WorkerService::Health(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerService::Abort(grpc::ServerContext*,
+grpc::Status WorkerService::Abort(grpc::ServerContext* ctx,
                                   const rpc::AbortRequest* req,
                                   rpc::AbortResponse*) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+    return auth;
   if (std::shared_ptr<LoadedTask> t = task())
     t->abort(req->reason());
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerService::Shutdown(grpc::ServerContext*,
+grpc::Status WorkerService::Shutdown(grpc::ServerContext* ctx,
                                      const rpc::ShutdownRequest*,
                                      rpc::ShutdownResponse*) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+    return auth;
   if (std::shared_ptr<LoadedTask> t = task())
     t->abort("the worker is shutting down");
   {
@@ -784,9 +867,11 @@ void WorkerService::waitForShutdown() {
   shutdownCv_.wait(lock, [&] { return shutdown_; });
 }
 
-grpc::Status WorkerService::Transfer(grpc::ServerContext*,
+grpc::Status WorkerService::Transfer(grpc::ServerContext* ctx,
                                      grpc::ServerReader<rpc::TensorChunk>* reader,
                                      rpc::TransferAck* resp) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+    return auth;
   std::shared_ptr<LoadedTask> t = task();
   if (!t)
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
@@ -794,7 +879,12 @@ grpc::Status WorkerService::Transfer(grpc::ServerContext*,
   uint64_t received = 0;
   Status st = receiveChunks(
       t->rendezvous(),
-      [&](rpc::TensorChunk* chunk) { return reader->Read(chunk); }, &received);
+      [&](rpc::TensorChunk* chunk) {
+        bool ok = reader->Read(chunk);
+        t->advance();
+        return ok;
+      },
+      &received);
   if (!st.isOk())
     return toGrpc(st);
   resp->set_bytes(received);

@@ -2,6 +2,7 @@
 #ifndef GRAPHRT_LIB_WORKER_H
 #define GRAPHRT_LIB_WORKER_H
 
+#include "Security.h"
 #include "worker.grpc.pb.h"
 
 #include <atomic>
@@ -19,7 +20,7 @@ class LoadedTask;
 class WorkerService final : public rpc::Worker::Service,
                             public rpc::Transport::Service {
 public:
-  WorkerService();
+  explicit WorkerService(SecurityConfig security = {});
   ~WorkerService() override;
 
   grpc::Status LoadTask(grpc::ServerContext* ctx,
@@ -43,6 +44,8 @@ public:
 
 private:
   std::shared_ptr<LoadedTask> task();
+
+  const SecurityConfig security_;
 
   std::mutex mu_;
   std::shared_ptr<LoadedTask> task_;

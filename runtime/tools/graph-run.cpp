@@ -1,11 +1,13 @@
 // graph-run: launch a job bundle on local workers or a cluster and run it.
 #include "Coordinator.h"
+#include "Kubernetes.h"
 
 #include <unistd.h>
 
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 namespace {
@@ -21,15 +23,101 @@ void usage() {
       "  --repeat R           run the steps R times, variables carried over\n"
       "  --input NAME=FILE    feed input NAME from a .npy file (repeatable)\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
-      "  --metrics FILE       write steps, timings and per-channel byte\n"
-      "                       counters as JSON\n"
+      "  --metrics FILE       write per-step timings (and loss), totals and\n"
+      "                       per-channel byte counters as JSON\n"
+      "  --trace FILE         write a Chrome/Perfetto trace (JSON) of every\n"
+      "                       task's compute, sends, receives, collectives\n"
+      "  --progress / --no-progress\n"
+      "                       force the live progress line on or off (default:\n"
+      "                       on when stderr is a terminal)\n"
       "  --worker PATH        graph-worker binary (default: next to graph-run)\n"
-      "  --step-timeout SEC   fail a step that makes no progress (default 60)\n"
+      "  --stall-timeout SEC  a worker that answers no health check, or whose\n"
+      "                       progress stays frozen this long, is stalled\n"
+      "                       (default 60)\n"
+      "  --step-timeout SEC   fail any step longer than SEC (default 0: none)\n"
       "  --recv-timeout SEC   per-receive deadline in the workers (default 30)\n"
       "  --start-timeout SEC  worker start and connect deadline (default 20)\n"
       "  --heartbeat-ms MS    health check period (default 200)\n"
       "  --chunk-bytes N      transport chunk size (default 1 MiB)\n"
-      "  --quiet              print only errors\n");
+      "  --quiet              print only errors\n"
+      "  --emit-k8s DIR       write DIR/job.json (an Indexed Job, one pod per\n"
+      "                       task) and DIR/service.json (a headless Service)\n"
+      "                       that run this job on Kubernetes, the other run\n"
+      "                       flags passed on; runs nothing\n"
+      "  --image IMAGE        container image for --emit-k8s (default\n"
+      "                       graphc/graph-run:latest)\n"
+      "  --bundle-pvc NAME    PersistentVolumeClaim holding the bundle, mounted\n"
+      "                       at /bundle (default <job>-bundle)\n"
+      "  --tls-cert PEM --tls-key PEM --tls-ca PEM\n"
+      "                       mutual TLS on every channel (passed on to local\n"
+      "                       workers; cluster workers need the same flags)\n"
+      "  --token-file FILE    the job token (default: $GRAPHRT_JOB_TOKEN; a\n"
+      "                       fresh random one for --local)\n"
+      "exit codes: 0 ok, 1 the job failed, 2 usage, 3 invalid bundle or\n"
+      "inputs, 4 workers could not start or load, 5 --emit-k8s failed\n");
+}
+
+// The first of `names` set in the environment ("" if none); its name in *which.
+std::string firstEnv(std::initializer_list<const char*> names,
+                     std::string* which = nullptr) {
+  for (const char* n : names)
+    if (const char* v = std::getenv(n)) {
+      if (which)
+        *which = n;
+      return v;
+    }
+  return "";
+}
+
+// Under mpirun (Open MPI, MPICH/PMI, PMIx), srun or a Kubernetes Indexed Job,
+// each rank takes its task from the environment. Returns false on a
+// malformed environment.
+bool rankFromEnvironment(graphrt::RunOptions* opt) {
+  std::string rankVar, sizeVar;
+  std::string rank = firstEnv({"GRAPHRT_RANK", "OMPI_COMM_WORLD_RANK",
+                               "PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
+                               "JOB_COMPLETION_INDEX"},
+                              &rankVar);
+  if (rank.empty())
+    return true;
+  std::string size = firstEnv({"GRAPHRT_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
+                               "PMI_SIZE", "SLURM_NTASKS"},
+                              &sizeVar);
+  char* end = nullptr;
+  long r = std::strtol(rank.c_str(), &end, 10);
+  if (*end || r < 0) {
+    std::fprintf(stderr, "graph-run: error: %s='%s' is not a rank\n",
+                 rankVar.c_str(), rank.c_str());
+    return false;
+  }
+  long n = std::strtol(size.c_str(), &end, 10);
+  if (size.empty() || *end || n < 1) {
+    std::fprintf(stderr,
+                 "graph-run: error: %s gives the rank but the world size is "
+                 "unknown; set GRAPHRT_WORLD_SIZE (or OMPI_COMM_WORLD_SIZE, "
+                 "PMI_SIZE, SLURM_NTASKS)\n",
+                 rankVar.c_str());
+    return false;
+  }
+  opt->rank = static_cast<int>(r);
+  opt->worldSize = static_cast<int>(n);
+  opt->coordinator = firstEnv({"GRAPHRT_COORDINATOR"});
+  std::string addr = firstEnv({"MASTER_ADDR"}), port = firstEnv({"MASTER_PORT"});
+  if (opt->coordinator.empty() && !addr.empty())
+    opt->coordinator = addr + ":" + (port.empty() ? "29400" : port);
+  std::string listen = firstEnv({"GRAPHRT_LISTEN"});
+  if (!listen.empty())
+    opt->listen = listen;
+  opt->advertiseHost = firstEnv({"GRAPHRT_ADVERTISE_HOST"});
+  if (opt->advertiseHost.empty()) {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    opt->advertiseHost = host;
+    std::string sub = firstEnv({"GRAPHRT_SUBDOMAIN"});
+    if (!sub.empty())
+      opt->advertiseHost += "." + sub; // a pod behind a headless Service
+  }
+  return true;
 }
 
 bool parseNumber(const std::string& flag, const std::string& v, double* out) {
@@ -48,6 +136,8 @@ bool parseNumber(const std::string& flag, const std::string& v, double* out) {
 
 int main(int argc, char** argv) {
   graphrt::RunOptions opt;
+  graphrt::K8sOptions k8s;
+  k8s.image = "graphc/graph-run:latest";
   char self[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
   if (n > 0) {
@@ -55,6 +145,7 @@ int main(int argc, char** argv) {
     opt.workerBinary = exe.substr(0, exe.rfind('/') + 1) + "graph-worker";
   }
   for (int i = 1; i < argc; ++i) {
+    const int first = i;
     std::string a = argv[i], value;
     bool hasValue = false;
     if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
@@ -81,6 +172,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "--quiet") {
       opt.quiet = true;
+    } else if (a == "--progress" || a == "--no-progress") {
+      opt.progress = a == "--progress" ? 1 : 0;
     } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
                a == "--heartbeat-ms" || a == "--chunk-bytes") {
       if (!next(&v) || !parseNumber(a, v, &d))
@@ -96,12 +189,28 @@ int main(int argc, char** argv) {
       else
         opt.chunkBytes = static_cast<int64_t>(d);
     } else if (a == "--step-timeout" || a == "--recv-timeout" ||
-               a == "--start-timeout") {
+               a == "--start-timeout" || a == "--stall-timeout") {
       if (!next(&v) || !parseNumber(a, v, &d))
         return 2;
-      (a == "--step-timeout"   ? opt.stepTimeoutSec
-       : a == "--recv-timeout" ? opt.recvTimeoutSec
-                               : opt.startTimeoutSec) = d;
+      (a == "--step-timeout"    ? opt.stepTimeoutSec
+       : a == "--recv-timeout"  ? opt.recvTimeoutSec
+       : a == "--stall-timeout" ? opt.stallTimeoutSec
+                                : opt.startTimeoutSec) = d;
+    } else if (a == "--trace" || a == "--tls-cert" || a == "--tls-key" ||
+               a == "--tls-ca" || a == "--token-file") {
+      if (!next(&v))
+        return 2;
+      (a == "--trace"      ? opt.traceFile
+       : a == "--tls-cert" ? opt.tlsCert
+       : a == "--tls-key"  ? opt.tlsKey
+       : a == "--tls-ca"   ? opt.tlsCa
+                           : opt.tokenFile) = v;
+    } else if (a == "--emit-k8s" || a == "--image" || a == "--bundle-pvc") {
+      if (!next(a == "--emit-k8s" ? &k8s.outDir
+                : a == "--image"  ? &k8s.image
+                                  : &k8s.bundlePvc))
+        return 2;
+      continue;
     } else if (a == "--cluster") {
       if (!next(&opt.clusterFile))
         return 2;
@@ -133,11 +242,18 @@ int main(int argc, char** argv) {
       return 2;
     } else if (opt.bundleDir.empty()) {
       opt.bundleDir = a;
+      continue;
     } else {
       std::fprintf(stderr, "graph-run: error: more than one job given ('%s')\n",
                    a.c_str());
       return 2;
     }
+    // Run flags travel into the pods of --emit-k8s; where to find workers
+    // and local TLS files do not.
+    if (a != "--local" && a != "--cluster" && a != "--worker" &&
+        a.rfind("--tls-", 0) != 0 && a != "--token-file")
+      for (int j = first; j <= i; ++j)
+        k8s.runArgs.push_back(argv[j]);
   }
   if (opt.bundleDir.empty()) {
     usage();
@@ -148,6 +264,25 @@ int main(int argc, char** argv) {
                          "--heartbeat-ms must be at least 1\n");
     return 2;
   }
+  if (!k8s.outDir.empty()) {
+    k8s.bundleDir = opt.bundleDir;
+    std::string name;
+    graphrt::Status st = graphrt::emitKubernetes(k8s, &name);
+    if (!st.isOk()) {
+      std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
+      return st.code() == GRAPHRT_STATUS_UNAVAILABLE ? graphrt::kExitEmitFailed
+                                                     : graphrt::kExitBundle;
+    }
+    std::printf("graph-run: wrote %s/job.json and %s/service.json (job '%s')\n"
+                "  kubectl create secret generic %s-token "
+                "--from-literal=token=$(openssl rand -hex 32)\n"
+                "  kubectl apply -f %s/service.json -f %s/job.json\n",
+                k8s.outDir.c_str(), k8s.outDir.c_str(), name.c_str(),
+                name.c_str(), k8s.outDir.c_str(), k8s.outDir.c_str());
+    return graphrt::kExitOk;
+  }
+  if (opt.clusterFile.empty() && opt.local == 0 && !rankFromEnvironment(&opt))
+    return 2;
   if (!opt.clusterFile.empty() && opt.local != 0) {
     std::fprintf(stderr,
                  "graph-run: error: --local and --cluster exclude each other\n");

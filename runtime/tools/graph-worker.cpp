@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <cstring>
@@ -14,21 +15,40 @@
 namespace {
 void usage() {
   std::fprintf(stderr,
-               "usage: graph-worker [--listen HOST:PORT]\n"
+               "usage: graph-worker [--listen HOST:PORT] [--tls-cert PEM "
+               "--tls-key PEM --tls-ca PEM]\n"
+               "                    [--token-file FILE]\n"
                "  Serves the graphrt Worker and Transport gRPC services.\n"
-               "  --listen  address to bind (default 127.0.0.1:0, a free port);\n"
-               "            the bound address is printed on stdout\n");
+               "  --listen      address to bind (default 127.0.0.1:0, a free "
+               "port);\n"
+               "                the bound address is printed on stdout\n"
+               "  --tls-cert/--tls-key/--tls-ca\n"
+               "                mutual TLS on every channel: this worker's "
+               "certificate\n"
+               "                and key, and the CA that signs every peer's\n"
+               "  --token-file  the job token (default: $GRAPHRT_JOB_TOKEN); "
+               "every call\n"
+               "                must carry it. Without TLS a token is required.\n");
 }
 } // namespace
 
 int main(int argc, char** argv) {
   std::string listen = "127.0.0.1:0";
+  std::map<std::string, std::string> flags;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--listen" && i + 1 < argc) {
-      listen = argv[++i];
-    } else if (a.rfind("--listen=", 0) == 0) {
-      listen = a.substr(9);
+    std::string name = a.substr(0, a.find('='));
+    if (name == "--listen" || name == "--tls-cert" || name == "--tls-key" ||
+        name == "--tls-ca" || name == "--token-file") {
+      if (name != a) {
+        flags[name] = a.substr(name.size() + 1);
+      } else if (i + 1 < argc) {
+        flags[name] = argv[++i];
+      } else {
+        std::fprintf(stderr, "graph-worker: error: %s needs a value\n",
+                     a.c_str());
+        return 2;
+      }
     } else if (a == "--help" || a == "-h") {
       usage();
       return 0;
@@ -39,6 +59,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (flags.count("--listen"))
+    listen = flags["--listen"];
   size_t colon = listen.rfind(':');
   if (colon == std::string::npos) {
     std::fprintf(stderr,
@@ -46,10 +68,26 @@ int main(int argc, char** argv) {
                  listen.c_str());
     return 2;
   }
-  graphrt::WorkerService service;
+  graphrt::SecurityConfig security;
+  graphrt::Status st = graphrt::loadSecurity(
+      flags["--tls-cert"], flags["--tls-key"], flags["--tls-ca"],
+      flags["--token-file"], &security);
+  if (!st.isOk()) {
+    std::fprintf(stderr, "graph-worker: error: %s\n", st.message().c_str());
+    return 2;
+  }
+  if (!security.authenticates()) {
+    std::fprintf(stderr,
+                 "graph-worker: error: refusing to serve unauthenticated "
+                 "calls: give --tls-cert/--tls-key/--tls-ca or a job token "
+                 "(--token-file or $%s)\n",
+                 graphrt::kTokenEnv);
+    return 2;
+  }
+  graphrt::WorkerService service(security);
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(listen, graphrt::serverCredentials(security), &port);
   builder.SetMaxReceiveMessageSize(-1);
   builder.SetMaxSendMessageSize(-1);
   builder.RegisterService(static_cast<graphrt::rpc::Worker::Service*>(&service));

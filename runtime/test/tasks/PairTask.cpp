@@ -3,7 +3,8 @@
 //
 //   producer --"edge": 2*x + step (f32[N])--> consumer
 //   producer <--"back": 10*step (i64[1])----- consumer
-//   consumer: y = edge + 1; acc += edge (acc starts from a weights file)
+//   consumer: y = edge + 1; acc += edge (acc starts from a weights file);
+//             loss = y[0] (a scalar graph-run reports every step)
 #include "graphrt/graphrt.h"
 
 #include "TestHooks.h"
@@ -63,7 +64,8 @@ const graphrt_tensor_signature_t* const kVariables = kVariableSigs;
 constexpr size_t kNumVariables = 1;
 const graphrt_tensor_signature_t kOutputs[] = {
     {"y", GRAPHRT_DTYPE_F32, 1, kShapeN},
-    {"acc_out", GRAPHRT_DTYPE_F32, 1, kShapeN}};
+    {"acc_out", GRAPHRT_DTYPE_F32, 1, kShapeN},
+    {"loss", GRAPHRT_DTYPE_F32, 0, nullptr}};
 const graphrt_channel_t kChannels[] = {
     {"edge", "producer", GRAPHRT_CHANNEL_RECV,
      {"edge", GRAPHRT_DTYPE_F32, 1, kShapeN}},
@@ -90,6 +92,7 @@ graphrt_status_t step(graphrt_context_t* ctx, const graphrt_services_v1_t* s,
     accOut[i] = acc[i];
     yv[i] += 1;
   }
+  *static_cast<float*>(outputs[2].data) = yv[0];
   int64_t back = 10 * stepIndex;
   graphrt_tensor_t b = {GRAPHRT_DTYPE_I64, 1, kShape1, &back, sizeof back};
   return s->send(ctx, "back", &b);

@@ -7,7 +7,10 @@
   graphrt_test.py check-coll K DIR
   graphrt_test.py run --expect-exit N --max-seconds S -- CMD...
   graphrt_test.py kill-task TASK SECONDS -- CMD...  # kill -9 mid-run
-  graphrt_test.py cluster N WORKER DIR -- CMD...  # @CLUSTER@ in CMD: the file
+  graphrt_test.py cluster N WORKER DIR [WORKER_ARG...] -- CMD...
+                                     # @CLUSTER@ in CMD: the file
+  graphrt_test.py certs DIR          # a test CA and certificates (openssl)
+  graphrt_test.py stop-task TASK SECONDS -- CMD...  # SIGSTOP mid-run
 
 Expected values are computed here, independently of the runtime.
 """
@@ -67,7 +70,8 @@ def pair_bundle(d, libdir):
             {"name": "consumer", "job": "worker", "index": 1,
              "library": "consumer.so", "device": "/job:worker/task:1/device:CPU:0",
              "entry": "graphrt_task_descriptor_v1",
-             "outputs": [sig("y", "f32", [N]), sig("acc_out", "f32", [N])],
+             "outputs": [sig("y", "f32", [N]), sig("acc_out", "f32", [N]),
+                         sig("loss", "f32", [])],
              "variables": [sig("acc", "f32", [N], "acc0.bin")]},
         ],
         "channels": [
@@ -95,7 +99,52 @@ def check_pair(d, steps):
     np.testing.assert_array_equal(y, 2 * x + last + 1)
     np.testing.assert_array_equal(acc, acc0 + sum(2 * x + s for s in range(steps)))
     np.testing.assert_array_equal(p_last, np.array([10 * last], dtype=np.int64))
+    loss = np.load(os.path.join(out, "loss.npy"))
+    assert loss.shape == () and loss == 2 * x[0] + last + 1, loss
     print("pair: ok (%d steps)" % steps)
+
+
+def check_metrics(path, steps, x_path):
+    """check-metrics FILE STEPS X.npy: --metrics JSON of the pair job has one
+    record per step, in order, each with both tasks' times and the loss."""
+    m = json.load(open(path))
+    x = np.load(x_path)
+    assert m["steps"] == steps, m["steps"]
+    per = m["per_step"]
+    assert [r["step"] for r in per] == list(range(steps)), per
+    for r in per:
+        assert r["seconds"] > 0 and set(r["task_seconds"]) == {"producer", "consumer"}, r
+        assert all(0 < t <= r["seconds"] for t in r["task_seconds"].values()), r
+        assert r["loss"] == float(2 * x[0] + r["step"] + 1), r
+    print("metrics: ok (%d steps)" % steps)
+
+
+def check_trace(path, steps, kinds):
+    """check-trace FILE STEPS KIND,KIND...: a Chrome trace (JSON object
+    form) with a named process per task, a "step N" compute span per task and
+    step, and every other span of the given kinds inside its step's span."""
+    t = json.load(open(path))
+    events = t["traceEvents"]
+    names = {e["pid"]: e["args"]["name"] for e in events if e["ph"] == "M"}
+    spans = [e for e in events if e["ph"] == "X"]
+    assert all(isinstance(e[k], int) for e in spans for k in ("ts", "dur", "pid", "tid"))
+    steps_by = {}
+    for e in spans:
+        if e["cat"] == "compute":
+            steps_by[(e["pid"], e["args"]["step"])] = e
+    assert len(steps_by) == steps * len(names), (len(steps_by), names)
+    seen = set()
+    for e in spans:
+        if e["cat"] == "compute":
+            continue
+        seen.add(e["cat"])
+        s = steps_by[(e["pid"], e["args"]["step"])]
+        assert s["ts"] <= e["ts"] and e["ts"] + e["dur"] <= s["ts"] + s["dur"], (e, s)
+        assert e["args"]["bytes"] > 0 and e["args"]["peer"], e
+    want = set(kinds.split(","))
+    assert seen == want, (seen, want)
+    print("trace: ok (%s; %s)" % (", ".join(sorted(names.values())),
+                                  ", ".join(sorted(seen))))
 
 
 def coll_bundle(k, d, libdir):
@@ -161,14 +210,19 @@ def run(argv):
 
 
 def cluster(argv):
-    """cluster N WORKER DIR -- CMD...: starts N graph-workers, writes
-    DIR/cluster.json (TF_CONFIG style), runs CMD with it, stops the workers."""
+    """cluster N WORKER DIR [WORKER_ARG...] -- CMD...: starts N graph-workers
+    (with a job token in $GRAPHRT_JOB_TOKEN, shared with CMD, unless one is
+    set), writes DIR/cluster.json (TF_CONFIG style), runs CMD with it, stops
+    the workers."""
     n, worker, d = int(argv[0]), argv[1], argv[2]
-    cmd = argv[4:]
+    sep = argv.index("--")
+    worker_args, cmd = argv[3:sep], argv[sep + 1:]
+    if "GRAPHRT_JOB_TOKEN" not in os.environ:
+        os.environ["GRAPHRT_JOB_TOKEN"] = os.urandom(16).hex()
     procs, addrs = [], []
     try:
         for _ in range(n):
-            p = subprocess.Popen([worker, "--listen", "127.0.0.1:0"],
+            p = subprocess.Popen([worker, "--listen", "127.0.0.1:0"] + worker_args,
                                  stdout=subprocess.PIPE)
             procs.append(p)
             line = p.stdout.readline().decode()
@@ -220,6 +274,164 @@ def kill_task(argv):
     print("exit=%d after %.1f s" % (p.returncode, time.monotonic() - killed))
 
 
+def certs(d):
+    """certs DIR: a CA, a certificate for 127.0.0.1/localhost that serves
+    and authenticates clients (node.pem/node.key), and one from another CA
+    (rogue.pem/rogue.key), all generated here with the openssl CLI."""
+    os.makedirs(d, exist_ok=True)
+
+    def ossl(*args):
+        subprocess.run(["openssl"] + list(args), check=True, cwd=d,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    ext = os.path.join(d, "node.ext")
+    with open(ext, "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n"
+                "extendedKeyUsage=serverAuth,clientAuth\n"
+                "basicConstraints=CA:FALSE\n")
+    for ca, leaf in (("ca", "node"), ("rogueca", "rogue")):
+        ossl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+             ca + ".key", "-out", ca + ".pem", "-days", "2", "-subj",
+             "/CN=graphrt test " + ca)
+        ossl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", leaf + ".key",
+             "-out", leaf + ".csr", "-subj", "/CN=localhost")
+        ossl("x509", "-req", "-in", leaf + ".csr", "-CA", ca + ".pem",
+             "-CAkey", ca + ".key", "-CAcreateserial", "-out", leaf + ".pem",
+             "-days", "2", "-extfile", ext)
+    print("certs: ok")
+
+
+def stop_task(argv):
+    """stop-task TASK SECONDS -- CMD...: runs graph-run CMD, waits SECONDS
+    after the task's worker started, SIGSTOPs it, and reports how graph-run
+    ended and how long after the stop (the worker is SIGCONTed and left to
+    graph-run to reap)."""
+    import re
+    import signal
+    task, delay, cmd = argv[0], float(argv[1]), argv[3:]
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE)
+    lines, pid = [], None
+    for raw in p.stderr:
+        line = raw.decode(errors="replace")
+        lines.append(line)
+        m = re.search(r"started task '%s' \(.*pid (\d+)\)" % re.escape(task), line)
+        if m:
+            pid = int(m.group(1))
+            break
+    if pid is None:
+        p.kill()
+        sys.exit("graph-run never started task '%s':\n%s" % (task, "".join(lines)))
+    time.sleep(delay)
+    if p.poll() is not None:
+        sys.exit("graph-run finished before the stop; give it more steps")
+    os.kill(pid, signal.SIGSTOP)
+    stopped = time.monotonic()
+    try:
+        _, rest = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        os.kill(pid, signal.SIGKILL)
+        sys.exit("graph-run did not stop within 60 s of the SIGSTOP")
+    sys.stdout.write("".join(lines) + rest.decode(errors="replace"))
+    print("exit=%d after %.1f s" % (p.returncode, time.monotonic() - stopped))
+
+
+RANK_ENV = {"ompi": ("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"),
+            "pmi": ("PMI_RANK", "PMI_SIZE"),
+            "slurm": ("SLURM_PROCID", "SLURM_NTASKS")}
+
+
+def ranks(argv):
+    """ranks N STYLE -- CMD...: runs N copies of CMD as mpirun (STYLE ompi or
+    pmi) or srun (slurm) would, on loopback, with a shared job token; prints
+    each rank's exit code ("rank R exit=E") and fails unless all are 0."""
+    import socket
+    n, style, cmd = int(argv[0]), argv[1], argv[3:]
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    rank_var, size_var = RANK_ENV[style]
+    token = os.urandom(16).hex()
+    procs = []
+    for r in range(n):
+        env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port),
+                   GRAPHRT_LISTEN="127.0.0.1:0",
+                   GRAPHRT_ADVERTISE_HOST="127.0.0.1",
+                   GRAPHRT_JOB_TOKEN=token)
+        env[rank_var], env[size_var] = str(r), str(n)
+        procs.append(subprocess.Popen(cmd, env=env))
+    codes = []
+    for r, p in enumerate(procs):
+        try:
+            codes.append(p.wait(timeout=60))
+        except subprocess.TimeoutExpired:
+            for q in procs:
+                q.kill()
+            sys.exit("rank %d did not finish within 60 s" % r)
+    for r, c in enumerate(codes):
+        print("rank %d exit=%d" % (r, c))
+    if any(codes):
+        sys.exit(1)
+
+
+def check_k8s(argv):
+    """check-k8s DIR NAME TASKS BUNDLE PVC IMAGE ARG...: the manifests of
+    --emit-k8s, field by field: an Indexed Job of TASKS pods running
+    `graph-run ARG... /bundle/BUNDLE` in IMAGE with the bundle's volume, and the
+    headless Service that gives the pods their DNS names."""
+    d, name, tasks, bundle, pvc, image = argv[:6]
+    args = argv[6:]
+    if image == "DEFAULT":  # spelt out here: lit would expand the tool name
+        image = "graphc/" + "graph-run:latest"
+    tasks = int(tasks)
+    job = json.load(open(os.path.join(d, "job.json")))
+    svc = json.load(open(os.path.join(d, "service.json")))
+    labels = {"app.kubernetes.io/name": "graph-run", "graphc.dev/job": name}
+
+    assert job["apiVersion"] == "batch/v1" and job["kind"] == "Job", job
+    assert job["metadata"] == {"name": name, "labels": labels}, job["metadata"]
+    spec = job["spec"]
+    assert set(spec) == {"completionMode", "completions", "parallelism",
+                         "backoffLimit", "template"}, set(spec)
+    assert spec["completionMode"] == "Indexed"
+    assert spec["completions"] == tasks and spec["parallelism"] == tasks
+    assert spec["backoffLimit"] == 0
+    tmpl = spec["template"]
+    assert tmpl["metadata"] == {"labels": labels}
+    pod = tmpl["spec"]
+    assert set(pod) == {"subdomain", "restartPolicy", "containers", "volumes"}
+    assert pod["subdomain"] == name and pod["restartPolicy"] == "Never"
+    assert pod["volumes"] == [{"name": "bundle", "persistentVolumeClaim":
+                               {"claimName": pvc, "readOnly": True}}], pod["volumes"]
+    (c,) = pod["containers"]
+    assert c["name"] == "graph-run" and c["image"] == image
+    assert c["command"] == ["graph-run"]
+    assert c["args"] == args + ["/bundle/" + bundle], c["args"]
+    env = {e["name"]: e for e in c["env"]}
+    assert env["GRAPHRT_WORLD_SIZE"]["value"] == str(tasks)
+    assert env["MASTER_ADDR"]["value"] == "%s-0.%s" % (name, name)
+    assert env["MASTER_PORT"]["value"] == "29400"
+    assert env["GRAPHRT_LISTEN"]["value"] == "0.0.0.0:29500"
+    assert env["GRAPHRT_SUBDOMAIN"]["value"] == name
+    assert env["GRAPHRT_JOB_TOKEN"]["valueFrom"] == {
+        "secretKeyRef": {"name": name + "-token", "key": "token"}}
+    assert len(env) == 6, sorted(env)
+    assert c["ports"] == [{"name": "coordinator", "containerPort": 29400},
+                          {"name": "worker", "containerPort": 29500}], c["ports"]
+    assert c["volumeMounts"] == [{"name": "bundle", "mountPath": "/bundle",
+                                  "readOnly": True}]
+
+    assert svc["apiVersion"] == "v1" and svc["kind"] == "Service"
+    assert svc["metadata"] == {"name": name, "labels": labels}
+    assert svc["spec"] == {
+        "clusterIP": "None", "publishNotReadyAddresses": True,
+        "selector": {"graphc.dev/job": name},
+        "ports": [{"name": "coordinator", "port": 29400},
+                  {"name": "worker", "port": 29500}]}, svc["spec"]
+    print("k8s: ok (%s, %d pods)" % (name, tasks))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pair-bundle":
@@ -228,12 +440,24 @@ def main():
         coll_bundle(int(args[0]), args[1], args[2])
     elif cmd == "check-pair":
         check_pair(args[0], int(args[1]))
+    elif cmd == "check-metrics":
+        check_metrics(args[0], int(args[1]), args[2])
+    elif cmd == "check-trace":
+        check_trace(args[0], int(args[1]), args[2])
     elif cmd == "check-coll":
         check_coll(int(args[0]), args[1])
     elif cmd == "cluster":
         cluster(args)
     elif cmd == "kill-task":
         kill_task(args)
+    elif cmd == "check-k8s":
+        check_k8s(args)
+    elif cmd == "ranks":
+        ranks(args)
+    elif cmd == "stop-task":
+        stop_task(args)
+    elif cmd == "certs":
+        certs(args[0])
     elif cmd == "run":
         run(args)
     else:

@@ -1,0 +1,203 @@
+// SecurityTest.cpp: every service of graph-worker refuses calls without valid
+// credentials: a missing or wrong job token, and under mutual TLS a client
+// without a certificate, with one from another CA, or without TLS at all.
+#include "Security.h"
+#include "Worker.h"
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <unistd.h>
+
+namespace graphrt {
+namespace {
+
+struct Server {
+  std::unique_ptr<WorkerService> service;
+  std::unique_ptr<grpc::Server> server;
+  std::string address;
+  Server(const SecurityConfig &sec) {
+    service = std::make_unique<WorkerService>(sec);
+    grpc::ServerBuilder b;
+    int port = 0;
+    b.AddListeningPort("127.0.0.1:0", serverCredentials(sec), &port);
+    b.RegisterService(static_cast<rpc::Worker::Service *>(service.get()));
+    b.RegisterService(static_cast<rpc::Transport::Service *>(service.get()));
+    server = b.BuildAndStart();
+    address = "127.0.0.1:" + std::to_string(port);
+  }
+  ~Server() { server->Shutdown(std::chrono::system_clock::now()); }
+};
+
+using Call = std::function<grpc::Status(grpc::ClientContext *)>;
+
+// One call of every RPC of both services, over `channel`. Shutdown goes last:
+// when it is let through the worker stops serving.
+std::vector<std::pair<std::string, Call>>
+everyRpc(std::shared_ptr<grpc::Channel> channel) {
+  auto worker =
+      std::shared_ptr<rpc::Worker::Stub>(rpc::Worker::NewStub(channel));
+  auto transport =
+      std::shared_ptr<rpc::Transport::Stub>(rpc::Transport::NewStub(channel));
+  return {
+      {"LoadTask",
+       [=](grpc::ClientContext *c) {
+         rpc::LoadTaskRequest req;
+         req.set_bundle_dir("/nonexistent");
+         rpc::LoadTaskResponse resp;
+         return worker->LoadTask(c, req, &resp);
+       }},
+      {"RunStep",
+       [=](grpc::ClientContext *c) {
+         rpc::RunStepResponse resp;
+         return worker->RunStep(c, rpc::RunStepRequest(), &resp);
+       }},
+      {"Health",
+       [=](grpc::ClientContext *c) {
+         rpc::HealthResponse resp;
+         return worker->Health(c, rpc::HealthRequest(), &resp);
+       }},
+      {"Abort",
+       [=](grpc::ClientContext *c) {
+         rpc::AbortResponse resp;
+         return worker->Abort(c, rpc::AbortRequest(), &resp);
+       }},
+      {"Transfer",
+       [=](grpc::ClientContext *c) {
+         rpc::TransferAck ack;
+         auto w = transport->Transfer(c, &ack);
+         rpc::TensorChunk chunk;
+         chunk.set_key("k");
+         chunk.set_total_bytes(0);
+         w->Write(chunk);
+         w->WritesDone();
+         return w->Finish();
+       }},
+      {"Shutdown",
+       [=](grpc::ClientContext *c) {
+         rpc::ShutdownResponse resp;
+         return worker->Shutdown(c, rpc::ShutdownRequest(), &resp);
+       }},
+  };
+}
+
+grpc::Status callWith(const Call &call, const std::string &token) {
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  if (!token.empty()) {
+    ctx.AddMetadata(kTokenMetadataKey, token);
+  }
+  return call(&ctx);
+}
+
+TEST(SecurityTest, TokenIsRequiredOnEveryRpc) {
+  SecurityConfig sec;
+  sec.token = randomToken();
+  ASSERT_EQ(sec.token.size(), 64u);
+  EXPECT_NE(sec.token, randomToken());
+  Server s(sec);
+  auto channel =
+      grpc::CreateChannel(s.address, grpc::InsecureChannelCredentials());
+  for (const auto &[name, call] : everyRpc(channel)) {
+    SCOPED_TRACE(name);
+    grpc::Status none = callWith(call, "");
+    EXPECT_EQ(none.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(none.error_message(), "the call carries no job token");
+    grpc::Status wrong = callWith(call, randomToken());
+    EXPECT_EQ(wrong.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(wrong.error_message(), "the call's job token is not this job's");
+    grpc::Status prefix = callWith(call, sec.token.substr(0, 10));
+    EXPECT_EQ(prefix.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    // With the token the call reaches the service (which may still refuse
+    // it for its own reasons, e.g. no task loaded).
+    grpc::Status ok = callWith(call, sec.token);
+    EXPECT_NE(ok.error_code(), grpc::StatusCode::UNAUTHENTICATED)
+        << ok.error_message();
+  }
+}
+
+class TlsTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    char tmpl[] = "/tmp/graphrt-tls-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    std::string script =
+        std::string(GRAPHRT_TEST_HELPER) + " certs " + dir_ + " > /dev/null";
+    ASSERT_EQ(std::system(script.c_str()), 0) << script;
+  }
+  static void TearDownTestSuite() { std::system(("rm -rf " + dir_).c_str()); }
+  static SecurityConfig config(const std::string &leaf,
+                               const std::string &ca = "ca") {
+    SecurityConfig sec;
+    Status st =
+        loadSecurity(dir_ + "/" + leaf + ".pem", dir_ + "/" + leaf + ".key",
+                     dir_ + "/" + ca + ".pem", "", &sec);
+    EXPECT_TRUE(st.isOk()) << st.message();
+    sec.token.clear();
+    return sec;
+  }
+  static std::string dir_;
+};
+std::string TlsTest::dir_;
+
+TEST_F(TlsTest, MutualTlsRefusesClientsWithoutAValidCertificate) {
+  SecurityConfig sec = config("node");
+  ASSERT_TRUE(sec.tls());
+  Server s(sec);
+
+  grpc::SslCredentialsOptions noCert;
+  noCert.pem_root_certs = sec.caPem;
+  SecurityConfig rogue = config("rogue");
+  rogue.caPem = sec.caPem; // trusts the server, but its own cert is foreign
+  std::vector<std::pair<std::string, std::shared_ptr<grpc::ChannelCredentials>>>
+      bad = {{"plaintext", grpc::InsecureChannelCredentials()},
+             {"TLS without a client certificate", grpc::SslCredentials(noCert)},
+             {"a certificate from another CA", channelCredentials(rogue)}};
+  for (const auto &[what, creds] : bad) {
+    SCOPED_TRACE(what);
+    for (const auto &[name, call] :
+         everyRpc(grpc::CreateChannel(s.address, creds))) {
+      SCOPED_TRACE(name);
+      grpc::Status st = callWith(call, "");
+      EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE)
+          << st.error_message();
+    }
+  }
+  // A client that does not trust the server's CA refuses it too.
+  SecurityConfig distrust = config("node", "rogueca");
+  grpc::Status st = callWith(
+      everyRpc(grpc::CreateChannel(s.address, channelCredentials(distrust)))[2]
+          .second,
+      "");
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE);
+
+  // The right certificate gets through on every RPC.
+  for (const auto &[name, call] :
+       everyRpc(grpc::CreateChannel(s.address, channelCredentials(sec)))) {
+    SCOPED_TRACE(name);
+    grpc::Status ok = callWith(call, "");
+    EXPECT_NE(ok.error_code(), grpc::StatusCode::UNAVAILABLE)
+        << ok.error_message();
+    EXPECT_NE(ok.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+}
+
+TEST_F(TlsTest, LoadSecurityNamesTheBadFlag) {
+  SecurityConfig sec;
+  Status st = loadSecurity(dir_ + "/node.pem", "", "", "", &sec);
+  EXPECT_EQ(st.message(), "--tls-cert, --tls-key and --tls-ca go together "
+                          "(mutual TLS needs all three)");
+  st = loadSecurity(dir_ + "/node.pem", dir_ + "/missing.key", dir_ + "/ca.pem",
+                    "", &sec);
+  EXPECT_EQ(st.message(), "--tls-key: cannot read '" + dir_ + "/missing.key'");
+  st = loadSecurity(dir_ + "/node.pem", dir_ + "/node.key", dir_ + "/node.ext",
+                    "", &sec);
+  EXPECT_EQ(st.message(), "--tls-ca: '" + dir_ + "/node.ext' is not PEM");
+}
+
+} // namespace
+} // namespace graphrt
