@@ -13,6 +13,8 @@ PACKAGES=(
   # Tests and numeric references.
   libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-onnx
   libopenblas-dev
+  # OpenMP runtime for the parallel loops of CPU code (graphc-cpu-codegen).
+  libomp-22-dev
 )
 
 missing=()

@@ -5,6 +5,7 @@
 #include "dist/DistDialect.h"
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
+#include "graphc/Pipelines/CpuCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +20,7 @@ void graphc::registerAllDialects(mlir::DialectRegistry &registry) {
 void graphc::registerAllPasses() {
   static bool once = [] {
     graph::registerGraphPasses();
+    registerCpuCodegenPasses();
     return true;
   }();
   (void)once;
