@@ -67,8 +67,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // A result that is just an (updated) argument needs no return value.
-  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  // A result that is just an (updated) argument needs no return value, also
+  // in public functions: no clone of the output per call.
+  pm.addPass(createCpuDropEquivalentResults());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Register accumulation for the matmul micro-kernel on memrefs (the tensor
@@ -88,6 +89,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       bufferization::createOptimizeAllocationLivenessPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Copies as inline loops: no memrefCopy from MLIR's runner library at run
+  // time.
+  pm.addNestedPass<func::FuncOp>(createCpuExpandCopies());
 
   // --- Loops and parallelism ---------------------------------------------
   // Ops the vectoriser rejected run as scalar loops.

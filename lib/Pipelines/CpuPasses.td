@@ -78,4 +78,37 @@ def CpuHoistVectorTransfers : Pass<"graphc-cpu-hoist-vector-transfers",
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
+def CpuExpandCopies : Pass<"graphc-cpu-expand-copies", "mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy into linalg.copy, i.e. inline loops";
+  let description = [{
+    `finalize-memref-to-llvm` lowers a copy between non-contiguous memrefs
+    to a call of `memrefCopy` from MLIR's C runner library, which a shared
+    object built by graphc must not need at run time. This pass rewrites
+    every `memref.copy` into a `linalg.copy`, which later becomes a loop nest
+    (LLVM vectorises its inner loop). Copies of a buffer onto itself, which
+    in-place slice updates leave behind, are erased.
+
+    Example: `graph-opt --graphc-cpu-expand-copies`.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def CpuDropEquivalentResults : Pass<"graphc-cpu-drop-equivalent-results",
+                                    "mlir::ModuleOp"> {
+  let summary = "Drop results that are updated arguments, public functions "
+                "included";
+  let description = [{
+    After bufferization a function whose result is its (writable) output
+    argument updated in place returns that argument's buffer. Upstream
+    `drop-equivalent-buffer-results` removes such results only from private
+    functions; on a public one the deallocation pipeline then clones the
+    buffer (a malloc and a full copy per call, owned by the caller). graphc
+    compiles destination-passing kernels, so this pass applies the upstream
+    rewrite to public functions too (callers in the module are updated) and
+    keeps their visibility: the caller reads the result from the argument.
+
+    Example: `graph-opt --graphc-cpu-drop-equivalent-results`.
+  }];
+}
+
 #endif // GRAPHC_PIPELINES_CPUPASSES_TD

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -19,13 +20,17 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace graphc {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZE
 #define GEN_PASS_DEF_CPUHOISTVECTORTRANSFERS
+#define GEN_PASS_DEF_CPUEXPANDCOPIES
+#define GEN_PASS_DEF_CPUDROPEQUIVALENTRESULTS
 #include "CpuPasses.h.inc"
 } // namespace graphc
 
@@ -389,6 +394,46 @@ struct CpuHoistVectorTransfers
     linalg::hoistRedundantVectorTransfers(func);
     IRRewriter rewriter(&getContext());
     linalg::hoistRedundantVectorBroadcasts(rewriter, func);
+  }
+};
+
+struct CpuExpandCopies
+    : public graphc::impl::CpuExpandCopiesBase<CpuExpandCopies> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    getOperation().walk([&](memref::CopyOp copy) {
+      // In-place updates of a slice bufferize to a copy of the slice onto
+      // itself: nothing to do.
+      if (copy.getSource() == copy.getTarget()) {
+        rewriter.eraseOp(copy);
+        return;
+      }
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+    });
+  }
+};
+
+struct CpuDropEquivalentResults
+    : public graphc::impl::CpuDropEquivalentResultsBase<
+          CpuDropEquivalentResults> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> madePrivate;
+    for (func::FuncOp fn : module.getOps<func::FuncOp>()) {
+      if (fn.isPublic() && !fn.isDeclaration()) {
+        fn.setPrivate();
+        madePrivate.push_back(fn);
+      }
+    }
+    OpPassManager pipeline(ModuleOp::getOperationName());
+    pipeline.addPass(bufferization::createDropEquivalentBufferResultsPass());
+    LogicalResult result = runPipeline(pipeline, module);
+    for (func::FuncOp fn : madePrivate)
+      fn.setPublic();
+    if (failed(result))
+      signalPassFailure();
   }
 };
 

@@ -9,6 +9,8 @@
 #ifndef GRAPHC_PIPELINES_CPUCODEGEN_H
 #define GRAPHC_PIPELINES_CPUCODEGEN_H
 
+#include "graphc/Target/CPU/CpuTarget.h"
+
 #include <cstdint>
 
 namespace mlir {
@@ -43,6 +45,22 @@ struct CpuCodegenOptions {
 /// The result is a module in the LLVM dialect (plus omp ops when `openmp`).
 void buildCpuCodegenPipeline(mlir::OpPassManager &pm,
                              const CpuCodegenOptions &options);
+
+/// Runs the pipeline on `module` (in place; it ends in the LLVM dialect).
+/// Emits diagnostics on failure.
+mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
+                                       const CpuCodegenOptions &options);
+
+/// Lowers `module` with the pipeline, emits an object for `target` and links
+/// the shared object `soPath` with lld; with `options.openmp` the object
+/// links libomp (LLVM's, from libomp-22-dev, found next to ld.lld).
+/// `link` adds libraries. Emits diagnostics (or the linker's message) on
+/// failure. The object goes to a temporary file that is removed.
+mlir::LogicalResult compileToSharedObject(mlir::ModuleOp module,
+                                          const CpuCodegenOptions &options,
+                                          const CpuTargetOptions &target,
+                                          llvm::StringRef soPath,
+                                          const LinkOptions &link = {});
 
 /// Registers the pipeline (`graphc-cpu-codegen`) and its passes
 /// (`graphc-cpu-tile-and-vectorize`, `graphc-cpu-hoist-vector-transfers`).

@@ -209,6 +209,14 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objects,
     args.push_back("-L" + dir);
     args.push_back("-rpath=" + dir);
   }
+  // ld.lld, unlike a compiler driver, has no default search path: add the
+  // host's (Debian multiarch first) so -lc, -lm and -lomp resolve.
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  std::string multiarch = host.getArchName().str() + "-linux-gnu";
+  for (std::string dir : {"/lib/" + multiarch, "/usr/lib/" + multiarch,
+                          std::string("/lib"), std::string("/usr/lib")})
+    if (llvm::sys::fs::is_directory(dir))
+      args.push_back("-L" + dir);
   for (const std::string &lib : options.libraries)
     args.push_back("-l" + lib);
   // Link libc so symbol versions of memcpy/malloc resolve at load time.

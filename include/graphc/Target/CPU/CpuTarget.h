@@ -9,6 +9,7 @@
 #define GRAPHC_TARGET_CPU_CPUTARGET_H
 
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
