@@ -7,6 +7,8 @@
 //
 // Usage: gemm-bench [--threads=1,2] [--shapes=MxNxK,...] [--min-time=0.3]
 //                   [--mr=N --nr=N --kc=N --pm=N --pn=N] [--no-openmp]
+//        gemm-bench --emit-dir=DIR --cpu=NAME [--vector-width=N] [--shapes=..]
+//   writes DIR/gemm_MxNxK.so for another machine (bench/gemm/remote.py).
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +113,8 @@ int main(int argc, char **argv) {
   std::vector<int> threads = {1, 2};
   double minTime = 0.3;
   graphc::CpuCodegenOptions options;
+  graphc::CpuTargetOptions target;
+  std::string emitDir;
   std::vector<Shape> shapes = {
       {256, 256, 256, "square"},
       {512, 512, 512, "square"},
@@ -149,6 +153,12 @@ int main(int argc, char **argv) {
       }
     } else if (arg.consume_front("--min-time=")) {
       minTime = std::atof(arg.str().c_str());
+    } else if (arg.consume_front("--emit-dir=")) {
+      emitDir = arg.str();
+    } else if (arg.consume_front("--cpu=")) {
+      target.cpu = arg.str();
+    } else if (arg.starts_with("--vector-width=")) {
+      options.vectorWidth = parseInt(argv[i], "--vector-width=");
     } else if (arg == "--no-openmp") {
       options.openmp = false;
     } else if (arg.starts_with("--mr=")) {
@@ -174,6 +184,21 @@ int main(int argc, char **argv) {
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
+  if (!emitDir.empty()) {
+    // Cross-compile only: one shared object per shape for another machine.
+    for (const Shape &s : shapes) {
+      auto module =
+          mlir::parseSourceString<mlir::ModuleOp>(gemmSource(s), &context);
+      std::string so = emitDir + "/gemm_" + std::to_string(s.m) + "x" +
+                       std::to_string(s.n) + "x" + std::to_string(s.k) + ".so";
+      if (!module || mlir::failed(graphc::compileToSharedObject(
+                         *module, options, target, so)))
+        return 1;
+      std::printf("wrote %s\n", so.c_str());
+    }
+    return 0;
+  }
+
   graphc::CpuInfo host = graphc::detectHostCpu();
   std::printf("host: %s, %u-bit vectors; graphc tiles mr=%ld nr=%ld kc=%ld "
               "task=%ldx%ld\n",
@@ -192,7 +217,7 @@ int main(int argc, char **argv) {
       return 1;
     llvm::FileRemover remove(so);
     if (mlir::failed(graphc::compileToSharedObject(
-            *module, options, graphc::CpuTargetOptions{}, so)))
+            *module, options, target, so)))
       return 1;
     void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {

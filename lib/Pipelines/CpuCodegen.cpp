@@ -166,10 +166,10 @@ struct CpuCodegenPipelineOptions
                      llvm::cl::init(256)};
   Option<int64_t> parallelM{*this, "parallel-m",
                             llvm::cl::desc("matmul task rows"),
-                            llvm::cl::init(64)};
+                            llvm::cl::init(256)};
   Option<int64_t> parallelN{*this, "parallel-n",
                             llvm::cl::desc("matmul task columns"),
-                            llvm::cl::init(256)};
+                            llvm::cl::init(128)};
   Option<bool> openmp{*this, "openmp",
                       llvm::cl::desc("lower parallel loops to OpenMP"),
                       llvm::cl::init(true)};

@@ -1,5 +1,5 @@
 // RUN: graph-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16}),canonicalize,cse)' \
+// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 parallel-m=64 parallel-n=256}),canonicalize,cse)' \
 // RUN: | FileCheck %s
 
 // The matmul strategy: one scf.forall task per 64x256 output tile with the

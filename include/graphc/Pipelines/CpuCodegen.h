@@ -29,9 +29,11 @@ struct CpuCodegenOptions {
   int64_t nr = 0;
   /// Matmul K block (the B panel of kc x nr stays in L1).
   int64_t kc = 256;
-  /// Matmul output tile of one parallel task.
-  int64_t parallelM = 64;
-  int64_t parallelN = 256;
+  /// Matmul output tile of one parallel task. Tall tasks: each kc x nr
+  /// micro-panel of B is reused by 32 register tiles while the 256 x kc block
+  /// of A (256 KiB) stays in L2.
+  int64_t parallelM = 256;
+  int64_t parallelN = 128;
   /// Parallel loops become OpenMP worksharing loops (libomp at run time);
   /// when false, the generated code is single-threaded and needs no runtime.
   bool openmp = true;

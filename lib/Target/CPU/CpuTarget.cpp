@@ -80,15 +80,17 @@ createCpuTargetMachine(const CpuTargetOptions &options) {
   }();
   (void)initialised;
 
+  // The host's features only complete the host's CPU: a named CPU brings
+  // its own (x86-64-v4 means AVX-512 whatever this machine has).
   CpuInfo host;
-  bool needHost =
-      options.triple.empty() || options.cpu.empty() || options.features.empty();
+  bool needHost = options.triple.empty() || options.cpu.empty();
   if (needHost)
     host = detectHostCpu();
   llvm::Triple triple(options.triple.empty() ? host.triple : options.triple);
   std::string cpu = options.cpu.empty() ? host.cpu : options.cpu;
-  std::string features =
-      options.features.empty() ? host.features : options.features;
+  std::string features = options.features.empty() && options.cpu.empty()
+                             ? host.features
+                             : options.features;
 
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);

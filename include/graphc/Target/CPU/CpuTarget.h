@@ -50,7 +50,9 @@ CpuInfo detectHostCpu();
 /// allows for f32 arithmetic.
 unsigned vectorBitsFromFeatures(llvm::StringRef features);
 
-/// Options for object emission. Empty strings mean "the host".
+/// Options for object emission. Empty triple or cpu mean "the host"; empty
+/// features mean the host's features for the host CPU and the named CPU's
+/// own features otherwise.
 struct CpuTargetOptions {
   std::string triple;
   std::string cpu;
