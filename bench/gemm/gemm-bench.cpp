@@ -5,7 +5,8 @@
 // OpenBLAS's cblas_sgemm in the same process, printing both GFLOP/s and the
 // ratio. Results are checked against OpenBLAS before timing.
 //
-// Usage: gemm-bench [--threads=1,2] [--shapes=MxNxK,...] [--min-time=0.3]
+// Usage: gemm-bench [--threads=1,2] [--shapes=MxNxK,...] [--min-time=0.1]
+//                   [--rounds=7]
 //                   [--mr=N --nr=N --kc=N --pm=N --pn=N] [--no-openmp]
 //        gemm-bench --emit-dir=DIR --cpu=NAME [--vector-width=N] [--shapes=..]
 //   writes DIR/gemm_MxNxK.so for another machine (bench/gemm/remote.py).
@@ -82,25 +83,35 @@ std::string gemmSource(const Shape &s) {
          "  return\n}\n";
 }
 
-/// Best time per call over a few batches, each at least `minTime` seconds.
+/// Time per call of one batch of at least `minTime` seconds.
 template <typename F>
-double timeIt(F &&fn, double minTime) {
-  fn(); // warm up (page faults, thread pool start)
-  double best = 1e30;
-  for (int batch = 0; batch < 3; ++batch) {
-    int reps = 0;
-    auto start = std::chrono::steady_clock::now();
-    double elapsed = 0;
-    do {
-      fn();
-      ++reps;
-      elapsed = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
-    } while (elapsed < minTime);
-    best = std::min(best, elapsed / reps);
+double batchTime(F &&fn, double minTime) {
+  int reps = 0;
+  auto start = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  do {
+    fn();
+    ++reps;
+    elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  } while (elapsed < minTime);
+  return elapsed / reps;
+}
+
+/// Best time per call of `a` and of `b` over `rounds` rounds that alternate
+/// one batch of each, so both see the same machine load; the best batch is
+/// the one least disturbed by other processes.
+template <typename A, typename B>
+std::pair<double, double> timePair(A &&a, B &&b, double minTime, int rounds) {
+  a(); // warm up (page faults, thread pool start)
+  b();
+  double bestA = 1e30, bestB = 1e30;
+  for (int r = 0; r < rounds; ++r) {
+    bestA = std::min(bestA, batchTime(a, minTime));
+    bestB = std::min(bestB, batchTime(b, minTime));
   }
-  return best;
+  return {bestA, bestB};
 }
 
 int64_t parseInt(const char *arg, const char *name) {
@@ -111,7 +122,8 @@ int64_t parseInt(const char *arg, const char *name) {
 
 int main(int argc, char **argv) {
   std::vector<int> threads = {1, 2};
-  double minTime = 0.3;
+  double minTime = 0.1;
+  int rounds = 7;
   graphc::CpuCodegenOptions options;
   graphc::CpuTargetOptions target;
   std::string emitDir;
@@ -151,6 +163,8 @@ int main(int argc, char **argv) {
         }
         shapes.push_back(s);
       }
+    } else if (arg.consume_front("--rounds=")) {
+      rounds = std::max(1, std::atoi(arg.str().c_str()));
     } else if (arg.consume_front("--min-time=")) {
       minTime = std::atof(arg.str().c_str());
     } else if (arg.consume_front("--emit-dir=")) {
@@ -252,8 +266,7 @@ int main(int argc, char **argv) {
       }
       bool ok = maxErr <= 1e-4 * std::max(1.0, maxRef) * std::sqrt(s.k);
       double flops = 2.0 * s.m * s.n * s.k;
-      double tg = timeIt(runGraphc, minTime);
-      double tb = timeIt(runBlas, minTime);
+      auto [tg, tb] = timePair(runGraphc, runBlas, minTime, rounds);
       std::printf("%-22s %16s %3d %10.1f %10.1f %7.2f%s\n", s.name.c_str(),
                   (std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
                    std::to_string(s.k))
