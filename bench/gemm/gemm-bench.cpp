@@ -1,4 +1,5 @@
-//===- gemm-bench.cpp - graphc-generated SGEMM against OpenBLAS ------------===//
+//===- gemm-bench.cpp - graphc-generated SGEMM against OpenBLAS
+//------------===//
 //
 // For each shape (M, N, K) and thread count, compiles C = A * B through the
 // graphc CPU pipeline into a shared object, loads it, and times it against
@@ -54,8 +55,7 @@ struct Shape {
   std::string name;
 };
 
-template <int N>
-struct MemRef {
+template <int N> struct MemRef {
   float *allocated;
   float *aligned;
   int64_t offset;
@@ -69,23 +69,35 @@ MemRef<2> view(std::vector<float> &v, int64_t r, int64_t c) {
 }
 
 std::string gemmSource(const Shape &s) {
-  std::string a = "tensor<" + std::to_string(s.m) + "x" + std::to_string(s.k) + "xf32>";
-  std::string b = "tensor<" + std::to_string(s.k) + "x" + std::to_string(s.n) + "xf32>";
-  std::string c = "tensor<" + std::to_string(s.m) + "x" + std::to_string(s.n) + "xf32>";
-  std::string cm = "memref<" + std::to_string(s.m) + "x" + std::to_string(s.n) + "xf32>";
+  std::string a =
+      "tensor<" + std::to_string(s.m) + "x" + std::to_string(s.k) + "xf32>";
+  std::string b =
+      "tensor<" + std::to_string(s.k) + "x" + std::to_string(s.n) + "xf32>";
+  std::string c =
+      "tensor<" + std::to_string(s.m) + "x" + std::to_string(s.n) + "xf32>";
+  std::string cm =
+      "memref<" + std::to_string(s.m) + "x" + std::to_string(s.n) + "xf32>";
   return "func.func @gemm(%a: " + a + ", %b: " + b + ", %out: " + cm +
          ") attributes {llvm.emit_c_interface} {\n"
          "  %zero = arith.constant 0.0 : f32\n"
-         "  %e = tensor.empty() : " + c + "\n"
-         "  %f = linalg.fill ins(%zero : f32) outs(%e : " + c + ") -> " + c + "\n"
-         "  %r = linalg.matmul ins(%a, %b : " + a + ", " + b + ") outs(%f : " + c + ") -> " + c + "\n"
-         "  bufferization.materialize_in_destination %r in restrict writable %out : (" + c + ", " + cm + ") -> ()\n"
+         "  %e = tensor.empty() : " +
+         c +
+         "\n"
+         "  %f = linalg.fill ins(%zero : f32) outs(%e : " +
+         c + ") -> " + c +
+         "\n"
+         "  %r = linalg.matmul ins(%a, %b : " +
+         a + ", " + b + ") outs(%f : " + c + ") -> " + c +
+         "\n"
+         "  bufferization.materialize_in_destination %r in restrict writable "
+         "%out : (" +
+         c + ", " + cm +
+         ") -> ()\n"
          "  return\n}\n";
 }
 
 /// Time per call of one batch of at least `minTime` seconds.
-template <typename F>
-double batchTime(F &&fn, double minTime) {
+template <typename F> double batchTime(F &&fn, double minTime) {
   int reps = 0;
   auto start = std::chrono::steady_clock::now();
   double elapsed = 0;
@@ -149,15 +161,17 @@ int main(int argc, char **argv) {
       threads.clear();
       llvm::SmallVector<llvm::StringRef> parts;
       arg.split(parts, ',');
-      for (llvm::StringRef p : parts)
+      for (llvm::StringRef p : parts) {
         threads.push_back(std::atoi(p.str().c_str()));
+      }
     } else if (arg.consume_front("--shapes=")) {
       shapes.clear();
       llvm::SmallVector<llvm::StringRef> parts;
       arg.split(parts, ',');
       for (llvm::StringRef p : parts) {
         Shape s{0, 0, 0, "custom"};
-        if (std::sscanf(p.str().c_str(), "%ldx%ldx%ld", &s.m, &s.n, &s.k) != 3) {
+        if (std::sscanf(p.str().c_str(), "%ldx%ldx%ld", &s.m, &s.n, &s.k) !=
+            3) {
           llvm::errs() << "gemm-bench: bad shape '" << p << "', want MxNxK\n";
           return 2;
         }
@@ -206,8 +220,9 @@ int main(int argc, char **argv) {
       std::string so = emitDir + "/gemm_" + std::to_string(s.m) + "x" +
                        std::to_string(s.n) + "x" + std::to_string(s.k) + ".so";
       if (!module || mlir::failed(graphc::compileToSharedObject(
-                         *module, options, target, so)))
+                         *module, options, target, so))) {
         return 1;
+      }
       std::printf("wrote %s\n", so.c_str());
     }
     return 0;
@@ -227,12 +242,14 @@ int main(int argc, char **argv) {
     auto module =
         mlir::parseSourceString<mlir::ModuleOp>(gemmSource(s), &context);
     llvm::SmallString<128> so;
-    if (!module || llvm::sys::fs::createTemporaryFile("gemm-bench", "so", so))
+    if (!module || llvm::sys::fs::createTemporaryFile("gemm-bench", "so", so)) {
       return 1;
+    }
     llvm::FileRemover remove(so);
-    if (mlir::failed(graphc::compileToSharedObject(
-            *module, options, target, so)))
+    if (mlir::failed(
+            graphc::compileToSharedObject(*module, options, target, so))) {
       return 1;
+    }
     void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
       llvm::errs() << "gemm-bench: " << dlerror() << "\n";
@@ -240,12 +257,13 @@ int main(int argc, char **argv) {
     }
     auto gemm = reinterpret_cast<GemmFn>(dlsym(handle, "_mlir_ciface_gemm"));
 
-    std::vector<float> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n),
-        ref(s.m * s.n);
-    for (size_t i = 0; i < a.size(); ++i)
+    std::vector<float> a(s.m * s.k), b(s.k * s.n), c(s.m * s.n), ref(s.m * s.n);
+    for (size_t i = 0; i < a.size(); ++i) {
       a[i] = float((i * 7 + 3) % 17) / 17.0f - 0.5f;
-    for (size_t i = 0; i < b.size(); ++i)
+    }
+    for (size_t i = 0; i < b.size(); ++i) {
       b[i] = float((i * 5 + 1) % 13) / 13.0f - 0.5f;
+    }
     MemRef<2> ma = view(a, s.m, s.k), mb = view(b, s.k, s.n),
               mc = view(c, s.m, s.n);
     auto runGraphc = [&] { gemm(&ma, &mb, &mc); };
@@ -278,6 +296,7 @@ int main(int argc, char **argv) {
     }
     dlclose(handle);
   }
-  std::printf("GFLOP/s columns; ratio = graphc / openblas (higher is better)\n");
+  std::printf(
+      "GFLOP/s columns; ratio = graphc / openblas (higher is better)\n");
   return failures ? 1 : 0;
 }

@@ -1,4 +1,5 @@
-//===- CpuCodegen.cpp - the graphc-cpu-codegen pipeline ---------------------===//
+//===- CpuCodegen.cpp - the graphc-cpu-codegen pipeline
+//---------------------===//
 
 #include "graphc/Pipelines/CpuCodegen.h"
 
@@ -77,8 +78,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCpuHoistVectorTransfers());
   // Allocate temporaries once, outside loops, as early as their sizes allow.
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferHoistingPass());
-  pm.addNestedPass<func::FuncOp>(
-      bufferization::createBufferLoopHoistingPass());
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   // Small constant-size temporaries live on the stack: no malloc per call.
   pm.addNestedPass<func::FuncOp>(
       bufferization::createPromoteBuffersToStackPass());
@@ -143,8 +143,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass());
   // Poison values the vectoriser uses as transfer padding.
   pm.addPass(createUBToLLVMConversionPass());
-  if (options.openmp)
+  if (options.openmp) {
     pm.addPass(createConvertOpenMPToLLVMPass());
+  }
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

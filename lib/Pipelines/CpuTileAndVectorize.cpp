@@ -1,4 +1,5 @@
-//===- CpuTileAndVectorize.cpp - thread, cache and register tiling ---------===//
+//===- CpuTileAndVectorize.cpp - thread, cache and register tiling
+//---------===//
 //
 // The CPU tiling strategy: see CpuPasses.td and docs/design/cpu-codegen.md.
 //
@@ -10,17 +11,17 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -49,29 +50,37 @@ constexpr llvm::StringLiteral kContractionMarker = "__graphc_cpu_contraction";
 /// Elements below which an op gets no scf.forall: a thread fork costs more.
 constexpr int64_t kMinParallelElements = 4096;
 
-/// Tiles `op` with `sizes` (0: not tiled) and replaces it. Returns the tiled op.
+/// Tiles `op` with `sizes` (0: not tiled) and replaces it. Returns the tiled
+/// op.
 FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
                               ArrayRef<int64_t> sizes, bool forall,
                               ArrayRef<int64_t> interchange = {},
                               SmallVectorImpl<scf::ForOp> *loops = nullptr) {
-  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; })) {
     return op.getOperation();
+  }
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
-  if (forall)
+  if (forall) {
     options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  if (!interchange.empty())
+  }
+  if (!interchange.empty()) {
     options.setInterchange(interchange);
+  }
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> result =
       scf::tileUsingSCF(rewriter, op, options);
-  if (failed(result) || result->tiledOps.size() != 1)
+  if (failed(result) || result->tiledOps.size() != 1) {
     return failure();
+  }
   rewriter.replaceOp(op, result->replacements);
-  if (loops)
-    for (LoopLikeOpInterface loop : result->loops)
-      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+  if (loops) {
+    for (LoopLikeOpInterface loop : result->loops) {
+      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation())) {
         loops->push_back(forOp);
+      }
+    }
+  }
   return result->tiledOps.front();
 }
 
@@ -88,37 +97,43 @@ bool vectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                  ArrayRef<int64_t> vectorSizes, bool namedContraction = false) {
   SmallVector<int64_t> sizes;
   if (op.hasDynamicShape()) {
-    if (vectorSizes.size() != op.getNumLoops())
+    if (vectorSizes.size() != op.getNumLoops()) {
       return false;
+    }
     sizes.assign(vectorSizes.begin(), vectorSizes.end());
   }
-  if (failed(linalg::vectorizeOpPrecondition(op, sizes)))
+  if (failed(linalg::vectorizeOpPrecondition(op, sizes))) {
     return false;
+  }
   rewriter.setInsertionPoint(op);
-  FailureOr<linalg::VectorizationResult> result =
-      linalg::vectorize(rewriter, op, sizes, /*inputScalableVecDims=*/{},
-                        /*vectorizeNDExtract=*/false,
-                        /*flatten1DDepthwiseConv=*/false,
-                        /*assumeDynamicDimsMatchVecSizes=*/false,
-                        namedContraction);
-  if (failed(result))
+  FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+      rewriter, op, sizes, /*inputScalableVecDims=*/{},
+      /*vectorizeNDExtract=*/false,
+      /*flatten1DDepthwiseConv=*/false,
+      /*assumeDynamicDimsMatchVecSizes=*/false, namedContraction);
+  if (failed(result)) {
     return false;
-  if (result->replacements.empty())
+  }
+  if (result->replacements.empty()) {
     rewriter.eraseOp(op);
-  else
+  } else {
     rewriter.replaceOp(op, result->replacements);
+  }
   return true;
 }
 
 /// A matmul-like contraction: parallel batch loops, then M, N parallel and
 /// one K reduction loop.
 bool isMatmulLike(linalg::LinalgOp op) {
-  if (!linalg::isaContractionOpInterface(op) || op.getNumLoops() < 3)
+  if (!linalg::isaContractionOpInterface(op) || op.getNumLoops() < 3) {
     return false;
+  }
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
-  for (unsigned i = 0, e = iters.size(); i + 1 < e; ++i)
-    if (iters[i] != utils::IteratorType::parallel)
+  for (unsigned i = 0, e = iters.size(); i + 1 < e; ++i) {
+    if (iters[i] != utils::IteratorType::parallel) {
       return false;
+    }
+  }
   return iters.back() == utils::IteratorType::reduction &&
          op.getNumDpsInputs() == 2;
 }
@@ -166,54 +181,64 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
     options.setFusionControlFn(
         [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (isDestination && isa<linalg::FillOp>(producer.getOwner()))
+          if (isDestination && isa<linalg::FillOp>(producer.getOwner())) {
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          }
           return std::nullopt;
         });
     rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTileAndFuseResult> result =
         scf::tileConsumerAndFuseProducersUsingSCF(
             rewriter, cast<TilingInterface>(op.getOperation()), options);
-    if (failed(result))
+    if (failed(result)) {
       return;
-    for (OpResult res : op->getResults())
-      if (Value repl = result->replacements.lookup(res))
+    }
+    for (OpResult res : op->getResults()) {
+      if (Value repl = result->replacements.lookup(res)) {
         rewriter.replaceAllUsesWith(res, repl);
+      }
+    }
     current = result->tiledAndFusedOps.front();
-    if (op->use_empty())
+    if (op->use_empty()) {
       rewriter.eraseOp(op);
+    }
   }
 
   // Cache: a K block keeps a kc x nr panel of B in L1 while every register
   // tile of the task streams over it.
-  FailureOr<Operation *> tiled = tileOp(
-      rewriter, cast<TilingInterface>(current), withBatch(0, {0, 0, kc}),
-      /*forall=*/false);
-  if (failed(tiled))
+  FailureOr<Operation *> tiled =
+      tileOp(rewriter, cast<TilingInterface>(current), withBatch(0, {0, 0, kc}),
+             /*forall=*/false);
+  if (failed(tiled)) {
     return;
+  }
   // Registers: mr x nr output tiles, N outer so the B micro-panel is reused
   // by each M tile, then K innermost with step 1.
   SmallVector<int64_t> interchange;
-  for (unsigned i = 0; i < numBatch; ++i)
+  for (unsigned i = 0; i < numBatch; ++i) {
     interchange.push_back(i);
+  }
   interchange.append({numBatch + 1, numBatch, numBatch + 2});
   SmallVector<scf::ForOp> regLoops;
   tiled = tileOp(rewriter, cast<TilingInterface>(*tiled),
                  withBatch(1, {regM, regN, 0}), /*forall=*/false, interchange,
                  &regLoops);
-  if (failed(tiled))
+  if (failed(tiled)) {
     return;
+  }
   Operation *regTile = *tiled;
   tiled = tileOp(rewriter, cast<TilingInterface>(regTile),
                  withBatch(0, {0, 0, 1}), /*forall=*/false);
-  if (failed(tiled))
+  if (failed(tiled)) {
     return;
+  }
   (*tiled)->setAttr(kContractionMarker, rewriter.getUnitAttr());
   // Edge tiles (M or N not a multiple of the register tile) get loops of
   // their own with static, smaller tiles instead of masked vectors. Inner
   // (M) loop first: peeling the N loop then copies the peeled M loops too.
-  for (scf::ForOp loop : llvm::reverse(regLoops))
+  for (scf::ForOp loop : llvm::reverse(regLoops)) {
     peel(rewriter, loop);
+  }
   ++numMatmuls;
 }
 
@@ -234,37 +259,43 @@ void CpuTileAndVectorize::tileConvolution(RewriterBase &rewriter,
   if (parallel) {
     FailureOr<Operation *> tiled =
         tileOp(rewriter, cast<TilingInterface>(current), parallelSizes, true);
-    if (failed(tiled))
+    if (failed(tiled)) {
       return;
+    }
     current = *tiled;
   }
   FailureOr<Operation *> tiled =
       tileOp(rewriter, cast<TilingInterface>(current), sizes, false);
-  if (failed(tiled))
+  if (failed(tiled)) {
     return;
+  }
   // MLIR 22's decomposition of conv_2d_nchw_fchw drops the wrong unit
   // dimension of the input when the batch tile is 1 (it takes the first unit
   // dimension, N, instead of H), so only NHWC convolutions are decomposed and
   // vectorised; NCHW ones run as scalar loops inside their tasks.
-  if (nchw)
+  if (nchw) {
     (*tiled)->setAttr(kScalarMarker, rewriter.getUnitAttr());
-  else
+  } else {
     decomposable.push_back(*tiled);
+  }
 }
 
 void CpuTileAndVectorize::parallelizeOther(RewriterBase &rewriter,
                                            linalg::LinalgOp op) {
   if (!parallel || insideForall(op) || op.hasDynamicShape() ||
-      op.getNumLoops() == 0)
+      op.getNumLoops() == 0) {
     return;
+  }
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t elements = 1;
-  for (int64_t b : bounds)
+  for (int64_t b : bounds) {
     elements *= b;
+  }
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   if (elements < kMinParallelElements ||
-      iters.front() != utils::IteratorType::parallel || bounds.front() < 2)
+      iters.front() != utils::IteratorType::parallel || bounds.front() < 2) {
     return;
+  }
   // Up to 16 tasks over the outermost loop; the OpenMP runtime spreads them
   // over its threads.
   SmallVector<int64_t> sizes(bounds.size(), 0);
@@ -277,8 +308,9 @@ void CpuTileAndVectorize::tileLeaf(RewriterBase &rewriter,
                                    linalg::LinalgOp op) {
   if (op->hasAttr(kScalarMarker) || op->hasAttr(kContractionMarker) ||
       op.getNumLoops() == 0 ||
-      isa<linalg::ConvolutionOpInterface>(op.getOperation()))
+      isa<linalg::ConvolutionOpInterface>(op.getOperation())) {
     return;
+  }
   unsigned numLoops = op.getNumLoops();
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(numLoops, 1);
@@ -287,31 +319,35 @@ void CpuTileAndVectorize::tileLeaf(RewriterBase &rewriter,
   sizes.back() = width;
   if (llvm::all_of(llvm::zip(bounds, sizes), [](auto pair) {
         return std::get<0>(pair) == std::get<1>(pair);
-      }))
+      })) {
     return;
+  }
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
   rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> result =
-      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
-                        options);
-  if (failed(result))
+  FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(result)) {
     return;
+  }
   rewriter.replaceOp(op, result->replacements);
   // A static extent that is not a multiple of the vector width: peel the last
   // partial vector into its own loop so both parts have static shapes and
   // need no masks.
   if (!ShapedType::isDynamic(last) && last % width != 0 &&
       !result->loops.empty()) {
-    if (auto inner = dyn_cast<scf::ForOp>(result->loops.back().getOperation()))
+    if (auto inner =
+            dyn_cast<scf::ForOp>(result->loops.back().getOperation())) {
       peel(rewriter, inner);
+    }
   }
 }
 
 void CpuTileAndVectorize::vectorizeLeaf(RewriterBase &rewriter,
                                         linalg::LinalgOp op) {
-  if (op->hasAttr(kScalarMarker))
+  if (op->hasAttr(kScalarMarker)) {
     return;
+  }
   bool contraction = op->hasAttr(kContractionMarker);
   op->removeAttr(kContractionMarker);
   // Dynamic shapes stay scalar: masked vectors from MLIR 22's vectoriser did
@@ -320,10 +356,11 @@ void CpuTileAndVectorize::vectorizeLeaf(RewriterBase &rewriter,
   // A contraction becomes a vector.contract (not mul + add) so it lowers to
   // outer products, i.e. fused multiply-adds, without fast-math flags.
   if (!op.hasDynamicShape() &&
-      vectorizeOp(rewriter, op, {}, /*namedContraction=*/contraction))
+      vectorizeOp(rewriter, op, {}, /*namedContraction=*/contraction)) {
     ++numVectorized;
-  else
+  } else {
     ++numScalar;
+  }
 }
 
 void CpuTileAndVectorize::runOnOperation() {
@@ -337,12 +374,14 @@ void CpuTileAndVectorize::runOnOperation() {
   SmallVector<linalg::LinalgOp> roots;
   func.walk([&](linalg::LinalgOp op) { roots.push_back(op); });
   for (linalg::LinalgOp op : roots) {
-    if (!op.hasPureTensorSemantics())
+    if (!op.hasPureTensorSemantics()) {
       continue;
-    if (isMatmulLike(op) && op.getNumLoops() <= 4)
+    }
+    if (isMatmulLike(op) && op.getNumLoops() <= 4) {
       tileContraction(rewriter, op);
-    else if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcHwcfOp>(op))
+    } else if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcHwcfOp>(op)) {
       tileConvolution(rewriter, op);
+    }
   }
   // Tiled 2-D convolutions with unit output and filter rows become 1-D ones.
   if (!decomposable.empty()) {
@@ -355,31 +394,39 @@ void CpuTileAndVectorize::runOnOperation() {
   // Phase 2: what is not yet inside a task gets an scf.forall of its own.
   SmallVector<linalg::LinalgOp> others;
   func.walk([&](linalg::LinalgOp op) { others.push_back(op); });
-  for (linalg::LinalgOp op : others)
-    if (op.hasPureTensorSemantics() && !op->hasAttr(kScalarMarker))
+  for (linalg::LinalgOp op : others) {
+    if (op.hasPureTensorSemantics() && !op->hasAttr(kScalarMarker)) {
       parallelizeOther(rewriter, op);
+    }
+  }
 
   // Phase 3: every remaining linalg op is tiled to vectors (the partial
   // last vector peeled off), shapes are folded to static ones, and then
   // vectorised.
   SmallVector<linalg::LinalgOp> leaves;
   func.walk([&](linalg::LinalgOp op) { leaves.push_back(op); });
-  for (linalg::LinalgOp op : leaves)
-    if (op.hasPureTensorSemantics())
+  for (linalg::LinalgOp op : leaves) {
+    if (op.hasPureTensorSemantics()) {
       tileLeaf(rewriter, op);
+    }
+  }
   {
     RewritePatternSet patterns(ctx);
-    for (Dialect *dialect : ctx->getLoadedDialects())
+    for (Dialect *dialect : ctx->getLoadedDialects()) {
       dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    }
+    for (RegisteredOperationName name : ctx->getRegisteredOperations()) {
       name.getCanonicalizationPatterns(patterns, ctx);
+    }
     (void)applyPatternsGreedily(func, std::move(patterns));
   }
   leaves.clear();
   func.walk([&](linalg::LinalgOp op) { leaves.push_back(op); });
-  for (linalg::LinalgOp op : leaves)
-    if (op.hasPureTensorSemantics())
+  for (linalg::LinalgOp op : leaves) {
+    if (op.hasPureTensorSemantics()) {
       vectorizeLeaf(rewriter, op);
+    }
+  }
 
   func.walk([](Operation *op) { op->removeAttr(kScalarMarker); });
 }
@@ -430,10 +477,12 @@ struct CpuDropEquivalentResults
     OpPassManager pipeline(ModuleOp::getOperationName());
     pipeline.addPass(bufferization::createDropEquivalentBufferResultsPass());
     LogicalResult result = runPipeline(pipeline, module);
-    for (func::FuncOp fn : madePrivate)
+    for (func::FuncOp fn : madePrivate) {
       fn.setPublic();
-    if (failed(result))
+    }
+    if (failed(result)) {
       signalPassFailure();
+    }
   }
 };
 

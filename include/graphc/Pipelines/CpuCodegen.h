@@ -1,4 +1,5 @@
-//===- CpuCodegen.h - linalg on tensors to LLVM dialect for CPUs -*- C++ -*-===//
+//===- CpuCodegen.h - linalg on tensors to LLVM dialect for CPUs -*- C++
+//-*-===//
 //
 // The named CPU code generation pipeline `graphc-cpu-codegen`: fusion, tiling
 // for threads/caches/registers, vectorisation, bufferization, OpenMP and

@@ -38,15 +38,18 @@ unsigned vectorBitsFromFeatures(llvm::StringRef features) {
   features.split(list, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   bool avx512f = false, avx = false;
   for (llvm::StringRef f : list) {
-    if (f == "+avx512f")
+    if (f == "+avx512f") {
       avx512f = true;
-    else if (f == "+avx")
+    } else if (f == "+avx") {
       avx = true;
+    }
   }
-  if (avx512f)
+  if (avx512f) {
     return 512;
-  if (avx)
+  }
+  if (avx) {
     return 256;
+  }
   return 128;
 }
 
@@ -58,8 +61,9 @@ CpuInfo detectHostCpu() {
   // spelling TargetMachine expects. Sorted so the string is deterministic.
   llvm::StringMap<bool> map = llvm::sys::getHostCPUFeatures();
   llvm::SmallVector<std::string> features;
-  for (const auto &entry : map)
+  for (const auto &entry : map) {
     features.push_back((entry.second ? "+" : "-") + entry.first().str());
+  }
   llvm::sort(features);
   info.features = llvm::join(features, ",");
   info.vectorBits = vectorBitsFromFeatures(info.features);
@@ -84,8 +88,9 @@ createCpuTargetMachine(const CpuTargetOptions &options) {
   // its own (x86-64-v4 means AVX-512 whatever this machine has).
   CpuInfo host;
   bool needHost = options.triple.empty() || options.cpu.empty();
-  if (needHost)
+  if (needHost) {
     host = detectHostCpu();
+  }
   llvm::Triple triple(options.triple.empty() ? host.triple : options.triple);
   std::string cpu = options.cpu.empty() ? host.cpu : options.cpu;
   std::string features = options.features.empty() && options.cpu.empty()
@@ -93,25 +98,30 @@ createCpuTargetMachine(const CpuTargetOptions &options) {
                              : options.features;
 
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
     return llvm::createStringError("no LLVM target for triple '" +
                                    triple.str() + "': " + error);
-  if (options.optLevel > 3)
+  }
+  if (options.optLevel > 3) {
     return llvm::createStringError("optimisation level " +
                                    llvm::Twine(options.optLevel) +
                                    " is not in 0..3");
-  llvm::CodeGenOptLevel level = static_cast<llvm::CodeGenOptLevel>(
-      std::min(options.optLevel, 3u));
+  }
+  llvm::CodeGenOptLevel level =
+      static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   llvm::TargetOptions targetOptions;
   std::optional<llvm::Reloc::Model> reloc;
-  if (options.pic)
+  if (options.pic) {
     reloc = llvm::Reloc::PIC_;
+  }
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, features, targetOptions, reloc, std::nullopt, level));
-  if (!machine)
+  if (!machine) {
     return llvm::createStringError("could not create a target machine for '" +
                                    triple.str() + "' cpu '" + cpu + "'");
+  }
   return machine;
 }
 
@@ -124,8 +134,9 @@ void registerCpuTranslations(DialectRegistry &registry) {
 LogicalResult emitObject(ModuleOp module, const CpuTargetOptions &options,
                          llvm::raw_ostream &os) {
   auto machineOr = createCpuTargetMachine(options);
-  if (!machineOr)
+  if (!machineOr) {
     return module.emitError() << llvm::toString(machineOr.takeError());
+  }
   llvm::TargetMachine &machine = **machineOr;
 
   // The translations must be known to the module's context before export;
@@ -137,33 +148,36 @@ LogicalResult emitObject(ModuleOp module, const CpuTargetOptions &options,
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, "graphc");
-  if (!llvmModule)
+  if (!llvmModule) {
     return module.emitError() << "translation to LLVM IR failed";
+  }
   llvmModule->setTargetTriple(machine.getTargetTriple());
   llvmModule->setDataLayout(machine.createDataLayout());
   // Give every function the target's CPU and features so LLVM's middle end
   // (vectoriser, unroller) costs code for this machine, not a generic x86-64.
   for (llvm::Function &fn : *llvmModule) {
-    if (fn.isDeclaration())
+    if (fn.isDeclaration()) {
       continue;
+    }
     fn.addFnAttr("target-cpu", machine.getTargetCPU());
     fn.addFnAttr("target-features", machine.getTargetFeatureString());
   }
 
   auto optimise = makeOptimizingTransformer(options.optLevel,
                                             /*sizeLevel=*/0, &machine);
-  if (llvm::Error err = optimise(llvmModule.get()))
+  if (llvm::Error err = optimise(llvmModule.get())) {
     return module.emitError()
            << "LLVM optimisation failed: " << llvm::toString(std::move(err));
+  }
 
   llvm::SmallString<0> buffer;
   llvm::raw_svector_ostream bufferStream(buffer);
   llvm::legacy::PassManager codegen;
   if (machine.addPassesToEmitFile(codegen, bufferStream, nullptr,
-                                  llvm::CodeGenFileType::ObjectFile))
-    return module.emitError()
-           << "target '" << machine.getTargetTriple().str()
-           << "' cannot emit object files";
+                                  llvm::CodeGenFileType::ObjectFile)) {
+    return module.emitError() << "target '" << machine.getTargetTriple().str()
+                              << "' cannot emit object files";
+  }
   codegen.run(*llvmModule);
   os << buffer;
   os.flush();
@@ -176,18 +190,21 @@ LogicalResult emitObject(ModuleOp module, const CpuTargetOptions &options,
 
 llvm::Expected<std::string> findLld(llvm::StringRef explicitPath) {
   if (!explicitPath.empty()) {
-    if (llvm::sys::fs::can_execute(explicitPath))
+    if (llvm::sys::fs::can_execute(explicitPath)) {
       return explicitPath.str();
+    }
     return llvm::createStringError("lld '" + explicitPath +
                                    "' does not exist or is not executable");
   }
   for (llvm::StringRef name : {"ld.lld-22", "ld.lld"}) {
-    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(name))
+    if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName(name)) {
       return *path;
+    }
   }
   llvm::StringRef fallback = "/usr/lib/llvm-22/bin/ld.lld";
-  if (llvm::sys::fs::can_execute(fallback))
+  if (llvm::sys::fs::can_execute(fallback)) {
     return fallback.str();
+  }
   return llvm::createStringError(
       "cannot find lld: searched ld.lld-22 and ld.lld on PATH and " + fallback +
       "; install the lld-22 package (scripts/setup.sh) or pass its path");
@@ -196,17 +213,20 @@ llvm::Expected<std::string> findLld(llvm::StringRef explicitPath) {
 llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objects,
                              llvm::StringRef output,
                              const LinkOptions &options) {
-  if (objects.empty())
+  if (objects.empty()) {
     return llvm::createStringError("no object files to link into '" + output +
                                    "'");
+  }
   llvm::Expected<std::string> lld = findLld(options.lldPath);
-  if (!lld)
+  if (!lld) {
     return lld.takeError();
+  }
 
-  std::vector<std::string> args = {*lld, "-shared", "--as-needed",
-                                   "-o", output.str()};
-  for (const std::string &object : objects)
+  std::vector<std::string> args = {*lld, "-shared", "--as-needed", "-o",
+                                   output.str()};
+  for (const std::string &object : objects) {
     args.push_back(object);
+  }
   for (const std::string &dir : options.libraryPaths) {
     args.push_back("-L" + dir);
     args.push_back("-rpath=" + dir);
@@ -216,19 +236,23 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objects,
   llvm::Triple host(llvm::sys::getProcessTriple());
   std::string multiarch = host.getArchName().str() + "-linux-gnu";
   for (std::string dir : {"/lib/" + multiarch, "/usr/lib/" + multiarch,
-                          std::string("/lib"), std::string("/usr/lib")})
-    if (llvm::sys::fs::is_directory(dir))
+                          std::string("/lib"), std::string("/usr/lib")}) {
+    if (llvm::sys::fs::is_directory(dir)) {
       args.push_back("-L" + dir);
-  for (const std::string &lib : options.libraries)
+    }
+  }
+  for (const std::string &lib : options.libraries) {
     args.push_back("-l" + lib);
+  }
   // Link libc so symbol versions of memcpy/malloc resolve at load time.
   args.push_back("-lc");
 
   llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
   llvm::SmallString<128> errFile;
   if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("graphc-lld", "txt", errFile))
+          llvm::sys::fs::createTemporaryFile("graphc-lld", "txt", errFile)) {
     return llvm::errorCodeToError(ec);
+  }
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, errFile.str(),
                                                 errFile.str()};
   std::string execError;
@@ -236,14 +260,16 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objects,
                                      /*SecondsToWait=*/0, /*MemoryLimit=*/0,
                                      &execError);
   std::string diagnostics;
-  if (auto buffer = llvm::MemoryBuffer::getFile(errFile))
+  if (auto buffer = llvm::MemoryBuffer::getFile(errFile)) {
     diagnostics = (*buffer)->getBuffer().trim().str();
+  }
   llvm::sys::fs::remove(errFile);
-  if (rc != 0)
+  if (rc != 0) {
     return llvm::createStringError(
         "linking '" + output + "' with " + *lld + " failed (exit code " +
         llvm::Twine(rc) + ")" + (execError.empty() ? "" : ": " + execError) +
         (diagnostics.empty() ? "" : ":\n" + diagnostics));
+  }
   return llvm::Error::success();
 }
 

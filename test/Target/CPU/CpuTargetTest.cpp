@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graphc/Pipelines/CpuCodegen.h"
 #include "graphc/Target/CPU/CpuTarget.h"
+#include "graphc/Pipelines/CpuCodegen.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -19,8 +19,8 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
-#include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <gtest/gtest.h>
 
@@ -34,8 +34,7 @@ namespace {
 
 /// MLIR's strided memref descriptor for rank N, as _mlir_ciface_ functions
 /// take it.
-template <int N>
-struct MemRef {
+template <int N> struct MemRef {
   float *allocated;
   float *aligned;
   int64_t offset;
@@ -63,8 +62,9 @@ protected:
     OwningOpRef<ModuleOp> module =
         parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
-    if (!module)
+    if (!module) {
       return nullptr;
+    }
     llvm::SmallString<128> so;
     EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("graphc-test", "so", so));
     removers.emplace_back(so);
@@ -72,14 +72,16 @@ protected:
         *module, opts, graphc::CpuTargetOptions{}, so)));
     void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
     EXPECT_NE(handle, nullptr) << dlerror();
-    if (handle)
+    if (handle) {
       handles.push_back(handle);
+    }
     return handle;
   }
 
   void TearDown() override {
-    for (void *h : handles)
+    for (void *h : handles) {
       dlclose(h);
+    }
   }
 
   MLIRContext context;
@@ -118,29 +120,34 @@ using MatmulBiasFn = void (*)(MemRef<2> *, MemRef<2> *, MemRef<1> *,
 
 void checkMatmulBias(void *handle) {
   ASSERT_NE(handle, nullptr);
-  auto fn = reinterpret_cast<MatmulBiasFn>(
-      dlsym(handle, "_mlir_ciface_matmul_bias"));
+  auto fn =
+      reinterpret_cast<MatmulBiasFn>(dlsym(handle, "_mlir_ciface_matmul_bias"));
   ASSERT_NE(fn, nullptr) << dlerror();
   const int64_t m = 67, k = 45, n = 70;
   std::vector<float> a(m * k), b(k * n), bias(n), out(m * n, 123.0f);
-  for (int64_t i = 0; i < m * k; ++i)
+  for (int64_t i = 0; i < m * k; ++i) {
     a[i] = float((i * 7) % 13) / 13.0f - 0.5f;
-  for (int64_t i = 0; i < k * n; ++i)
+  }
+  for (int64_t i = 0; i < k * n; ++i) {
     b[i] = float((i * 5) % 11) / 11.0f - 0.5f;
-  for (int64_t j = 0; j < n; ++j)
+  }
+  for (int64_t j = 0; j < n; ++j) {
     bias[j] = float(j % 5) * 0.1f - 0.2f;
+  }
   MemRef<2> ma = view(a, m, k), mb = view(b, k, n), mout = view(out, m, n);
   MemRef<1> mbias = {bias.data(), bias.data(), 0, {n}, {1}};
   fn(&ma, &mb, &mbias, &mout);
   double maxErr = 0;
-  for (int64_t i = 0; i < m; ++i)
+  for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {
       double acc = 0;
-      for (int64_t p = 0; p < k; ++p)
+      for (int64_t p = 0; p < k; ++p) {
         acc += double(a[i * k + p]) * double(b[p * n + j]);
+      }
       double expected = std::tanh(acc + bias[j]);
       maxErr = std::max(maxErr, std::abs(expected - out[i * n + j]));
     }
+  }
   EXPECT_LT(maxErr, 1e-4);
 }
 
@@ -209,8 +216,8 @@ TEST(CpuTarget, LinkerFailureReportsLldOutput) {
     llvm::raw_fd_ostream os(bogus, ec);
     os << "not an object file";
   }
-  llvm::Error err = graphc::linkSharedObject({bogus.str().str()},
-                                             bogus.str().str() + ".so");
+  llvm::Error err =
+      graphc::linkSharedObject({bogus.str().str()}, bogus.str().str() + ".so");
   ASSERT_TRUE(bool(err));
   std::string msg = llvm::toString(std::move(err));
   EXPECT_NE(msg.find("failed (exit code"), std::string::npos) << msg;

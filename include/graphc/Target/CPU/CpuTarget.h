@@ -1,4 +1,5 @@
-//===- CpuTarget.h - LLVM dialect to object file and shared object -*- C++ -*-===//
+//===- CpuTarget.h - LLVM dialect to object file and shared object -*- C++
+//-*-===//
 //
 // The last step of the CPU path: an LLVM-dialect module becomes LLVM IR, an
 // object file for the host (or a named) CPU, and a shared object linked by lld.
