@@ -85,8 +85,9 @@ def CpuExpandCopies : Pass<"graphc-cpu-expand-copies", "mlir::func::FuncOp"> {
     to a call of `memrefCopy` from MLIR's C runner library, which a shared
     object built by graphc must not need at run time. This pass rewrites
     every `memref.copy` into a `linalg.copy`, which later becomes a loop nest
-    (LLVM vectorises its inner loop). Copies of a buffer onto itself, which
-    in-place slice updates leave behind, are erased.
+    (LLVM vectorises its inner loop). Copies of a buffer onto itself, or
+    between two identical subviews of one buffer, which in-place slice
+    updates leave behind, are erased.
 
     Example: `graph-opt --graphc-cpu-expand-copies`.
   }];

@@ -444,6 +444,23 @@ struct CpuHoistVectorTransfers
   }
 };
 
+/// Whether `a` and `b` are subviews of one buffer with the same offsets,
+/// sizes and strides: bufferizing `insert_slice(write(extract_slice(x)))`
+/// in place leaves a copy between two such views.
+bool sameSubview(Value a, Value b) {
+  auto va = a.getDefiningOp<memref::SubViewOp>();
+  auto vb = b.getDefiningOp<memref::SubViewOp>();
+  if (!va || !vb || va.getSource() != vb.getSource() ||
+      va.getType() != vb.getType())
+    return false;
+  return isEqualConstantIntOrValueArray(va.getMixedOffsets(),
+                                        vb.getMixedOffsets()) &&
+         isEqualConstantIntOrValueArray(va.getMixedSizes(),
+                                        vb.getMixedSizes()) &&
+         isEqualConstantIntOrValueArray(va.getMixedStrides(),
+                                        vb.getMixedStrides());
+}
+
 struct CpuExpandCopies
     : public graphc::impl::CpuExpandCopiesBase<CpuExpandCopies> {
   void runOnOperation() override {
@@ -451,7 +468,8 @@ struct CpuExpandCopies
     getOperation().walk([&](memref::CopyOp copy) {
       // In-place updates of a slice bufferize to a copy of the slice onto
       // itself: nothing to do.
-      if (copy.getSource() == copy.getTarget()) {
+      if (copy.getSource() == copy.getTarget() ||
+          sameSubview(copy.getSource(), copy.getTarget())) {
         rewriter.eraseOp(copy);
         return;
       }
