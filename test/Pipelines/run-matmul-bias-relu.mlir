@@ -1,5 +1,5 @@
-// Numeric check of the CPU pipeline: matmul with odd sizes (partial register
-// tiles, masked vectors), a bias add and a ReLU that elementwise fusion merges.
+// Numeric check of the CPU pipeline: matmul with odd sizes (peeled partial
+// register tiles), a bias add and a ReLU that elementwise fusion merges.
 // The result is compared with NumPy, which builds the inputs from the same
 // formula (Inputs/reference.py).
 // REQUIRES: libomp
@@ -11,6 +11,11 @@
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils > %t.serial.out
 // RUN: %numpy_python %S/Inputs/reference.py matmul_bias_relu 37,29,45 %t.serial.out
+// The tile sizes an AVX2 host would get (8 lanes: 4x16 register tiles).
+// RUN: graph-opt %s --graphc-cpu-codegen="vector-width=8 parallel-m=16 parallel-n=16" \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.avx2.out
+// RUN: %numpy_python %S/Inputs/reference.py matmul_bias_relu 37,29,45 %t.avx2.out
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
