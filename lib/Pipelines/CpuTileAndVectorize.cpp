@@ -52,10 +52,16 @@ constexpr int64_t kMinParallelElements = 4096;
 
 /// Tiles `op` with `sizes` (0: not tiled) and replaces it. Returns the tiled
 /// op.
-FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
+FailureOr<Operation *> tileOp(RewriterBase &rewriter, Operation *target,
                               ArrayRef<int64_t> sizes, bool forall,
                               ArrayRef<int64_t> interchange = {},
                               SmallVectorImpl<scf::ForOp> *loops = nullptr) {
+  // The interface is an external model: a context that did not register
+  // linalg's tiling models gets untiled (still correct) code, not a crash.
+  auto op = dyn_cast<TilingInterface>(target);
+  if (!op) {
+    return failure();
+  }
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; })) {
     return op.getOperation();
   }
@@ -172,6 +178,10 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   Operation *current = op;
   // Threads: one task per output tile; the fill that zeroes the output is
   // fused in so each task initialises only what it writes.
+  auto tileable = dyn_cast<TilingInterface>(op.getOperation());
+  if (!tileable) {
+    return;
+  }
   if (parallel) {
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(
@@ -188,8 +198,7 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
         });
     rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTileAndFuseResult> result =
-        scf::tileConsumerAndFuseProducersUsingSCF(
-            rewriter, cast<TilingInterface>(op.getOperation()), options);
+        scf::tileConsumerAndFuseProducersUsingSCF(rewriter, tileable, options);
     if (failed(result)) {
       return;
     }
@@ -207,7 +216,7 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   // Cache: a K block keeps a kc x nr panel of B in L1 while every register
   // tile of the task streams over it.
   FailureOr<Operation *> tiled =
-      tileOp(rewriter, cast<TilingInterface>(current), withBatch(0, {0, 0, kc}),
+      tileOp(rewriter, current, withBatch(0, {0, 0, kc}),
              /*forall=*/false);
   if (failed(tiled)) {
     return;
@@ -220,15 +229,13 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   }
   interchange.append({numBatch + 1, numBatch, numBatch + 2});
   SmallVector<scf::ForOp> regLoops;
-  tiled = tileOp(rewriter, cast<TilingInterface>(*tiled),
-                 withBatch(1, {regM, regN, 0}), /*forall=*/false, interchange,
-                 &regLoops);
+  tiled = tileOp(rewriter, *tiled, withBatch(1, {regM, regN, 0}),
+                 /*forall=*/false, interchange, &regLoops);
   if (failed(tiled)) {
     return;
   }
   Operation *regTile = *tiled;
-  tiled = tileOp(rewriter, cast<TilingInterface>(regTile),
-                 withBatch(0, {0, 0, 1}), /*forall=*/false);
+  tiled = tileOp(rewriter, regTile, withBatch(0, {0, 0, 1}), /*forall=*/false);
   if (failed(tiled)) {
     return;
   }
@@ -258,14 +265,13 @@ void CpuTileAndVectorize::tileConvolution(RewriterBase &rewriter,
   Operation *current = op;
   if (parallel) {
     FailureOr<Operation *> tiled =
-        tileOp(rewriter, cast<TilingInterface>(current), parallelSizes, true);
+        tileOp(rewriter, current, parallelSizes, true);
     if (failed(tiled)) {
       return;
     }
     current = *tiled;
   }
-  FailureOr<Operation *> tiled =
-      tileOp(rewriter, cast<TilingInterface>(current), sizes, false);
+  FailureOr<Operation *> tiled = tileOp(rewriter, current, sizes, false);
   if (failed(tiled)) {
     return;
   }
@@ -300,7 +306,7 @@ void CpuTileAndVectorize::parallelizeOther(RewriterBase &rewriter,
   // over its threads.
   SmallVector<int64_t> sizes(bounds.size(), 0);
   sizes.front() = llvm::divideCeil(bounds.front(), 16);
-  (void)tileOp(rewriter, cast<TilingInterface>(op.getOperation()), sizes,
+  (void)tileOp(rewriter, op.getOperation(), sizes,
                /*forall=*/true);
 }
 
@@ -322,11 +328,15 @@ void CpuTileAndVectorize::tileLeaf(RewriterBase &rewriter,
       })) {
     return;
   }
+  auto tileable = dyn_cast<TilingInterface>(op.getOperation());
+  if (!tileable) {
+    return;
+  }
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
   rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, tileable, options);
   if (failed(result)) {
     return;
   }
@@ -451,8 +461,9 @@ bool sameSubview(Value a, Value b) {
   auto va = a.getDefiningOp<memref::SubViewOp>();
   auto vb = b.getDefiningOp<memref::SubViewOp>();
   if (!va || !vb || va.getSource() != vb.getSource() ||
-      va.getType() != vb.getType())
+      va.getType() != vb.getType()) {
     return false;
+  }
   return isEqualConstantIntOrValueArray(va.getMixedOffsets(),
                                         vb.getMixedOffsets()) &&
          isEqualConstantIntOrValueArray(va.getMixedSizes(),
