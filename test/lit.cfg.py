@@ -45,6 +45,25 @@ if config.graphc_runtime_enabled:
 if os.path.isdir(config.graphc_shared_dir):
     config.available_features.add("shared-testdata")
 
+# lit substitutes in list order and %mlir_runner is a prefix of
+# %mlir_runner_utils, so the longer names are registered first.
+# CPU code generation: mlir-runner's support libraries, the OpenMP runtime
+# the pipeline's parallel loops call, and a python3 that has NumPy (the
+# pyenv python3 on PATH may not) for independent numeric references.
+import glob
+
+_llvm_lib = "/usr/lib/llvm-22/lib"
+config.substitutions.append(
+    ("%mlir_c_runner_utils", os.path.join(_llvm_lib, "libmlir_c_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_runner_utils", os.path.join(_llvm_lib, "libmlir_runner_utils.so")))
+_omp = sorted(glob.glob(os.path.join(_llvm_lib, "libomp.so*")) +
+              glob.glob("/usr/lib/x86_64-linux-gnu/libomp.so*"))
+if _omp:
+    config.substitutions.append(("%libomp", _omp[0]))
+    config.available_features.add("libomp")
+config.substitutions.append(("%numpy_python", "/usr/bin/python3"))
+
 # Numeric end-to-end tests (test/e2e) run lowered code with mlir-runner and
 # compare against NumPy, which only the system Python has.
 config.substitutions.append(
