@@ -1,5 +1,4 @@
-//===- gemm-bench.cpp - graphc-generated SGEMM against OpenBLAS
-//------------===//
+//===- gemm-bench.cpp - graphc-generated SGEMM against OpenBLAS -----------===//
 //
 // For each shape (M, N, K) and thread count, compiles C = A * B through the
 // graphc CPU pipeline into a shared object, loads it, and times it against

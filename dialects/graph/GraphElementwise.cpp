@@ -1,5 +1,4 @@
-//===- GraphElementwise.cpp - elementwise ops
-//------------------------------===//
+//===- GraphElementwise.cpp - elementwise ops -----------------------------===//
 //
 // Type inference for the elementwise base classes is generated from ODS
 // (GraphElementwiseOps.td); this file holds what individual ops add.

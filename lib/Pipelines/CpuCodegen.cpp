@@ -1,5 +1,4 @@
-//===- CpuCodegen.cpp - the graphc-cpu-codegen pipeline
-//---------------------===//
+//===- CpuCodegen.cpp - the graphc-cpu-codegen pipeline -------------------===//
 
 #include "graphc/Pipelines/CpuCodegen.h"
 

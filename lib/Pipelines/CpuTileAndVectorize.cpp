@@ -1,5 +1,4 @@
-//===- CpuTileAndVectorize.cpp - thread, cache and register tiling
-//---------===//
+//===- CpuTileAndVectorize.cpp - thread, cache and register tiling --------===//
 //
 // The CPU tiling strategy: see CpuPasses.td and docs/design/cpu-codegen.md.
 //
