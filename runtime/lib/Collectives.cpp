@@ -86,6 +86,92 @@ size_t blockBegin(size_t count, int parts, int i) {
   return count * static_cast<size_t>(i) / static_cast<size_t>(parts);
 }
 
+// Segments of a message of `bytes` (`count` elements): enough that reducing
+// one overlaps with receiving the next, few enough that per-message costs
+// stay small.
+int segmentsFor(size_t count, size_t esize) {
+  size_t bytes = count * esize;
+  return static_cast<int>(
+      std::max<size_t>(1, std::min<size_t>({16, bytes / (1 << 20), count})));
+}
+
+// Receives posted ahead of the matching sends; on an early return the
+// destructor withdraws those not yet received.
+class PostedRecvs {
+public:
+  explicit PostedRecvs(PeerTransport* t) : t_(t) {}
+  ~PostedRecvs() {
+    for (const Entry& e : entries_)
+      if (!e.done)
+        t_->unpost(e.peer, e.key, e.data, e.bytes);
+  }
+  void post(int peer, std::string key, char* data, size_t bytes) {
+    t_->post(peer, key, data, bytes);
+    entries_.push_back({peer, std::move(key), data, bytes, false});
+  }
+  Status recv(size_t i) {
+    Entry& e = entries_[i];
+    e.done = true;
+    return t_->recv(e.peer, e.key, e.data, e.bytes);
+  }
+
+private:
+  struct Entry {
+    int peer;
+    std::string key;
+    char* data;
+    size_t bytes;
+    bool done;
+  };
+  PeerTransport* t_;
+  std::vector<Entry> entries_;
+};
+
+// One step of a ring: sends `sendCount` elements at `sendData` to the right
+// and receives `recvCount` elements from the left into `recvData`, each cut
+// into segments. The receives are posted first, so the left neighbour's
+// bytes land in place while this rank sends; `onSegment(begin, end)` (in
+// elements of the received message) runs on each received segment as soon
+// as it is in, between the sends of later segments.
+template <typename OnSegment>
+Status ringStep(const CollectiveCall& c, const char* phase, int step,
+                size_t esize, const char* sendData, size_t sendCount,
+                char* recvData, size_t recvCount, OnSegment onSegment) {
+  int k = c.size, r = c.rank;
+  int right = mod(r + 1, k), left = mod(r - 1, k);
+  int sendSegs = segmentsFor(sendCount, esize),
+      recvSegs = segmentsFor(recvCount, esize);
+  std::string sendKey = key(c, phase, step, r) + "/",
+              recvKey = key(c, phase, step, left) + "/";
+  PostedRecvs posted(c.transport);
+  for (int i = 0; i < recvSegs; ++i) {
+    size_t b = blockBegin(recvCount, recvSegs, i),
+           e = blockBegin(recvCount, recvSegs, i + 1);
+    posted.post(left, recvKey + std::to_string(i), recvData + b * esize,
+                (e - b) * esize);
+  }
+  auto receive = [&](int i) -> Status {
+    GRAPHRT_RETURN_IF_ERROR(posted.recv(static_cast<size_t>(i)));
+    return onSegment(blockBegin(recvCount, recvSegs, i),
+                     blockBegin(recvCount, recvSegs, i + 1));
+  };
+  int received = 0;
+  for (int i = 0; i < sendSegs; ++i) {
+    size_t b = blockBegin(sendCount, sendSegs, i),
+           e = blockBegin(sendCount, sendSegs, i + 1);
+    GRAPHRT_RETURN_IF_ERROR(c.transport->send(right,
+                                              sendKey + std::to_string(i),
+                                              sendData + b * esize,
+                                              (e - b) * esize));
+    // Work on what has arrived while the kernel drains the send.
+    if (i > 0 && received < recvSegs)
+      GRAPHRT_RETURN_IF_ERROR(receive(received++));
+  }
+  while (received < recvSegs)
+    GRAPHRT_RETURN_IF_ERROR(receive(received++));
+  return Status::ok();
+}
+
 // Ring reduce-scatter over `data` (count elements, blocks by blockBegin) in
 // place; afterwards this rank's block `rank` holds the full reduction.
 Status ringReduceScatterInPlace(const CollectiveCall& c,
@@ -93,20 +179,20 @@ Status ringReduceScatterInPlace(const CollectiveCall& c,
                                 char* data, size_t count) {
   size_t esize = graphrt_dtype_size(dtype);
   int k = c.size, r = c.rank;
-  int right = mod(r + 1, k), left = mod(r - 1, k);
   std::vector<char> scratch((count / k + 1) * esize);
   for (int s = 0; s < k - 1; ++s) {
     int sendBlock = mod(r - s - 1, k), recvBlock = mod(r - s - 2, k);
     size_t sb = blockBegin(count, k, sendBlock),
            se = blockBegin(count, k, sendBlock + 1);
-    GRAPHRT_RETURN_IF_ERROR(c.transport->send(
-        right, key(c, "rs", s, r), data + sb * esize, (se - sb) * esize));
     size_t rb = blockBegin(count, k, recvBlock),
            re = blockBegin(count, k, recvBlock + 1);
-    GRAPHRT_RETURN_IF_ERROR(c.transport->recv(
-        left, key(c, "rs", s, left), scratch.data(), (re - rb) * esize));
-    GRAPHRT_RETURN_IF_ERROR(
-        reduceInto(op, dtype, data + rb * esize, scratch.data(), re - rb));
+    char* dst = data + rb * esize;
+    GRAPHRT_RETURN_IF_ERROR(ringStep(
+        c, "rs", s, esize, data + sb * esize, se - sb, scratch.data(), re - rb,
+        [&](size_t b, size_t e) {
+          return reduceInto(op, dtype, dst + b * esize,
+                            scratch.data() + b * esize, e - b);
+        }));
   }
   return Status::ok();
 }
@@ -115,17 +201,17 @@ Status ringReduceScatterInPlace(const CollectiveCall& c,
 Status ringAllGatherInPlace(const CollectiveCall& c, size_t esize, char* data,
                             size_t count) {
   int k = c.size, r = c.rank;
-  int right = mod(r + 1, k), left = mod(r - 1, k);
   for (int s = 0; s < k - 1; ++s) {
     int sendBlock = mod(r - s, k), recvBlock = mod(r - s - 1, k);
     size_t sb = blockBegin(count, k, sendBlock),
            se = blockBegin(count, k, sendBlock + 1);
-    GRAPHRT_RETURN_IF_ERROR(c.transport->send(
-        right, key(c, "ag", s, r), data + sb * esize, (se - sb) * esize));
     size_t rb = blockBegin(count, k, recvBlock),
            re = blockBegin(count, k, recvBlock + 1);
-    GRAPHRT_RETURN_IF_ERROR(c.transport->recv(
-        left, key(c, "ag", s, left), data + rb * esize, (re - rb) * esize));
+    GRAPHRT_RETURN_IF_ERROR(ringStep(c, "ag", s, esize, data + sb * esize,
+                                     se - sb, data + rb * esize, re - rb,
+                                     [](size_t, size_t) {
+                                       return Status::ok();
+                                     }));
   }
   return Status::ok();
 }
@@ -252,10 +338,11 @@ Status pairwiseAllToAll(const CollectiveCall& c, graphrt_dtype_t dtype,
   std::memcpy(out + r * block, in + r * block, block);
   for (int j = 1; j < k; ++j) {
     int to = mod(r + j, k), from = mod(r - j, k);
+    PostedRecvs posted(c.transport);
+    posted.post(from, key(c, "a2a", j, from), out + from * block, block);
     GRAPHRT_RETURN_IF_ERROR(
         c.transport->send(to, key(c, "a2a", j, r), in + to * block, block));
-    GRAPHRT_RETURN_IF_ERROR(c.transport->recv(from, key(c, "a2a", j, from),
-                                              out + from * block, block));
+    GRAPHRT_RETURN_IF_ERROR(posted.recv(0));
   }
   return Status::ok();
 }

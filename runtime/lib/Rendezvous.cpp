@@ -100,6 +100,17 @@ Status Rendezvous::take(const std::string& key, void* dst, size_t bytes,
   return result;
 }
 
+void Rendezvous::post(const std::string& key, void* dst, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cancelled_)
+    return;
+  Slot& slot = slots_[key];
+  if (!slot.receiving && !slot.complete) {
+    slot.consumerDst = dst;
+    slot.consumerBytes = bytes;
+  }
+}
+
 void Rendezvous::cancel(Status reason) {
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -43,6 +43,12 @@ public:
   Status take(const std::string& key, void* dst, size_t bytes,
               Clock::time_point deadline);
 
+  /// Offers `dst` (`bytes` long) for `key` ahead of `take(key, dst, ...)`, so
+  /// a transfer that starts in between writes straight into it. The caller
+  /// must then call `take` with the same buffer (a deadline in the past
+  /// withdraws it).
+  void post(const std::string& key, void* dst, size_t bytes);
+
   /// Fails every current and future wait with `reason`.
   void cancel(Status reason);
   /// Keys a consumer is blocked on, comma-separated (for health reports).
