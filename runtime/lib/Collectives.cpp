@@ -109,6 +109,7 @@ public:
     t_->post(peer, key, data, bytes);
     entries_.push_back({peer, std::move(key), data, bytes, false});
   }
+  size_t size() const { return entries_.size(); }
   Status recv(size_t i) {
     Entry& e = entries_[i];
     e.done = true;
@@ -179,7 +180,12 @@ Status ringReduceScatterInPlace(const CollectiveCall& c,
                                 char* data, size_t count) {
   size_t esize = graphrt_dtype_size(dtype);
   int k = c.size, r = c.rank;
-  std::vector<char> scratch((count / k + 1) * esize);
+  // The caller's workspace is reused across calls: a fresh buffer per call
+  // costs page faults that show at these sizes.
+  std::vector<char> local;
+  std::vector<char>& scratch = c.workspace ? *c.workspace : local;
+  if (scratch.size() < (count / k + 1) * esize)
+    scratch.resize((count / k + 1) * esize);
   for (int s = 0; s < k - 1; ++s) {
     int sendBlock = mod(r - s - 1, k), recvBlock = mod(r - s - 2, k);
     size_t sb = blockBegin(count, k, sendBlock),
@@ -197,21 +203,46 @@ Status ringReduceScatterInPlace(const CollectiveCall& c,
   return Status::ok();
 }
 
-// Ring all-gather in place: block `rank` is already in place.
+// Ring all-gather in place: block `rank` is already in place. Every block
+// but this rank's is received exactly once and only sent after that, so all
+// receives are posted up front: a neighbour that runs ahead lands its bytes in
+// place instead of in a staging buffer.
 Status ringAllGatherInPlace(const CollectiveCall& c, size_t esize, char* data,
                             size_t count) {
   int k = c.size, r = c.rank;
+  int right = mod(r + 1, k), left = mod(r - 1, k);
+  PostedRecvs posted(c.transport);
+  std::vector<size_t> firstSeg;
   for (int s = 0; s < k - 1; ++s) {
-    int sendBlock = mod(r - s, k), recvBlock = mod(r - s - 1, k);
-    size_t sb = blockBegin(count, k, sendBlock),
-           se = blockBegin(count, k, sendBlock + 1);
+    int recvBlock = mod(r - s - 1, k);
     size_t rb = blockBegin(count, k, recvBlock),
            re = blockBegin(count, k, recvBlock + 1);
-    GRAPHRT_RETURN_IF_ERROR(ringStep(c, "ag", s, esize, data + sb * esize,
-                                     se - sb, data + rb * esize, re - rb,
-                                     [](size_t, size_t) {
-                                       return Status::ok();
-                                     }));
+    int segs = segmentsFor(re - rb, esize);
+    firstSeg.push_back(posted.size());
+    for (int i = 0; i < segs; ++i) {
+      size_t b = rb + blockBegin(re - rb, segs, i),
+             e = rb + blockBegin(re - rb, segs, i + 1);
+      posted.post(left, key(c, "ag", s, left) + "/" + std::to_string(i),
+                  data + b * esize, (e - b) * esize);
+    }
+  }
+  firstSeg.push_back(posted.size());
+  for (int s = 0; s < k - 1; ++s) {
+    int sendBlock = mod(r - s, k);
+    size_t sb = blockBegin(count, k, sendBlock),
+           se = blockBegin(count, k, sendBlock + 1);
+    int segs = segmentsFor(se - sb, esize);
+    std::string sendKey = key(c, "ag", s, r) + "/";
+    for (int i = 0; i < segs; ++i) {
+      size_t b = sb + blockBegin(se - sb, segs, i),
+             e = sb + blockBegin(se - sb, segs, i + 1);
+      GRAPHRT_RETURN_IF_ERROR(c.transport->send(
+          right, sendKey + std::to_string(i), data + b * esize,
+          (e - b) * esize));
+    }
+    // What this step receives is what the next step sends.
+    for (size_t i = firstSeg[s]; i < firstSeg[s + 1]; ++i)
+      GRAPHRT_RETURN_IF_ERROR(posted.recv(i));
   }
   return Status::ok();
 }

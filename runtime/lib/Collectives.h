@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace graphrt {
 
@@ -38,6 +39,9 @@ struct CollectiveCall {
   int rank;
   int size;
   std::string keyPrefix;
+  /// Scratch memory reused across calls (may be null). Not shared between
+  /// concurrent calls.
+  std::vector<char>* workspace = nullptr;
 };
 
 /// Element-wise `dst[i] = op(dst[i], src[i])` for `count` elements; MEAN

@@ -124,6 +124,9 @@ public:
     LoadedTask* t;
   };
   std::atomic<int> inCall_{0};
+  /// Collective scratch, reused across steps (collectives run one at a time
+  /// on the step's thread).
+  std::vector<char> workspace_;
   void count(const std::string& counter, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(countersMu_);
     auto& c = counters_[counter];
@@ -397,7 +400,7 @@ graphrt_status_t runCollective(graphrt_context_t* ctx, const char* what,
   LoadedTask::InCall inCall(t);
   GroupTransport transport(*t, *g);
   CollectiveCall call{&transport, rank, g->tasks_size(),
-                      t->nextCollectiveKey(g->name())};
+                      t->nextCollectiveKey(g->name()), &t->workspace_};
   int64_t start = LoadedTask::nowUs();
   st = fn(call);
   t->advance();
