@@ -62,6 +62,7 @@ private:
     size_t consumerBytes = 0;
     char* target = nullptr;       // where the producer writes
     std::vector<char> staged;     // used when target is not consumerDst
+    size_t stagedBytes = 0;       // of `staged`, which may be larger
     bool receiving = false;
     bool complete = false;
     Status status;
@@ -71,6 +72,9 @@ private:
   std::map<std::string, Slot> slots_;
   bool cancelled_ = false;
   Status cancelReason_;
+  // Staging buffers handed back by `take`, reused so that a producer that
+  // runs ahead of its consumer does not fault in fresh pages every time.
+  std::vector<std::vector<char>> pool_;
 };
 
 } // namespace graphrt
