@@ -96,20 +96,23 @@ def main():
         print("runtime: (a) %d MiB send/recv between two workers" % (nbytes // MIB))
         print("  memcpy                 %7.2f GiB/s" % memcpy)
         print("  raw TCP loopback       %7.2f GiB/s" % tcp)
-        best = None
-        for chunk in (1 * MIB, 4 * MIB):
+        ratio = None
+        # The default (tcp) data plane is what the goal is about; the gRPC
+        # one is shown for reference.
+        for plane in ("tcp", "grpc"):
             per, checks = graph_run(build, b, reps + 1,
                                     {"GRAPHRT_BENCH_BYTES": nbytes},
-                                    ["--chunk-bytes", str(chunk)])
+                                    ["--data-plane", plane,
+                                     "--chunk-bytes", str(MIB)])
             last = reps  # the last step's first and last bytes
             assert checks["recv"] == (last % 256) + ((last + 1) % 256), checks
             t = median([max(r["task_seconds"].values()) for r in per])
             gibs = nbytes / t / GIB
-            print("  graph-run send/recv    %7.2f GiB/s  (--chunk-bytes %d MiB)"
-                  "  ratio vs TCP %.2fx" % (gibs, chunk // MIB, gibs / tcp))
-            best = max(best or 0, gibs)
+            print("  graph-run send/recv    %7.2f GiB/s  (--data-plane %s)"
+                  "  ratio vs TCP %.2fx" % (gibs, plane, gibs / tcp))
+            ratio = ratio or gibs / tcp
         results.append(("(a) %d MiB send/recv vs raw TCP" % (nbytes // MIB),
-                        best / tcp, ">= 0.8x"))
+                        ratio, ">= 0.8x"))
 
         # (b) latency.
         rounds = 100 if quick else 500
@@ -122,14 +125,18 @@ def main():
             libdir, channels=[
                 {"key": "ping", "src": "ping", "dst": "pong", "payload": dict(sig, name="ping")},
                 {"key": "pong", "src": "pong", "dst": "ping", "payload": dict(sig, name="pong")}])
-        per, checks = graph_run(build, b, 6, {"GRAPHRT_BENCH_BYTES": 4096,
-                                              "GRAPHRT_BENCH_ROUNDS": rounds})
-        assert checks["ping"] == (rounds - 1) % 256, checks
-        ours_us = median([r["task_seconds"]["ping"] for r in per]) / rounds * 1e6
         print("runtime: (b) 4 KiB round trip")
         print("  bare gRPC unary ping-pong  %8.1f us" % grpc_us)
-        print("  graph-run send+recv        %8.1f us  ratio %.2fx"
-              % (ours_us, ours_us / grpc_us))
+        ours_us = None
+        for plane in ("tcp", "grpc"):
+            per, checks = graph_run(build, b, 6, {"GRAPHRT_BENCH_BYTES": 4096,
+                                                  "GRAPHRT_BENCH_ROUNDS": rounds},
+                                    ["--data-plane", plane])
+            assert checks["ping"] == (rounds - 1) % 256, checks
+            us = median([r["task_seconds"]["ping"] for r in per]) / rounds * 1e6
+            print("  graph-run send+recv        %8.1f us  ratio %.2fx"
+                  "  (--data-plane %s)" % (us, us / grpc_us, plane))
+            ours_us = ours_us or us
         results.append(("(b) 4 KiB round trip vs bare gRPC", ours_us / grpc_us,
                         "<= 1.2x"))
 
@@ -155,7 +162,7 @@ def main():
                                      "tasks": ["r%d" % r for r in range(k)]}])
                 per, checks = graph_run(build, b, steps + 1,
                                         {"GRAPHRT_BENCH_COUNT": mib * (MIB // 4)},
-                                        ["--chunk-bytes", str(4 * MIB)])
+                                        ["--data-plane", "tcp"])
                 assert all(v == k * (k + 1) / 2 for v in checks.values()), checks
                 t = median([max(r["task_seconds"].values()) for r in per])
                 ours = mib / 1024 / t

@@ -86,6 +86,93 @@ size_t blockBegin(size_t count, int parts, int i) {
   return count * static_cast<size_t>(i) / static_cast<size_t>(parts);
 }
 
+// Segments of a message of `bytes` (`count` elements): enough that reducing
+// one overlaps with receiving the next, few enough that per-message costs
+// stay small.
+int segmentsFor(size_t count, size_t esize) {
+  size_t bytes = count * esize;
+  return static_cast<int>(
+      std::max<size_t>(1, std::min<size_t>({16, bytes / (1 << 20), count})));
+}
+
+// Receives posted ahead of the matching sends; on an early return the
+// destructor withdraws those not yet received.
+class PostedRecvs {
+public:
+  explicit PostedRecvs(PeerTransport* t) : t_(t) {}
+  ~PostedRecvs() {
+    for (const Entry& e : entries_)
+      if (!e.done)
+        t_->unpost(e.peer, e.key, e.data, e.bytes);
+  }
+  void post(int peer, std::string key, char* data, size_t bytes) {
+    t_->post(peer, key, data, bytes);
+    entries_.push_back({peer, std::move(key), data, bytes, false});
+  }
+  size_t size() const { return entries_.size(); }
+  Status recv(size_t i) {
+    Entry& e = entries_[i];
+    e.done = true;
+    return t_->recv(e.peer, e.key, e.data, e.bytes);
+  }
+
+private:
+  struct Entry {
+    int peer;
+    std::string key;
+    char* data;
+    size_t bytes;
+    bool done;
+  };
+  PeerTransport* t_;
+  std::vector<Entry> entries_;
+};
+
+// One step of a ring: sends `sendCount` elements at `sendData` to the right
+// and receives `recvCount` elements from the left into `recvData`, each cut
+// into segments. The receives are posted first, so the left neighbour's
+// bytes land in place while this rank sends; `onSegment(begin, end)` (in
+// elements of the received message) runs on each received segment as soon
+// as it is in, between the sends of later segments.
+template <typename OnSegment>
+Status ringStep(const CollectiveCall& c, const char* phase, int step,
+                size_t esize, const char* sendData, size_t sendCount,
+                char* recvData, size_t recvCount, OnSegment onSegment) {
+  int k = c.size, r = c.rank;
+  int right = mod(r + 1, k), left = mod(r - 1, k);
+  int sendSegs = segmentsFor(sendCount, esize),
+      recvSegs = segmentsFor(recvCount, esize);
+  std::string sendKey = key(c, phase, step, r) + "/",
+              recvKey = key(c, phase, step, left) + "/";
+  PostedRecvs posted(c.transport);
+  for (int i = 0; i < recvSegs; ++i) {
+    size_t b = blockBegin(recvCount, recvSegs, i),
+           e = blockBegin(recvCount, recvSegs, i + 1);
+    posted.post(left, recvKey + std::to_string(i), recvData + b * esize,
+                (e - b) * esize);
+  }
+  auto receive = [&](int i) -> Status {
+    GRAPHRT_RETURN_IF_ERROR(posted.recv(static_cast<size_t>(i)));
+    return onSegment(blockBegin(recvCount, recvSegs, i),
+                     blockBegin(recvCount, recvSegs, i + 1));
+  };
+  int received = 0;
+  for (int i = 0; i < sendSegs; ++i) {
+    size_t b = blockBegin(sendCount, sendSegs, i),
+           e = blockBegin(sendCount, sendSegs, i + 1);
+    GRAPHRT_RETURN_IF_ERROR(c.transport->send(right,
+                                              sendKey + std::to_string(i),
+                                              sendData + b * esize,
+                                              (e - b) * esize));
+    // Work on what has arrived while the kernel drains the send.
+    if (i > 0 && received < recvSegs)
+      GRAPHRT_RETURN_IF_ERROR(receive(received++));
+  }
+  while (received < recvSegs)
+    GRAPHRT_RETURN_IF_ERROR(receive(received++));
+  return Status::ok();
+}
+
 // Ring reduce-scatter over `data` (count elements, blocks by blockBegin) in
 // place; afterwards this rank's block `rank` holds the full reduction.
 Status ringReduceScatterInPlace(const CollectiveCall& c,
@@ -93,39 +180,69 @@ Status ringReduceScatterInPlace(const CollectiveCall& c,
                                 char* data, size_t count) {
   size_t esize = graphrt_dtype_size(dtype);
   int k = c.size, r = c.rank;
-  int right = mod(r + 1, k), left = mod(r - 1, k);
-  std::vector<char> scratch((count / k + 1) * esize);
+  // The caller's workspace is reused across calls: a fresh buffer per call
+  // costs page faults that show at these sizes.
+  std::vector<char> local;
+  std::vector<char>& scratch = c.workspace ? *c.workspace : local;
+  if (scratch.size() < (count / k + 1) * esize)
+    scratch.resize((count / k + 1) * esize);
   for (int s = 0; s < k - 1; ++s) {
     int sendBlock = mod(r - s - 1, k), recvBlock = mod(r - s - 2, k);
     size_t sb = blockBegin(count, k, sendBlock),
            se = blockBegin(count, k, sendBlock + 1);
-    GRAPHRT_RETURN_IF_ERROR(c.transport->send(
-        right, key(c, "rs", s, r), data + sb * esize, (se - sb) * esize));
     size_t rb = blockBegin(count, k, recvBlock),
            re = blockBegin(count, k, recvBlock + 1);
-    GRAPHRT_RETURN_IF_ERROR(c.transport->recv(
-        left, key(c, "rs", s, left), scratch.data(), (re - rb) * esize));
-    GRAPHRT_RETURN_IF_ERROR(
-        reduceInto(op, dtype, data + rb * esize, scratch.data(), re - rb));
+    char* dst = data + rb * esize;
+    GRAPHRT_RETURN_IF_ERROR(ringStep(
+        c, "rs", s, esize, data + sb * esize, se - sb, scratch.data(), re - rb,
+        [&](size_t b, size_t e) {
+          return reduceInto(op, dtype, dst + b * esize,
+                            scratch.data() + b * esize, e - b);
+        }));
   }
   return Status::ok();
 }
 
-// Ring all-gather in place: block `rank` is already in place.
+// Ring all-gather in place: block `rank` is already in place. Every block
+// but this rank's is received exactly once and only sent after that, so all
+// receives are posted up front: a neighbour that runs ahead lands its bytes in
+// place instead of in a staging buffer.
 Status ringAllGatherInPlace(const CollectiveCall& c, size_t esize, char* data,
                             size_t count) {
   int k = c.size, r = c.rank;
   int right = mod(r + 1, k), left = mod(r - 1, k);
+  PostedRecvs posted(c.transport);
+  std::vector<size_t> firstSeg;
   for (int s = 0; s < k - 1; ++s) {
-    int sendBlock = mod(r - s, k), recvBlock = mod(r - s - 1, k);
-    size_t sb = blockBegin(count, k, sendBlock),
-           se = blockBegin(count, k, sendBlock + 1);
-    GRAPHRT_RETURN_IF_ERROR(c.transport->send(
-        right, key(c, "ag", s, r), data + sb * esize, (se - sb) * esize));
+    int recvBlock = mod(r - s - 1, k);
     size_t rb = blockBegin(count, k, recvBlock),
            re = blockBegin(count, k, recvBlock + 1);
-    GRAPHRT_RETURN_IF_ERROR(c.transport->recv(
-        left, key(c, "ag", s, left), data + rb * esize, (re - rb) * esize));
+    int segs = segmentsFor(re - rb, esize);
+    firstSeg.push_back(posted.size());
+    for (int i = 0; i < segs; ++i) {
+      size_t b = rb + blockBegin(re - rb, segs, i),
+             e = rb + blockBegin(re - rb, segs, i + 1);
+      posted.post(left, key(c, "ag", s, left) + "/" + std::to_string(i),
+                  data + b * esize, (e - b) * esize);
+    }
+  }
+  firstSeg.push_back(posted.size());
+  for (int s = 0; s < k - 1; ++s) {
+    int sendBlock = mod(r - s, k);
+    size_t sb = blockBegin(count, k, sendBlock),
+           se = blockBegin(count, k, sendBlock + 1);
+    int segs = segmentsFor(se - sb, esize);
+    std::string sendKey = key(c, "ag", s, r) + "/";
+    for (int i = 0; i < segs; ++i) {
+      size_t b = sb + blockBegin(se - sb, segs, i),
+             e = sb + blockBegin(se - sb, segs, i + 1);
+      GRAPHRT_RETURN_IF_ERROR(c.transport->send(
+          right, sendKey + std::to_string(i), data + b * esize,
+          (e - b) * esize));
+    }
+    // What this step receives is what the next step sends.
+    for (size_t i = firstSeg[s]; i < firstSeg[s + 1]; ++i)
+      GRAPHRT_RETURN_IF_ERROR(posted.recv(i));
   }
   return Status::ok();
 }
@@ -252,10 +369,11 @@ Status pairwiseAllToAll(const CollectiveCall& c, graphrt_dtype_t dtype,
   std::memcpy(out + r * block, in + r * block, block);
   for (int j = 1; j < k; ++j) {
     int to = mod(r + j, k), from = mod(r - j, k);
+    PostedRecvs posted(c.transport);
+    posted.post(from, key(c, "a2a", j, from), out + from * block, block);
     GRAPHRT_RETURN_IF_ERROR(
         c.transport->send(to, key(c, "a2a", j, r), in + to * block, block));
-    GRAPHRT_RETURN_IF_ERROR(c.transport->recv(from, key(c, "a2a", j, from),
-                                              out + from * block, block));
+    GRAPHRT_RETURN_IF_ERROR(posted.recv(0));
   }
   return Status::ok();
 }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace graphrt {
 
@@ -19,6 +20,16 @@ public:
                       size_t bytes) = 0;
   virtual Status recv(int peerRank, const std::string& key, void* data,
                       size_t bytes) = 0;
+  /// Offers `data` for the message `key` ahead of `recv(peerRank, key, data,
+  /// bytes)`, so that it can land in place while this rank is still sending.
+  /// Every posted buffer is then either received into or withdrawn with
+  /// `unpost`. The default does nothing (`recv` copies on arrival).
+  virtual void post(int peerRank, const std::string& key, void* data,
+                    size_t bytes) {}
+  /// Withdraws a posted buffer that will not be received into; afterwards
+  /// nothing writes to it.
+  virtual void unpost(int peerRank, const std::string& key, void* data,
+                      size_t bytes) {}
 };
 
 /// One collective call: this rank's place in the group and a key prefix that
@@ -28,6 +39,9 @@ struct CollectiveCall {
   int rank;
   int size;
   std::string keyPrefix;
+  /// Scratch memory reused across calls (may be null). Not shared between
+  /// concurrent calls.
+  std::vector<char>* workspace = nullptr;
 };
 
 /// Element-wise `dst[i] = op(dst[i], src[i])` for `count` elements; MEAN
@@ -36,7 +50,11 @@ Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* dst,
                   const void* src, size_t count);
 
 /// Ring reduce-scatter then ring all-gather: each rank sends and receives
-/// 2 * (size-1)/size of the data. `input` may equal `output`.
+/// 2 * (size-1)/size of the data. `input` may equal `output`. In every ring
+/// step the receive is posted before the send, so both directions move at
+/// once, and blocks of 1 MiB and more are cut into segments that are reduced
+/// as they arrive while later segments are still in flight. For two ranks
+/// this is the direct exchange: swap halves, reduce, swap the results.
 Status ringAllReduce(const CollectiveCall& call, graphrt_reduce_op_t op,
                      graphrt_dtype_t dtype, const void* input, void* output,
                      size_t count);

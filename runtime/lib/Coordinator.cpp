@@ -55,6 +55,7 @@ struct WorkerHandle {
   uint64_t progress = 0;
   SteadyClock::time_point progressAt, healthOkAt;
   std::string waitingOn;
+  bool inCommunication = false; // else computing (while its step runs)
   // Answers no health check: calls to it would only wait for their deadline.
   bool unresponsive = false;
 };
@@ -489,6 +490,7 @@ bool Job::connectAndLoad() {
     (*base.mutable_peers())[w.task->name()] = w.address;
   base.set_recv_timeout_ms(static_cast<int64_t>(opt_.recvTimeoutSec * 1000));
   base.set_chunk_bytes(opt_.chunkBytes);
+  base.set_data_plane(opt_.dataPlane);
 
   std::vector<grpc::Status> results(workers_.size());
   std::vector<rpc::LoadTaskResponse> responses(workers_.size());
@@ -556,6 +558,7 @@ std::string Job::findDeadWorker(size_t* out_index) {
         w.progressAt = now;
       }
       w.waitingOn = resp.waiting_on();
+      w.inCommunication = resp.in_communication();
       continue;
     }
     // No answer in time: a stopped or overloaded process, judged by
@@ -619,37 +622,47 @@ std::string Job::findStalledWorker(const std::vector<bool>& running,
   char limit[64];
   std::snprintf(limit, sizeof limit, " (--stall-timeout %g)",
                 opt_.stallTimeoutSec);
-  // A worker that answers nothing is the root cause of its peers' frozen
-  // counters; then one that computes without communicating; then any.
-  bool anyStalled = false;
+  // A worker that answers no health check is stalled (stopped or hung
+  // process), and is the root cause of its peers' waits.
+  bool anySilent = false;
   for (size_t i = 0; i < workers_.size(); ++i)
     if (running[i] && !workers_[i].exited &&
-        (secs(workers_[i].healthOkAt) > opt_.stallTimeoutSec ||
-         secs(workers_[i].progressAt) > opt_.stallTimeoutSec))
-      anyStalled = true;
-  if (!anyStalled)
+        secs(workers_[i].healthOkAt) > opt_.stallTimeoutSec)
+      anySilent = true;
+  if (anySilent) {
+    std::string cause = findUnresponsiveWorker(
+        std::min(opt_.stallTimeoutSec, 2.0 * opt_.heartbeatMs / 1000 + 1.5),
+        out);
+    if (!cause.empty())
+      return cause + limit;
+  }
+  // Otherwise only a deadlock is a stall: every task still in the step is
+  // blocked inside a communication call and no counter anywhere in the job
+  // has moved. A task that computes may yet send, however long it takes
+  // (--step-timeout bounds that), so it is never stalled by itself.
+  SteadyClock::time_point lastProgress{};
+  size_t waiting = workers_.size();
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    const WorkerHandle& w = workers_[i];
+    lastProgress = std::max(lastProgress, w.progressAt);
+    if (!running[i] || w.exited)
+      continue;
+    if (!w.inCommunication)
+      return "";
+    if (waiting == workers_.size())
+      waiting = i;
+  }
+  if (waiting == workers_.size() ||
+      secs(lastProgress) <= opt_.stallTimeoutSec)
     return "";
-  std::string cause = findUnresponsiveWorker(
-      std::min(opt_.stallTimeoutSec, 2.0 * opt_.heartbeatMs / 1000 + 1.5),
-      out);
-  if (!cause.empty())
-    return cause + limit;
-  for (int pass = 0; pass < 2; ++pass)
-    for (size_t i = 0; i < workers_.size(); ++i) {
-      const WorkerHandle& w = workers_[i];
-      if (!running[i] || w.exited ||
-          secs(w.progressAt) <= opt_.stallTimeoutSec ||
-          (pass == 0) != w.waitingOn.empty())
-        continue;
-      *out = i;
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.1f", secs(w.progressAt));
-      return std::string("no progress for ") + buf + " s" + limit + "; " +
-             (w.waitingOn.empty()
-                  ? "it is computing, not waiting on communication"
-                  : "it is waiting on " + w.waitingOn);
-    }
-  return "";
+  *out = waiting;
+  const WorkerHandle& w = workers_[waiting];
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f", secs(lastProgress));
+  return std::string("no progress anywhere in the job for ") + buf + " s" +
+         limit + " while every running task waits on communication (a "
+         "deadlock); it is waiting on " +
+         (w.waitingOn.empty() ? std::string("a send") : w.waitingOn);
 }
 
 bool Job::runOneStep(int64_t step, bool last) {

@@ -48,6 +48,8 @@ struct RunOptions {
   double startTimeoutSec = 20;
   int heartbeatMs = 200;
   int64_t chunkBytes = 0;
+  /// "tcp" (direct worker-to-worker connections) or "grpc" (chunk streams).
+  std::string dataPlane = "tcp";
   bool quiet = false;
   /// Live progress line: 1 on, 0 off, -1 when stderr is a terminal.
   int progress = -1;

@@ -18,7 +18,19 @@ Status Rendezvous::beginIncoming(const std::string& key, size_t totalBytes,
   if (slot.consumerDst && slot.consumerBytes == totalBytes) {
     slot.target = static_cast<char*>(slot.consumerDst);
   } else {
-    slot.staged.resize(totalBytes);
+    // The smallest pooled buffer that fits, else a new one.
+    auto best = pool_.end();
+    for (auto it = pool_.begin(); it != pool_.end(); ++it)
+      if (it->size() >= totalBytes &&
+          (best == pool_.end() || it->size() < best->size()))
+        best = it;
+    if (best != pool_.end()) {
+      slot.staged = std::move(*best);
+      pool_.erase(best);
+    } else {
+      slot.staged.resize(totalBytes);
+    }
+    slot.stagedBytes = totalBytes;
     slot.target = slot.staged.data();
   }
   *out_target = slot.target;
@@ -86,18 +98,34 @@ Status Rendezvous::take(const std::string& key, void* dst, size_t bytes,
   Status result = slot.status;
   if (result.isOk()) {
     if (slot.target != dst) {
-      if (slot.staged.size() != bytes)
+      if (slot.stagedBytes != bytes)
         result = Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                         "rendezvous key '" + key + "' carried " +
-                            std::to_string(slot.staged.size()) +
+                            std::to_string(slot.stagedBytes) +
                             " bytes, the receiver expects " +
                             std::to_string(bytes));
       else if (bytes)
         std::memcpy(dst, slot.staged.data(), bytes);
     }
   }
+  constexpr size_t kPoolBuffers = 8;
+  constexpr size_t kPoolMaxBytes = 64 << 20; // bounds what the pool keeps
+  if (slot.staged.size() >= 4096 && slot.staged.size() <= kPoolMaxBytes &&
+      pool_.size() < kPoolBuffers)
+    pool_.push_back(std::move(slot.staged));
   slots_.erase(key);
   return result;
+}
+
+void Rendezvous::post(const std::string& key, void* dst, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cancelled_)
+    return;
+  Slot& slot = slots_[key];
+  if (!slot.receiving && !slot.complete) {
+    slot.consumerDst = dst;
+    slot.consumerBytes = bytes;
+  }
 }
 
 void Rendezvous::cancel(Status reason) {

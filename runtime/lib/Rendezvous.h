@@ -43,6 +43,12 @@ public:
   Status take(const std::string& key, void* dst, size_t bytes,
               Clock::time_point deadline);
 
+  /// Offers `dst` (`bytes` long) for `key` ahead of `take(key, dst, ...)`, so
+  /// a transfer that starts in between writes straight into it. The caller
+  /// must then call `take` with the same buffer (a deadline in the past
+  /// withdraws it).
+  void post(const std::string& key, void* dst, size_t bytes);
+
   /// Fails every current and future wait with `reason`.
   void cancel(Status reason);
   /// Keys a consumer is blocked on, comma-separated (for health reports).
@@ -56,6 +62,7 @@ private:
     size_t consumerBytes = 0;
     char* target = nullptr;       // where the producer writes
     std::vector<char> staged;     // used when target is not consumerDst
+    size_t stagedBytes = 0;       // of `staged`, which may be larger
     bool receiving = false;
     bool complete = false;
     Status status;
@@ -65,6 +72,9 @@ private:
   std::map<std::string, Slot> slots_;
   bool cancelled_ = false;
   Status cancelReason_;
+  // Staging buffers handed back by `take`, reused so that a producer that
+  // runs ahead of its consumer does not fault in fresh pages every time.
+  std::vector<std::vector<char>> pool_;
 };
 
 } // namespace graphrt

@@ -3,6 +3,7 @@
 #include "Worker.h"
 
 #include "Collectives.h"
+#include "DataPlane.h"
 #include "Manifest.h"
 #include "Rendezvous.h"
 #include "Transfer.h"
@@ -82,20 +83,50 @@ Status compareSignature(const graphrt_tensor_signature_t& d,
 } // namespace
 
 /// A task loaded from a bundle: its library, variables, rendezvous and peers.
-class LoadedTask {
+class LoadedTask final : public DataSink {
 public:
   ~LoadedTask() {
     // The library stays mapped: a task may have left threads or static
     // destructors behind, and unmapping under them would crash the worker.
   }
 
-  Status load(const rpc::LoadTaskRequest& req, const SecurityConfig* sec);
+  Status load(const rpc::LoadTaskRequest& req, const SecurityConfig* sec,
+              std::shared_ptr<DataTls> tls);
   Status runStep(const rpc::RunStepRequest& req, rpc::RunStepResponse* resp);
 
   Status sendBytes(const std::string& peer, const std::string& key,
                    const void* data, size_t bytes, const std::string& counter);
   Status recvBytes(const std::string& key, void* data, size_t bytes,
                    const std::string& counter);
+  /// Offers `data` to an incoming `key` before waiting on it with
+  /// `recvBytes`, so a transfer that arrives meanwhile lands in place.
+  void postRecv(const std::string& key, void* data, size_t bytes) {
+    rdv_.post(key, data, bytes);
+  }
+  /// Withdraws a posted buffer that will not be waited on (an error path):
+  /// afterwards no transfer writes into it.
+  void unpostRecv(const std::string& key, void* data, size_t bytes) {
+    (void)rdv_.take(key, data, bytes, Clock::now());
+  }
+
+  // DataSink, for the TCP data plane's reader threads.
+  Rendezvous& rendezvous() override { return rdv_; }
+  void advance() override {
+    progress_.fetch_add(1, std::memory_order_relaxed);
+  }
+  std::chrono::milliseconds ioTimeout() const override { return recvTimeout_; }
+
+  /// Marks the task's thread as inside a communication call of the runtime
+  /// (for health reports: a task outside one is computing, not stalled).
+  struct InCall {
+    explicit InCall(LoadedTask* t) : t(t) { ++t->inCall_; }
+    ~InCall() { --t->inCall_; }
+    LoadedTask* t;
+  };
+  std::atomic<int> inCall_{0};
+  /// Collective scratch, reused across steps (collectives run one at a time
+  /// on the step's thread).
+  std::vector<char> workspace_;
   void count(const std::string& counter, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(countersMu_);
     auto& c = counters_[counter];
@@ -117,9 +148,14 @@ public:
                        "task '" + name() + "' was cancelled: " + reason));
     // Outgoing transfers too: one stuck on a dead peer would otherwise hold
     // the step (and the worker's shutdown) until its deadline.
-    std::lock_guard<std::mutex> lock(inflightMu_);
-    for (grpc::ClientContext* ctx : inflight_)
-      ctx->TryCancel();
+    {
+      std::lock_guard<std::mutex> lock(inflightMu_);
+      for (grpc::ClientContext* ctx : inflight_)
+        ctx->TryCancel();
+    }
+    std::lock_guard<std::mutex> lock(dataMu_);
+    for (auto& [peer, conn] : data_)
+      conn->shutdown();
   }
   const std::string& name() const { return spec_->name(); }
 
@@ -143,7 +179,6 @@ public:
     std::lock_guard<std::mutex> lock(traceMu_);
     trace_.push_back(std::move(e));
   }
-  void advance() { progress_.fetch_add(1, std::memory_order_relaxed); }
   std::atomic<uint64_t> progress_{0};
   std::string stepKey(const std::string& kind, const std::string& key) const {
     return "s" + std::to_string(currentStep_.load()) + "/" + kind + "/" + key;
@@ -167,7 +202,6 @@ public:
     return stepKey("c", group + "/" + std::to_string(seq));
   }
 
-  Rendezvous& rendezvous() { return rdv_; }
   std::atomic<int64_t> currentStep_{-1};
   std::atomic<int64_t> stepsCompleted_{0};
   std::atomic<bool> cancelled_{false};
@@ -179,6 +213,12 @@ public:
 private:
   Status checkDescriptor();
   Status loadVariables();
+  Status transportStub(const std::string& peer, rpc::Transport::Stub** out);
+  Status sendGrpc(const std::string& peer, const std::string& key,
+                  const void* data, size_t bytes);
+  Status sendTcp(const std::string& peer, const std::string& key,
+                 const void* data, size_t bytes);
+  Status dataConnection(const std::string& peer, DataConnection** out);
 
   Bundle bundle_;
   const manifest::Task* spec_ = nullptr;
@@ -197,6 +237,10 @@ private:
   std::mutex inflightMu_;
   std::set<grpc::ClientContext*> inflight_;
   const SecurityConfig* sec_ = nullptr;
+  bool tcp_ = false; // --data-plane=tcp
+  std::shared_ptr<DataTls> tls_;
+  std::mutex dataMu_;
+  std::map<std::string, std::unique_ptr<DataConnection>> data_;
   std::atomic<bool> tracing_{false};
   std::mutex traceMu_;
   std::vector<rpc::TraceEvent> trace_;
@@ -227,6 +271,14 @@ public:
     task_.traceEvent("recv " + group_.name(), "recv", start, bytes,
                      group_.tasks(peerRank));
     return st;
+  }
+
+  void post(int, const std::string& key, void* data, size_t bytes) override {
+    task_.postRecv(key, data, bytes);
+  }
+  void unpost(int, const std::string& key, void* data,
+              size_t bytes) override {
+    task_.unpostRecv(key, data, bytes);
   }
 
 private:
@@ -283,6 +335,7 @@ graphrt_status_t svcSend(graphrt_context_t* ctx, const char* key,
                       std::to_string(tensor->size_bytes) +
                       " bytes, the channel carries " + describe(c->payload()))
         .toC();
+  LoadedTask::InCall inCall(t);
   int64_t start = LoadedTask::nowUs();
   Status st = t->sendBytes(c->dst(), t->stepKey("p", c->key()), tensor->data,
                            tensor->size_bytes, "send:" + c->key());
@@ -306,6 +359,7 @@ graphrt_status_t svcRecv(graphrt_context_t* ctx, const char* key,
                       std::to_string(tensor->size_bytes) +
                       " bytes, the channel carries " + describe(c->payload()))
         .toC();
+  LoadedTask::InCall inCall(t);
   int64_t start = LoadedTask::nowUs();
   Status st = t->recvBytes(t->stepKey("p", c->key()), tensor->data,
                            tensor->size_bytes, "recv:" + c->key());
@@ -343,9 +397,10 @@ graphrt_status_t runCollective(graphrt_context_t* ctx, const char* what,
   Status st = collectiveCall(t, group, &g, &rank);
   if (!st.isOk())
     return st.toC();
+  LoadedTask::InCall inCall(t);
   GroupTransport transport(*t, *g);
   CollectiveCall call{&transport, rank, g->tasks_size(),
-                      t->nextCollectiveKey(g->name())};
+                      t->nextCollectiveKey(g->name()), &t->workspace_};
   int64_t start = LoadedTask::nowUs();
   st = fn(call);
   t->advance();
@@ -442,8 +497,16 @@ const graphrt_services_v1_t kServices = {
 //===----------------------------------------------------------------------===//
 
 Status LoadedTask::load(const rpc::LoadTaskRequest& req,
-                        const SecurityConfig* sec) {
+                        const SecurityConfig* sec,
+                        std::shared_ptr<DataTls> tls) {
   sec_ = sec;
+  tls_ = std::move(tls);
+  if (req.data_plane() == "tcp")
+    tcp_ = true;
+  else if (!req.data_plane().empty() && req.data_plane() != "grpc")
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "unknown data plane '" + req.data_plane() +
+                      "' (expected grpc or tcp)");
   GRAPHRT_RETURN_IF_ERROR(readBundle(req.bundle_dir(), &bundle_));
   spec_ = findTask(bundle_.manifest, req.task());
   if (!spec_)
@@ -597,27 +660,96 @@ Status LoadedTask::loadVariables() {
   return Status::ok();
 }
 
+Status LoadedTask::transportStub(const std::string& peer,
+                                 rpc::Transport::Stub** out) {
+  std::lock_guard<std::mutex> lock(stubsMu_);
+  auto it = stubs_.find(peer);
+  if (it == stubs_.end()) {
+    auto addr = peers_.find(peer);
+    if (addr == peers_.end())
+      return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                    "no address for peer task '" + peer + "'");
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(-1);
+    args.SetMaxSendMessageSize(-1);
+    auto channel = grpc::CreateCustomChannel(
+        addr->second, channelCredentials(*sec_), args);
+    it = stubs_.emplace(peer, rpc::Transport::NewStub(channel)).first;
+  }
+  *out = it->second.get();
+  return Status::ok();
+}
+
 Status LoadedTask::sendBytes(const std::string& peer, const std::string& key,
                              const void* data, size_t bytes,
                              const std::string& counter) {
-  rpc::Transport::Stub* stub;
+  if (cancelled_)
+    return Status(GRAPHRT_STATUS_CANCELLED,
+                  "task '" + name() + "' was cancelled");
+  Status st = tcp_ ? sendTcp(peer, key, data, bytes)
+                   : sendGrpc(peer, key, data, bytes);
+  if (!st.isOk())
+    return Status(st.code(), "sending '" + key + "' to task '" + peer +
+                                 "' at " + peers_[peer] +
+                                 " failed: " + st.message());
+  advance();
+  if (!counter.empty())
+    count(counter, bytes);
+  return Status::ok();
+}
+
+Status LoadedTask::dataConnection(const std::string& peer,
+                                  DataConnection** out) {
   {
-    std::lock_guard<std::mutex> lock(stubsMu_);
-    auto it = stubs_.find(peer);
-    if (it == stubs_.end()) {
-      auto addr = peers_.find(peer);
-      if (addr == peers_.end())
-        return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
-                      "no address for peer task '" + peer + "'");
-      grpc::ChannelArguments args;
-      args.SetMaxReceiveMessageSize(-1);
-      args.SetMaxSendMessageSize(-1);
-      auto channel = grpc::CreateCustomChannel(
-          addr->second, channelCredentials(*sec_), args);
-      it = stubs_.emplace(peer, rpc::Transport::NewStub(channel)).first;
+    std::lock_guard<std::mutex> lock(dataMu_);
+    auto it = data_.find(peer);
+    if (it != data_.end()) {
+      *out = it->second.get();
+      return Status::ok();
     }
-    stub = it->second.get();
   }
+  // Ask the peer over the authenticated control channel for a port and a
+  // one-shot nonce, then connect and present it.
+  rpc::Transport::Stub* stub;
+  GRAPHRT_RETURN_IF_ERROR(transportStub(peer, &stub));
+  grpc::ClientContext cctx;
+  cctx.set_deadline(std::chrono::system_clock::now() + recvTimeout_);
+  authorize(&cctx, *sec_);
+  rpc::OpenDataRequest req;
+  req.set_src_task(name());
+  rpc::OpenDataResponse resp;
+  grpc::Status gst = stub->OpenData(&cctx, req, &resp);
+  if (!gst.ok())
+    return Status(static_cast<graphrt_status_code_t>(gst.error_code()),
+                  "opening a data connection: " + gst.error_message());
+  const std::string& addr = peers_[peer];
+  std::string host = addr.substr(0, addr.rfind(':'));
+  std::unique_ptr<DataConnection> conn;
+  GRAPHRT_RETURN_IF_ERROR(DataConnection::connect(
+      host, resp.port(), resp.nonce(), name(), tls_, recvTimeout_, &conn));
+  std::lock_guard<std::mutex> lock(dataMu_);
+  if (cancelled_)
+    conn->shutdown();
+  *out = conn.get();
+  data_[peer] = std::move(conn);
+  return Status::ok();
+}
+
+Status LoadedTask::sendTcp(const std::string& peer, const std::string& key,
+                           const void* data, size_t bytes) {
+  DataConnection* conn;
+  GRAPHRT_RETURN_IF_ERROR(dataConnection(peer, &conn));
+  Status st = conn->send(key, data, bytes);
+  if (!st.isOk() && cancelled_)
+    return Status(GRAPHRT_STATUS_CANCELLED,
+                  "task '" + name() + "' was cancelled");
+  return st;
+}
+
+Status LoadedTask::sendGrpc(const std::string& peer, const std::string& key,
+                            const void* data, size_t bytes) {
+  rpc::Transport::Stub* stub;
+  GRAPHRT_RETURN_IF_ERROR(transportStub(peer, &stub));
   grpc::ClientContext cctx;
   cctx.set_deadline(std::chrono::system_clock::now() + recvTimeout_);
   authorize(&cctx, *sec_);
@@ -649,11 +781,7 @@ Status LoadedTask::sendBytes(const std::string& peer, const std::string& key,
   grpc::Status st = writer->Finish();
   if (!st.ok())
     return Status(static_cast<graphrt_status_code_t>(st.error_code()),
-                  "sending '" + key + "' to task '" + peer + "' at " +
-                      peers_[peer] + " failed: " + st.error_message());
-  advance();
-  if (!counter.empty())
-    count(counter, bytes);
+                  st.error_message());
   return Status::ok();
 }
 
@@ -755,8 +883,10 @@ Status LoadedTask::runStep(const rpc::RunStepRequest& req,
 // WorkerService
 //===----------------------------------------------------------------------===//
 
-WorkerService::WorkerService(SecurityConfig security)
-    : security_(std::move(security)) {}
+WorkerService::WorkerService(SecurityConfig security, std::string dataHost)
+    : security_(std::move(security)), dataHost_(std::move(dataHost)) {
+  dataTlsStatus_ = DataTls::create(security_, &dataTls_);
+}
 WorkerService::~WorkerService() = default;
 
 std::shared_ptr<LoadedTask> WorkerService::task() {
@@ -774,7 +904,9 @@ grpc::Status WorkerService::LoadTask(grpc::ServerContext* ctx,
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "a step is running; cannot load a task now");
   auto loaded = std::make_shared<LoadedTask>();
-  Status st = loaded->load(*req, &security_);
+  if (!dataTlsStatus_.isOk())
+    return toGrpc(dataTlsStatus_);
+  Status st = loaded->load(*req, &security_, dataTls_);
   if (!st.isOk()) {
     std::fprintf(stderr, "graph-worker: refusing task '%s': %s\n",
                  req->task().c_str(), st.message().c_str());
@@ -824,6 +956,7 @@ grpc::Status WorkerService::Health(grpc::ServerContext* ctx,
   resp->set_current_step(t->currentStep_);
   resp->set_waiting_on(t->rendezvous().waitingOn());
   resp->set_progress(t->progress_.load());
+  resp->set_in_communication(t->inCall_.load() > 0);
   {
     std::lock_guard<std::mutex> lock(t->errorMu_);
     resp->set_last_error(t->lastError_);
@@ -844,6 +977,9 @@ grpc::Status WorkerService::Abort(grpc::ServerContext* ctx,
     return auth;
   if (std::shared_ptr<LoadedTask> t = task())
     t->abort(req->reason());
+  std::lock_guard<std::mutex> lock(dataMu_);
+  if (dataServer_)
+    dataServer_->closeAll();
   return grpc::Status::OK;
 }
 
@@ -854,6 +990,11 @@ grpc::Status WorkerService::Shutdown(grpc::ServerContext* ctx,
     return auth;
   if (std::shared_ptr<LoadedTask> t = task())
     t->abort("the worker is shutting down");
+  {
+    std::lock_guard<std::mutex> lock(dataMu_);
+    if (dataServer_)
+      dataServer_->closeAll();
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     shutdown_ = true;
@@ -888,6 +1029,28 @@ grpc::Status WorkerService::Transfer(grpc::ServerContext* ctx,
   if (!st.isOk())
     return toGrpc(st);
   resp->set_bytes(received);
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::OpenData(grpc::ServerContext* ctx,
+                                     const rpc::OpenDataRequest* req,
+                                     rpc::OpenDataResponse* resp) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+    return auth;
+  if (!task())
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "no task is loaded on this worker");
+  std::lock_guard<std::mutex> lock(dataMu_);
+  if (!dataServer_) {
+    auto server = std::make_unique<DataServer>(
+        dataTls_, [this]() -> std::shared_ptr<DataSink> { return task(); });
+    Status st = server->start(dataHost_);
+    if (!st.isOk())
+      return toGrpc(st);
+    dataServer_ = std::move(server);
+  }
+  resp->set_port(dataServer_->port());
+  resp->set_nonce(dataServer_->issueNonce(req->src_task()));
   return grpc::Status::OK;
 }
 

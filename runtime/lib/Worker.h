@@ -13,6 +13,8 @@
 namespace graphrt {
 
 class LoadedTask;
+class DataServer;
+class DataTls;
 
 /// One worker process hosts one task at a time. Control RPCs come from
 /// graph-run; Transfer streams come from peer workers and land in the loaded
@@ -20,7 +22,10 @@ class LoadedTask;
 class WorkerService final : public rpc::Worker::Service,
                             public rpc::Transport::Service {
 public:
-  explicit WorkerService(SecurityConfig security = {});
+  /// `dataHost` is where the TCP data plane listens (the host of the gRPC
+  /// address; empty: every interface).
+  explicit WorkerService(SecurityConfig security = {},
+                         std::string dataHost = "127.0.0.1");
   ~WorkerService() override;
 
   grpc::Status LoadTask(grpc::ServerContext* ctx,
@@ -38,6 +43,9 @@ public:
   grpc::Status Transfer(grpc::ServerContext* ctx,
                         grpc::ServerReader<rpc::TensorChunk>* reader,
                         rpc::TransferAck* resp) override;
+  grpc::Status OpenData(grpc::ServerContext* ctx,
+                        const rpc::OpenDataRequest* req,
+                        rpc::OpenDataResponse* resp) override;
 
   /// Blocks until a Shutdown RPC arrives.
   void waitForShutdown();
@@ -46,6 +54,11 @@ private:
   std::shared_ptr<LoadedTask> task();
 
   const SecurityConfig security_;
+  const std::string dataHost_;
+  std::shared_ptr<DataTls> dataTls_;
+  Status dataTlsStatus_;
+  std::mutex dataMu_;
+  std::unique_ptr<DataServer> dataServer_; // started by the first OpenData
 
   std::mutex mu_;
   std::shared_ptr<LoadedTask> task_;

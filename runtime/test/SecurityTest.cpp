@@ -1,14 +1,22 @@
 // SecurityTest.cpp: every service of graph-worker refuses calls without valid
 // credentials: a missing or wrong job token, and under mutual TLS a client
 // without a certificate, with one from another CA, or without TLS at all.
+// The TCP data plane admits only connections that present a nonce issued by
+// the worker (and, under TLS, a certificate from the job's CA), and delivers
+// what they carry into the rendezvous.
+#include "DataPlane.h"
 #include "Security.h"
 #include "Worker.h"
 
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <functional>
+#include <thread>
+#include <vector>
 #include <string>
 #include <unistd.h>
 
@@ -75,6 +83,13 @@ everyRpc(std::shared_ptr<grpc::Channel> channel) {
          w->Write(chunk);
          w->WritesDone();
          return w->Finish();
+       }},
+      {"OpenData",
+       [=](grpc::ClientContext *c) {
+         rpc::OpenDataRequest req;
+         req.set_src_task("t");
+         rpc::OpenDataResponse resp;
+         return transport->OpenData(c, req, &resp);
        }},
       {"Shutdown",
        [=](grpc::ClientContext *c) {
@@ -197,6 +212,141 @@ TEST_F(TlsTest, LoadSecurityNamesTheBadFlag) {
   st = loadSecurity(dir_ + "/node.pem", dir_ + "/node.key", dir_ + "/node.ext",
                     "", &sec);
   EXPECT_EQ(st.message(), "--tls-ca: '" + dir_ + "/node.ext' is not PEM");
+}
+
+//===----------------------------------------------------------------------===//
+// The TCP data plane
+//===----------------------------------------------------------------------===//
+
+struct TestSink final : DataSink {
+  Rendezvous rdv;
+  std::atomic<int> progress{0};
+  Rendezvous &rendezvous() override { return rdv; }
+  void advance() override { ++progress; }
+  std::chrono::milliseconds ioTimeout() const override {
+    return std::chrono::milliseconds(5000);
+  }
+};
+
+struct DataFixture {
+  std::shared_ptr<TestSink> sink = std::make_shared<TestSink>();
+  std::unique_ptr<DataServer> server;
+  explicit DataFixture(std::shared_ptr<DataTls> tls) {
+    server = std::make_unique<DataServer>(
+        std::move(tls), [s = sink]() -> std::shared_ptr<DataSink> { return s; });
+    Status st = server->start("127.0.0.1");
+    EXPECT_TRUE(st.isOk()) << st.message();
+  }
+  Status connect(const std::string &nonce, const std::string &src,
+                 std::shared_ptr<DataTls> tls,
+                 std::unique_ptr<DataConnection> *out) {
+    return DataConnection::connect("127.0.0.1", server->port(), nonce, src, tls,
+                                   std::chrono::milliseconds(5000), out);
+  }
+  // Whether a message sent on `conn` reaches the rendezvous.
+  bool delivers(DataConnection &conn, const std::string &key) {
+    int v = 42, got = 0;
+    if (!conn.send(key, &v, sizeof v).isOk())
+      return false;
+    Status st = sink->rdv.take(key, &got, sizeof got,
+                               Clock::now() + std::chrono::milliseconds(700));
+    return st.isOk() && got == 42;
+  }
+};
+
+std::vector<float> pattern(size_t n) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = static_cast<float>(i % 1009) * 0.5f;
+  return v;
+}
+
+TEST(DataPlaneTest, DeliversIntoAPostedBufferAndStagesOtherwise) {
+  DataFixture f(nullptr);
+  std::unique_ptr<DataConnection> conn;
+  ASSERT_TRUE(f.connect(f.server->issueNonce("src"), "src", nullptr, &conn)
+                  .isOk());
+  std::vector<float> big = pattern(3 << 20); // 12 MiB, several read slices
+  // Posted before the send: the reader thread writes in place.
+  std::vector<float> posted(big.size());
+  f.sink->rdv.post("a", posted.data(), posted.size() * sizeof(float));
+  ASSERT_TRUE(conn->send("a", big.data(), big.size() * sizeof(float)).isOk());
+  // Not yet awaited: staged, copied at take. An empty message works too.
+  ASSERT_TRUE(conn->send("b", big.data(), 4096).isOk());
+  ASSERT_TRUE(conn->send("empty", nullptr, 0).isOk());
+  auto deadline = Clock::now() + std::chrono::seconds(10);
+  ASSERT_TRUE(f.sink->rdv
+                  .take("a", posted.data(), posted.size() * sizeof(float),
+                        deadline)
+                  .isOk());
+  EXPECT_EQ(posted, big);
+  std::vector<float> small(1024);
+  ASSERT_TRUE(f.sink->rdv.take("b", small.data(), 4096, deadline).isOk());
+  EXPECT_TRUE(std::equal(small.begin(), small.end(), big.begin()));
+  EXPECT_TRUE(f.sink->rdv.take("empty", nullptr, 0, deadline).isOk());
+  EXPECT_GE(f.sink->progress.load(), 3);
+  // A size mismatch is the receiver's error, and the stream stays in step.
+  ASSERT_TRUE(conn->send("c", big.data(), 8).isOk());
+  EXPECT_EQ(f.sink->rdv.take("c", small.data(), 4, deadline).code(),
+            GRAPHRT_STATUS_INVALID_ARGUMENT);
+  EXPECT_TRUE(f.delivers(*conn, "after"));
+}
+
+TEST(DataPlaneTest, AdmitsOnlyIssuedOneShotNonces) {
+  DataFixture f(nullptr);
+  std::unique_ptr<DataConnection> conn;
+  // A nonce never issued.
+  ASSERT_TRUE(f.connect(randomToken(), "src", nullptr, &conn).isOk());
+  EXPECT_FALSE(f.delivers(*conn, "forged"));
+  // An issued nonce presented for another task.
+  std::string nonce = f.server->issueNonce("src");
+  ASSERT_TRUE(f.connect(nonce, "other", nullptr, &conn).isOk());
+  EXPECT_FALSE(f.delivers(*conn, "impostor"));
+  // The right nonce, once; a replay is refused.
+  nonce = f.server->issueNonce("src");
+  ASSERT_TRUE(f.connect(nonce, "src", nullptr, &conn).isOk());
+  EXPECT_TRUE(f.delivers(*conn, "good"));
+  std::unique_ptr<DataConnection> replay;
+  ASSERT_TRUE(f.connect(nonce, "src", nullptr, &replay).isOk());
+  EXPECT_FALSE(f.delivers(*replay, "replayed"));
+  // closeAll (Abort) cuts admitted connections.
+  f.server->closeAll();
+  int v = 1;
+  Status st;
+  for (int i = 0; i < 50 && st.isOk(); ++i) {
+    st = conn->send("x" + std::to_string(i), &v, sizeof v);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(st.code(), GRAPHRT_STATUS_UNAVAILABLE);
+}
+
+TEST_F(TlsTest, DataPlaneRequiresTheJobsCertificates) {
+  std::shared_ptr<DataTls> serverTls, clientTls, rogueTls;
+  ASSERT_TRUE(DataTls::create(config("node"), &serverTls).isOk());
+  ASSERT_TRUE(serverTls);
+  ASSERT_TRUE(DataTls::create(config("node"), &clientTls).isOk());
+  SecurityConfig rogue = config("rogue");
+  rogue.caFile = dir_ + "/ca.pem"; // trusts the server, foreign certificate
+  ASSERT_TRUE(DataTls::create(rogue, &rogueTls).isOk());
+  DataFixture f(serverTls);
+
+  std::unique_ptr<DataConnection> conn;
+  ASSERT_TRUE(
+      f.connect(f.server->issueNonce("src"), "src", clientTls, &conn).isOk());
+  std::vector<float> big = pattern(1 << 20);
+  ASSERT_TRUE(conn->send("k", big.data(), big.size() * sizeof(float)).isOk());
+  std::vector<float> got(big.size());
+  ASSERT_TRUE(f.sink->rdv
+                  .take("k", got.data(), got.size() * sizeof(float),
+                        Clock::now() + std::chrono::seconds(10))
+                  .isOk());
+  EXPECT_EQ(got, big);
+
+  // Plaintext, or a certificate from another CA, even with a valid nonce.
+  Status st = f.connect(f.server->issueNonce("src"), "src", nullptr, &conn);
+  EXPECT_TRUE(!st.isOk() || !f.delivers(*conn, "plain"));
+  st = f.connect(f.server->issueNonce("src"), "src", rogueTls, &conn);
+  EXPECT_TRUE(!st.isOk() || !f.delivers(*conn, "rogue"));
 }
 
 } // namespace

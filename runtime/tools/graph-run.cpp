@@ -31,14 +31,20 @@ void usage() {
       "                       force the live progress line on or off (default:\n"
       "                       on when stderr is a terminal)\n"
       "  --worker PATH        graph-worker binary (default: next to graph-run)\n"
-      "  --stall-timeout SEC  a worker that answers no health check, or whose\n"
-      "                       progress stays frozen this long, is stalled\n"
-      "                       (default 60)\n"
+      "  --stall-timeout SEC  a worker that answers no health check this long,\n"
+      "                       or a job whose running tasks all wait in\n"
+      "                       communication with no progress anywhere this\n"
+      "                       long (a deadlock), is stalled (default 60); a\n"
+      "                       task that computes is never stalled\n"
       "  --step-timeout SEC   fail any step longer than SEC (default 0: none)\n"
       "  --recv-timeout SEC   per-receive deadline in the workers (default 30)\n"
       "  --start-timeout SEC  worker start and connect deadline (default 20)\n"
       "  --heartbeat-ms MS    health check period (default 200)\n"
-      "  --chunk-bytes N      transport chunk size (default 1 MiB)\n"
+      "  --data-plane MODE    how tensors move between workers: tcp (direct\n"
+      "                       connections, TLS under --tls-*; the default) or\n"
+      "                       grpc (Transport.Transfer chunk streams); the\n"
+      "                       default comes from $GRAPHRT_DATA_PLANE if set\n"
+      "  --chunk-bytes N      chunk size of the grpc data plane (default 1 MiB)\n"
       "  --quiet              print only errors\n"
       "  --emit-k8s DIR       write DIR/job.json (an Indexed Job, one pod per\n"
       "                       task) and DIR/service.json (a headless Service)\n"
@@ -144,6 +150,18 @@ int main(int argc, char** argv) {
     std::string exe(self, static_cast<size_t>(n));
     opt.workerBinary = exe.substr(0, exe.rfind('/') + 1) + "graph-worker";
   }
+  // The default data plane may come from the environment (the test suite
+  // runs under both); the flag wins.
+  if (const char* dp = std::getenv("GRAPHRT_DATA_PLANE")) {
+    if (std::string(dp) != "tcp" && std::string(dp) != "grpc") {
+      std::fprintf(stderr,
+                   "graph-run: error: $GRAPHRT_DATA_PLANE must be tcp or "
+                   "grpc, not '%s'\n",
+                   dp);
+      return 2;
+    }
+    opt.dataPlane = dp;
+  }
   for (int i = 1; i < argc; ++i) {
     const int first = i;
     std::string a = argv[i], value;
@@ -196,6 +214,17 @@ int main(int argc, char** argv) {
        : a == "--recv-timeout"  ? opt.recvTimeoutSec
        : a == "--stall-timeout" ? opt.stallTimeoutSec
                                 : opt.startTimeoutSec) = d;
+    } else if (a == "--data-plane") {
+      if (!next(&v))
+        return 2;
+      if (v != "tcp" && v != "grpc") {
+        std::fprintf(stderr,
+                     "graph-run: error: --data-plane must be tcp or grpc, not "
+                     "'%s'\n",
+                     v.c_str());
+        return 2;
+      }
+      opt.dataPlane = v;
     } else if (a == "--trace" || a == "--tls-cert" || a == "--tls-key" ||
                a == "--tls-ca" || a == "--token-file") {
       if (!next(&v))

@@ -3,6 +3,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <csignal>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -18,7 +19,8 @@ void usage() {
                "usage: graph-worker [--listen HOST:PORT] [--tls-cert PEM "
                "--tls-key PEM --tls-ca PEM]\n"
                "                    [--token-file FILE]\n"
-               "  Serves the graphrt Worker and Transport gRPC services.\n"
+               "  Serves the graphrt Worker and Transport gRPC services, and the\n"
+               "  direct TCP data plane on the same host (a free port).\n"
                "  --listen      address to bind (default 127.0.0.1:0, a free "
                "port);\n"
                "                the bound address is printed on stdout\n"
@@ -84,7 +86,9 @@ int main(int argc, char** argv) {
                  graphrt::kTokenEnv);
     return 2;
   }
-  graphrt::WorkerService service(security);
+  // A peer that dies mid-write must fail the write, not kill this process.
+  std::signal(SIGPIPE, SIG_IGN);
+  graphrt::WorkerService service(security, listen.substr(0, colon));
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(listen, graphrt::serverCredentials(security), &port);

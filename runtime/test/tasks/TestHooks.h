@@ -2,6 +2,7 @@
 #ifndef GRAPHRT_TEST_TASKS_TESTHOOKS_H
 #define GRAPHRT_TEST_TASKS_TESTHOOKS_H
 
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
@@ -12,7 +13,12 @@
 // GRAPHRT_TEST_KILL=<task>:<step> makes that task SIGKILL its own worker at
 // the start of that step (the same as `kill -9` from outside, but at a
 // deterministic point); GRAPHRT_TEST_HANG=<task>:<step> makes it stop making
-// progress without ever returning.
+// progress without ever returning; GRAPHRT_TEST_COMPUTE=<task>:<step> makes it
+// compute (a busy loop, without calling the runtime) for
+// GRAPHRT_TEST_COMPUTE_MS milliseconds before it communicates;
+// GRAPHRT_TEST_DEADLOCK=<task>:<step> makes it skip its first send, which
+// leaves it and its peer waiting on each other (tasks opt in with
+// graphrtTestSkipSend).
 inline bool graphrtTestHookMatches(const char* var, const char* task,
                                    int64_t step) {
   const char* v = std::getenv(var);
@@ -30,6 +36,19 @@ inline void graphrtTestHooks(const char* task, int64_t step) {
   if (graphrtTestHookMatches("GRAPHRT_TEST_HANG", task, step))
     for (;;)
       ::sleep(1000);
+  if (graphrtTestHookMatches("GRAPHRT_TEST_COMPUTE", task, step)) {
+    const char* ms = std::getenv("GRAPHRT_TEST_COMPUTE_MS");
+    auto until = std::chrono::steady_clock::now() +
+                 std::chrono::milliseconds(ms ? std::atoll(ms) : 1000);
+    volatile uint64_t sink = 0;
+    while (std::chrono::steady_clock::now() < until)
+      for (int i = 0; i < 100000; ++i)
+        sink = sink + static_cast<uint64_t>(i);
+  }
+}
+
+inline bool graphrtTestSkipSend(const char* task, int64_t step) {
+  return graphrtTestHookMatches("GRAPHRT_TEST_DEADLOCK", task, step);
 }
 
 #endif // GRAPHRT_TEST_TASKS_TESTHOOKS_H

@@ -3,7 +3,7 @@
 
   graphrt_test.py pair-bundle DIR LIBDIR     # DIR/pair.gjob, DIR/x.npy
   graphrt_test.py coll-bundle K DIR LIBDIR   # DIR/coll.gjob, DIR/x<r>.npy
-  graphrt_test.py check-pair DIR STEPS       # compares DIR/out/*.npy
+  graphrt_test.py check-pair DIR STEPS [OUT] # compares OUT (DIR/out)/*.npy
   graphrt_test.py check-coll K DIR
   graphrt_test.py run --expect-exit N --max-seconds S -- CMD...
   graphrt_test.py kill-task TASK SECONDS -- CMD...  # kill -9 mid-run
@@ -88,10 +88,10 @@ def pair_bundle(d, libdir):
     })
 
 
-def check_pair(d, steps):
+def check_pair(d, steps, out=None):
     x = np.load(os.path.join(d, "x.npy"))
     acc0 = np.load(os.path.join(d, "acc0.npy"))
-    out = os.path.join(d, "out")
+    out = out or os.path.join(d, "out")
     y = np.load(os.path.join(out, "y.npy"))
     acc = np.load(os.path.join(out, "acc_out.npy"))
     p_last = np.load(os.path.join(out, "p_last.npy"))
@@ -439,7 +439,7 @@ def main():
     elif cmd == "coll-bundle":
         coll_bundle(int(args[0]), args[1], args[2])
     elif cmd == "check-pair":
-        check_pair(args[0], int(args[1]))
+        check_pair(args[0], int(args[1]), args[2] if len(args) > 2 else None)
     elif cmd == "check-metrics":
         check_metrics(args[0], int(args[1]), args[2])
     elif cmd == "check-trace":
