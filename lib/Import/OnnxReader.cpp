@@ -8,6 +8,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include "google/protobuf/io/zero_copy_stream_impl.h"
+
+#include <climits>
+
 using namespace llvm;
 
 namespace graphc::import {
@@ -19,30 +23,81 @@ int64_t getOnnxOpset(const onnx::ModelProto &model) {
   return 1;
 }
 
+bool isLegacyOnnxModel(const onnx::ModelProto &model) {
+  return model.ir_version() < 3 && model.opset_import_size() == 0;
+}
+
 Expected<std::unique_ptr<onnx::ModelProto>>
 parseOnnxModel(StringRef data, StringRef path, const ReadLimits &limits) {
   auto model = std::make_unique<onnx::ModelProto>();
   if (Error err = parseBinaryProto(data, path, "ONNX model", limits, *model))
     return std::move(err);
+  if (Error err = checkOnnxModel(*model, path))
+    return std::move(err);
+  return std::move(model);
+}
+
+Error checkOnnxModel(const onnx::ModelProto &modelRef, StringRef path) {
+  const onnx::ModelProto *model = &modelRef;
   if (model->ir_version() <= 0 || !model->has_graph())
     return makeError(path, "",
                      "not an ONNX model: no IR version or no graph");
   int64_t opset = getOnnxOpset(*model);
+  // IR versions 1 and 2 had no opset_import; onnx.checker (and ONNX
+  // Runtime) read such a model as default-domain opset 1. The importer
+  // takes those only for the ops whose opset-1 forms it knows.
+  if (isLegacyOnnxModel(*model))
+    return Error::success();
   if (opset < kMinOnnxOpset)
     return makeError(path, "",
                      "ONNX opset " + Twine(opset) + " is older than " +
                          Twine(kMinOnnxOpset) +
                          ", the oldest graphc reads; upgrade the model with "
                          "onnx.version_converter");
-  return std::move(model);
+  return Error::success();
 }
 
 Expected<std::unique_ptr<onnx::ModelProto>>
 readOnnxModel(StringRef path, const ReadLimits &limits) {
-  auto buffer = readFileBounded(path, limits.maxFileBytes);
-  if (!buffer)
-    return buffer.takeError();
-  return parseOnnxModel((*buffer)->getBuffer(), path, limits);
+  // Parse from the file through a small buffer rather than from a mapping of
+  // the whole file: the parsed model already holds every initializer's
+  // bytes, and holding the file too would double the peak memory.
+  sys::fs::file_status status;
+  if (std::error_code ec = sys::fs::status(path, status))
+    return makeError(path, "", "cannot open: " + ec.message());
+  if (status.type() != sys::fs::file_type::regular_file)
+    return makeError(path, "", "not a regular file");
+  if (status.getSize() > limits.maxFileBytes)
+    return makeError(path, "",
+                     "file is " + Twine(status.getSize()) +
+                         " bytes, over the limit of " +
+                         Twine(limits.maxFileBytes));
+  if (status.getSize() > uint64_t(INT_MAX))
+    return makeError(path, "",
+                     "file is " + Twine(status.getSize()) +
+                         " bytes, over protobuf's 2 GiB message limit");
+  Expected<sys::fs::file_t> file = sys::fs::openNativeFileForRead(path);
+  if (!file)
+    return makeError(path, "",
+                     "cannot read: " + toString(file.takeError()));
+  auto model = std::make_unique<onnx::ModelProto>();
+  bool parsed;
+  {
+    google::protobuf::io::FileInputStream raw(*file, 1 << 20);
+    google::protobuf::io::CodedInputStream stream(&raw);
+    stream.SetRecursionLimit(limits.maxRecursionDepth);
+    stream.SetTotalBytesLimit(INT_MAX);
+    parsed = model->ParseFromCodedStream(&stream) &&
+             stream.ConsumedEntireMessage() && raw.GetErrno() == 0;
+  }
+  sys::fs::closeFile(*file);
+  if (!parsed)
+    return makeError(path, "",
+                     "cannot parse ONNX model: the file is truncated, corrupt "
+                     "or in another format");
+  if (Error err = checkOnnxModel(*model, path))
+    return std::move(err);
+  return std::move(model);
 }
 
 Expected<std::string> readOnnxExternalData(const onnx::TensorProto &tensor,
