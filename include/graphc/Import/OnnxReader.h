@@ -1,4 +1,5 @@
-//===- OnnxReader.h - read ONNX models from disk ------------------*- C++ -*-===//
+//===- OnnxReader.h - read ONNX models from disk ------------------*- C++
+//-*-===//
 //
 // Parses an ONNX ModelProto (Debian's libonnx-dev classes) with size and
 // nesting limits, checks the opset, and resolves external data files only
