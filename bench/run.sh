@@ -3,6 +3,7 @@
 # beside a peer measured in the same run, and their ratios.
 #   bash bench/run.sh runtime [--quick]   # transport and collectives vs raw TCP, gRPC, torch gloo
 #   bash bench/run.sh gemm [args...]      # generated SGEMM vs OpenBLAS
+#   bash bench/run.sh import              # a 45 MB ONNX import vs onnx.load + check_model
 # BUILD_DIR (default: build) is the build folder; the suite's targets are
 # built first.
 set -euo pipefail
@@ -17,12 +18,16 @@ case "$name" in
     cmake --build "$build" --target graphrt-bench
     /usr/bin/python3 "$root/bench/runtime/bench.py" "$build" "$@"
     ;;
+  import)
+    cmake --build "$build" --target graphc
+    /usr/bin/python3 "$root/bench/import/bench.py" "$build" "$@"
+    ;;
   gemm)
     cmake --build "$build" --target gemm-bench
     exec "$build/bin/gemm-bench" "$@"
     ;;
   *)
-    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm" >&2
+    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import" >&2
     exit 2
     ;;
 esac

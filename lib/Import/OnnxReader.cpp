@@ -1,4 +1,5 @@
-//===- OnnxReader.cpp - read ONNX models from disk --------------------------===//
+//===- OnnxReader.cpp - read ONNX models from disk
+//--------------------------===//
 
 #include "graphc/Import/OnnxReader.h"
 
@@ -8,41 +9,108 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include "google/protobuf/io/zero_copy_stream_impl.h"
+
+#include <climits>
+
 using namespace llvm;
 
 namespace graphc::import {
 
 int64_t getOnnxOpset(const onnx::ModelProto &model) {
-  for (const onnx::OperatorSetIdProto &opset : model.opset_import())
-    if (opset.domain().empty() || opset.domain() == "ai.onnx")
+  for (const onnx::OperatorSetIdProto &opset : model.opset_import()) {
+    if (opset.domain().empty() || opset.domain() == "ai.onnx") {
       return opset.version();
+    }
+  }
   return 1;
+}
+
+bool isLegacyOnnxModel(const onnx::ModelProto &model) {
+  return model.ir_version() < 3 && model.opset_import_size() == 0;
 }
 
 Expected<std::unique_ptr<onnx::ModelProto>>
 parseOnnxModel(StringRef data, StringRef path, const ReadLimits &limits) {
   auto model = std::make_unique<onnx::ModelProto>();
-  if (Error err = parseBinaryProto(data, path, "ONNX model", limits, *model))
+  if (Error err = parseBinaryProto(data, path, "ONNX model", limits, *model)) {
     return std::move(err);
-  if (model->ir_version() <= 0 || !model->has_graph())
-    return makeError(path, "",
-                     "not an ONNX model: no IR version or no graph");
+  }
+  if (Error err = checkOnnxModel(*model, path)) {
+    return std::move(err);
+  }
+  return std::move(model);
+}
+
+Error checkOnnxModel(const onnx::ModelProto &modelRef, StringRef path) {
+  const onnx::ModelProto *model = &modelRef;
+  if (model->ir_version() <= 0 || !model->has_graph()) {
+    return makeError(path, "", "not an ONNX model: no IR version or no graph");
+  }
   int64_t opset = getOnnxOpset(*model);
-  if (opset < kMinOnnxOpset)
+  // IR versions 1 and 2 had no opset_import; onnx.checker (and ONNX
+  // Runtime) read such a model as default-domain opset 1. The importer
+  // takes those only for the ops whose opset-1 forms it knows.
+  if (isLegacyOnnxModel(*model)) {
+    return Error::success();
+  }
+  if (opset < kMinOnnxOpset) {
     return makeError(path, "",
                      "ONNX opset " + Twine(opset) + " is older than " +
                          Twine(kMinOnnxOpset) +
                          ", the oldest graphc reads; upgrade the model with "
                          "onnx.version_converter");
-  return std::move(model);
+  }
+  return Error::success();
 }
 
 Expected<std::unique_ptr<onnx::ModelProto>>
 readOnnxModel(StringRef path, const ReadLimits &limits) {
-  auto buffer = readFileBounded(path, limits.maxFileBytes);
-  if (!buffer)
-    return buffer.takeError();
-  return parseOnnxModel((*buffer)->getBuffer(), path, limits);
+  // Parse from the file through a small buffer rather than from a mapping of
+  // the whole file: the parsed model already holds every initializer's
+  // bytes, and holding the file too would double the peak memory.
+  sys::fs::file_status status;
+  if (std::error_code ec = sys::fs::status(path, status)) {
+    return makeError(path, "", "cannot open: " + ec.message());
+  }
+  if (status.type() != sys::fs::file_type::regular_file) {
+    return makeError(path, "", "not a regular file");
+  }
+  if (status.getSize() > limits.maxFileBytes) {
+    return makeError(path, "",
+                     "file is " + Twine(status.getSize()) +
+                         " bytes, over the limit of " +
+                         Twine(limits.maxFileBytes));
+  }
+  if (status.getSize() > uint64_t(INT_MAX)) {
+    return makeError(path, "",
+                     "file is " + Twine(status.getSize()) +
+                         " bytes, over protobuf's 2 GiB message limit");
+  }
+  Expected<sys::fs::file_t> file = sys::fs::openNativeFileForRead(path);
+  if (!file) {
+    return makeError(path, "", "cannot read: " + toString(file.takeError()));
+  }
+  auto model = std::make_unique<onnx::ModelProto>();
+  bool parsed;
+  {
+    google::protobuf::io::FileInputStream raw(*file, 1 << 20);
+    google::protobuf::io::CodedInputStream stream(&raw);
+    stream.SetRecursionLimit(limits.maxRecursionDepth);
+    stream.SetTotalBytesLimit(INT_MAX);
+    parsed = model->ParseFromCodedStream(&stream) &&
+             stream.ConsumedEntireMessage() && raw.GetErrno() == 0;
+  }
+  sys::fs::closeFile(*file);
+  if (!parsed) {
+    return makeError(path, "",
+                     "cannot parse ONNX model: the file is truncated, corrupt "
+                     "or in another format");
+  }
+  if (Error err = checkOnnxModel(*model, path)) {
+    return std::move(err);
+  }
+  return std::move(model);
 }
 
 Expected<std::string> readOnnxExternalData(const onnx::TensorProto &tensor,
@@ -57,62 +125,73 @@ Expected<std::string> readOnnxExternalData(const onnx::TensorProto &tensor,
       location = entry.value();
     } else if (entry.key() == "offset" || entry.key() == "length") {
       int64_t value;
-      if (StringRef(entry.value()).getAsInteger(10, value) || value < 0)
+      if (StringRef(entry.value()).getAsInteger(10, value) || value < 0) {
         return makeError(modelPath, name,
-                         "external data " + entry.key() + " '" +
-                             entry.value() + "' is not a non-negative integer");
+                         "external data " + entry.key() + " '" + entry.value() +
+                             "' is not a non-negative integer");
+      }
       (entry.key() == "offset" ? offset : length) = value;
     }
   }
-  if (location.empty())
+  if (location.empty()) {
     return makeError(modelPath, name, "external data has no location");
+  }
   // Refuse anything that could name a file outside the model's directory
   // before touching the file system.
-  if (sys::path::is_absolute(location) ||
-      sys::path::has_root_name(location) || location.find('\0') != std::string::npos)
+  if (sys::path::is_absolute(location) || sys::path::has_root_name(location) ||
+      location.find('\0') != std::string::npos) {
     return makeError(modelPath, name,
                      "external data location '" + location +
                          "' is absolute; it must be relative to the model's "
                          "directory");
+  }
   for (auto it = sys::path::begin(location), e = sys::path::end(location);
-       it != e; ++it)
-    if (*it == "..")
+       it != e; ++it) {
+    if (*it == "..") {
       return makeError(modelPath, name,
                        "external data location '" + location +
                            "' contains '..'; it must stay inside the model's "
                            "directory");
+    }
+  }
   SmallString<256> dirReal, fileReal, joined(modelDir.empty() ? "." : modelDir);
   sys::path::append(joined, location);
-  if (std::error_code ec = sys::fs::real_path(modelDir.empty() ? "." : modelDir,
-                                              dirReal))
+  if (std::error_code ec =
+          sys::fs::real_path(modelDir.empty() ? "." : modelDir, dirReal)) {
     return makeError(modelPath, name,
                      "cannot resolve the model directory: " + ec.message());
-  if (std::error_code ec = sys::fs::real_path(joined, fileReal))
+  }
+  if (std::error_code ec = sys::fs::real_path(joined, fileReal)) {
     return makeError(modelPath, name,
                      "cannot open external data '" + location +
                          "': " + ec.message());
+  }
   // Symbolic links are resolved: the target itself must be inside.
   SmallString<256> dirPrefix(dirReal);
-  if (!dirPrefix.ends_with("/"))
+  if (!dirPrefix.ends_with("/")) {
     dirPrefix += "/";
-  if (!StringRef(fileReal).starts_with(dirPrefix))
+  }
+  if (!StringRef(fileReal).starts_with(dirPrefix)) {
     return makeError(modelPath, name,
-                     "external data location '" + location +
-                         "' resolves to '" + fileReal +
-                         "', outside the model's directory");
+                     "external data location '" + location + "' resolves to '" +
+                         fileReal + "', outside the model's directory");
+  }
   auto buffer = readFileBounded(fileReal, limits.maxExternalBytes);
-  if (!buffer)
+  if (!buffer) {
     return makeError(modelPath, name, toString(buffer.takeError()));
+  }
   uint64_t size = (*buffer)->getBufferSize();
   if (uint64_t(offset) > size ||
-      (length >= 0 && uint64_t(length) > size - uint64_t(offset)))
+      (length >= 0 && uint64_t(length) > size - uint64_t(offset))) {
     return makeError(modelPath, name,
-                     "external data [" + Twine(offset) + ", +" +
-                         Twine(length) + ") lies outside '" + location +
-                         "' (" + Twine(size) + " bytes)");
+                     "external data [" + Twine(offset) + ", +" + Twine(length) +
+                         ") lies outside '" + location + "' (" + Twine(size) +
+                         " bytes)");
+  }
   StringRef bytes = (*buffer)->getBuffer().drop_front(offset);
-  if (length >= 0)
+  if (length >= 0) {
     bytes = bytes.take_front(length);
+  }
   return bytes.str();
 }
 

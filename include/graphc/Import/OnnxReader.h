@@ -1,4 +1,5 @@
-//===- OnnxReader.h - read ONNX models from disk ------------------*- C++ -*-===//
+//===- OnnxReader.h - read ONNX models from disk ------------------*- C++
+//-*-===//
 //
 // Parses an ONNX ModelProto (Debian's libonnx-dev classes) with size and
 // nesting limits, checks the opset, and resolves external data files only
@@ -22,15 +23,26 @@ namespace graphc::import {
 constexpr int64_t kMinOnnxOpset = 7;
 
 /// Parses a binary ModelProto held in `data` and checks it is a model graphc
-/// can take (has a graph, default-domain opset >= 7). `path` is only for
+/// can take (has a graph, default-domain opset >= 7, or a legacy IR 1-2
+/// model without opset_import). `path` is only for
 /// messages.
 llvm::Expected<std::unique_ptr<onnx::ModelProto>>
 parseOnnxModel(llvm::StringRef data, llvm::StringRef path,
                const ReadLimits &limits = {});
 
-/// Reads and parses the ONNX model at `path`.
+/// Checks a parsed model as parseOnnxModel does (IR version, graph, opset).
+llvm::Error checkOnnxModel(const onnx::ModelProto &model, llvm::StringRef path);
+
+/// Reads and parses the ONNX model at `path`, streaming from the file (the
+/// file is not held in memory next to the parsed model).
 llvm::Expected<std::unique_ptr<onnx::ModelProto>>
 readOnnxModel(llvm::StringRef path, const ReadLimits &limits = {});
+
+/// Whether `model` is of IR version 1 or 2 without opset_import, which
+/// onnx.checker reads as default-domain opset 1. parseOnnxModel accepts
+/// such a model; the importer then takes only ops whose opset-1 form it
+/// knows.
+bool isLegacyOnnxModel(const onnx::ModelProto &model);
 
 /// The default-domain opset version of `model` (1 when it declares none).
 int64_t getOnnxOpset(const onnx::ModelProto &model);
