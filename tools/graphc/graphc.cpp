@@ -181,7 +181,15 @@ int main(int argc, char **argv) {
     options.inputs.assign(inputNames.begin(), inputNames.end());
     options.outputs.assign(outputNames.begin(), outputNames.end());
     options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
-    options.training = !trainOp.empty();
+    if (*format == graphc::import::ModelFormat::Onnx) {
+      options.training = !trainOp.empty();
+    } else if (!trainOp.empty()) {
+      // TensorFlow: the train op's variable updates are imported.
+      llvm::SmallVector<StringRef> names;
+      StringRef(trainOp).split(names, ',', -1, /*KeepEmpty=*/false);
+      for (StringRef name : names)
+        options.trainOps.push_back(name.str());
+    }
     if (*format == graphc::import::ModelFormat::Onnx) {
       module = graphc::import::importOnnx(inputFilename, context, options);
     } else {
