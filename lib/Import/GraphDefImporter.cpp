@@ -28,6 +28,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
 
@@ -241,12 +242,14 @@ private:
   /// _Send nodes: their tensors become results of @main.
   struct Send {
     Value value;
-    std::string name, device;
+    std::string node, tensorName, device;
   };
   llvm::SmallVector<Send> sends;
   /// "node:index" of values graphc has no type for (strings), with what
   /// they are; consumers that need them are refused.
   llvm::StringMap<std::string> opaque;
+  /// Nodes whose device is on an op, argument or result of the import.
+  llvm::StringSet<> placed;
 
   MLIRContext *ctx;
   OpBuilder builder;
@@ -384,6 +387,7 @@ LogicalResult GraphDefImporter::annotate(Operation *op, const GraphNode &node) {
       return emitError(op->getLoc())
              << "bad device '" << nd.device() << "': " << error;
     op->setAttr("dist.device", *device);
+    placed.insert(node.name);
   }
   if (const tensorflow::AttrValue *cls = attr(nd, "_class")) {
     llvm::SmallVector<Attribute> names;
@@ -556,14 +560,39 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
           for (const auto &d : shapes->list().shape(i).dim())
             dims.push_back(d.size() < 0 ? ShapedType::kDynamic : d.size());
           type = RankedTensorType::get(dims, element);
+        } else if (!node.inputs.empty() && node.inputs[0].producer >= 0) {
+          // The queue's component shapes, batched by n for DequeueMany.
+          const tensorflow::AttrValue *queueShapes =
+              attr(def(graph.nodes[node.inputs[0].producer]), "shapes");
+          if (queueShapes && i < queueShapes->list().shape_size() &&
+              !queueShapes->list().shape(i).unknown_rank()) {
+            llvm::SmallVector<int64_t> dims;
+            if (op != "QueueDequeueV2") {
+              auto n = in.size() > 1 ? constInts(in[1]) : std::nullopt;
+              dims.push_back(op == "QueueDequeueManyV2" && n && n->size() == 1
+                                 ? (*n)[0]
+                                 : ShapedType::kDynamic);
+            }
+            for (const auto &d : queueShapes->list().shape(i).dim())
+              dims.push_back(d.size() < 0 ? ShapedType::kDynamic : d.size());
+            type = RankedTensorType::get(dims, element);
+          }
         }
         unsigned index = func.getNumArguments();
+        llvm::SmallVector<NamedAttribute> argAttrs = {named(
+            "graph.name",
+            builder.getStringAttr(node.name + ":" + std::to_string(i)))};
+        if (!nd.device().empty()) {
+          std::string error;
+          auto device = dist::DeviceAttr::fromString(ctx, nd.device(), error);
+          if (failed(device))
+            return emitError(at) << "bad device '" << nd.device()
+                                 << "': " << error;
+          argAttrs.push_back(named("dist.device", *device));
+          placed.insert(node.name);
+        }
         if (failed(func.insertArgument(index, type,
-                                       builder.getDictionaryAttr(named(
-                                           "graph.name",
-                                           builder.getStringAttr(
-                                               node.name + ":" +
-                                               std::to_string(i)))),
+                                       builder.getDictionaryAttr(argAttrs),
                                        at)))
           return failure();
         values[node.name + ":" + std::to_string(i)] = func.getArgument(index);
@@ -641,6 +670,71 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
         return failure();
       values[node.name + ":0"] = c;
       return annotate(c.getDefiningOp(), node);
+    }
+  }
+
+  // Data movement of integer constants folds too.
+  if (!in.empty() && in[0]) {
+    auto c = constTensor(in[0]);
+    Type element = c ? getElementType(in[0]) : Type();
+    std::optional<IntTensor> folded;
+    if (c && (op == "Identity" || op == "StopGradient" || op == "Snapshot")) {
+      folded = c;
+    } else if (c && op == "Cast") {
+      const tensorflow::AttrValue *dst = attr(nd, "DstT");
+      Type to = dst ? convertTFType(ctx, dst->type()) : Type();
+      if (to && isa<IntegerType>(to) && !to.isInteger(1)) {
+        folded = c;
+        element = to;
+      }
+    } else if (c && op == "Reshape" && in.size() > 1) {
+      auto shape = constInts(in[1]);
+      int64_t known = 1, unknown = -1;
+      if (shape) {
+        for (unsigned i = 0; i < shape->size(); ++i)
+          if ((*shape)[i] == -1)
+            unknown = i;
+          else
+            known *= (*shape)[i];
+        if (known != 0) {
+          folded = c;
+          folded->shape = *shape;
+          if (unknown >= 0)
+            folded->shape[unknown] = int64_t(c->data.size()) / known;
+        }
+      }
+    } else if (c && op == "Slice" && in.size() > 2 && c->shape.size() == 1) {
+      auto begin = constInts(in[1]), size = constInts(in[2]);
+      if (begin && size && begin->size() == 1 && size->size() == 1) {
+        int64_t b = (*begin)[0];
+        int64_t e = (*size)[0] == -1 ? int64_t(c->data.size()) : b + (*size)[0];
+        if (b >= 0 && b <= e && e <= int64_t(c->data.size())) {
+          folded = IntTensor{{e - b}, {}};
+          folded->data.assign(c->data.begin() + b, c->data.begin() + e);
+        }
+      }
+    } else if (op == "ConcatV2" && in.size() > 2) {
+      auto axis = constInts(in.back());
+      IntTensor t;
+      bool ok = axis && axis->size() == 1 && ((*axis)[0] == 0 || (*axis)[0] == -1);
+      for (unsigned i = 0; ok && i + 1 < in.size(); ++i) {
+        auto part = constTensor(in[i]);
+        ok = part && part->shape.size() == 1;
+        if (ok)
+          t.data.append(part->data.begin(), part->data.end());
+      }
+      if (ok) {
+        t.shape = {int64_t(t.data.size())};
+        folded = t;
+        element = getElementType(in[0]);
+      }
+    }
+    if (folded) {
+      Value v = intConst(at, *folded, element);
+      if (!v)
+        return failure();
+      values[node.name + ":0"] = v;
+      return annotate(v.getDefiningOp(), node);
     }
   }
 
@@ -755,6 +849,7 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
       if (failed(device))
         return emitError(at) << "bad device '" << nd.device() << "': " << error;
       argAttrs.push_back(named("dist.device", *device));
+      placed.insert(node.name);
     }
     if (failed(func.insertArgument(index, *type,
                                    builder.getDictionaryAttr(argAttrs), at)))
@@ -784,8 +879,15 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     if (shape)
       result = emit(at, "graph.reshape", {in[0]},
                     {named("shape", builder.getDenseI64ArrayAttr(*shape))});
-    else
-      result = emit(at, "graph.dynamic_reshape", {in[0], in[1]}, {});
+    else {
+      Value target = in[1];
+      Type i64 = IntegerType::get(ctx, 64);
+      if (getElementType(target) != i64)
+        target = emit(at, "graph.cast", {target},
+                      {named("to", TypeAttr::get(i64))}, i64);
+      result = target ? emit(at, "graph.dynamic_reshape", {in[0], target}, {})
+                      : Value();
+    }
   } else if (op == "ConcatV2" || op == "Concat") {
     if (failed(need(2)))
       return failure();
@@ -1478,6 +1580,7 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
       if (failed(device))
         return emitError(at) << "bad device '" << nd.device() << "': " << error;
       argAttrs.push_back(named("dist.device", *device));
+      placed.insert(node.name);
     }
     if (failed(func.insertArgument(index, RankedTensorType::get(*shape, element),
                                    builder.getDictionaryAttr(argAttrs), at)))
@@ -1505,7 +1608,9 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     if (op == "_Send") {
       if (failed(need(1)))
         return failure();
-      sends.push_back({in[0], name, nd.device()});
+      sends.push_back({in[0], node.name, name, nd.device()});
+      if (!nd.device().empty())
+        placed.insert(node.name);
       return success();
     }
     const tensorflow::AttrValue *type = attr(nd, "tensor_type");
@@ -1516,7 +1621,8 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     if (failed(func.insertArgument(
             index, UnrankedTensorType::get(element),
             builder.getDictionaryAttr(
-                named("graph.name", builder.getStringAttr(name))),
+                {named("graph.name", builder.getStringAttr(node.name)),
+                 named("graph.tensor_name", builder.getStringAttr(name))}),
             at)))
       return failure();
     values[node.name + ":0"] = func.getArgument(index);
@@ -1848,6 +1954,7 @@ LogicalResult GraphDefImporter::importCutInput(const GraphNode &node,
     if (failed(device))
       return emitError(at) << "bad device '" << nd.device() << "': " << error;
     argAttrs.push_back(builder.getNamedAttr("dist.device", *device));
+    placed.insert(node.name);
   }
   unsigned index = func.getNumArguments();
   if (failed(func.insertArgument(index, type,
@@ -2007,6 +2114,25 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     }
     results.push_back(v);
   }
+  // Nodes whose translation leaves nothing to carry a placement (NoOp,
+  // Identity of a variable, queues, dropped ops, folded nodes) keep their
+  // device in a module attribute, so every imported node's device survives.
+  llvm::SmallVector<NamedAttribute> unplaced;
+  for (unsigned index : *order) {
+    const GraphNode &node = graph.nodes[index];
+    if (!keep[index] || node.device.empty() || placed.contains(node.name))
+      continue;
+    std::string error;
+    auto device = dist::DeviceAttr::fromString(ctx, node.device, error);
+    if (failed(device)) {
+      emitError(loc(node.name)) << "bad device '" << node.device << "': "
+                                << error;
+      return nullptr;
+    }
+    unplaced.push_back(builder.getNamedAttr(node.name, *device));
+  }
+  if (!unplaced.empty())
+    module->setAttr("graph.node_devices", builder.getDictionaryAttr(unplaced));
   unsigned firstSend = results.size();
   for (const Send &send : sends)
     results.push_back(send.value);
@@ -2015,7 +2141,9 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       entry->getArgumentTypes(), TypeRange(ValueRange(results))));
   for (unsigned i = 0; i < sends.size(); ++i) {
     func.setResultAttr(firstSend + i, "graph.name",
-                       builder.getStringAttr(sends[i].name));
+                       builder.getStringAttr(sends[i].node));
+    func.setResultAttr(firstSend + i, "graph.tensor_name",
+                       builder.getStringAttr(sends[i].tensorName));
     if (sends[i].device.empty())
       continue;
     std::string error;

@@ -34,7 +34,7 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitStage { Graph };
+enum class EmitStage { Import, Graph };
 
 cl::OptionCategory graphcCategory("graphc options");
 
@@ -45,7 +45,10 @@ cl::opt<std::string> outputFilename("o", cl::desc("Output file ('-' for stdout)"
                                     cl::cat(graphcCategory));
 cl::opt<EmitStage> emit(
     "emit", cl::desc("Stage to stop at and write"), cl::init(EmitStage::Graph),
-    cl::values(clEnumValN(EmitStage::Graph, "graph",
+    cl::values(clEnumValN(EmitStage::Import, "import",
+                          "graph dialect as the importer built it (every "
+                          "node's op, device and location kept)"),
+               clEnumValN(EmitStage::Graph, "graph",
                           "graph dialect after shape inference and "
                           "canonicalization")),
     cl::cat(graphcCategory));
@@ -203,7 +206,7 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return 1;
-  if (failed(compile(*module)))
+  if (emit != EmitStage::Import && failed(compile(*module)))
     return 1;
 
   std::string error;
