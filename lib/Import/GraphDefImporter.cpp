@@ -517,7 +517,8 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
   // Only variable ops take resource handles.
   bool takesHandles = op == "ReadVariableOp" || op.starts_with("Assign") ||
                       op.starts_with("ResourceApply") || op == "Identity" ||
-                      op == "Conv2D" || op == "DepthwiseConv2dNative";
+                      op == "Conv2D" || op == "DepthwiseConv2dNative" ||
+                      op == "VarIsInitializedOp";
   takesHandles |= rule->action == OpAction::GraphInput;
   for (unsigned i = 0; i < in.size(); ++i)
     if (!in[i] && !takesHandles)
@@ -1990,6 +1991,60 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     return nullptr;
   }
 
+  // A SavedModel/MetaGraphDef without --inputs/--outputs: its signature
+  // (serving_default, else the first by name whose inputs all have a graphc
+  // type; string inputs such as serialized tf.Example are not importable)
+  // gives the inputs and outputs.
+  std::vector<std::string> inputSpecs = options.inputs;
+  std::vector<std::string> outputSpecs = options.outputs;
+  if (inputSpecs.empty() && outputSpecs.empty() && !model.signatures.empty()) {
+    std::vector<std::string> keys;
+    for (const auto &entry : model.signatures)
+      keys.push_back(entry.first);
+    llvm::sort(keys);
+    auto usable = [&](const tensorflow::SignatureDef &sig) {
+      for (const auto &entry : sig.inputs())
+        if (!entry.second.has_name() ||
+            !convertTFType(ctx, entry.second.dtype()))
+          return false;
+      for (const auto &entry : sig.outputs())
+        if (!entry.second.has_name())
+          return false;
+      return !sig.outputs().empty();
+    };
+    const tensorflow::SignatureDef *chosen = nullptr;
+    if (auto it = model.signatures.find("serving_default");
+        it != model.signatures.end() && usable(it->second))
+      chosen = &it->second;
+    for (const std::string &key : keys)
+      if (!chosen && usable(model.signatures.at(key)))
+        chosen = &model.signatures.at(key);
+    if (chosen) {
+      // Sorted by key, so the order of arguments and results is stable.
+      std::vector<std::pair<std::string, std::string>> ins, outs;
+      for (const auto &entry : chosen->inputs()) {
+        std::string spec = parseTFInput(entry.second.name()).node.str();
+        const auto &shape = entry.second.tensor_shape();
+        if (!shape.unknown_rank()) {
+          spec += ":";
+          for (int i = 0; i < shape.dim_size(); ++i)
+            spec += (i ? "x" : "") + (shape.dim(i).size() < 0
+                                          ? std::string("?")
+                                          : std::to_string(shape.dim(i).size()));
+        }
+        ins.push_back({entry.first, spec});
+      }
+      for (const auto &entry : chosen->outputs())
+        outs.push_back({entry.first, entry.second.name()});
+      llvm::sort(ins);
+      llvm::sort(outs);
+      for (auto &[key, spec] : ins)
+        inputSpecs.push_back(spec);
+      for (auto &[key, name] : outs)
+        outputSpecs.push_back(name);
+    }
+  }
+
   // Pick the outputs, then keep only their ancestors.
   llvm::SmallVector<std::pair<unsigned, unsigned>> outputs;
   std::vector<bool> consumed(graph.nodes.size(), false);
@@ -1997,8 +2052,8 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     for (const NodeInput &in : n.inputs)
       consumed[in.producer] = true;
   llvm::SmallVector<unsigned> roots;
-  if (!options.outputs.empty()) {
-    for (StringRef spec : options.outputs) {
+  if (!outputSpecs.empty()) {
+    for (StringRef spec : outputSpecs) {
       TFInputRef ref = parseTFInput(spec);
       auto it = graph.nodeByName.find(ref.node);
       if (it == graph.nodeByName.end()) {
@@ -2048,7 +2103,7 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
   }
   // --inputs: the named nodes become arguments; what feeds them is cut off.
   llvm::StringMap<std::string> cutInputs;
-  for (StringRef spec : options.inputs) {
+  for (StringRef spec : inputSpecs) {
     auto [name, shape] = spec.split(':');
     if (!graph.nodeByName.count(name)) {
       emitError(fileLoc) << "--inputs names no node '" << name << "'";
@@ -2106,7 +2161,7 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     std::string key = graph.nodes[node].name + ":" + std::to_string(index);
     Value v = values.lookup(key);
     if (!v) {
-      if (!options.outputs.empty()) {
+      if (!outputSpecs.empty()) {
         emitError(loc(graph.nodes[node].name)) << "output has no value";
         return nullptr;
       }
