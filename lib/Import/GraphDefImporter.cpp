@@ -125,6 +125,8 @@ private:
                                            : getElementType(operands.front())});
     if (op)
       created.push_back(op);
+    else
+      emitFailed = true;
     return op ? op->getResult(0) : Value();
   }
   std::optional<llvm::SmallVector<int64_t>> constInts(Value value) {
@@ -259,6 +261,9 @@ private:
   /// "node:index" of values graphc has no type for (strings), with what
   /// they are; consumers that need them are refused.
   llvm::StringMap<std::string> opaque;
+  /// Set when an op of the current node could not be built (its error is
+  /// already emitted).
+  bool emitFailed = false;
   /// Nodes whose device is on an op, argument or result of the import.
   llvm::StringSet<> placed;
 
@@ -550,6 +555,7 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
   };
   unsigned firstCreated = created.size();
   llvm::SmallVector<Value> results;
+  emitFailed = false;
 
   bool isRandom = op == "RandomUniform" || op == "RandomStandardNormal" ||
                   op == "TruncatedNormal";
@@ -1644,6 +1650,8 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
                          << "' has a planned rule but no translation yet";
   }
 
+  if (emitFailed)
+    return failure();
   for (unsigned i = firstCreated; i < created.size(); ++i)
     if (failed(annotate(created[i], node)))
       return failure();
