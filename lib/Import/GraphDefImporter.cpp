@@ -21,14 +21,20 @@
 #include "dist/DistAttrs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
+
+#include <map>
 
 using namespace mlir;
 using llvm::StringRef;
@@ -119,6 +125,8 @@ private:
                                            : getElementType(operands.front())});
     if (op)
       created.push_back(op);
+    else
+      emitFailed = true;
     return op ? op->getResult(0) : Value();
   }
   std::optional<llvm::SmallVector<int64_t>> constInts(Value value) {
@@ -131,6 +139,133 @@ private:
       out.push_back(v.getSExtValue());
     return out;
   }
+
+  /// An integer tensor known at import time (shapes and their arithmetic).
+  struct IntTensor {
+    llvm::SmallVector<int64_t> shape;
+    llvm::SmallVector<int64_t> data;
+  };
+  std::optional<IntTensor> constTensor(Value value) {
+    DenseElementsAttr attr;
+    if (!value || !matchPattern(value, m_Constant(&attr)) ||
+        !isa<IntegerType>(attr.getElementType()))
+      return std::nullopt;
+    IntTensor t;
+    t.shape.assign(attr.getType().getShape().begin(),
+                   attr.getType().getShape().end());
+    for (const llvm::APInt &v : attr.getValues<llvm::APInt>())
+      t.data.push_back(attr.getElementType().isInteger(1) ? v.getZExtValue()
+                                                          : v.getSExtValue());
+    return t;
+  }
+  Value intConst(Location at, const IntTensor &t, Type element) {
+    auto type = RankedTensorType::get(t.shape, element);
+    llvm::SmallVector<llvm::APInt> vals;
+    unsigned width = element.getIntOrFloatBitWidth();
+    for (int64_t v : t.data)
+      vals.push_back(llvm::APInt(width, uint64_t(v), /*isSigned=*/true,
+                                 /*implicitTrunc=*/true));
+    return emit(at, "graph.constant", {},
+                {builder.getNamedAttr("value",
+                                      DenseElementsAttr::get(type, vals))},
+                element);
+  }
+  /// A constant splat of `v` (float or integer element) of `shape`.
+  Value splat(Location at, double v, Type element,
+              llvm::ArrayRef<int64_t> shape = {}) {
+    auto type = RankedTensorType::get(shape, element);
+    Attribute scalar;
+    if (isa<FloatType>(element))
+      scalar = builder.getFloatAttr(element, v);
+    else if (element.isInteger(1))
+      scalar = builder.getBoolAttr(v != 0);
+    else
+      scalar = builder.getIntegerAttr(element, int64_t(v));
+    return emit(at, "graph.constant", {},
+                {builder.getNamedAttr("value",
+                                      DenseElementsAttr::get(type, scalar))},
+                element);
+  }
+  Value transpose(Location at, Value v, llvm::ArrayRef<int64_t> perm) {
+    return emit(at, "graph.transpose", {v},
+                {builder.getNamedAttr("perm",
+                                      builder.getDenseI64ArrayAttr(perm))});
+  }
+  Value reshape(Location at, Value v, llvm::ArrayRef<int64_t> shape) {
+    return emit(at, "graph.reshape", {v},
+                {builder.getNamedAttr("shape",
+                                      builder.getDenseI64ArrayAttr(shape))});
+  }
+  Value reduce(Location at, Value v, StringRef kind,
+               llvm::ArrayRef<int64_t> axes, bool keepdims) {
+    Attribute kindAttr =
+        parseAttr(ctx, at, ("#graph<reduce_kind " + kind + ">").str());
+    if (!kindAttr)
+      return {};
+    llvm::SmallVector<NamedAttribute> attrs = {
+        builder.getNamedAttr("kind", kindAttr),
+        builder.getNamedAttr("axes", builder.getDenseI64ArrayAttr(axes))};
+    if (keepdims)
+      attrs.push_back(builder.getNamedAttr("keepdims", builder.getUnitAttr()));
+    return emit(at, "graph.reduce", {v}, attrs);
+  }
+  Value compare(Location at, Value a, Value b, StringRef dir) {
+    Attribute d =
+        parseAttr(ctx, at, ("#graph<compare_direction " + dir + ">").str());
+    if (!d)
+      return {};
+    return emit(at, "graph.compare", {a, b},
+                {builder.getNamedAttr("direction", d)},
+                IntegerType::get(ctx, 1));
+  }
+
+  /// Whether a sink's value has no graphc type (a string: summaries, file
+  /// names); such sinks are not default outputs.
+  bool opaqueOp(const GraphNode &node) {
+    const tensorflow::NodeDef &nd = def(node);
+    for (StringRef name : {"dtype", "T", "out_type"})
+      if (const tensorflow::AttrValue *a = attr(nd, name))
+        if (a->value_case() == tensorflow::AttrValue::kType)
+          return !convertTFType(ctx, a->type());
+    return nd.op() == "NoOp";
+  }
+  LogicalResult importCutInput(const GraphNode &node, StringRef shapeSpec);
+  LogicalResult computeFrames(llvm::ArrayRef<unsigned> order);
+  LogicalResult importScope(llvm::ArrayRef<unsigned> order, StringRef frame,
+                            const std::vector<bool> &keep);
+  LogicalResult importLoop(StringRef frame, llvm::ArrayRef<unsigned> order);
+  /// TF1 control flow: the frame of each node and each frame's parent.
+  std::vector<std::string> frameOf;
+  llvm::StringMap<std::string> frameParent;
+  /// --inputs (or a signature's): node -> shape spelling.
+  llvm::StringMap<std::string> cutInputs;
+  LogicalResult convOrPool(const tensorflow::NodeDef &nd, Location at,
+                           llvm::ArrayRef<Value> in, Value &result);
+  LogicalResult stridedSlice(const tensorflow::NodeDef &nd, Location at,
+                             llvm::ArrayRef<Value> in, Value &result);
+  /// A SpaceToBatchND awaiting the Conv2D of a dilated convolution.
+  struct PendingSpaceToBatch {
+    Value input;
+    llvm::SmallVector<int64_t> block, paddings;
+  };
+  llvm::StringMap<PendingSpaceToBatch> spaceToBatch;
+  /// Results of convolutions folded from SpaceToBatchND (their
+  /// BatchToSpaceND becomes a crop).
+  llvm::DenseSet<Value> fromSpaceToBatch;
+  /// _Send nodes: their tensors become results of @main.
+  struct Send {
+    Value value;
+    std::string node, tensorName, device;
+  };
+  llvm::SmallVector<Send> sends;
+  /// "node:index" of values graphc has no type for (strings), with what
+  /// they are; consumers that need them are refused.
+  llvm::StringMap<std::string> opaque;
+  /// Set when an op of the current node could not be built (its error is
+  /// already emitted).
+  bool emitFailed = false;
+  /// Nodes whose device is on an op, argument or result of the import.
+  llvm::StringSet<> placed;
 
   MLIRContext *ctx;
   OpBuilder builder;
@@ -268,6 +403,7 @@ LogicalResult GraphDefImporter::annotate(Operation *op, const GraphNode &node) {
       return emitError(op->getLoc())
              << "bad device '" << nd.device() << "': " << error;
     op->setAttr("dist.device", *device);
+    placed.insert(node.name);
   }
   if (const tensorflow::AttrValue *cls = attr(nd, "_class")) {
     llvm::SmallVector<Attribute> names;
@@ -375,9 +511,17 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
                       std::to_string(input.index);
     inKeys.push_back(key);
     Value v = values.lookup(key);
-    if (!v && variableOf.count(key)) {
+    if (!v && (variableOf.count(key) || spaceToBatch.count(key))) {
       // A resource handle: no tensor value, only its variable.
       in.push_back(Value());
+      continue;
+    }
+    if (!v && opaque.count(key))
+      return emitError(at) << "input '" << input.name << "' is "
+                           << opaque.lookup(key)
+                           << ", which graphc has no tensor type for";
+    if (!v && rule->action == OpAction::GraphInput) {
+      in.push_back(Value()); // the queue resource of a dequeue
       continue;
     }
     if (!v)
@@ -388,7 +532,10 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
   }
   // Only variable ops take resource handles.
   bool takesHandles = op == "ReadVariableOp" || op.starts_with("Assign") ||
-                      op.starts_with("ResourceApply") || op == "Identity";
+                      op.starts_with("ResourceApply") || op == "Identity" ||
+                      op == "Conv2D" || op == "DepthwiseConv2dNative" ||
+                      op == "VarIsInitializedOp";
+  takesHandles |= rule->action == OpAction::GraphInput;
   for (unsigned i = 0; i < in.size(); ++i)
     if (!in[i] && !takesHandles)
       return emitError(at) << "input '" << node.inputs[i].name
@@ -408,8 +555,11 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
   };
   unsigned firstCreated = created.size();
   llvm::SmallVector<Value> results;
+  emitFailed = false;
 
-  if (rule->action == OpAction::GraphInput) {
+  bool isRandom = op == "RandomUniform" || op == "RandomStandardNormal" ||
+                  op == "TruncatedNormal";
+  if (rule->action == OpAction::GraphInput && !isRandom) {
     // A dequeue's components become arguments; the queue itself vanishes.
     if (op.starts_with("QueueDequeue")) {
       const tensorflow::AttrValue *types = attr(nd, "component_types");
@@ -428,20 +578,182 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
           for (const auto &d : shapes->list().shape(i).dim())
             dims.push_back(d.size() < 0 ? ShapedType::kDynamic : d.size());
           type = RankedTensorType::get(dims, element);
+        } else if (!node.inputs.empty() && node.inputs[0].producer >= 0) {
+          // The queue's component shapes, batched by n for DequeueMany.
+          const tensorflow::AttrValue *queueShapes =
+              attr(def(graph.nodes[node.inputs[0].producer]), "shapes");
+          if (queueShapes && i < queueShapes->list().shape_size() &&
+              !queueShapes->list().shape(i).unknown_rank()) {
+            llvm::SmallVector<int64_t> dims;
+            if (op != "QueueDequeueV2") {
+              auto n = in.size() > 1 ? constInts(in[1]) : std::nullopt;
+              dims.push_back(op == "QueueDequeueManyV2" && n && n->size() == 1
+                                 ? (*n)[0]
+                                 : ShapedType::kDynamic);
+            }
+            for (const auto &d : queueShapes->list().shape(i).dim())
+              dims.push_back(d.size() < 0 ? ShapedType::kDynamic : d.size());
+            type = RankedTensorType::get(dims, element);
+          }
         }
         unsigned index = func.getNumArguments();
+        llvm::SmallVector<NamedAttribute> argAttrs = {named(
+            "graph.name",
+            builder.getStringAttr(node.name + ":" + std::to_string(i)))};
+        if (!nd.device().empty()) {
+          std::string error;
+          auto device = dist::DeviceAttr::fromString(ctx, nd.device(), error);
+          if (failed(device))
+            return emitError(at) << "bad device '" << nd.device()
+                                 << "': " << error;
+          argAttrs.push_back(named("dist.device", *device));
+          placed.insert(node.name);
+        }
         if (failed(func.insertArgument(index, type,
-                                       builder.getDictionaryAttr(named(
-                                           "graph.name",
-                                           builder.getStringAttr(
-                                               node.name + ":" +
-                                               std::to_string(i)))),
+                                       builder.getDictionaryAttr(argAttrs),
                                        at)))
           return failure();
         values[node.name + ":" + std::to_string(i)] = func.getArgument(index);
       }
     }
     return success();
+  }
+
+  // Integer arithmetic on constants (shape computations of gradient graphs)
+  // is folded here, so Reshape/Sum/Tile downstream see constant operands.
+  if (in.size() >= 2 && in[0] && in[1] &&
+      (op == "Add" || op == "AddV2" || op == "Sub" || op == "Mul" ||
+       op == "FloorDiv" || op == "FloorMod" || op == "Maximum" ||
+       op == "Minimum" || op == "Div" || op == "RealDiv")) {
+    auto a = constTensor(in[0]), b = constTensor(in[1]);
+    if (a && b && !getElementType(in[0]).isInteger(1)) {
+      IntTensor r;
+      size_t rank = std::max(a->shape.size(), b->shape.size());
+      r.shape.assign(rank, 1);
+      auto dimOf = [&](const IntTensor &t, size_t i) -> int64_t {
+        size_t off = rank - t.shape.size();
+        return i < off ? 1 : t.shape[i - off];
+      };
+      for (size_t i = 0; i < rank; ++i) {
+        int64_t x = dimOf(*a, i), y = dimOf(*b, i);
+        if (x != y && x != 1 && y != 1)
+          return emitError(at) << op << ": shapes do not broadcast";
+        r.shape[i] = x == 1 ? y : x;
+      }
+      int64_t count = 1;
+      for (int64_t d : r.shape)
+        count *= d;
+      auto at_ = [&](const IntTensor &t, int64_t flat) {
+        int64_t index = 0, stride = 1;
+        size_t off = rank - t.shape.size();
+        for (size_t i = rank; i-- > 0;) {
+          int64_t coord = flat % r.shape[i];
+          flat /= r.shape[i];
+          if (i >= off) {
+            int64_t d = t.shape[i - off];
+            index += (d == 1 ? 0 : coord) * stride;
+            stride *= d;
+          }
+        }
+        return t.data[index];
+      };
+      for (int64_t f = 0; f < count; ++f) {
+        int64_t x = at_(*a, f), y = at_(*b, f), v;
+        if ((op == "FloorDiv" || op == "FloorMod" || op == "Div" ||
+             op == "RealDiv") && y == 0)
+          return emitError(at) << op << ": division by zero in a constant";
+        if (op == "Add" || op == "AddV2")
+          v = x + y;
+        else if (op == "Sub")
+          v = x - y;
+        else if (op == "Mul")
+          v = x * y;
+        else if (op == "Maximum")
+          v = std::max(x, y);
+        else if (op == "Minimum")
+          v = std::min(x, y);
+        else if (op == "FloorMod")
+          v = ((x % y) + y) % y;
+        else if (op == "Div")
+          v = x / y; // TF's integer Div truncates
+        else {
+          v = x / y;
+          if ((x % y != 0) && ((x < 0) != (y < 0)))
+            --v;
+        }
+        r.data.push_back(v);
+      }
+      Value c = intConst(at, r, getElementType(in[0]));
+      if (!c)
+        return failure();
+      values[node.name + ":0"] = c;
+      return annotate(c.getDefiningOp(), node);
+    }
+  }
+
+  // Data movement of integer constants folds too.
+  if (!in.empty() && in[0]) {
+    auto c = constTensor(in[0]);
+    Type element = c ? getElementType(in[0]) : Type();
+    std::optional<IntTensor> folded;
+    if (c && (op == "Identity" || op == "StopGradient" || op == "Snapshot")) {
+      folded = c;
+    } else if (c && op == "Cast") {
+      const tensorflow::AttrValue *dst = attr(nd, "DstT");
+      Type to = dst ? convertTFType(ctx, dst->type()) : Type();
+      if (to && isa<IntegerType>(to) && !to.isInteger(1)) {
+        folded = c;
+        element = to;
+      }
+    } else if (c && op == "Reshape" && in.size() > 1) {
+      auto shape = constInts(in[1]);
+      int64_t known = 1, unknown = -1;
+      if (shape) {
+        for (unsigned i = 0; i < shape->size(); ++i)
+          if ((*shape)[i] == -1)
+            unknown = i;
+          else
+            known *= (*shape)[i];
+        if (known != 0) {
+          folded = c;
+          folded->shape = *shape;
+          if (unknown >= 0)
+            folded->shape[unknown] = int64_t(c->data.size()) / known;
+        }
+      }
+    } else if (c && op == "Slice" && in.size() > 2 && c->shape.size() == 1) {
+      auto begin = constInts(in[1]), size = constInts(in[2]);
+      if (begin && size && begin->size() == 1 && size->size() == 1) {
+        int64_t b = (*begin)[0];
+        int64_t e = (*size)[0] == -1 ? int64_t(c->data.size()) : b + (*size)[0];
+        if (b >= 0 && b <= e && e <= int64_t(c->data.size())) {
+          folded = IntTensor{{e - b}, {}};
+          folded->data.assign(c->data.begin() + b, c->data.begin() + e);
+        }
+      }
+    } else if (op == "ConcatV2" && in.size() > 2) {
+      auto axis = constInts(in.back());
+      IntTensor t;
+      bool ok = axis && axis->size() == 1 && ((*axis)[0] == 0 || (*axis)[0] == -1);
+      for (unsigned i = 0; ok && i + 1 < in.size(); ++i) {
+        auto part = constTensor(in[i]);
+        ok = part && part->shape.size() == 1;
+        if (ok)
+          t.data.append(part->data.begin(), part->data.end());
+      }
+      if (ok) {
+        t.shape = {int64_t(t.data.size())};
+        folded = t;
+        element = getElementType(in[0]);
+      }
+    }
+    if (folded) {
+      Value v = intConst(at, *folded, element);
+      if (!v)
+        return failure();
+      values[node.name + ":0"] = v;
+      return annotate(v.getDefiningOp(), node);
+    }
   }
 
   StringRef simple = llvm::StringSwitch<StringRef>(op)
@@ -523,12 +835,26 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     const tensorflow::AttrValue *value = attr(nd, "value");
     if (!value || !value->has_tensor())
       return emitError(at) << "Const has no tensor value";
+    if (!convertTFType(ctx, value->tensor().dtype())) {
+      // Strings (Save/Restore paths, summary tags) only matter to the ops
+      // that read them; an error is raised if a translated op does.
+      opaque[node.name + ":0"] =
+          "a " + tensorflow::DataType_Name(value->tensor().dtype()) +
+          " constant";
+      return success();
+    }
     auto dense = convertTensor(value->tensor(), at);
     if (failed(dense))
       return failure();
     result = emit(at, "graph.constant", {},
                   {named("value", *dense)}, dense->getElementType());
   } else if (op == "Placeholder" || op == "PlaceholderWithDefault") {
+    const tensorflow::AttrValue *dtype = attr(nd, "dtype");
+    if (dtype && !convertTFType(ctx, dtype->type())) {
+      opaque[node.name + ":0"] =
+          "a " + tensorflow::DataType_Name(dtype->type()) + " placeholder";
+      return success();
+    }
     auto type = placeholderType(nd, at);
     if (failed(type))
       return failure();
@@ -541,6 +867,7 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
       if (failed(device))
         return emitError(at) << "bad device '" << nd.device() << "': " << error;
       argAttrs.push_back(named("dist.device", *device));
+      placed.insert(node.name);
     }
     if (failed(func.insertArgument(index, *type,
                                    builder.getDictionaryAttr(argAttrs), at)))
@@ -570,8 +897,15 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     if (shape)
       result = emit(at, "graph.reshape", {in[0]},
                     {named("shape", builder.getDenseI64ArrayAttr(*shape))});
-    else
-      result = emit(at, "graph.dynamic_reshape", {in[0], in[1]}, {});
+    else {
+      Value target = in[1];
+      Type i64 = IntegerType::get(ctx, 64);
+      if (getElementType(target) != i64)
+        target = emit(at, "graph.cast", {target},
+                      {named("to", TypeAttr::get(i64))}, i64);
+      result = target ? emit(at, "graph.dynamic_reshape", {in[0], target}, {})
+                      : Value();
+    }
   } else if (op == "ConcatV2" || op == "Concat") {
     if (failed(need(2)))
       return failure();
@@ -711,14 +1045,621 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     }
     if (!op.starts_with("Resource"))
       result = upd->getResult(0);
+  } else if (op == "Shape" || op == "Size" || op == "Rank") {
+    if (failed(need(1)))
+      return failure();
+    const tensorflow::AttrValue *outType = attr(nd, "out_type");
+    Type element = outType ? convertTFType(ctx, outType->type())
+                           : IntegerType::get(ctx, 32);
+    if (!element)
+      element = IntegerType::get(ctx, 32);
+    auto shape = getShape(in[0]);
+    if (shape && !llvm::is_contained(*shape, ShapedType::kDynamic)) {
+      IntTensor t;
+      if (op == "Shape") {
+        t.shape = {int64_t(shape->size())};
+        t.data.assign(shape->begin(), shape->end());
+      } else if (op == "Size") {
+        int64_t n = 1;
+        for (int64_t d : *shape)
+          n *= d;
+        t.data = {n};
+      } else {
+        t.data = {int64_t(shape->size())};
+      }
+      result = intConst(at, t, element);
+    } else if (op == "Rank" && shape) {
+      result = intConst(at, {{}, {int64_t(shape->size())}}, element);
+    } else if (op == "Shape") {
+      result = emit(at, "graph.shape", {in[0]}, {}, element);
+      if (result && getElementType(result) != element)
+        result = emit(at, "graph.cast", {result},
+                      {named("to", TypeAttr::get(element))}, element);
+    } else {
+      return emitError(at) << op << " of a tensor with a dynamic shape "
+                              "is not supported";
+    }
+  } else if (op == "ExpandDims") {
+    if (failed(need(2)))
+      return failure();
+    auto axis = constInts(in[1]);
+    auto shape = getShape(in[0]);
+    if (!axis || axis->size() != 1 || !shape)
+      return emitError(at) << "ExpandDims needs a constant axis and a ranked "
+                              "input";
+    int64_t a = (*axis)[0] < 0 ? (*axis)[0] + int64_t(shape->size()) + 1
+                               : (*axis)[0];
+    if (auto c = constTensor(in[0])) {
+      c->shape.insert(c->shape.begin() + a, 1);
+      result = intConst(at, *c, getElementType(in[0]));
+    } else {
+      result = emit(at, "graph.unsqueeze", {in[0]},
+                    {named("axes", builder.getDenseI64ArrayAttr({a}))});
+    }
+  } else if (op == "Squeeze") {
+    if (failed(need(1)))
+      return failure();
+    auto shape = getShape(in[0]);
+    if (!shape)
+      return emitError(at) << "Squeeze needs a ranked input";
+    llvm::SmallVector<int64_t> axes;
+    if (const tensorflow::AttrValue *dims = attr(nd, "squeeze_dims"))
+      for (int64_t d : dims->list().i())
+        axes.push_back(d < 0 ? d + int64_t(shape->size()) : d);
+    if (axes.empty())
+      for (unsigned i = 0; i < shape->size(); ++i)
+        if ((*shape)[i] == 1)
+          axes.push_back(i);
+    llvm::sort(axes);
+    result = emit(at, "graph.squeeze", {in[0]},
+                  {named("axes", builder.getDenseI64ArrayAttr(axes))});
+  } else if (op == "Pack") {
+    if (failed(need(1)))
+      return failure();
+    const tensorflow::AttrValue *axisAttr = attr(nd, "axis");
+    int64_t axis = axisAttr ? axisAttr->i() : 0;
+    auto shape = getShape(in[0]);
+    if (!shape)
+      return emitError(at) << "Pack needs ranked inputs";
+    if (axis < 0)
+      axis += int64_t(shape->size()) + 1;
+    // All-constant integer packs (shapes) fold.
+    llvm::SmallVector<IntTensor> parts;
+    for (Value v : in)
+      if (auto c = constTensor(v))
+        parts.push_back(*c);
+    if (parts.size() == in.size() && shape->empty()) {
+      IntTensor t;
+      t.shape = {int64_t(parts.size())};
+      for (const IntTensor &p : parts)
+        t.data.push_back(p.data.empty() ? 0 : p.data[0]);
+      result = intConst(at, t, getElementType(in[0]));
+    } else {
+      llvm::SmallVector<Value> expanded;
+      for (Value v : in) {
+        Value e = emit(at, "graph.unsqueeze", {v},
+                       {named("axes", builder.getDenseI64ArrayAttr({axis}))});
+        if (!e)
+          return failure();
+        expanded.push_back(e);
+      }
+      result = expanded.size() == 1
+                   ? expanded[0]
+                   : emit(at, "graph.concat", expanded,
+                          {named("axis", builder.getI64IntegerAttr(axis))});
+    }
+  } else if (op == "Unpack") {
+    if (failed(need(1)))
+      return failure();
+    auto shape = getShape(in[0]);
+    const tensorflow::AttrValue *axisAttr = attr(nd, "axis");
+    int64_t axis = axisAttr ? axisAttr->i() : 0;
+    if (!shape)
+      return emitError(at) << "Unpack needs a ranked input";
+    if (axis < 0)
+      axis += int64_t(shape->size());
+    const tensorflow::AttrValue *num = attr(nd, "num");
+    int64_t n = num ? num->i() : (*shape)[axis];
+    if (n <= 0)
+      return emitError(at) << "Unpack needs a static count";
+    llvm::SmallVector<int64_t> sizes(n, 1);
+    Operation *split = createGraphOp(
+        builder, at, "graph.split", {in[0]},
+        {named("axis", builder.getI64IntegerAttr(axis)),
+         named("sizes", builder.getDenseI64ArrayAttr(sizes))},
+        llvm::SmallVector<Type>(n, getElementType(in[0])));
+    if (!split)
+      return failure();
+    created.push_back(split);
+    for (Value part : split->getResults()) {
+      Value s = emit(at, "graph.squeeze", {part},
+                     {named("axes", builder.getDenseI64ArrayAttr({axis}))});
+      if (!s)
+        return failure();
+      results.push_back(s);
+    }
+  } else if (op == "Fill") {
+    if (failed(need(2)))
+      return failure();
+    auto dims = constInts(in[0]);
+    if (!dims)
+      return emitError(at) << "Fill needs constant dims";
+    DenseElementsAttr scalar;
+    if (matchPattern(in[1], m_Constant(&scalar)) && scalar.isSplat()) {
+      auto type = RankedTensorType::get(*dims, scalar.getElementType());
+      result = emit(at, "graph.constant", {},
+                    {named("value", DenseElementsAttr::get(
+                                        type, scalar.getSplatValue<Attribute>()))},
+                    scalar.getElementType());
+    } else {
+      result = emit(at, "graph.broadcast_to", {in[1]},
+                    {named("shape", builder.getDenseI64ArrayAttr(*dims))});
+    }
+  } else if (op == "ZerosLike" || op == "OnesLike") {
+    if (failed(need(1)))
+      return failure();
+    auto shape = getShape(in[0]);
+    if (!shape || llvm::is_contained(*shape, ShapedType::kDynamic))
+      return emitError(at) << op << " needs a static shape";
+    result = splat(at, op == "OnesLike" ? 1 : 0, getElementType(in[0]), *shape);
+  } else if (op == "IsVariableInitialized" || op == "VarIsInitializedOp") {
+    // Imported variables always hold a value.
+    result = splat(at, 1, IntegerType::get(ctx, 1));
+  } else if (op == "Transpose") {
+    if (failed(need(2)))
+      return failure();
+    auto perm = constInts(in[1]);
+    if (!perm)
+      return emitError(at) << "Transpose needs a constant perm";
+    result = transpose(at, in[0], *perm);
+  } else if (op == "Select" || op == "SelectV2") {
+    if (failed(need(3)))
+      return failure();
+    Value cond = in[0];
+    auto cs = getShape(cond), xs = getShape(in[1]);
+    // TF1 Select: a vector condition picks rows of a higher-rank operand.
+    if (op == "Select" && cs && xs && cs->size() == 1 && xs->size() > 1) {
+      llvm::SmallVector<int64_t> shape(xs->size(), 1);
+      shape[0] = (*cs)[0];
+      cond = reshape(at, cond, shape);
+      if (!cond)
+        return failure();
+    }
+    result = emit(at, "graph.select", {cond, in[1], in[2]}, {},
+                  getElementType(in[1]));
+  } else if (op == "Equal" || op == "NotEqual" || op == "Less" ||
+             op == "LessEqual" || op == "Greater" || op == "GreaterEqual") {
+    if (failed(need(2)))
+      return failure();
+    StringRef dir = llvm::StringSwitch<StringRef>(op)
+                        .Case("Equal", "eq")
+                        .Case("NotEqual", "ne")
+                        .Case("Less", "lt")
+                        .Case("LessEqual", "le")
+                        .Case("Greater", "gt")
+                        .Default("ge");
+    result = compare(at, in[0], in[1], dir);
+  } else if (op == "Sum" || op == "Mean" || op == "Max" || op == "Min" ||
+             op == "Prod") {
+    if (failed(need(2)))
+      return failure();
+    auto axes = constInts(in[1]);
+    auto shape = getShape(in[0]);
+    if (!axes || !shape)
+      return emitError(at) << op << " needs constant reduction_indices and a "
+                              "ranked input";
+    llvm::SmallVector<int64_t> norm;
+    for (int64_t a : *axes)
+      norm.push_back(a < 0 ? a + int64_t(shape->size()) : a);
+    llvm::sort(norm);
+    norm.erase(std::unique(norm.begin(), norm.end()), norm.end());
+    bool keep = boolAttr("keep_dims");
+    auto c = constTensor(in[0]);
+    if (c && (op == "Prod" || op == "Sum") && norm.size() == shape->size() &&
+        !keep) {
+      int64_t v = op == "Prod" ? 1 : 0;
+      for (int64_t x : c->data)
+        v = op == "Prod" ? v * x : v + x;
+      result = intConst(at, {{}, {v}}, getElementType(in[0]));
+    } else if (norm.empty()) {
+      result = emit(at, "graph.identity", {in[0]}, {});
+    } else {
+      result = reduce(at, in[0], op.lower(), norm, keep);
+    }
+  } else if (op == "ArgMax" || op == "ArgMin") {
+    if (failed(need(2)))
+      return failure();
+    auto axis = constInts(in[1]);
+    if (!axis || axis->size() != 1)
+      return emitError(at) << op << " needs a constant axis";
+    Attribute kind = parseAttr(ctx, at, op == "ArgMax" ? "#graph<reduce_kind max>"
+                                                       : "#graph<reduce_kind min>");
+    if (!kind)
+      return failure();
+    result = emit(at, "graph.arg_reduce", {in[0]},
+                  {named("kind", kind),
+                   named("axis", builder.getI64IntegerAttr((*axis)[0]))},
+                  IntegerType::get(ctx, 64));
+    const tensorflow::AttrValue *outType = attr(nd, "output_type");
+    if (result && outType && outType->type() == tensorflow::DT_INT32)
+      result = emit(at, "graph.cast", {result},
+                    {named("to", TypeAttr::get(IntegerType::get(ctx, 32)))},
+                    IntegerType::get(ctx, 32));
+  } else if (op == "ReluGrad") {
+    // ReluGrad(g, x) = select(x > 0, g, 0)
+    if (failed(need(2)))
+      return failure();
+    Value zero = splat(at, 0, getElementType(in[1]));
+    Value pos = zero ? compare(at, in[1], zero, "gt") : Value();
+    result = pos ? emit(at, "graph.select", {pos, in[0], zero}, {},
+                        getElementType(in[0]))
+                 : Value();
+  } else if (op == "Relu6") {
+    if (failed(need(1)))
+      return failure();
+    Value lo = splat(at, 0, getElementType(in[0]));
+    Value hi = splat(at, 6, getElementType(in[0]));
+    result = emit(at, "graph.clamp", {in[0], lo, hi}, {});
+  } else if (op == "SigmoidGrad" || op == "TanhGrad") {
+    // SigmoidGrad(y, dy) = dy * y * (1 - y); TanhGrad(y, dy) = dy * (1 - y^2)
+    if (failed(need(2)))
+      return failure();
+    Value one = splat(at, 1, getElementType(in[0]));
+    if (op == "SigmoidGrad") {
+      Value d = emit(at, "graph.sub", {one, in[0]}, {});
+      Value yd = d ? emit(at, "graph.mul", {in[0], d}, {}) : Value();
+      result = yd ? emit(at, "graph.mul", {in[1], yd}, {}) : Value();
+    } else {
+      Value sq = emit(at, "graph.mul", {in[0], in[0]}, {});
+      Value d = sq ? emit(at, "graph.sub", {one, sq}, {}) : Value();
+      result = d ? emit(at, "graph.mul", {in[1], d}, {}) : Value();
+    }
+  } else if (op == "Elu" || op == "LeakyRelu") {
+    if (failed(need(1)))
+      return failure();
+    if (op == "Elu") {
+      result = emit(at, "graph.elu", {in[0]}, {});
+    } else {
+      const tensorflow::AttrValue *alpha = attr(nd, "alpha");
+      result = emit(at, "graph.leaky_relu", {in[0]},
+                    {named("alpha", builder.getF32FloatAttr(
+                                        alpha ? alpha->f() : 0.2f))});
+    }
+  } else if (op == "BiasAddGrad") {
+    if (failed(need(1)))
+      return failure();
+    auto shape = getShape(in[0]);
+    if (!shape)
+      return emitError(at) << "BiasAddGrad needs a ranked input";
+    const tensorflow::AttrValue *format = attr(nd, "data_format");
+    int64_t channel = format && format->s() == "NCHW" ? 1 : shape->size() - 1;
+    llvm::SmallVector<int64_t> axes;
+    for (int64_t i = 0; i < int64_t(shape->size()); ++i)
+      if (i != channel)
+        axes.push_back(i);
+    result = reduce(at, in[0], "sum", axes, false);
+  } else if (op == "BroadcastGradientArgs") {
+    // The reduction axes of each operand's gradient, from static shapes.
+    if (failed(need(2)))
+      return failure();
+    auto s0 = constTensor(in[0]), s1 = constTensor(in[1]);
+    if (!s0 || !s1)
+      return emitError(at) << "BroadcastGradientArgs needs static shapes";
+    size_t rank = std::max(s0->data.size(), s1->data.size());
+    IntTensor r0, r1;
+    for (size_t i = 0; i < rank; ++i) {
+      size_t o0 = rank - s0->data.size(), o1 = rank - s1->data.size();
+      int64_t d0 = i < o0 ? 1 : s0->data[i - o0];
+      int64_t d1 = i < o1 ? 1 : s1->data[i - o1];
+      if (d0 != d1 && d0 != 1 && d1 != 1)
+        return emitError(at) << "BroadcastGradientArgs: dimension " << i
+                             << " sizes " << d0 << " and " << d1
+                             << " do not broadcast";
+      if (d0 == 1 && d1 != 1)
+        r0.data.push_back(i);
+      else if (d1 == 1 && d0 != 1)
+        r1.data.push_back(i);
+      else if (d0 == 1 && d1 == 1) {
+        r0.data.push_back(i);
+        r1.data.push_back(i);
+      }
+    }
+    r0.shape = {int64_t(r0.data.size())};
+    r1.shape = {int64_t(r1.data.size())};
+    Type element = getElementType(in[0]);
+    results.push_back(intConst(at, r0, element));
+    results.push_back(intConst(at, r1, element));
+    if (!results[0] || !results[1])
+      return failure();
+  } else if (op == "SoftmaxCrossEntropyWithLogits" ||
+             op == "SparseSoftmaxCrossEntropyWithLogits") {
+    if (failed(need(2)))
+      return failure();
+    llvm::SmallVector<NamedAttribute> attrs;
+    if (op.starts_with("Sparse"))
+      attrs.push_back(named("sparse", builder.getUnitAttr()));
+    Operation *sce = createGraphOp(builder, at, "graph.softmax_cross_entropy",
+                                   {in[0], in[1]}, attrs,
+                                   {getElementType(in[0]), getElementType(in[0])});
+    if (!sce)
+      return failure();
+    created.push_back(sce);
+    results.assign(sce->getResults().begin(), sce->getResults().end());
+  } else if (op == "Tile") {
+    if (failed(need(2)))
+      return failure();
+    auto multiples = constInts(in[1]);
+    if (!multiples)
+      return emitError(at) << "Tile needs constant multiples";
+    result = emit(at, "graph.tile", {in[0]},
+                  {named("multiples", builder.getDenseI64ArrayAttr(*multiples))});
+  } else if (op == "Slice") {
+    if (failed(need(3)))
+      return failure();
+    auto begin = constInts(in[1]), size = constInts(in[2]);
+    auto shape = getShape(in[0]);
+    if (!begin || !size || !shape || begin->size() != shape->size() ||
+        size->size() != shape->size())
+      return emitError(at) << "Slice needs constant begin/size of the input's rank";
+    llvm::SmallVector<int64_t> limits, strides(shape->size(), 1);
+    for (unsigned i = 0; i < shape->size(); ++i) {
+      if ((*size)[i] == -1 && (*shape)[i] == ShapedType::kDynamic)
+        return emitError(at) << "Slice to the end of a dynamic dimension";
+      limits.push_back((*size)[i] == -1 ? (*shape)[i] : (*begin)[i] + (*size)[i]);
+    }
+    result = emit(at, "graph.slice", {in[0]},
+                  {named("starts", builder.getDenseI64ArrayAttr(*begin)),
+                   named("limits", builder.getDenseI64ArrayAttr(limits)),
+                   named("strides", builder.getDenseI64ArrayAttr(strides))});
+  } else if (op == "StridedSlice") {
+    if (failed(stridedSlice(nd, at, in, result)))
+      return failure();
+  } else if (op == "Split" || op == "SplitV") {
+    // Split(axis, value) with num_split; SplitV(value, size_splits, axis).
+    if (failed(need(op == "Split" ? 2 : 3)))
+      return failure();
+    Value input = op == "Split" ? in[1] : in[0];
+    auto axis = constInts(op == "Split" ? in[0] : in[2]);
+    auto shape = getShape(input);
+    if (!axis || axis->size() != 1 || !shape)
+      return emitError(at) << op << " needs a constant axis and a ranked input";
+    int64_t a = (*axis)[0] < 0 ? (*axis)[0] + int64_t(shape->size()) : (*axis)[0];
+    llvm::SmallVector<int64_t> sizes;
+    if (op == "Split") {
+      const tensorflow::AttrValue *num = attr(nd, "num_split");
+      int64_t n = num ? num->i() : 0;
+      if (n <= 0 || (*shape)[a] == ShapedType::kDynamic || (*shape)[a] % n)
+        return emitError(at) << "Split of dimension " << (*shape)[a]
+                             << " into " << n << " equal parts";
+      sizes.assign(n, (*shape)[a] / n);
+    } else {
+      auto s = constInts(in[1]);
+      if (!s)
+        return emitError(at) << "SplitV needs constant size_splits";
+      sizes = *s;
+    }
+    Operation *split = createGraphOp(
+        builder, at, "graph.split", {input},
+        {named("axis", builder.getI64IntegerAttr(a)),
+         named("sizes", builder.getDenseI64ArrayAttr(sizes))},
+        llvm::SmallVector<Type>(sizes.size(), getElementType(input)));
+    if (!split)
+      return failure();
+    created.push_back(split);
+    results.assign(split->getResults().begin(), split->getResults().end());
+  } else if (op == "Gather" || op == "GatherV2") {
+    if (failed(need(2)))
+      return failure();
+    int64_t axis = 0;
+    if (op == "GatherV2") {
+      auto a = in.size() > 2 ? constInts(in[2]) : std::nullopt;
+      if (!a || a->size() != 1)
+        return emitError(at) << "GatherV2 needs a constant axis";
+      axis = (*a)[0];
+    }
+    result = emit(at, "graph.gather", {in[0], in[1]},
+                  {named("axis", builder.getI64IntegerAttr(axis))});
+  } else if (op == "Pad" || op == "PadV2") {
+    if (failed(need(2)))
+      return failure();
+    auto pads = constInts(in[1]);
+    if (!pads)
+      return emitError(at) << op << " needs constant paddings";
+    llvm::SmallVector<int64_t> low, high;
+    for (size_t i = 0; i + 1 < pads->size(); i += 2) {
+      low.push_back((*pads)[i]);
+      high.push_back((*pads)[i + 1]);
+    }
+    Value padValue = op == "PadV2" && in.size() > 2
+                         ? in[2]
+                         : splat(at, 0, getElementType(in[0]));
+    result = emit(at, "graph.pad", {in[0], padValue},
+                  {named("low", builder.getDenseI64ArrayAttr(low)),
+                   named("high", builder.getDenseI64ArrayAttr(high))});
+  } else if (op == "Range") {
+    if (failed(need(3)))
+      return failure();
+    auto s = constTensor(in[0]), l = constTensor(in[1]), d = constTensor(in[2]);
+    if (!s || !l || !d || s->data.size() != 1 || l->data.size() != 1 ||
+        d->data.size() != 1 || d->data[0] == 0)
+      return emitError(at) << "Range needs constant integer start/limit/delta";
+    IntTensor t;
+    for (int64_t v = s->data[0]; d->data[0] > 0 ? v < l->data[0] : v > l->data[0];
+         v += d->data[0])
+      t.data.push_back(v);
+    t.shape = {int64_t(t.data.size())};
+    result = intConst(at, t, getElementType(in[0]));
+  } else if (op == "DynamicStitch") {
+    // Constant index/data pairs only (the shape arithmetic of Sum/Mean
+    // gradients).
+    unsigned n = in.size() / 2;
+    IntTensor t;
+    std::map<int64_t, int64_t> merged;
+    for (unsigned i = 0; i < n; ++i) {
+      auto idx = constTensor(in[i]), data = constTensor(in[n + i]);
+      if (!idx || !data || idx->data.size() != data->data.size())
+        return emitError(at) << "DynamicStitch needs constant scalar-element "
+                                "indices and data";
+      for (size_t k = 0; k < idx->data.size(); ++k)
+        merged[idx->data[k]] = data->data[k];
+    }
+    for (auto [k, v] : merged) {
+      if (k != int64_t(t.data.size()))
+        return emitError(at) << "DynamicStitch indices are not dense";
+      t.data.push_back(v);
+    }
+    t.shape = {int64_t(t.data.size())};
+    result = intConst(at, t, getElementType(in[n]));
+  } else if (op == "Conv2D" || op == "DepthwiseConv2dNative" ||
+             op == "MaxPool" || op == "AvgPool") {
+    if (failed(convOrPool(nd, at, in, result)))
+      return failure();
+  } else if (op == "FusedBatchNorm" || op == "FusedBatchNormV3") {
+    if (failed(need(5)))
+      return failure();
+    if (boolAttr("is_training"))
+      return emitError(at) << op << " in training mode is not supported";
+    const tensorflow::AttrValue *format = attr(nd, "data_format");
+    bool nhwc = !format || format->s() == "NHWC";
+    const tensorflow::AttrValue *eps = attr(nd, "epsilon");
+    Value x = nhwc ? transpose(at, in[0], {0, 3, 1, 2}) : in[0];
+    Value y = x ? emit(at, "graph.batch_norm", {x, in[1], in[2], in[3], in[4]},
+                       {named("epsilon", builder.getF32FloatAttr(
+                                             eps ? eps->f() : 1e-4f))})
+                : Value();
+    result = y && nhwc ? transpose(at, y, {0, 2, 3, 1}) : y;
+    if (!result)
+      return failure();
+    // Inference: the batch statistics outputs are the given ones.
+    results = {result, in[3], in[4], in[3], in[4]};
+    if (op == "FusedBatchNormV3")
+      results.push_back(in[3]);
+    result = Value();
+  } else if (op == "SpaceToBatchND") {
+    // Only as the head of a dilated convolution: the Conv2D that consumes
+    // it becomes one conv with dilations (see convOrPool).
+    if (failed(need(3)))
+      return failure();
+    auto block = constInts(in[1]), pads = constInts(in[2]);
+    if (!block || !pads || pads->size() != 2 * block->size())
+      return emitError(at) << "SpaceToBatchND needs constant block_shape and "
+                              "paddings";
+    spaceToBatch[node.name + ":0"] = {in[0], *block, *pads};
+    return success();
+  } else if (op == "BatchToSpaceND") {
+    if (failed(need(3)))
+      return failure();
+    auto it = fromSpaceToBatch.find(in[0]);
+    auto crops = constInts(in[2]);
+    if (it == fromSpaceToBatch.end() || !crops)
+      return emitError(at) << "BatchToSpaceND is only supported closing a "
+                              "dilated convolution (SpaceToBatchND, Conv2D, "
+                              "BatchToSpaceND) with constant crops";
+    auto shape = getShape(in[0]);
+    llvm::SmallVector<int64_t> starts(shape->size(), 0), limits(*shape),
+        strides(shape->size(), 1);
+    bool any = false;
+    for (size_t i = 0; i + 1 < crops->size(); i += 2) {
+      size_t d = 1 + i / 2;
+      starts[d] = (*crops)[i];
+      limits[d] = (*shape)[d] - (*crops)[i + 1];
+      any |= (*crops)[i] != 0 || (*crops)[i + 1] != 0;
+    }
+    result = any ? emit(at, "graph.slice", {in[0]},
+                        {named("starts", builder.getDenseI64ArrayAttr(starts)),
+                         named("limits", builder.getDenseI64ArrayAttr(limits)),
+                         named("strides", builder.getDenseI64ArrayAttr(strides))})
+                 : in[0];
+    if (!any) {
+      values[node.name + ":0"] = in[0];
+      return success();
+    }
+  } else if (op == "RandomUniform" || op == "RandomStandardNormal" ||
+             op == "TruncatedNormal") {
+    // The graph dialect has no random ops: random tensors are fed from
+    // outside, as arguments naming their distribution.
+    if (failed(need(1)))
+      return failure();
+    auto shape = constInts(in[0]);
+    const tensorflow::AttrValue *dtype = attr(nd, "dtype");
+    Type element = dtype ? convertTFType(ctx, dtype->type()) : Type();
+    if (!shape || !element)
+      return emitError(at) << op << " needs a constant shape and a dtype";
+    unsigned index = func.getNumArguments();
+    llvm::SmallVector<NamedAttribute> argAttrs = {
+        named("graph.name", builder.getStringAttr(node.name)),
+        named("graph.random", builder.getStringAttr(
+                                  op == "RandomUniform" ? "uniform"
+                                  : op == "TruncatedNormal" ? "truncated_normal"
+                                                            : "normal"))};
+    if (!nd.device().empty()) {
+      std::string error;
+      auto device = dist::DeviceAttr::fromString(ctx, nd.device(), error);
+      if (failed(device))
+        return emitError(at) << "bad device '" << nd.device() << "': " << error;
+      argAttrs.push_back(named("dist.device", *device));
+      placed.insert(node.name);
+    }
+    if (failed(func.insertArgument(index, RankedTensorType::get(*shape, element),
+                                   builder.getDictionaryAttr(argAttrs), at)))
+      return failure();
+    values[node.name + ":0"] = func.getArgument(index);
+    return success();
+  } else if (op == "OneHot") {
+    // OneHot(indices, depth, on_value, off_value) with attr axis.
+    if (failed(need(4)))
+      return failure();
+    auto depth = constInts(in[1]);
+    if (!depth || depth->size() != 1)
+      return emitError(at) << "OneHot needs a constant depth";
+    const tensorflow::AttrValue *axis = attr(nd, "axis");
+    result = emit(at, "graph.one_hot", {in[0], in[2], in[3]},
+                  {named("depth", builder.getI64IntegerAttr((*depth)[0])),
+                   named("axis", builder.getI64IntegerAttr(axis ? axis->i() : -1))},
+                  getElementType(in[2]));
+  } else if (op == "_Send" || op == "_Recv") {
+    // Outside a dist.task a partition boundary is an edge of the function:
+    // _Send's tensor becomes a result, _Recv's an argument (both named by
+    // tensor_name).
+    const tensorflow::AttrValue *tensorName = attr(nd, "tensor_name");
+    std::string name = tensorName ? tensorName->s() : node.name;
+    if (op == "_Send") {
+      if (failed(need(1)))
+        return failure();
+      sends.push_back({in[0], node.name, name, nd.device()});
+      if (!nd.device().empty())
+        placed.insert(node.name);
+      return success();
+    }
+    const tensorflow::AttrValue *type = attr(nd, "tensor_type");
+    Type element = type ? convertTFType(ctx, type->type()) : Type();
+    if (!element)
+      return emitError(at) << "_Recv has no supported tensor_type";
+    unsigned index = func.getNumArguments();
+    if (failed(func.insertArgument(
+            index, UnrankedTensorType::get(element),
+            builder.getDictionaryAttr(
+                {named("graph.name", builder.getStringAttr(node.name)),
+                 named("graph.tensor_name", builder.getStringAttr(name))}),
+            at)))
+      return failure();
+    values[node.name + ":0"] = func.getArgument(index);
+    return success();
   } else {
     return emitError(at) << "TensorFlow op '" << op
                          << "' has a planned rule but no translation yet";
   }
 
+  if (emitFailed)
+    return failure();
   for (unsigned i = firstCreated; i < created.size(); ++i)
     if (failed(annotate(created[i], node)))
       return failure();
+  if (!results.empty()) {
+    for (unsigned i = 0; i < results.size(); ++i)
+      values[node.name + ":" + std::to_string(i)] = results[i];
+    return success();
+  }
   if (firstCreated == created.size() && !result)
     return success();
   if (!result) {
@@ -731,13 +1672,650 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
   return success();
 }
 
+LogicalResult GraphDefImporter::convOrPool(const tensorflow::NodeDef &nd,
+                                           Location at,
+                                           llvm::ArrayRef<Value> in,
+                                           Value &result) {
+  StringRef op = nd.op();
+  bool isConv = op == "Conv2D" || op == "DepthwiseConv2dNative";
+  if (in.size() < (isConv ? 2u : 1u))
+    return emitError(at) << op << " needs " << (isConv ? 2 : 1) << " inputs";
+  const tensorflow::AttrValue *format = attr(nd, "data_format");
+  bool nhwc = !format || format->s() == "NHWC";
+  unsigned h = nhwc ? 1 : 2, w = nhwc ? 2 : 3;
+  auto list = [&](StringRef name, llvm::SmallVector<int64_t> def) {
+    const tensorflow::AttrValue *a = attr(nd, name);
+    if (!a || a->list().i_size() != 4)
+      return def;
+    return llvm::SmallVector<int64_t>{a->list().i(h), a->list().i(w)};
+  };
+  llvm::SmallVector<int64_t> strides = list("strides", {1, 1});
+  llvm::SmallVector<int64_t> dilations = list("dilations", {1, 1});
+  llvm::SmallVector<int64_t> padLow(2, 0), padHigh(2, 0);
+  Value x = in[0];
+  // A dilated convolution spelled SpaceToBatchND -> Conv2D -> BatchToSpaceND.
+  bool dilatedByBlock = false;
+  if (!x && isConv) {
+    auto it = spaceToBatch.find(inKeys[0]);
+    if (it == spaceToBatch.end())
+      return emitError(at) << op << ": input is not a tensor";
+    const PendingSpaceToBatch &s2b = it->second;
+    if (s2b.block.size() != 2 || !nhwc || strides != llvm::SmallVector<int64_t>{1, 1})
+      return emitError(at) << "dilated convolution needs a 2-d block, NHWC "
+                              "and unit strides";
+    x = s2b.input;
+    dilations = s2b.block;
+    padLow = {s2b.paddings[0], s2b.paddings[2]};
+    padHigh = {s2b.paddings[1], s2b.paddings[3]};
+    dilatedByBlock = true;
+  }
+  auto shape = getShape(x);
+  if (!shape || shape->size() != 4)
+    return emitError(at) << op << " needs a rank-4 input";
+  llvm::SmallVector<int64_t> window;
+  if (isConv) {
+    auto fshape = getShape(in[1]);
+    if (!fshape || fshape->size() != 4)
+      return emitError(at) << op << " needs a rank-4 filter";
+    window = {(*fshape)[0], (*fshape)[1]};
+  } else {
+    window = list("ksize", {});
+    if (window.size() != 2)
+      return emitError(at) << op << " needs a 4-element ksize";
+  }
+  const tensorflow::AttrValue *padding = attr(nd, "padding");
+  StringRef mode = padding ? StringRef(padding->s()) : "VALID";
+  if (dilatedByBlock && mode != "VALID")
+    return emitError(at) << "dilated convolution through SpaceToBatchND "
+                            "needs VALID padding";
+  if (mode == "SAME") {
+    for (unsigned i = 0; i < 2; ++i) {
+      int64_t size = (*shape)[i == 0 ? h : w];
+      if (size == ShapedType::kDynamic)
+        return emitError(at) << op << ": SAME padding needs static spatial "
+                                "dimensions";
+      int64_t out = (size + strides[i] - 1) / strides[i];
+      int64_t total = std::max<int64_t>(
+          (out - 1) * strides[i] + (window[i] - 1) * dilations[i] + 1 - size, 0);
+      padLow[i] = total / 2;
+      padHigh[i] = total - total / 2;
+    }
+  } else if (mode == "EXPLICIT") {
+    const tensorflow::AttrValue *e = attr(nd, "explicit_paddings");
+    if (!e || e->list().i_size() != 8)
+      return emitError(at) << op << ": EXPLICIT padding needs 8 "
+                              "explicit_paddings";
+    padLow = {e->list().i(2 * h), e->list().i(2 * w)};
+    padHigh = {e->list().i(2 * h + 1), e->list().i(2 * w + 1)};
+  } else if (mode != "VALID") {
+    return emitError(at) << op << ": unknown padding '" << mode << "'";
+  }
+  auto named = [&](StringRef n, Attribute a) {
+    return builder.getNamedAttr(n, a);
+  };
+  Value nchw = nhwc ? transpose(at, x, {0, 3, 1, 2}) : x;
+  if (!nchw)
+    return failure();
+  llvm::SmallVector<NamedAttribute> attrs = {
+      named("strides", builder.getDenseI64ArrayAttr(strides)),
+      named("dilations", builder.getDenseI64ArrayAttr(dilations)),
+      named("pad_low", builder.getDenseI64ArrayAttr(padLow)),
+      named("pad_high", builder.getDenseI64ArrayAttr(padHigh))};
+  Value y;
+  if (isConv) {
+    Value filter = in[1];
+    auto fshape = *getShape(filter);
+    int64_t groups = 1;
+    if (op == "DepthwiseConv2dNative") {
+      // [H, W, C, M] -> [H, W, 1, C*M]: one group per input channel.
+      groups = fshape[2];
+      filter = reshape(at, filter, {fshape[0], fshape[1], 1, fshape[2] * fshape[3]});
+      if (!filter)
+        return failure();
+    }
+    filter = transpose(at, filter, {3, 2, 0, 1}); // HWIO -> OIHW
+    if (!filter)
+      return failure();
+    attrs.push_back(named("groups", builder.getI64IntegerAttr(groups)));
+    y = emit(at, "graph.conv", {nchw, filter}, attrs);
+  } else {
+    Attribute kind = parseAttr(ctx, at, op == "MaxPool" ? "#graph<pool_kind max>"
+                                                        : "#graph<pool_kind avg>");
+    if (!kind)
+      return failure();
+    attrs.push_back(named("kind", kind));
+    attrs.push_back(named("window", builder.getDenseI64ArrayAttr(window)));
+    y = emit(at, "graph.pool", {nchw}, attrs);
+  }
+  if (!y)
+    return failure();
+  result = nhwc ? transpose(at, y, {0, 2, 3, 1}) : y;
+  if (!result)
+    return failure();
+  if (dilatedByBlock)
+    fromSpaceToBatch.insert(result);
+  return success();
+}
+
+LogicalResult GraphDefImporter::stridedSlice(const tensorflow::NodeDef &nd,
+                                             Location at,
+                                             llvm::ArrayRef<Value> in,
+                                             Value &result) {
+  if (in.size() < 4)
+    return emitError(at) << "StridedSlice needs 4 inputs";
+  auto begin = constInts(in[1]), end = constInts(in[2]),
+       stride = constInts(in[3]);
+  auto shape = getShape(in[0]);
+  if (!begin || !end || !stride || begin->size() != end->size() ||
+      begin->size() != stride->size() || !shape)
+    return emitError(at) << "StridedSlice needs constant begin/end/strides "
+                            "and a ranked input";
+  auto mask = [&](StringRef name) -> int64_t {
+    const tensorflow::AttrValue *a = attr(nd, name);
+    return a ? a->i() : 0;
+  };
+  int64_t beginMask = mask("begin_mask"), endMask = mask("end_mask"),
+          ellipsisMask = mask("ellipsis_mask"),
+          newAxisMask = mask("new_axis_mask"),
+          shrinkMask = mask("shrink_axis_mask");
+  int64_t rank = shape->size();
+  unsigned n = begin->size();
+  int64_t real = 0;
+  for (unsigned i = 0; i < n; ++i)
+    if (!((ellipsisMask >> i) & 1) && !((newAxisMask >> i) & 1))
+      ++real;
+  llvm::SmallVector<int64_t> starts(rank, 0), limits(*shape),
+      steps(rank, 1), finalShape;
+  int64_t d = 0;
+  auto fullDim = [&]() -> LogicalResult {
+    if (d >= rank)
+      return emitError(at) << "StridedSlice indexes past rank " << rank;
+    finalShape.push_back((*shape)[d]);
+    ++d;
+    return success();
+  };
+  for (unsigned i = 0; i < n; ++i) {
+    if ((ellipsisMask >> i) & 1) {
+      for (int64_t k = 0, e = rank - real; k < e; ++k)
+        if (failed(fullDim()))
+          return failure();
+      continue;
+    }
+    if ((newAxisMask >> i) & 1) {
+      finalShape.push_back(1);
+      continue;
+    }
+    if (d >= rank)
+      return emitError(at) << "StridedSlice indexes past rank " << rank;
+    int64_t size = (*shape)[d];
+    int64_t st = (*stride)[i];
+    bool shrink = (shrinkMask >> i) & 1;
+    bool full = ((beginMask >> i) & 1) && ((endMask >> i) & 1) && st == 1;
+    if (full && !shrink) {
+      if (failed(fullDim()))
+        return failure();
+      continue;
+    }
+    if (size == ShapedType::kDynamic)
+      return emitError(at) << "StridedSlice of dynamic dimension " << d;
+    if (st <= 0)
+      return emitError(at) << "StridedSlice with stride " << st
+                           << " is not supported";
+    int64_t b = ((beginMask >> i) & 1) ? 0 : (*begin)[i];
+    int64_t e = ((endMask >> i) & 1) ? size : (*end)[i];
+    if (b < 0)
+      b += size;
+    if (shrink) {
+      if (b < 0 || b >= size)
+        return emitError(at) << "StridedSlice index " << (*begin)[i]
+                             << " is out of range for size " << size;
+      e = b + 1;
+      st = 1;
+    } else {
+      if (e < 0)
+        e += size;
+      b = std::clamp<int64_t>(b, 0, size);
+      e = std::clamp<int64_t>(e, b, size);
+      finalShape.push_back((e - b + st - 1) / st);
+    }
+    starts[d] = b;
+    limits[d] = e;
+    steps[d] = st;
+    ++d;
+  }
+  while (d < rank)
+    if (failed(fullDim()))
+      return failure();
+  // Shape vectors fold.
+  if (auto c = constTensor(in[0]); c && rank == 1) {
+    IntTensor t;
+    for (int64_t k = starts[0]; k < limits[0]; k += steps[0])
+      t.data.push_back(c->data[k]);
+    t.shape = finalShape;
+    result = intConst(at, t, getElementType(in[0]));
+    return success(bool(result));
+  }
+  bool identity = true;
+  for (int64_t k = 0; k < rank; ++k)
+    identity &= starts[k] == 0 && limits[k] == (*shape)[k] && steps[k] == 1;
+  Value v = in[0];
+  if (!identity) {
+    if (llvm::is_contained(limits, ShapedType::kDynamic))
+      return emitError(at) << "StridedSlice keeping a dynamic dimension "
+                              "while slicing another is not supported";
+    v = emit(at, "graph.slice", {v},
+             {builder.getNamedAttr("starts", builder.getDenseI64ArrayAttr(starts)),
+              builder.getNamedAttr("limits", builder.getDenseI64ArrayAttr(limits)),
+              builder.getNamedAttr("strides", builder.getDenseI64ArrayAttr(steps))});
+    if (!v)
+      return failure();
+  }
+  auto now = getShape(v);
+  if (now && llvm::ArrayRef<int64_t>(*now) != llvm::ArrayRef<int64_t>(finalShape)) {
+    if (llvm::count(finalShape, ShapedType::kDynamic) > 1)
+      return emitError(at) << "StridedSlice result has more than one dynamic "
+                              "dimension";
+    llvm::SmallVector<int64_t> target(finalShape);
+    for (int64_t &t : target)
+      if (t == ShapedType::kDynamic)
+        t = -1;
+    v = reshape(at, v, target);
+  }
+  result = v;
+  return success(bool(result));
+}
+
+/// The frame of every node: "" for the top level, an Enter's frame_name for
+/// the nodes its values reach, up to the Exits (which are in the parent).
+LogicalResult GraphDefImporter::computeFrames(llvm::ArrayRef<unsigned> order) {
+  frameOf.assign(graph.nodes.size(), "");
+  for (unsigned index : order) {
+    const GraphNode &node = graph.nodes[index];
+    const tensorflow::NodeDef &nd = def(node);
+    if (node.op == "Enter" || node.op == "RefEnter") {
+      const tensorflow::AttrValue *frame = attr(nd, "frame_name");
+      if (!frame || frame->s().empty())
+        return emitError(loc(node.name)) << "Enter has no frame_name";
+      std::string parent = node.inputs.empty() || node.inputs[0].producer < 0
+                               ? ""
+                               : frameOf[node.inputs[0].producer];
+      auto [it, inserted] = frameParent.try_emplace(frame->s(), parent);
+      if (!inserted && it->second != parent)
+        return emitError(loc(node.name))
+               << "frame '" << frame->s() << "' is entered from two frames";
+      frameOf[index] = frame->s();
+      continue;
+    }
+    std::string frame;
+    for (const NodeInput &in : node.inputs)
+      if (in.producer >= 0 && !frameOf[in.producer].empty()) {
+        frame = frameOf[in.producer];
+        break;
+      }
+    if (frame.empty())
+      for (unsigned c : node.controlInputs)
+        if (!frameOf[c].empty()) {
+          frame = frameOf[c];
+          break;
+        }
+    if (node.op == "Exit" || node.op == "RefExit")
+      frame = frameParent.lookup(frame);
+    frameOf[index] = frame;
+  }
+  return success();
+}
+
+/// Imports the nodes of `order` that lie in `frame` (a nested frame, met
+/// first at one of its nodes, is imported whole as one scf.while).
+LogicalResult GraphDefImporter::importScope(llvm::ArrayRef<unsigned> order,
+                                            StringRef frame,
+                                            const std::vector<bool> &keep) {
+  llvm::StringSet<> done;
+  for (unsigned index : order) {
+    if (!keep[index])
+      continue;
+    StringRef f = frameOf[index];
+    if (f == frame) {
+      const GraphNode &node = graph.nodes[index];
+      if (node.op == "Exit") // a result of the loop imported before it
+        continue;
+      if (auto cut = cutInputs.find(node.name); cut != cutInputs.end()) {
+        if (failed(importCutInput(node, cut->second)))
+          return failure();
+        continue;
+      }
+      if (failed(importNode(node)))
+        return failure();
+      continue;
+    }
+    // The child of `frame` on the way to `f`.
+    std::string child = f.str();
+    while (!child.empty() && frameParent.lookup(child) != frame)
+      child = frameParent.lookup(child);
+    if (child.empty() || done.contains(child))
+      continue;
+    done.insert(child);
+    if (failed(importLoop(child, order)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult GraphDefImporter::importLoop(StringRef frame,
+                                           llvm::ArrayRef<unsigned> order) {
+  // The loop's variables: Enter -> Merge <- NextIteration, Merge -> Switch
+  // (guarded by LoopCond) -> Identity (body) / Exit (result).
+  struct LoopVar {
+    int enter = -1, merge = -1, next = -1, sw = -1, exit = -1;
+  };
+  llvm::SmallVector<LoopVar> vars;
+  int loopCond = -1;
+  llvm::SmallVector<unsigned> members; // nodes of this frame and below
+  auto inFrame = [&](unsigned i) {
+    std::string f = frameOf[i];
+    while (!f.empty() && f != frame)
+      f = frameParent.lookup(f);
+    return f == frame;
+  };
+  std::vector<int> consumerSwitch(graph.nodes.size(), -1);
+  for (unsigned i : order)
+    if (inFrame(i))
+      members.push_back(i);
+  for (unsigned i : members) {
+    const GraphNode &n = graph.nodes[i];
+    if (frameOf[i] != frame)
+      continue;
+    if (n.op == "Merge") {
+      LoopVar v;
+      v.merge = i;
+      for (const NodeInput &in : n.inputs) {
+        if (in.producer < 0)
+          continue;
+        if (graph.nodes[in.producer].op == "NextIteration")
+          v.next = in.producer;
+        else
+          v.enter = in.producer;
+      }
+      if (v.enter < 0 || v.next < 0)
+        return emitError(loc(n.name)) << "Merge of frame '" << frame
+                                      << "' is not a loop variable (needs an "
+                                         "Enter and a NextIteration input)";
+      vars.push_back(v);
+    } else if (n.op == "LoopCond") {
+      if (loopCond >= 0)
+        return emitError(loc(n.name)) << "frame '" << frame
+                                      << "' has two LoopCond nodes";
+      loopCond = i;
+    }
+  }
+  if (loopCond < 0 || vars.empty())
+    return emitError(loc(frame)) << "frame '" << frame
+                                 << "' has no LoopCond or no loop variable";
+  for (unsigned i : members) {
+    const GraphNode &n = graph.nodes[i];
+    if (n.op == "Switch" && frameOf[i] == frame)
+      for (LoopVar &v : vars)
+        if (!n.inputs.empty() && n.inputs[0].producer == v.merge)
+          v.sw = i;
+  }
+  for (unsigned i = 0; i < graph.nodes.size(); ++i)
+    if (graph.nodes[i].op == "Exit" && !graph.nodes[i].inputs.empty())
+      for (LoopVar &v : vars)
+        if (graph.nodes[i].inputs[0].producer == v.sw)
+          v.exit = i;
+  for (const LoopVar &v : vars)
+    if (v.sw < 0)
+      return emitError(loc(graph.nodes[v.merge].name))
+             << "loop variable has no Switch";
+
+  // Values from outside: the Enters' inputs (constant Enters are captured).
+  llvm::SmallVector<Value> inits;
+  for (const LoopVar &v : vars) {
+    const GraphNode &enter = graph.nodes[v.enter];
+    Value init = enter.inputs.empty() || enter.inputs[0].producer < 0
+                     ? Value()
+                     : values.lookup(graph.nodes[enter.inputs[0].producer].name +
+                                     ":" + std::to_string(enter.inputs[0].index));
+    if (!init)
+      return emitError(loc(enter.name)) << "loop input has no value";
+    inits.push_back(init);
+  }
+  llvm::StringMap<Value> outer = values;
+  for (unsigned i : members) {
+    const GraphNode &n = graph.nodes[i];
+    if (frameOf[i] == frame && n.op == "Enter") {
+      const GraphNode &src = graph.nodes[n.inputs[0].producer];
+      Value v = outer.lookup(src.name + ":" + std::to_string(n.inputs[0].index));
+      if (v)
+        values[n.name + ":0"] = v;
+    }
+  }
+
+  // The nodes each region needs: ancestors of LoopCond (stopping at Merge)
+  // and of the NextIterations (stopping at Switch), within the frame.
+  auto ancestors = [&](llvm::ArrayRef<int> starts, StringRef stopOp) {
+    std::vector<bool> need(graph.nodes.size(), false);
+    llvm::SmallVector<unsigned> work;
+    for (int s : starts)
+      work.push_back(s);
+    while (!work.empty()) {
+      unsigned i = work.pop_back_val();
+      if (need[i] || !inFrame(i))
+        continue;
+      const GraphNode &n = graph.nodes[i];
+      need[i] = true;
+      if ((n.op == stopOp && frameOf[i] == frame) ||
+          (n.op == "Enter" && frameOf[i] == frame))
+        continue;
+      for (const NodeInput &in : n.inputs)
+        if (in.producer >= 0)
+          work.push_back(in.producer);
+      for (unsigned c : n.controlInputs)
+        work.push_back(c);
+    }
+    return need;
+  };
+  llvm::SmallVector<int> nextInputs;
+  for (const LoopVar &v : vars)
+    nextInputs.push_back(graph.nodes[v.next].inputs[0].producer);
+  // Sinks inside the body (a nested loop whose results go unused) run every
+  // iteration too: they are imported into the body.
+  {
+    std::vector<bool> consumed(graph.nodes.size(), false);
+    for (const GraphNode &n : graph.nodes) {
+      for (const NodeInput &in : n.inputs)
+        if (in.producer >= 0)
+          consumed[in.producer] = true;
+      for (unsigned c : n.controlInputs)
+        consumed[c] = true;
+    }
+    for (unsigned i : members)
+      if (!consumed[i] && frameOf[i] == frame)
+        nextInputs.push_back(i);
+  }
+  std::vector<bool> condNodes =
+      ancestors({graph.nodes[loopCond].inputs[0].producer}, "Merge");
+  std::vector<bool> bodyNodes = ancestors(nextInputs, "Switch");
+  auto structural = [&](unsigned i) {
+    StringRef op = graph.nodes[i].op;
+    return frameOf[i] == frame &&
+           (op == "Enter" || op == "Merge" || op == "Switch" ||
+            op == "LoopCond" || op == "NextIteration" || op == "Exit");
+  };
+  for (unsigned i = 0; i < graph.nodes.size(); ++i)
+    if (structural(i))
+      condNodes[i] = bodyNodes[i] = false;
+
+  Location at = loc(frame);
+  auto fill = [&](scf::WhileOp loop, llvm::ArrayRef<Type> types) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(builder);
+    llvm::SmallVector<Location> locs(types.size(), at);
+    Block *before = builder.createBlock(&loop.getBefore(), {}, types, locs);
+    for (auto [k, v] : llvm::enumerate(vars))
+      values[graph.nodes[v.merge].name + ":0"] = before->getArgument(k);
+    if (failed(importScope(order, frame, condNodes)))
+      return failure();
+    const NodeInput &condIn = graph.nodes[loopCond].inputs[0];
+    Value cond = values.lookup(graph.nodes[condIn.producer].name + ":" +
+                               std::to_string(condIn.index));
+    auto condType = cond ? dyn_cast<RankedTensorType>(cond.getType())
+                         : RankedTensorType();
+    if (!condType || condType.getRank() != 0 ||
+        !condType.getElementType().isInteger(1))
+      return emitError(loc(graph.nodes[loopCond].name))
+             << "LoopCond needs a boolean scalar";
+    Value flag = tensor::ExtractOp::create(builder, at, cond, ValueRange{});
+    scf::ConditionOp::create(builder, at, flag, before->getArguments());
+    Block *after = builder.createBlock(&loop.getAfter(), {}, types, locs);
+    for (auto [k, v] : llvm::enumerate(vars))
+      values[graph.nodes[v.sw].name + ":1"] = after->getArgument(k);
+    if (failed(importScope(order, frame, bodyNodes)))
+      return failure();
+    llvm::SmallVector<Value> yields;
+    for (auto [k, v] : llvm::enumerate(vars)) {
+      const NodeInput &in = graph.nodes[v.next].inputs[0];
+      Value y = values.lookup(graph.nodes[in.producer].name + ":" +
+                              std::to_string(in.index));
+      if (!y)
+        return emitError(loc(graph.nodes[v.next].name))
+               << "NextIteration input has no value";
+      if (y.getType() != types[k]) {
+        if (!tensor::CastOp::areCastCompatible(y.getType(), types[k]))
+          return emitError(loc(graph.nodes[v.next].name))
+                 << "loop variable changes type from " << types[k] << " to "
+                 << y.getType();
+        y = tensor::CastOp::create(builder, at, types[k], y);
+      }
+      yields.push_back(y);
+    }
+    scf::YieldOp::create(builder, at, yields);
+    return success();
+  };
+  auto build = [&](llvm::ArrayRef<Type> types) -> FailureOr<scf::WhileOp> {
+    llvm::SmallVector<Value> castInits;
+    for (auto [init, type] : llvm::zip(inits, types))
+      castInits.push_back(init.getType() == type
+                              ? init
+                              : tensor::CastOp::create(builder, at, type, init)
+                                    .getResult());
+    auto loop = scf::WhileOp::create(builder, at, types, castInits);
+    if (succeeded(fill(loop, types)))
+      return loop;
+    loop->erase();
+    for (Value v : castInits)
+      if (auto cast = v.getDefiningOp<tensor::CastOp>(); cast && cast->use_empty())
+        cast->erase();
+    return failure();
+  };
+
+  // First with the initial types; a variable whose shape changes from one
+  // iteration to the next (a growing concat) gets those dimensions dynamic.
+  llvm::SmallVector<Type> types;
+  for (Value v : inits)
+    types.push_back(v.getType());
+  FailureOr<scf::WhileOp> loop;
+  {
+    ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+    loop = build(types);
+  }
+  bool retry = failed(loop);
+  if (succeeded(loop)) {
+    auto yield = cast<scf::YieldOp>(loop->getAfter().front().getTerminator());
+    for (auto [k, y] : llvm::enumerate(yield.getOperands()))
+      if (auto cast = y.getDefiningOp<tensor::CastOp>())
+        retry |= cast.getSource().getType() != types[k];
+  }
+  if (retry) {
+    if (succeeded(loop))
+      (*loop)->erase();
+    for (Type &t : types)
+      if (auto ranked = dyn_cast<RankedTensorType>(t))
+        t = RankedTensorType::get(
+            llvm::SmallVector<int64_t>(ranked.getRank(), ShapedType::kDynamic),
+            ranked.getElementType());
+    values = outer;
+    for (unsigned i : members) {
+      const GraphNode &n = graph.nodes[i];
+      if (frameOf[i] == frame && n.op == "Enter") {
+        const GraphNode &src = graph.nodes[n.inputs[0].producer];
+        if (Value v = outer.lookup(src.name + ":" +
+                                   std::to_string(n.inputs[0].index)))
+          values[n.name + ":0"] = v;
+      }
+    }
+    loop = build(types);
+    if (failed(loop))
+      return failure();
+  }
+  (*loop)->setAttr("graph.frame", builder.getStringAttr(frame));
+  values = outer;
+  for (auto [k, v] : llvm::enumerate(vars))
+    if (v.exit >= 0)
+      values[graph.nodes[v.exit].name + ":0"] = (*loop)->getResult(k);
+  return success();
+}
+
+LogicalResult GraphDefImporter::importCutInput(const GraphNode &node,
+                                               StringRef shapeSpec) {
+  const tensorflow::NodeDef &nd = def(node);
+  Location at = loc(node.name);
+  Type element;
+  for (StringRef name : {"dtype", "T", "out_type", "DstT"})
+    if (const tensorflow::AttrValue *a = attr(nd, name))
+      if ((element = convertTFType(ctx, a->type())))
+        break;
+  if (!element)
+    return emitError(at) << "--inputs: cannot tell the element type of '"
+                         << node.name << "' (no dtype or T attribute)";
+  Type type = UnrankedTensorType::get(element);
+  if (!shapeSpec.empty()) {
+    llvm::SmallVector<int64_t> dims;
+    llvm::SmallVector<StringRef> parts;
+    shapeSpec.split(parts, 'x');
+    for (StringRef part : parts) {
+      int64_t size;
+      if (part == "?")
+        size = ShapedType::kDynamic;
+      else if (part.getAsInteger(10, size) || size < 0)
+        return emitError(at) << "--inputs '" << node.name << ":" << shapeSpec
+                             << "': bad dimension '" << part << "'";
+      dims.push_back(size);
+    }
+    type = RankedTensorType::get(dims, element);
+  } else if (const tensorflow::AttrValue *shapes = attr(nd, "_output_shapes");
+             shapes && shapes->list().shape_size() > 0 &&
+             !shapes->list().shape(0).unknown_rank()) {
+    llvm::SmallVector<int64_t> dims;
+    for (const auto &d : shapes->list().shape(0).dim())
+      dims.push_back(d.size() < 0 ? ShapedType::kDynamic : d.size());
+    type = RankedTensorType::get(dims, element);
+  } else if (const tensorflow::AttrValue *shape = attr(nd, "shape");
+             shape && shape->has_shape() && !shape->shape().unknown_rank()) {
+    llvm::SmallVector<int64_t> dims;
+    for (const auto &d : shape->shape().dim())
+      dims.push_back(d.size() < 0 ? ShapedType::kDynamic : d.size());
+    type = RankedTensorType::get(dims, element);
+  }
+  llvm::SmallVector<NamedAttribute> argAttrs = {
+      builder.getNamedAttr("graph.name", builder.getStringAttr(node.name))};
+  if (!nd.device().empty()) {
+    std::string error;
+    auto device = dist::DeviceAttr::fromString(ctx, nd.device(), error);
+    if (failed(device))
+      return emitError(at) << "bad device '" << nd.device() << "': " << error;
+    argAttrs.push_back(builder.getNamedAttr("dist.device", *device));
+    placed.insert(node.name);
+  }
+  unsigned index = func.getNumArguments();
+  if (failed(func.insertArgument(index, type,
+                                 builder.getDictionaryAttr(argAttrs), at)))
+    return failure();
+  values[node.name + ":0"] = func.getArgument(index);
+  return success();
+}
+
 OwningOpRef<ModuleOp> GraphDefImporter::run() {
   Location fileLoc = NameLoc::get(StringAttr::get(ctx, fileName));
-  if (!options.inputs.empty() || options.training) {
-    emitError(fileLoc) << "--inputs and --train-op are not implemented for "
-                          "TensorFlow graphs yet; use --outputs";
-    return nullptr;
-  }
   if (model.graph.library().function_size() > 0)
     for (const tensorflow::NodeDef &node : model.graph.node())
       if (node.op() == "StatefulPartitionedCall" ||
@@ -762,6 +2340,63 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     return nullptr;
   }
 
+  // A SavedModel/MetaGraphDef without --inputs/--outputs: its signature
+  // (serving_default, else the first by name whose inputs all have a graphc
+  // type; string inputs such as serialized tf.Example are not importable)
+  // gives the inputs and outputs.
+  std::vector<std::string> inputSpecs = options.inputs;
+  std::vector<std::string> outputSpecs = options.outputs;
+  if (inputSpecs.empty() && outputSpecs.empty() && !model.signatures.empty()) {
+    std::vector<std::string> keys;
+    for (const auto &entry : model.signatures)
+      keys.push_back(entry.first);
+    llvm::sort(keys);
+    auto usable = [&](const tensorflow::SignatureDef &sig) {
+      for (const auto &entry : sig.inputs())
+        if (!entry.second.has_name() ||
+            !convertTFType(ctx, entry.second.dtype()))
+          return false;
+      for (const auto &entry : sig.outputs())
+        if (!entry.second.has_name())
+          return false;
+      return !sig.outputs().empty();
+    };
+    const tensorflow::SignatureDef *chosen = nullptr;
+    if (auto it = model.signatures.find("serving_default");
+        it != model.signatures.end() && usable(it->second))
+      chosen = &it->second;
+    for (const std::string &key : keys)
+      if (!chosen && usable(model.signatures.at(key)))
+        chosen = &model.signatures.at(key);
+    if (chosen) {
+      // Sorted by key, so the order of arguments and results is stable.
+      std::vector<std::pair<std::string, std::string>> ins, outs;
+      for (const auto &entry : chosen->inputs()) {
+        std::string spec = parseTFInput(entry.second.name()).node.str();
+        const auto &shape = entry.second.tensor_shape();
+        if (!shape.unknown_rank()) {
+          spec += ":";
+          for (int i = 0; i < shape.dim_size(); ++i)
+            spec += (i ? "x" : "") + (shape.dim(i).size() < 0
+                                          ? std::string("?")
+                                          : std::to_string(shape.dim(i).size()));
+        }
+        ins.push_back({entry.first, spec});
+      }
+      for (const auto &entry : chosen->outputs())
+        outs.push_back({entry.first, entry.second.name()});
+      llvm::sort(ins);
+      llvm::sort(outs);
+      for (auto &[key, spec] : ins)
+        inputSpecs.push_back(spec);
+      for (auto &[key, name] : outs)
+        outputSpecs.push_back(name);
+    }
+  }
+
+  if (failed(computeFrames(*order)))
+    return nullptr;
+
   // Pick the outputs, then keep only their ancestors.
   llvm::SmallVector<std::pair<unsigned, unsigned>> outputs;
   std::vector<bool> consumed(graph.nodes.size(), false);
@@ -769,8 +2404,8 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     for (const NodeInput &in : n.inputs)
       consumed[in.producer] = true;
   llvm::SmallVector<unsigned> roots;
-  if (!options.outputs.empty()) {
-    for (StringRef spec : options.outputs) {
+  if (!outputSpecs.empty()) {
+    for (StringRef spec : outputSpecs) {
       TFInputRef ref = parseTFInput(spec);
       auto it = graph.nodeByName.find(ref.node);
       if (it == graph.nodeByName.end()) {
@@ -781,19 +2416,51 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       roots.push_back(it->second);
     }
   } else {
+    // Sinks that produce values are the outputs; sinks that only have
+    // effects (init, save/restore_all, a train NoOp) are imported when named
+    // by --outputs or --train-op, or by a MetaGraphDef's train_op collection.
     for (unsigned i = 0; i < graph.nodes.size(); ++i) {
-      if (consumed[i])
+      if (consumed[i] || !frameOf[i].empty()) // sinks inside a loop body
         continue;
-      roots.push_back(i);
       const OpRule *rule = lookupTFOp(graph.nodes[i].op);
       StringRef op = graph.nodes[i].op;
-      bool producesValue = rule && rule->action == OpAction::Map &&
+      bool producesValue = (!rule || rule->action == OpAction::Map) &&
                            op != "NoOp" && !op.starts_with("Assign") &&
                            !op.starts_with("Resource") &&
                            !op.starts_with("Apply") && op != "_Send";
-      if (producesValue)
+      bool isSend = op == "_Send";
+      if (producesValue && !isSend && !opaqueOp(graph.nodes[i])) {
         outputs.push_back({i, 0});
+        roots.push_back(i);
+      } else if (isSend) {
+        roots.push_back(i);
+      }
     }
+    if (options.trainOps.empty())
+      for (const std::string &name : model.trainOps) {
+        TFInputRef ref = parseTFInput(name);
+        auto it = graph.nodeByName.find(ref.node);
+        if (it != graph.nodeByName.end())
+          roots.push_back(it->second);
+      }
+  }
+  // --train-op: the step's ops (variable updates) are kept as well.
+  for (StringRef name : options.trainOps) {
+    auto it = graph.nodeByName.find(name);
+    if (it == graph.nodeByName.end()) {
+      emitError(fileLoc) << "--train-op names no node '" << name << "'";
+      return nullptr;
+    }
+    roots.push_back(it->second);
+  }
+  // --inputs: the named nodes become arguments; what feeds them is cut off.
+  for (StringRef spec : inputSpecs) {
+    auto [name, shape] = spec.split(':');
+    if (!graph.nodeByName.count(name)) {
+      emitError(fileLoc) << "--inputs names no node '" << name << "'";
+      return nullptr;
+    }
+    cutInputs[name] = shape.str();
   }
   std::vector<bool> keep(graph.nodes.size(), false);
   llvm::SmallVector<unsigned> work(roots.begin(), roots.end());
@@ -802,6 +2469,8 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     if (keep[i])
       continue;
     keep[i] = true;
+    if (cutInputs.count(graph.nodes[i].name))
+      continue;
     for (const NodeInput &in : graph.nodes[i].inputs)
       work.push_back(in.producer);
     for (unsigned c : graph.nodes[i].controlInputs)
@@ -815,30 +2484,14 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
                               builder.getFunctionType({}, {}));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
-  for (unsigned index : *order) {
-    if (!keep[index])
-      continue;
-    const GraphNode &node = graph.nodes[index];
-    if (lookupTFOp(node.op) == nullptr || node.op == "Enter" ||
-        node.op == "Merge" || node.op == "Switch" || node.op == "Exit" ||
-        node.op == "NextIteration" || node.op == "LoopCond") {
-      if (node.op == "Merge" || node.op == "Enter" || node.op == "Switch" ||
-          node.op == "Exit" || node.op == "NextIteration" ||
-          node.op == "LoopCond") {
-        emitError(loc(node.name)) << "TF1 control flow (" << node.op
-                                  << ") is not imported yet";
-        return nullptr;
-      }
-    }
-    if (failed(importNode(node)))
-      return nullptr;
-  }
+  if (failed(importScope(*order, "", keep)))
+    return nullptr;
   llvm::SmallVector<Value> results;
   for (auto [node, index] : outputs) {
     std::string key = graph.nodes[node].name + ":" + std::to_string(index);
     Value v = values.lookup(key);
     if (!v) {
-      if (!options.outputs.empty()) {
+      if (!outputSpecs.empty()) {
         emitError(loc(graph.nodes[node].name)) << "output has no value";
         return nullptr;
       }
@@ -846,9 +2499,46 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     }
     results.push_back(v);
   }
+  // Nodes whose translation leaves nothing to carry a placement (NoOp,
+  // Identity of a variable, queues, dropped ops, folded nodes) keep their
+  // device in a module attribute, so every imported node's device survives.
+  llvm::SmallVector<NamedAttribute> unplaced;
+  for (unsigned index : *order) {
+    const GraphNode &node = graph.nodes[index];
+    if (!keep[index] || node.device.empty() || placed.contains(node.name))
+      continue;
+    std::string error;
+    auto device = dist::DeviceAttr::fromString(ctx, node.device, error);
+    if (failed(device)) {
+      emitError(loc(node.name)) << "bad device '" << node.device << "': "
+                                << error;
+      return nullptr;
+    }
+    unplaced.push_back(builder.getNamedAttr(node.name, *device));
+  }
+  if (!unplaced.empty())
+    module->setAttr("graph.node_devices", builder.getDictionaryAttr(unplaced));
+  unsigned firstSend = results.size();
+  for (const Send &send : sends)
+    results.push_back(send.value);
   func::ReturnOp::create(builder, fileLoc, results);
   func.setFunctionType(builder.getFunctionType(
       entry->getArgumentTypes(), TypeRange(ValueRange(results))));
+  for (unsigned i = 0; i < sends.size(); ++i) {
+    func.setResultAttr(firstSend + i, "graph.name",
+                       builder.getStringAttr(sends[i].node));
+    func.setResultAttr(firstSend + i, "graph.tensor_name",
+                       builder.getStringAttr(sends[i].tensorName));
+    if (sends[i].device.empty())
+      continue;
+    std::string error;
+    auto device = dist::DeviceAttr::fromString(ctx, sends[i].device, error);
+    if (failed(device)) {
+      emitError(fileLoc) << "bad device '" << sends[i].device << "': " << error;
+      return nullptr;
+    }
+    func.setResultAttr(firstSend + i, "dist.device", *device);
+  }
   return owned;
 }
 
@@ -865,55 +2555,100 @@ bool isTFOpTranslated(StringRef op) {
     "ApplyFtrl",
     "ApplyGradientDescent",
     "ApplyMomentum",
+    "ArgMax",
+    "ArgMin",
     "Assign",
     "AssignAdd",
     "AssignAddVariableOp",
     "AssignSub",
     "AssignSubVariableOp",
     "AssignVariableOp",
+    "AvgPool",
     "BatchMatMul",
     "BatchMatMulV2",
+    "BatchToSpaceND",
     "BiasAdd",
+    "BiasAddGrad",
+    "BroadcastGradientArgs",
     "Cast",
     "Ceil",
     "CheckNumerics",
     "Concat",
     "ConcatV2",
     "Const",
+    "Conv2D",
     "Cos",
+    "DepthwiseConv2dNative",
     "Div",
+    "DynamicStitch",
+    "Elu",
+    "Enter",
+    "Equal",
     "Erf",
+    "Exit",
     "Exp",
+    "ExpandDims",
     "FIFOQueueV2",
+    "Fill",
     "Floor",
     "FloorDiv",
     "FloorMod",
+    "FusedBatchNorm",
+    "FusedBatchNormV3",
+    "Gather",
+    "GatherV2",
+    "Greater",
+    "GreaterEqual",
     "Identity",
     "Inv",
+    "IsVariableInitialized",
+    "LeakyRelu",
+    "Less",
+    "LessEqual",
     "Log",
     "LogSoftmax",
     "LogicalAnd",
     "LogicalNot",
     "LogicalOr",
+    "LoopCond",
     "MatMul",
+    "Max",
+    "MaxPool",
     "Maximum",
+    "Mean",
+    "Merge",
+    "Min",
     "Minimum",
     "Mul",
     "Neg",
+    "NextIteration",
     "NoOp",
+    "NotEqual",
+    "OneHot",
+    "OnesLike",
+    "Pack",
+    "Pad",
+    "PadV2",
     "PaddingFIFOQueueV2",
     "Placeholder",
     "PlaceholderWithDefault",
     "Pow",
     "PreventGradient",
+    "Prod",
     "QueueDequeueManyV2",
     "QueueDequeueUpToV2",
     "QueueDequeueV2",
     "RandomShuffleQueueV2",
+    "RandomStandardNormal",
+    "RandomUniform",
+    "Range",
+    "Rank",
     "ReadVariableOp",
     "RealDiv",
     "Reciprocal",
     "Relu",
+    "Relu6",
+    "ReluGrad",
     "Reshape",
     "ResourceApplyAdam",
     "ResourceApplyFtrl",
@@ -921,21 +2656,45 @@ bool isTFOpTranslated(StringRef op) {
     "ResourceApplyMomentum",
     "Round",
     "Rsqrt",
+    "Select",
+    "SelectV2",
+    "Shape",
     "Sigmoid",
+    "SigmoidGrad",
     "Sign",
     "Sin",
+    "Size",
+    "Slice",
     "Snapshot",
     "Softmax",
+    "SoftmaxCrossEntropyWithLogits",
     "Softplus",
+    "SpaceToBatchND",
+    "SparseSoftmaxCrossEntropyWithLogits",
+    "Split",
+    "SplitV",
     "Sqrt",
     "Square",
     "SquaredDifference",
+    "Squeeze",
     "StopGradient",
+    "StridedSlice",
     "Sub",
+    "Sum",
+    "Switch",
     "Tanh",
+    "TanhGrad",
+    "Tile",
+    "Transpose",
+    "TruncatedNormal",
+    "Unpack",
     "VarHandleOp",
+    "VarIsInitializedOp",
     "Variable",
     "VariableV2",
+    "ZerosLike",
+    "_Recv",
+    "_Send",
   };
   // Dropped ops need no translation.
   if (const OpRule *rule = lookupTFOp(op))

@@ -34,7 +34,7 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitStage { Graph };
+enum class EmitStage { Import, Graph };
 
 cl::OptionCategory graphcCategory("graphc options");
 
@@ -45,7 +45,10 @@ cl::opt<std::string> outputFilename("o", cl::desc("Output file ('-' for stdout)"
                                     cl::cat(graphcCategory));
 cl::opt<EmitStage> emit(
     "emit", cl::desc("Stage to stop at and write"), cl::init(EmitStage::Graph),
-    cl::values(clEnumValN(EmitStage::Graph, "graph",
+    cl::values(clEnumValN(EmitStage::Import, "import",
+                          "graph dialect as the importer built it (every "
+                          "node's op, device and location kept)"),
+               clEnumValN(EmitStage::Graph, "graph",
                           "graph dialect after shape inference and "
                           "canonicalization")),
     cl::cat(graphcCategory));
@@ -181,7 +184,15 @@ int main(int argc, char **argv) {
     options.inputs.assign(inputNames.begin(), inputNames.end());
     options.outputs.assign(outputNames.begin(), outputNames.end());
     options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
-    options.training = !trainOp.empty();
+    if (*format == graphc::import::ModelFormat::Onnx) {
+      options.training = !trainOp.empty();
+    } else if (!trainOp.empty()) {
+      // TensorFlow: the train op's variable updates are imported.
+      llvm::SmallVector<StringRef> names;
+      StringRef(trainOp).split(names, ',', -1, /*KeepEmpty=*/false);
+      for (StringRef name : names)
+        options.trainOps.push_back(name.str());
+    }
     if (*format == graphc::import::ModelFormat::Onnx) {
       module = graphc::import::importOnnx(inputFilename, context, options);
     } else {
@@ -195,7 +206,7 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return 1;
-  if (failed(compile(*module)))
+  if (emit != EmitStage::Import && failed(compile(*module)))
     return 1;
 
   std::string error;

@@ -29,6 +29,9 @@ struct ImportOptions {
   std::vector<std::string> inputShapes;
   /// Initializers become variables (ONNX training) instead of constants.
   bool training = false;
+  /// --train-op (TensorFlow): nodes whose effects (variable updates) are
+  /// imported besides the outputs.
+  std::vector<std::string> trainOps;
   ReadLimits limits;
 };
 
