@@ -17,6 +17,8 @@ PACKAGES=(
   # Test certificates for the runtime's TLS tests (openssl CLI).
   openssl
   libopenblas-dev
+  # OpenMP runtime for the parallel loops of CPU code (graphc-cpu-codegen).
+  libomp-22-dev
 )
 
 missing=()

@@ -53,3 +53,19 @@ config.substitutions.append(
     ("%runner_libs",
      ",".join(os.path.normpath(os.path.join(config.llvm_tools_dir, "..", "lib", lib)) for lib in
               ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))
+# CPU code generation: mlir-runner's support libraries, the OpenMP runtime
+# the pipeline's parallel loops call, and a python3 that has NumPy (the
+# pyenv python3 on PATH may not) for independent numeric references.
+import glob
+
+_llvm_lib = "/usr/lib/llvm-22/lib"
+config.substitutions.append(
+    ("%mlir_c_runner_utils", os.path.join(_llvm_lib, "libmlir_c_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_runner_utils", os.path.join(_llvm_lib, "libmlir_runner_utils.so")))
+_omp = sorted(glob.glob(os.path.join(_llvm_lib, "libomp.so*")) +
+              glob.glob("/usr/lib/x86_64-linux-gnu/libomp.so*"))
+if _omp:
+    config.substitutions.append(("%libomp", _omp[0]))
+    config.available_features.add("libomp")
+config.substitutions.append(("%numpy_python", "/usr/bin/python3"))

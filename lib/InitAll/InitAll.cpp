@@ -6,6 +6,7 @@
 #include "dist/DistDialect.h"
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
+#include "graphc/Pipelines/CpuCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,6 +22,7 @@ void graphc::registerAllPasses() {
   static bool once = [] {
     graph::registerGraphPasses();
     registerConversionPasses();
+    registerCpuCodegenPasses();
     return true;
   }();
   (void)once;

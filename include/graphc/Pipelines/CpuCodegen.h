@@ -1,0 +1,73 @@
+//===- CpuCodegen.h - linalg on tensors to LLVM dialect for CPUs -*- C++ -*-===//
+//
+// The named CPU code generation pipeline `graphc-cpu-codegen`: fusion, tiling
+// for threads/caches/registers, vectorisation, bufferization, OpenMP and
+// lowering to the LLVM dialect. Target/CPU then emits an object from it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_PIPELINES_CPUCODEGEN_H
+#define GRAPHC_PIPELINES_CPUCODEGEN_H
+
+#include "graphc/Target/CPU/CpuTarget.h"
+
+#include <cstdint>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace graphc {
+
+/// Options of the CPU pipeline. Zero means "derive from the host CPU".
+struct CpuCodegenOptions {
+  /// f32 lanes in a vector register; 0: from the host's features (16 with
+  /// AVX-512, 8 with AVX, 4 otherwise).
+  int64_t vectorWidth = 0;
+  /// Matmul register tile (rows x columns); 0: from the vector width.
+  int64_t mr = 0;
+  int64_t nr = 0;
+  /// Matmul K block (the B panel of kc x nr stays in L1).
+  int64_t kc = 256;
+  /// Matmul output tile of one parallel task. Tall tasks: each kc x nr
+  /// micro-panel of B is reused by 32 register tiles while the 256 x kc block
+  /// of A (256 KiB) stays in L2.
+  int64_t parallelM = 256;
+  int64_t parallelN = 128;
+  /// Parallel loops become OpenMP worksharing loops (libomp at run time);
+  /// when false, the generated code is single-threaded and needs no runtime.
+  bool openmp = true;
+  /// OpenMP threads per parallel region; 0: the runtime's default
+  /// (OMP_NUM_THREADS or the number of cores).
+  unsigned numThreads = 0;
+};
+
+/// Appends the CPU pipeline to `pm`, which must be anchored on a ModuleOp
+/// holding func.func ops over tensors (linalg, tensor, arith, math, scf).
+/// The result is a module in the LLVM dialect (plus omp ops when `openmp`).
+void buildCpuCodegenPipeline(mlir::OpPassManager &pm,
+                             const CpuCodegenOptions &options);
+
+/// Runs the pipeline on `module` (in place; it ends in the LLVM dialect).
+/// Emits diagnostics on failure.
+mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
+                                       const CpuCodegenOptions &options);
+
+/// Lowers `module` with the pipeline, emits an object for `target` and links
+/// the shared object `soPath` with lld; with `options.openmp` the object
+/// links libomp (LLVM's, from libomp-22-dev, found next to ld.lld).
+/// `link` adds libraries. Emits diagnostics (or the linker's message) on
+/// failure. The object goes to a temporary file that is removed.
+mlir::LogicalResult compileToSharedObject(mlir::ModuleOp module,
+                                          const CpuCodegenOptions &options,
+                                          const CpuTargetOptions &target,
+                                          llvm::StringRef soPath,
+                                          const LinkOptions &link = {});
+
+/// Registers the pipeline (`graphc-cpu-codegen`) and its passes
+/// (`graphc-cpu-tile-and-vectorize`, `graphc-cpu-hoist-vector-transfers`).
+void registerCpuCodegenPasses();
+
+} // namespace graphc
+
+#endif // GRAPHC_PIPELINES_CPUCODEGEN_H

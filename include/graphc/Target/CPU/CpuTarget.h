@@ -1,0 +1,103 @@
+//===- CpuTarget.h - LLVM dialect to object file and shared object -*- C++ -*-===//
+//
+// The last step of the CPU path: an LLVM-dialect module becomes LLVM IR, an
+// object file for the host (or a named) CPU, and a shared object linked by lld.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_TARGET_CPU_CPUTARGET_H
+#define GRAPHC_TARGET_CPU_CPUTARGET_H
+
+#include "mlir/Support/LLVM.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class TargetMachine;
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir {
+class ModuleOp;
+class DialectRegistry;
+} // namespace mlir
+
+namespace graphc {
+
+/// What the compiler knows about a CPU: its triple, name and features in
+/// LLVM's spelling ("+avx512f,+fma,-sse4a,..."), and the widest float vector
+/// register it has, which drives vectorisation and register tiling.
+struct CpuInfo {
+  std::string triple;
+  std::string cpu;
+  std::string features;
+  /// Width of the widest SIMD register usable for f32 arithmetic, in bits
+  /// (512 with AVX-512F, 256 with AVX, 128 otherwise).
+  unsigned vectorBits = 128;
+  /// Whether fused multiply-add instructions are available.
+  bool hasFma = false;
+};
+
+/// Detects the CPU this process runs on with llvm::sys::getHostCPUName and
+/// getHostCPUFeatures. Never fails: unknown features mean a 128-bit baseline.
+CpuInfo detectHostCpu();
+
+/// Returns the vector width in bits that `features` (LLVM's "+a,-b" list)
+/// allows for f32 arithmetic.
+unsigned vectorBitsFromFeatures(llvm::StringRef features);
+
+/// Options for object emission. Empty triple or cpu mean "the host"; empty
+/// features mean the host's features for the host CPU and the named CPU's
+/// own features otherwise.
+struct CpuTargetOptions {
+  std::string triple;
+  std::string cpu;
+  std::string features;
+  /// LLVM optimisation level, 0 to 3.
+  unsigned optLevel = 3;
+  /// Position-independent code, required for shared objects.
+  bool pic = true;
+};
+
+/// Builds an LLVM TargetMachine for `options` (host CPU where unset).
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createCpuTargetMachine(const CpuTargetOptions &options);
+
+/// Registers the LLVM IR translations for the dialects the CPU pipeline
+/// leaves in a module (builtin, LLVM, OpenMP).
+void registerCpuTranslations(mlir::DialectRegistry &registry);
+
+/// Translates `module` (LLVM dialect, possibly with OpenMP ops) to LLVM IR,
+/// optimises it at `options.optLevel` for the target, and writes an ELF
+/// object to `os`. Emits a diagnostic at the module's location on failure.
+mlir::LogicalResult emitObject(mlir::ModuleOp module,
+                               const CpuTargetOptions &options,
+                               llvm::raw_ostream &os);
+
+/// Options for linking a shared object.
+struct LinkOptions {
+  /// The lld to use; empty means search ld.lld-22, ld.lld on PATH and then
+  /// /usr/lib/llvm-22/bin/ld.lld.
+  std::string lldPath;
+  /// Extra libraries, by name as for -l (e.g. "omp", "m", "openblas").
+  std::vector<std::string> libraries;
+  /// Extra library search directories (-L), also added as run paths.
+  std::vector<std::string> libraryPaths;
+};
+
+/// Finds ld.lld as described in LinkOptions::lldPath, or an error that says
+/// what was searched and which package provides it.
+llvm::Expected<std::string> findLld(llvm::StringRef explicitPath = "");
+
+/// Links `objects` into the shared object `output` with lld.
+llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objects,
+                             llvm::StringRef output,
+                             const LinkOptions &options = {});
+
+} // namespace graphc
+
+#endif // GRAPHC_TARGET_CPU_CPUTARGET_H

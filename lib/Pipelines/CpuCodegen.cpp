@@ -1,0 +1,202 @@
+//===- CpuCodegen.cpp - the graphc-cpu-codegen pipeline ---------------------===//
+
+#include "graphc/Pipelines/CpuCodegen.h"
+
+#include "CpuPasses.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace graphc {
+
+void buildCpuCodegenPipeline(OpPassManager &pm,
+                             const CpuCodegenOptions &options) {
+  // --- Fusion on tensors -------------------------------------------------
+  // Fold constants and simplify shapes so fusion sees the real producers.
+  pm.addPass(createCanonicalizerPass());
+  // Merge chains of elementwise generics (bias, activation, scaling) into one
+  // loop nest: one pass over memory instead of one per op.
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // --- Tiling and vectorisation on tensors -------------------------------
+  // Threads (scf.forall), caches and registers for matmul/conv, vector tiles
+  // for everything else; vectorised while slices are still value-based so
+  // the vectoriser sees exact shapes.
+  CpuTileAndVectorizeOptions tiling;
+  tiling.vectorWidth = options.vectorWidth;
+  tiling.mr = options.mr;
+  tiling.nr = options.nr;
+  tiling.kc = options.kc;
+  tiling.parallelM = options.parallelM;
+  tiling.parallelN = options.parallelN;
+  tiling.parallel = options.openmp;
+  pm.addNestedPass<func::FuncOp>(createCpuTileAndVectorize(tiling));
+  // Fold the affine.min/extract_slice clutter tiling leaves behind.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Lift transfer_read/transfer_write pairs on loop-carried tensors out of
+  // the K loop so the accumulator tile is read once per K block.
+  pm.addPass(createLoopInvariantSubsetHoistingPass());
+
+  // --- Bufferization ------------------------------------------------------
+  // Write results into the destination operand's buffer where possible
+  // (tensor.empty feeding an insert becomes the insert's target): buffer
+  // reuse instead of a temporary and a copy.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
+  // One-shot analysis over the whole module, function signatures included,
+  // with plain (identity-layout) memrefs at the ABI so callers pass dense
+  // buffers.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // A result that is just an (updated) argument needs no return value, also
+  // in public functions: no clone of the output per call.
+  pm.addPass(createCpuDropEquivalentResults());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Register accumulation for the matmul micro-kernel on memrefs (the tensor
+  // hoisting above misses slices that were only invariant after bufferizing).
+  pm.addNestedPass<func::FuncOp>(createCpuHoistVectorTransfers());
+  // Allocate temporaries once, outside loops, as early as their sizes allow.
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferHoistingPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createBufferLoopHoistingPass());
+  // Small constant-size temporaries live on the stack: no malloc per call.
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createPromoteBuffersToStackPass());
+  // Free every heap temporary after its last use (ownership-based).
+  bufferization::buildBufferDeallocationPipeline(pm);
+  // Move each dealloc right after its last use so later allocations can
+  // reuse the memory sooner.
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createOptimizeAllocationLivenessPass());
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  // Copies as inline loops: no memrefCopy from MLIR's runner library at run
+  // time.
+  pm.addNestedPass<func::FuncOp>(createCpuExpandCopies());
+
+  // --- Loops and parallelism ---------------------------------------------
+  // Ops the vectoriser rejected run as scalar loops.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // scf.forall tasks become scf.parallel, then OpenMP worksharing loops
+  // (libomp's thread pool; see docs/design/cpu-codegen.md for the choice).
+  pm.addPass(createForallToParallelLoopPass());
+  if (options.openmp) {
+    ConvertSCFToOpenMPPassOptions omp;
+    omp.numThreads = options.numThreads;
+    pm.addPass(createConvertSCFToOpenMPPass(omp));
+  }
+
+  // --- Vector lowering ----------------------------------------------------
+  // Masks from partial tiles become masked loads/stores.
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
+  // Reductions along the vector become per-lane adds then one horizontal
+  // reduction at the end.
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass(
+      vector::VectorMultiReductionLowering::InnerParallel));
+  // N-d transfers unrolled to 1-d vector loads/stores (register rows).
+  VectorTransferToSCFOptions toScf;
+  toScf.enableFullUnroll(true);
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toScf));
+  pm.addPass(createCanonicalizerPass());
+  // Strided memref metadata to plain index arithmetic LLVM can fold.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+
+  // --- LLVM dialect -------------------------------------------------------
+  // Transcendentals: expand to exp-based forms, then LLVM intrinsics; what
+  // has no intrinsic calls libm.
+  pm.addPass(math::createMathExpandOpsPass());
+  // vector.contract as outer products: one broadcast-FMA per row of the
+  // register tile, the shape the FMA units want.
+  ConvertVectorToLLVMPassOptions toLLVM;
+  toLLVM.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
+  toLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
+  // Floating-point reductions may be reassociated into a tree.
+  toLLVM.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(toLLVM));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  // Poison values the vectoriser uses as transfer padding.
+  pm.addPass(createUBToLLVMConversionPass());
+  if (options.openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+namespace {
+/// Command-line form of CpuCodegenOptions for graph-opt.
+struct CpuCodegenPipelineOptions
+    : public PassPipelineOptions<CpuCodegenPipelineOptions> {
+  Option<int64_t> vectorWidth{*this, "vector-width",
+                              llvm::cl::desc("f32 lanes per vector (0: host)"),
+                              llvm::cl::init(0)};
+  Option<int64_t> mr{*this, "mr", llvm::cl::desc("matmul register tile rows"),
+                     llvm::cl::init(0)};
+  Option<int64_t> nr{*this, "nr",
+                     llvm::cl::desc("matmul register tile columns"),
+                     llvm::cl::init(0)};
+  Option<int64_t> kc{*this, "kc", llvm::cl::desc("matmul K block"),
+                     llvm::cl::init(256)};
+  Option<int64_t> parallelM{*this, "parallel-m",
+                            llvm::cl::desc("matmul task rows"),
+                            llvm::cl::init(256)};
+  Option<int64_t> parallelN{*this, "parallel-n",
+                            llvm::cl::desc("matmul task columns"),
+                            llvm::cl::init(128)};
+  Option<bool> openmp{*this, "openmp",
+                      llvm::cl::desc("lower parallel loops to OpenMP"),
+                      llvm::cl::init(true)};
+  Option<unsigned> numThreads{*this, "num-threads",
+                              llvm::cl::desc("OpenMP threads (0: runtime)"),
+                              llvm::cl::init(0)};
+};
+} // namespace
+
+void registerCpuCodegenPasses() {
+  registerCpuPasses();
+  PassPipelineRegistration<CpuCodegenPipelineOptions>(
+      "graphc-cpu-codegen",
+      "Lower linalg on tensors to the LLVM dialect for the host CPU: fusion, "
+      "tiling, vectorisation, bufferization, OpenMP",
+      [](OpPassManager &pm, const CpuCodegenPipelineOptions &cl) {
+        CpuCodegenOptions options;
+        options.vectorWidth = cl.vectorWidth;
+        options.mr = cl.mr;
+        options.nr = cl.nr;
+        options.kc = cl.kc;
+        options.parallelM = cl.parallelM;
+        options.parallelN = cl.parallelN;
+        options.openmp = cl.openmp;
+        options.numThreads = cl.numThreads;
+        buildCpuCodegenPipeline(pm, options);
+      });
+}
+
+} // namespace graphc

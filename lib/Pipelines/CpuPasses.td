@@ -1,0 +1,114 @@
+//===- CpuPasses.td - passes of the CPU code generation pipeline -*- tablegen -*-===//
+
+#ifndef GRAPHC_PIPELINES_CPUPASSES_TD
+#define GRAPHC_PIPELINES_CPUPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
+                               "mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops for threads, caches and registers, then "
+                "vectorise them";
+  let description = [{
+    Works on linalg ops over tensors, before bufferization:
+
+    * Contractions (`linalg.matmul`, `linalg.batch_matmul`): an `scf.forall`
+      over output tiles of `parallel-m` x `parallel-n` (one task per tile, the
+      `linalg.fill` that initialises the tile fused into it), an `scf.for`
+      over K blocks of `kc` so a B panel stays in L1, an `scf.for` nest over
+      register tiles of `mr` x `nr` (N outer, so a B micro-panel is reused by
+      every M tile), and a K loop of step 1 whose body is vectorised into one
+      `vector.contract` of `mr x 1` by `1 x nr`. After hoisting, the C tile
+      lives in registers across the K loop: the BLIS micro-kernel shape.
+    * `linalg.conv_2d_nchw_fchw` / `conv_2d_nhwc_hwcf`: an `scf.forall` over
+      batch and output channels, tiling of output rows and filter rows to 1,
+      decomposition to 1-D convolutions, which the vectoriser handles.
+    * Everything else with static shapes (elementwise generics, reductions,
+      fills, transposes): an `scf.forall` over the outermost parallel loop,
+      then tiles of 1 x ... x `vector-width` vectorised.
+
+    An op the vectoriser rejects stays a scalar linalg op and later becomes
+    loops: the pass never fails on valid IR. `vector-width` 0 means the host's
+    widest f32 vector.
+
+    Example: `graph-opt --graphc-cpu-tile-and-vectorize="mr=8 nr=32"`.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
+           "f32 lanes per vector register (0: detect the host)">,
+    Option<"mr", "mr", "int64_t", /*default=*/"0",
+           "Rows of the matmul register tile (0: from the vector width)">,
+    Option<"nr", "nr", "int64_t", /*default=*/"0",
+           "Columns of the matmul register tile (0: two vectors)">,
+    Option<"kc", "kc", "int64_t", /*default=*/"256",
+           "K block of a matmul (B panel of kc x nr kept in L1)">,
+    Option<"parallelM", "parallel-m", "int64_t", /*default=*/"256",
+           "Rows of one matmul task (scf.forall tile)">,
+    Option<"parallelN", "parallel-n", "int64_t", /*default=*/"128",
+           "Columns of one matmul task (scf.forall tile)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"true",
+           "Create scf.forall loops for threads">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
+    "mlir::linalg::LinalgDialect", "mlir::affine::AffineDialect"
+  ];
+  let statistics = [
+    Statistic<"numMatmuls", "num-matmuls", "Contractions register-tiled">,
+    Statistic<"numVectorized", "num-vectorized", "Linalg ops vectorised">,
+    Statistic<"numScalar", "num-scalar",
+              "Linalg ops left scalar (the vectoriser rejected them)">,
+  ];
+}
+
+def CpuHoistVectorTransfers : Pass<"graphc-cpu-hoist-vector-transfers",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Keep loop-carried vector tiles in registers";
+  let description = [{
+    After bufferization, moves a `vector.transfer_read`/`transfer_write` pair
+    on the same loop-invariant memref slice out of the loop and threads the
+    vector through `iter_args`, so a matmul accumulator tile is loaded once
+    before the K loop and stored once after it, and hoists loop-invariant
+    broadcasts. Runs loop-invariant code motion first so the slices become
+    invariant.
+
+    Example: `graph-opt --graphc-cpu-hoist-vector-transfers`.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect"];
+}
+
+def CpuExpandCopies : Pass<"graphc-cpu-expand-copies", "mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy into linalg.copy, i.e. inline loops";
+  let description = [{
+    `finalize-memref-to-llvm` lowers a copy between non-contiguous memrefs
+    to a call of `memrefCopy` from MLIR's C runner library, which a shared
+    object built by graphc must not need at run time. This pass rewrites
+    every `memref.copy` into a `linalg.copy`, which later becomes a loop nest
+    (LLVM vectorises its inner loop). Copies of a buffer onto itself, which
+    in-place slice updates leave behind, are erased.
+
+    Example: `graph-opt --graphc-cpu-expand-copies`.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def CpuDropEquivalentResults : Pass<"graphc-cpu-drop-equivalent-results",
+                                    "mlir::ModuleOp"> {
+  let summary = "Drop results that are updated arguments, public functions "
+                "included";
+  let description = [{
+    After bufferization a function whose result is its (writable) output
+    argument updated in place returns that argument's buffer. Upstream
+    `drop-equivalent-buffer-results` removes such results only from private
+    functions; on a public one the deallocation pipeline then clones the
+    buffer (a malloc and a full copy per call, owned by the caller). graphc
+    compiles destination-passing kernels, so this pass applies the upstream
+    rewrite to public functions too (callers in the module are updated) and
+    keeps their visibility: the caller reads the result from the argument.
+
+    Example: `graph-opt --graphc-cpu-drop-equivalent-results`.
+  }];
+}
+
+#endif // GRAPHC_PIPELINES_CPUPASSES_TD

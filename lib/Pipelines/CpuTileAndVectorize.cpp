@@ -1,0 +1,440 @@
+//===- CpuTileAndVectorize.cpp - thread, cache and register tiling ---------===//
+//
+// The CPU tiling strategy: see CpuPasses.td and docs/design/cpu-codegen.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuPasses.h"
+
+#include "graphc/Target/CPU/CpuTarget.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace graphc {
+#define GEN_PASS_DEF_CPUTILEANDVECTORIZE
+#define GEN_PASS_DEF_CPUHOISTVECTORTRANSFERS
+#define GEN_PASS_DEF_CPUEXPANDCOPIES
+#define GEN_PASS_DEF_CPUDROPEQUIVALENTRESULTS
+#include "CpuPasses.h.inc"
+} // namespace graphc
+
+using namespace mlir;
+
+namespace {
+
+/// Marks an op the vectoriser rejected, so later phases leave it scalar
+/// instead of tiling it again. Removed at the end of the pass.
+constexpr llvm::StringLiteral kScalarMarker = "__graphc_cpu_scalar";
+
+/// Marks the register-tile contraction left by the matmul strategy, which is
+/// vectorised to a vector.contract once its shape has been folded static.
+constexpr llvm::StringLiteral kContractionMarker = "__graphc_cpu_contraction";
+
+/// Elements below which an op gets no scf.forall: a thread fork costs more.
+constexpr int64_t kMinParallelElements = 4096;
+
+/// Tiles `op` with `sizes` (0: not tiled) and replaces it. Returns the tiled op.
+FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
+                              ArrayRef<int64_t> sizes, bool forall,
+                              ArrayRef<int64_t> interchange = {},
+                              SmallVectorImpl<scf::ForOp> *loops = nullptr) {
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return op.getOperation();
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  if (forall)
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  if (!interchange.empty())
+    options.setInterchange(interchange);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, op, options);
+  if (failed(result) || result->tiledOps.size() != 1)
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  if (loops)
+    for (LoopLikeOpInterface loop : result->loops)
+      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+        loops->push_back(forOp);
+  return result->tiledOps.front();
+}
+
+/// Peels the last partial iteration off `loop` so the main loop's tiles all
+/// have the full, static size and need no masks.
+void peel(RewriterBase &rewriter, scf::ForOp loop) {
+  scf::ForOp partial;
+  (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+}
+
+/// Vectorises `op`, with masks sized `vectorSizes` when its shape is dynamic.
+/// Returns false (and leaves `op` alone) when the vectoriser rejects it.
+bool vectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
+                 ArrayRef<int64_t> vectorSizes, bool namedContraction = false) {
+  SmallVector<int64_t> sizes;
+  if (op.hasDynamicShape()) {
+    if (vectorSizes.size() != op.getNumLoops())
+      return false;
+    sizes.assign(vectorSizes.begin(), vectorSizes.end());
+  }
+  if (failed(linalg::vectorizeOpPrecondition(op, sizes)))
+    return false;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> result =
+      linalg::vectorize(rewriter, op, sizes, /*inputScalableVecDims=*/{},
+                        /*vectorizeNDExtract=*/false,
+                        /*flatten1DDepthwiseConv=*/false,
+                        /*assumeDynamicDimsMatchVecSizes=*/false,
+                        namedContraction);
+  if (failed(result))
+    return false;
+  if (result->replacements.empty())
+    rewriter.eraseOp(op);
+  else
+    rewriter.replaceOp(op, result->replacements);
+  return true;
+}
+
+/// A matmul-like contraction: parallel batch loops, then M, N parallel and
+/// one K reduction loop.
+bool isMatmulLike(linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op) || op.getNumLoops() < 3)
+    return false;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned i = 0, e = iters.size(); i + 1 < e; ++i)
+    if (iters[i] != utils::IteratorType::parallel)
+      return false;
+  return iters.back() == utils::IteratorType::reduction &&
+         op.getNumDpsInputs() == 2;
+}
+
+bool insideForall(Operation *op) {
+  return op->getParentOfType<scf::ForallOp>() != nullptr;
+}
+
+struct CpuTileAndVectorize
+    : public graphc::impl::CpuTileAndVectorizeBase<CpuTileAndVectorize> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  int64_t lanes = 16;
+  SmallVector<Operation *> decomposable;
+  void tileContraction(RewriterBase &rewriter, linalg::LinalgOp op);
+  void tileConvolution(RewriterBase &rewriter, linalg::LinalgOp op);
+  void parallelizeOther(RewriterBase &rewriter, linalg::LinalgOp op);
+  void tileLeaf(RewriterBase &rewriter, linalg::LinalgOp op);
+  void vectorizeLeaf(RewriterBase &rewriter, linalg::LinalgOp op);
+};
+
+void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
+                                          linalg::LinalgOp op) {
+  unsigned numBatch = op.getNumLoops() - 3;
+  int64_t regM = mr > 0 ? int64_t(mr) : (lanes >= 16 ? 8 : 4);
+  int64_t regN = nr > 0 ? int64_t(nr) : 2 * lanes;
+  auto withBatch = [&](int64_t batch, std::initializer_list<int64_t> rest) {
+    SmallVector<int64_t> sizes(numBatch, batch);
+    sizes.append(rest);
+    return sizes;
+  };
+
+  Operation *current = op;
+  // Threads: one task per output tile; the fill that zeroes the output is
+  // fused in so each task initialises only what it writes.
+  if (parallel) {
+    scf::SCFTileAndFuseOptions options;
+    options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(
+        op->getContext(), withBatch(1, {parallelM, parallelN, 0})));
+    options.tilingOptions.setLoopType(
+        scf::SCFTilingOptions::LoopType::ForallOp);
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (isDestination && isa<linalg::FillOp>(producer.getOwner()))
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(result))
+      return;
+    for (OpResult res : op->getResults())
+      if (Value repl = result->replacements.lookup(res))
+        rewriter.replaceAllUsesWith(res, repl);
+    current = result->tiledAndFusedOps.front();
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+  }
+
+  // Cache: a K block keeps a kc x nr panel of B in L1 while every register
+  // tile of the task streams over it.
+  FailureOr<Operation *> tiled = tileOp(
+      rewriter, cast<TilingInterface>(current), withBatch(0, {0, 0, kc}),
+      /*forall=*/false);
+  if (failed(tiled))
+    return;
+  // Registers: mr x nr output tiles, N outer so the B micro-panel is reused
+  // by each M tile, then K innermost with step 1.
+  SmallVector<int64_t> interchange;
+  for (unsigned i = 0; i < numBatch; ++i)
+    interchange.push_back(i);
+  interchange.append({numBatch + 1, numBatch, numBatch + 2});
+  SmallVector<scf::ForOp> regLoops;
+  tiled = tileOp(rewriter, cast<TilingInterface>(*tiled),
+                 withBatch(1, {regM, regN, 0}), /*forall=*/false, interchange,
+                 &regLoops);
+  if (failed(tiled))
+    return;
+  Operation *regTile = *tiled;
+  tiled = tileOp(rewriter, cast<TilingInterface>(regTile),
+                 withBatch(0, {0, 0, 1}), /*forall=*/false);
+  if (failed(tiled))
+    return;
+  (*tiled)->setAttr(kContractionMarker, rewriter.getUnitAttr());
+  // Edge tiles (M or N not a multiple of the register tile) get loops of
+  // their own with static, smaller tiles instead of masked vectors. Inner
+  // (M) loop first: peeling the N loop then copies the peeled M loops too.
+  for (scf::ForOp loop : llvm::reverse(regLoops))
+    peel(rewriter, loop);
+  ++numMatmuls;
+}
+
+void CpuTileAndVectorize::tileConvolution(RewriterBase &rewriter,
+                                          linalg::LinalgOp op) {
+  // Loop orders: nchw_fchw (n, f, oh, ow, c, kh, kw);
+  //              nhwc_hwcf (n, oh, ow, f, kh, kw, c).
+  bool nchw = isa<linalg::Conv2DNchwFchwOp>(op);
+  SmallVector<int64_t> parallelSizes =
+      nchw ? SmallVector<int64_t>{1, 16, 0, 0, 0, 0, 0}
+           : SmallVector<int64_t>{1, 1, 0, 0, 0, 0, 0};
+  // Output rows and filter rows to 1 so the op decomposes into 1-D
+  // convolutions; output columns and channels in vector-sized pieces.
+  SmallVector<int64_t> sizes =
+      nchw ? SmallVector<int64_t>{1, 4, 1, lanes, 8, 1, 0}
+           : SmallVector<int64_t>{1, 1, lanes, 16, 1, 0, 8};
+  Operation *current = op;
+  if (parallel) {
+    FailureOr<Operation *> tiled =
+        tileOp(rewriter, cast<TilingInterface>(current), parallelSizes, true);
+    if (failed(tiled))
+      return;
+    current = *tiled;
+  }
+  FailureOr<Operation *> tiled =
+      tileOp(rewriter, cast<TilingInterface>(current), sizes, false);
+  if (failed(tiled))
+    return;
+  // MLIR 22's decomposition of conv_2d_nchw_fchw drops the wrong unit
+  // dimension of the input when the batch tile is 1 (it takes the first unit
+  // dimension, N, instead of H), so only NHWC convolutions are decomposed and
+  // vectorised; NCHW ones run as scalar loops inside their tasks.
+  if (nchw)
+    (*tiled)->setAttr(kScalarMarker, rewriter.getUnitAttr());
+  else
+    decomposable.push_back(*tiled);
+}
+
+void CpuTileAndVectorize::parallelizeOther(RewriterBase &rewriter,
+                                           linalg::LinalgOp op) {
+  if (!parallel || insideForall(op) || op.hasDynamicShape() ||
+      op.getNumLoops() == 0)
+    return;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t elements = 1;
+  for (int64_t b : bounds)
+    elements *= b;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  if (elements < kMinParallelElements ||
+      iters.front() != utils::IteratorType::parallel || bounds.front() < 2)
+    return;
+  // Up to 16 tasks over the outermost loop; the OpenMP runtime spreads them
+  // over its threads.
+  SmallVector<int64_t> sizes(bounds.size(), 0);
+  sizes.front() = llvm::divideCeil(bounds.front(), 16);
+  (void)tileOp(rewriter, cast<TilingInterface>(op.getOperation()), sizes,
+               /*forall=*/true);
+}
+
+void CpuTileAndVectorize::tileLeaf(RewriterBase &rewriter,
+                                   linalg::LinalgOp op) {
+  if (op->hasAttr(kScalarMarker) || op->hasAttr(kContractionMarker) ||
+      op.getNumLoops() == 0 ||
+      isa<linalg::ConvolutionOpInterface>(op.getOperation()))
+    return;
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<int64_t> sizes(numLoops, 1);
+  int64_t last = bounds.back();
+  int64_t width = ShapedType::isDynamic(last) ? lanes : std::min(last, lanes);
+  sizes.back() = width;
+  if (llvm::all_of(llvm::zip(bounds, sizes), [](auto pair) {
+        return std::get<0>(pair) == std::get<1>(pair);
+      }))
+    return;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
+                        options);
+  if (failed(result))
+    return;
+  rewriter.replaceOp(op, result->replacements);
+  // A static extent that is not a multiple of the vector width: peel the last
+  // partial vector into its own loop so both parts have static shapes and
+  // need no masks.
+  if (!ShapedType::isDynamic(last) && last % width != 0 &&
+      !result->loops.empty()) {
+    if (auto inner = dyn_cast<scf::ForOp>(result->loops.back().getOperation()))
+      peel(rewriter, inner);
+  }
+}
+
+void CpuTileAndVectorize::vectorizeLeaf(RewriterBase &rewriter,
+                                        linalg::LinalgOp op) {
+  if (op->hasAttr(kScalarMarker))
+    return;
+  bool contraction = op->hasAttr(kContractionMarker);
+  op->removeAttr(kContractionMarker);
+  // Dynamic shapes stay scalar: masked vectors from MLIR 22's vectoriser did
+  // not survive the later vector passes (see docs/design/cpu-codegen.md).
+  // Static shapes are the common case after shape inference.
+  // A contraction becomes a vector.contract (not mul + add) so it lowers to
+  // outer products, i.e. fused multiply-adds, without fast-math flags.
+  if (!op.hasDynamicShape() &&
+      vectorizeOp(rewriter, op, {}, /*namedContraction=*/contraction))
+    ++numVectorized;
+  else
+    ++numScalar;
+}
+
+void CpuTileAndVectorize::runOnOperation() {
+  func::FuncOp func = getOperation();
+  MLIRContext *ctx = &getContext();
+  lanes = vectorWidth > 0 ? int64_t(vectorWidth)
+                          : int64_t(graphc::detectHostCpu().vectorBits / 32);
+  IRRewriter rewriter(ctx);
+
+  // Phase 1: contractions and convolutions get their own strategies.
+  SmallVector<linalg::LinalgOp> roots;
+  func.walk([&](linalg::LinalgOp op) { roots.push_back(op); });
+  for (linalg::LinalgOp op : roots) {
+    if (!op.hasPureTensorSemantics())
+      continue;
+    if (isMatmulLike(op) && op.getNumLoops() <= 4)
+      tileContraction(rewriter, op);
+    else if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcHwcfOp>(op))
+      tileConvolution(rewriter, op);
+  }
+  // Tiled 2-D convolutions with unit output and filter rows become 1-D ones.
+  if (!decomposable.empty()) {
+    RewritePatternSet patterns(ctx);
+    linalg::populateDecomposeConvolutionPatterns(patterns);
+    (void)applyOpPatternsGreedily(decomposable, std::move(patterns));
+    decomposable.clear();
+  }
+
+  // Phase 2: what is not yet inside a task gets an scf.forall of its own.
+  SmallVector<linalg::LinalgOp> others;
+  func.walk([&](linalg::LinalgOp op) { others.push_back(op); });
+  for (linalg::LinalgOp op : others)
+    if (op.hasPureTensorSemantics() && !op->hasAttr(kScalarMarker))
+      parallelizeOther(rewriter, op);
+
+  // Phase 3: every remaining linalg op is tiled to vectors (the partial
+  // last vector peeled off), shapes are folded to static ones, and then
+  // vectorised.
+  SmallVector<linalg::LinalgOp> leaves;
+  func.walk([&](linalg::LinalgOp op) { leaves.push_back(op); });
+  for (linalg::LinalgOp op : leaves)
+    if (op.hasPureTensorSemantics())
+      tileLeaf(rewriter, op);
+  {
+    RewritePatternSet patterns(ctx);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName name : ctx->getRegisteredOperations())
+      name.getCanonicalizationPatterns(patterns, ctx);
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  }
+  leaves.clear();
+  func.walk([&](linalg::LinalgOp op) { leaves.push_back(op); });
+  for (linalg::LinalgOp op : leaves)
+    if (op.hasPureTensorSemantics())
+      vectorizeLeaf(rewriter, op);
+
+  func.walk([](Operation *op) { op->removeAttr(kScalarMarker); });
+}
+
+struct CpuHoistVectorTransfers
+    : public graphc::impl::CpuHoistVectorTransfersBase<
+          CpuHoistVectorTransfers> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    // Make the slices that transfers read and write loop-invariant first.
+    func.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    linalg::hoistRedundantVectorTransfers(func);
+    IRRewriter rewriter(&getContext());
+    linalg::hoistRedundantVectorBroadcasts(rewriter, func);
+  }
+};
+
+struct CpuExpandCopies
+    : public graphc::impl::CpuExpandCopiesBase<CpuExpandCopies> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    getOperation().walk([&](memref::CopyOp copy) {
+      // In-place updates of a slice bufferize to a copy of the slice onto
+      // itself: nothing to do.
+      if (copy.getSource() == copy.getTarget()) {
+        rewriter.eraseOp(copy);
+        return;
+      }
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+    });
+  }
+};
+
+struct CpuDropEquivalentResults
+    : public graphc::impl::CpuDropEquivalentResultsBase<
+          CpuDropEquivalentResults> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> madePrivate;
+    for (func::FuncOp fn : module.getOps<func::FuncOp>()) {
+      if (fn.isPublic() && !fn.isDeclaration()) {
+        fn.setPrivate();
+        madePrivate.push_back(fn);
+      }
+    }
+    OpPassManager pipeline(ModuleOp::getOperationName());
+    pipeline.addPass(bufferization::createDropEquivalentBufferResultsPass());
+    LogicalResult result = runPipeline(pipeline, module);
+    for (func::FuncOp fn : madePrivate)
+      fn.setPublic();
+    if (failed(result))
+      signalPassFailure();
+  }
+};
+
+} // namespace

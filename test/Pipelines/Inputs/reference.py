@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+"""reference.py: NumPy references for the CPU pipeline's run tests.
+
+Reads what printMemrefF32 printed (stdin or a file), recomputes the expected
+tensor independently with NumPy from the same input formula the test uses,
+and exits non-zero with a message on any mismatch.
+
+Input formula (shared with the tests' @init functions): element `idx` of the
+input numbered `t` is ((sum_d idx_d * P[t][d]) mod 11) - 5.
+"""
+import re
+import sys
+
+import numpy as np
+
+P = [[7, 3, 5, 2], [5, 2, 3, 7], [3, 7, 2, 5], [2, 5, 7, 3]]
+
+
+def make(t, shape):
+    idx = np.indices(shape)
+    s = sum(idx[d] * P[t][d] for d in range(len(shape)))
+    return (s % 11 - 5).astype(np.float64)
+
+
+def matmul_bias_relu(m, k, n):
+    a, b, bias = make(0, (m, k)), make(1, (k, n)), make(2, (1, n))[0]
+    return np.maximum(a @ b + bias, 0.0)
+
+
+def conv_nchw(n, c, h, w, f, kh, kw):
+    x, k = make(0, (n, c, h, w)), make(1, (f, c, kh, kw))
+    oh, ow = h - kh + 1, w - kw + 1
+    out = np.zeros((n, f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            out += np.einsum("nchw,fc->nfhw", x[:, :, i:i + oh, j:j + ow],
+                             k[:, :, i, j])
+    return out
+
+
+def softmax_rows(m, n):
+    x = make(0, (m, n)) * 0.25
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def batch_matmul(b, m, k, n):
+    x, y = make(0, (b, m, k)), make(1, (b, k, n))
+    return np.einsum("bmk,bkn->bmn", x, y)
+
+
+def parse(text):
+    m = re.search(r"sizes = \[([0-9, ]*)\].*?data =\s*(.*)", text, re.S)
+    if not m:
+        sys.exit("reference.py: no printMemrefF32 output found")
+    shape = tuple(int(s) for s in m.group(1).split(",") if s.strip())
+    nums = re.findall(r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)", m.group(2))
+    data = np.array([float(v) for v in nums])
+    if data.size != int(np.prod(shape)):
+        sys.exit(f"reference.py: expected {int(np.prod(shape))} values, "
+                 f"got {data.size}")
+    return data.reshape(shape)
+
+
+def main():
+    name, args = sys.argv[1], [int(a) for a in sys.argv[2].split(",")]
+    expected = globals()[name](*args)
+    text = open(sys.argv[3]).read() if len(sys.argv) > 3 else sys.stdin.read()
+    got = parse(text)
+    if got.shape != expected.shape:
+        sys.exit(f"reference.py: shape {got.shape} != expected {expected.shape}")
+    err = np.abs(got - expected).max()
+    tol = 1e-4 * max(1.0, np.abs(expected).max())
+    if not np.isfinite(err) or err > tol:
+        bad = np.unravel_index(np.argmax(np.abs(got - expected)), got.shape)
+        sys.exit(f"reference.py: {name} mismatch at {bad}: got {got[bad]}, "
+                 f"expected {expected[bad]} (max error {err}, tolerance {tol})")
+    print(f"reference.py: {name} OK, {got.size} values, max error {err}")
+
+
+if __name__ == "__main__":
+    main()

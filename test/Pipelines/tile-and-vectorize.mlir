@@ -1,0 +1,115 @@
+// RUN: graph-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 parallel-m=64 parallel-n=256}),canonicalize,cse)' \
+// RUN: | FileCheck %s
+
+// The matmul strategy: one scf.forall task per 64x256 output tile with the
+// fill fused in, register tiles of 8x32 with N outer, a K loop of step 1
+// around one vector.contract (8x1 times 1x32).
+// CHECK-LABEL: func.func @matmul
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 256)
+// CHECK:         vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
+// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
+// CHECK:           scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %c8
+// CHECK:             scf.for %[[K:.*]] = %{{.*}} to %c256 step %c1
+// CHECK:               vector.contract
+// CHECK-SAME:            vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK:       scf.forall.in_parallel
+// CHECK-NOT:   linalg.matmul
+func.func @matmul(%a: tensor<128x256xf32>, %b: tensor<256x512xf32>) -> tensor<128x512xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x512xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x256xf32>, tensor<256x512xf32>)
+                     outs(%f : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %r : tensor<128x512xf32>
+}
+
+// -----
+
+// Edge tiles are peeled: 20 rows = 2 full register tiles of 8 and a static
+// tile of 4; 40 columns = one tile of 32 and one of 8. No masks.
+// CHECK-LABEL: func.func @matmul_edges
+// CHECK-NOT:   vector.mask
+// CHECK-DAG:   vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK-DAG:   vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// CHECK-DAG:   vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
+// CHECK-DAG:   vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
+// CHECK-NOT:   linalg.matmul
+func.func @matmul_edges(%a: tensor<20x16xf32>, %b: tensor<16x40xf32>,
+                        %c: tensor<20x40xf32>) -> tensor<20x40xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<20x16xf32>, tensor<16x40xf32>)
+                     outs(%c : tensor<20x40xf32>) -> tensor<20x40xf32>
+  return %r : tensor<20x40xf32>
+}
+
+// -----
+
+// Elementwise ops: a task per 1/16th of the rows, vectors of 16 along the
+// inner dimension and a peeled static remainder (100 = 6 x 16 + 4).
+// CHECK-LABEL: func.func @elementwise
+// CHECK:       scf.forall (%{{.*}}) = (0) to (256) step (16)
+// CHECK:         math.exp %{{.*}} : vector<1x16xf32>
+// CHECK:         math.exp %{{.*}} : vector<1x4xf32>
+// CHECK-NOT:   linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @elementwise(%x: tensor<256x100xf32>) -> tensor<256x100xf32> {
+  %e = tensor.empty() : tensor<256x100xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<256x100xf32>) outs(%e : tensor<256x100xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<256x100xf32>
+  return %r : tensor<256x100xf32>
+}
+
+// -----
+
+// A row reduction: vectorised into a multi-reduction over 16 lanes.
+// CHECK-LABEL: func.func @row_sum
+// CHECK:       vector.multi_reduction <add>, %{{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+// CHECK-NOT:   linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+func.func @row_sum(%x: tensor<8x64xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %v = arith.addf %a, %s : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// NHWC convolutions decompose into vectorised 1-D convolutions.
+// CHECK-LABEL: func.func @conv_nhwc
+// CHECK:       scf.forall
+// CHECK:       vector.contract
+// CHECK-NOT:   linalg.conv_2d_nhwc_hwcf
+func.func @conv_nhwc(%x: tensor<1x10x34x8xf32>, %w: tensor<3x3x8x16xf32>,
+                     %o: tensor<1x8x32x16xf32>) -> tensor<1x8x32x16xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+                                 strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x34x8xf32>, tensor<3x3x8x16xf32>)
+      outs(%o : tensor<1x8x32x16xf32>) -> tensor<1x8x32x16xf32>
+  return %r : tensor<1x8x32x16xf32>
+}
+
+// -----
+
+// Dynamic shapes stay scalar (no masked vectors) but are still tiled.
+// CHECK-LABEL: func.func @dynamic
+// CHECK:       linalg.generic
+// CHECK-SAME:    tensor<1x?xf32>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
+      outs(%x : tensor<?x?xf32>) {
+  ^bb0(%o: f32):
+    %v = arith.addf %o, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

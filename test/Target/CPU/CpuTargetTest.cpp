@@ -1,0 +1,219 @@
+//===- CpuTargetTest.cpp - compile to a shared object, dlopen, run --------===//
+//
+// End-to-end checks of Target/CPU: linalg on tensors goes through the CPU
+// pipeline, emitObject and linkSharedObject, and the .so is loaded with
+// dlopen and called through its C interface. Results are compared with plain
+// C++ loops written here, not with anything graphc computed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphc/Pipelines/CpuCodegen.h"
+#include "graphc/Target/CPU/CpuTarget.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <dlfcn.h>
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+
+/// MLIR's strided memref descriptor for rank N, as _mlir_ciface_ functions
+/// take it.
+template <int N>
+struct MemRef {
+  float *allocated;
+  float *aligned;
+  int64_t offset;
+  int64_t sizes[N];
+  int64_t strides[N];
+};
+
+MemRef<2> view(std::vector<float> &data, int64_t rows, int64_t cols) {
+  return {data.data(), data.data(), 0, {rows, cols}, {cols, 1}};
+}
+
+class CpuTargetTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    graphc::registerCpuTranslations(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// Compiles `source` into a fresh .so and dlopens it.
+  void *compile(llvm::StringRef source, const graphc::CpuCodegenOptions &opts) {
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    if (!module)
+      return nullptr;
+    llvm::SmallString<128> so;
+    EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("graphc-test", "so", so));
+    removers.emplace_back(so);
+    EXPECT_TRUE(succeeded(graphc::compileToSharedObject(
+        *module, opts, graphc::CpuTargetOptions{}, so)));
+    void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    EXPECT_NE(handle, nullptr) << dlerror();
+    if (handle)
+      handles.push_back(handle);
+    return handle;
+  }
+
+  void TearDown() override {
+    for (void *h : handles)
+      dlclose(h);
+  }
+
+  MLIRContext context;
+  std::vector<llvm::FileRemover> removers;
+  std::vector<void *> handles;
+};
+
+// The output is a memref argument the result is materialised into, so the
+// C interface is fixed whatever bufferization decides inside.
+constexpr const char *kMatmulBias = R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @matmul_bias(%a: tensor<67x45xf32>, %b: tensor<45x70xf32>,
+                       %bias: tensor<70xf32>, %out: memref<67x70xf32>)
+    attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<67x70xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<67x70xf32>) -> tensor<67x70xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<67x45xf32>, tensor<45x70xf32>)
+                      outs(%f : tensor<67x70xf32>) -> tensor<67x70xf32>
+  %r = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : tensor<70xf32>) outs(%mm : tensor<67x70xf32>) {
+  ^bb0(%c: f32, %acc: f32):
+    %s = arith.addf %acc, %c : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<67x70xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out
+      : (tensor<67x70xf32>, memref<67x70xf32>) -> ()
+  return
+}
+)mlir";
+
+using MatmulBiasFn = void (*)(MemRef<2> *, MemRef<2> *, MemRef<1> *,
+                              MemRef<2> *);
+
+void checkMatmulBias(void *handle) {
+  ASSERT_NE(handle, nullptr);
+  auto fn = reinterpret_cast<MatmulBiasFn>(
+      dlsym(handle, "_mlir_ciface_matmul_bias"));
+  ASSERT_NE(fn, nullptr) << dlerror();
+  const int64_t m = 67, k = 45, n = 70;
+  std::vector<float> a(m * k), b(k * n), bias(n), out(m * n, 123.0f);
+  for (int64_t i = 0; i < m * k; ++i)
+    a[i] = float((i * 7) % 13) / 13.0f - 0.5f;
+  for (int64_t i = 0; i < k * n; ++i)
+    b[i] = float((i * 5) % 11) / 11.0f - 0.5f;
+  for (int64_t j = 0; j < n; ++j)
+    bias[j] = float(j % 5) * 0.1f - 0.2f;
+  MemRef<2> ma = view(a, m, k), mb = view(b, k, n), mout = view(out, m, n);
+  MemRef<1> mbias = {bias.data(), bias.data(), 0, {n}, {1}};
+  fn(&ma, &mb, &mbias, &mout);
+  double maxErr = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double acc = 0;
+      for (int64_t p = 0; p < k; ++p)
+        acc += double(a[i * k + p]) * double(b[p * n + j]);
+      double expected = std::tanh(acc + bias[j]);
+      maxErr = std::max(maxErr, std::abs(expected - out[i * n + j]));
+    }
+  EXPECT_LT(maxErr, 1e-4);
+}
+
+TEST_F(CpuTargetTest, MatmulBiasTanhParallel) {
+  graphc::CpuCodegenOptions opts;
+  opts.parallelM = 32;
+  opts.parallelN = 32;
+  checkMatmulBias(compile(kMatmulBias, opts));
+}
+
+TEST_F(CpuTargetTest, MatmulBiasTanhSerialSmallTiles) {
+  graphc::CpuCodegenOptions opts;
+  opts.openmp = false;
+  opts.mr = 4;
+  opts.nr = 16;
+  opts.kc = 16;
+  checkMatmulBias(compile(kMatmulBias, opts));
+}
+
+TEST(CpuTarget, HostDetectionIsConsistent) {
+  graphc::CpuInfo host = graphc::detectHostCpu();
+  EXPECT_FALSE(host.triple.empty());
+  EXPECT_FALSE(host.cpu.empty());
+  bool avx512 = llvm::StringRef(host.features).contains("+avx512f");
+  bool avx = llvm::StringRef(host.features).contains("+avx,") ||
+             llvm::StringRef(host.features).ends_with("+avx");
+  EXPECT_EQ(host.vectorBits, avx512 ? 512u : avx ? 256u : 128u);
+  EXPECT_EQ(graphc::vectorBitsFromFeatures("+sse2,+avx,-avx512f"), 256u);
+  EXPECT_EQ(graphc::vectorBitsFromFeatures("+avx512f,+avx"), 512u);
+  EXPECT_EQ(graphc::vectorBitsFromFeatures(""), 128u);
+}
+
+TEST(CpuTarget, TargetMachineForNamedCpu) {
+  graphc::CpuTargetOptions opts;
+  opts.triple = "x86_64-unknown-linux-gnu";
+  opts.cpu = "skylake-avx512";
+  opts.features = "+avx512f";
+  auto tm = graphc::createCpuTargetMachine(opts);
+  ASSERT_TRUE(bool(tm)) << llvm::toString(tm.takeError());
+  EXPECT_EQ((*tm)->getTargetCPU(), "skylake-avx512");
+  opts.triple = "nonsense-triple";
+  auto bad = graphc::createCpuTargetMachine(opts);
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("no LLVM target"),
+            std::string::npos);
+}
+
+TEST(CpuTarget, MissingLldIsAClearError) {
+  auto lld = graphc::findLld("/nonexistent/ld.lld");
+  ASSERT_FALSE(bool(lld));
+  EXPECT_NE(llvm::toString(lld.takeError()).find("not executable"),
+            std::string::npos);
+  graphc::LinkOptions opts;
+  opts.lldPath = "/nonexistent/ld.lld";
+  llvm::Error err = graphc::linkSharedObject({"x.o"}, "x.so", opts);
+  EXPECT_TRUE(bool(err));
+  llvm::consumeError(std::move(err));
+}
+
+TEST(CpuTarget, LinkerFailureReportsLldOutput) {
+  llvm::SmallString<128> bogus;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("graphc-bogus", "o", bogus));
+  llvm::FileRemover remove(bogus);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(bogus, ec);
+    os << "not an object file";
+  }
+  llvm::Error err = graphc::linkSharedObject({bogus.str().str()},
+                                             bogus.str().str() + ".so");
+  ASSERT_TRUE(bool(err));
+  std::string msg = llvm::toString(std::move(err));
+  EXPECT_NE(msg.find("failed (exit code"), std::string::npos) << msg;
+}
+
+} // namespace
