@@ -45,14 +45,8 @@ if config.graphc_runtime_enabled:
 if os.path.isdir(config.graphc_shared_dir):
     config.available_features.add("shared-testdata")
 
-# Numeric end-to-end tests (test/e2e) run lowered code with mlir-runner and
-# compare against NumPy, which only the system Python has.
-config.substitutions.append(
-    ("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
-config.substitutions.append(
-    ("%runner_libs",
-     ",".join(os.path.normpath(os.path.join(config.llvm_tools_dir, "..", "lib", lib)) for lib in
-              ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))
+# lit substitutes in list order and %mlir_runner is a prefix of
+# %mlir_runner_utils, so the longer names are registered first.
 # CPU code generation: mlir-runner's support libraries, the OpenMP runtime
 # the pipeline's parallel loops call, and a python3 that has NumPy (the
 # pyenv python3 on PATH may not) for independent numeric references.
@@ -69,3 +63,12 @@ if _omp:
     config.substitutions.append(("%libomp", _omp[0]))
     config.available_features.add("libomp")
 config.substitutions.append(("%numpy_python", "/usr/bin/python3"))
+
+# Numeric end-to-end tests (test/e2e) run lowered code with mlir-runner and
+# compare against NumPy, which only the system Python has.
+config.substitutions.append(
+    ("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
+config.substitutions.append(
+    ("%runner_libs",
+     ",".join(os.path.normpath(os.path.join(config.llvm_tools_dir, "..", "lib", lib)) for lib in
+              ["libmlir_c_runner_utils.so", "libmlir_runner_utils.so"])))
