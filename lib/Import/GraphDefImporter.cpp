@@ -834,6 +834,7 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       return nullptr;
   }
   llvm::SmallVector<Value> results;
+  llvm::SmallVector<std::string> resultNames;
   for (auto [node, index] : outputs) {
     std::string key = graph.nodes[node].name + ":" + std::to_string(index);
     Value v = values.lookup(key);
@@ -845,10 +846,14 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       continue;
     }
     results.push_back(v);
+    resultNames.push_back(index == 0 ? graph.nodes[node].name : key);
   }
   func::ReturnOp::create(builder, fileLoc, results);
   func.setFunctionType(builder.getFunctionType(
       entry->getArgumentTypes(), TypeRange(ValueRange(results))));
+  // Output names travel to the job bundle's manifest.
+  llvm::SmallVector<StringRef> names(resultNames.begin(), resultNames.end());
+  func->setAttr("graph.output_names", builder.getStrArrayAttr(names));
   return owned;
 }
 

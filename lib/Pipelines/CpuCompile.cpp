@@ -51,7 +51,13 @@ LogicalResult compileToSharedObject(ModuleOp module,
                                     const LinkOptions &link) {
   if (failed(lowerToLLVMDialect(module, options)))
     return failure();
+  return emitSharedObject(module, options.openmp, target, soPath, link);
+}
 
+LogicalResult emitSharedObject(ModuleOp module, bool openmp,
+                               const CpuTargetOptions &target,
+                               llvm::StringRef soPath,
+                               const LinkOptions &link) {
   llvm::SmallString<128> objPath;
   int fd;
   if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
@@ -69,7 +75,7 @@ LogicalResult compileToSharedObject(ModuleOp module,
   }
 
   LinkOptions linkOptions = link;
-  if (options.openmp) {
+  if (openmp) {
     llvm::Expected<std::string> lld = findLld(link.lldPath);
     if (!lld)
       return module.emitError() << llvm::toString(lld.takeError());
