@@ -239,8 +239,7 @@ bool Job::readInputs() {
       if (it == opt_.inputs.end())
         return fail("input '" + sig.name() + "' of task '" + t.name() +
                     "' was not given; pass --input " + sig.name() +
-                    "=FILE (.npy or ONNX TensorProto .pb) holding " +
-                    describe(sig));
+                    "=FILE.npy holding " + describe(sig));
       used[sig.name()] = true;
       NpyArray a;
       Status st = readTensorFile(it->second, &a);
