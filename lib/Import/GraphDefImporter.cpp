@@ -2487,6 +2487,7 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
   if (failed(importScope(*order, "", keep)))
     return nullptr;
   llvm::SmallVector<Value> results;
+  llvm::SmallVector<std::string> resultNames;
   for (auto [node, index] : outputs) {
     std::string key = graph.nodes[node].name + ":" + std::to_string(index);
     Value v = values.lookup(key);
@@ -2498,6 +2499,7 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       continue;
     }
     results.push_back(v);
+    resultNames.push_back(index == 0 ? graph.nodes[node].name : key);
   }
   // Nodes whose translation leaves nothing to carry a placement (NoOp,
   // Identity of a variable, queues, dropped ops, folded nodes) keep their
@@ -2539,6 +2541,12 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     }
     func.setResultAttr(firstSend + i, "dist.device", *device);
   }
+  // Output names travel to the job bundle's manifest.
+  // `_Send`s are results too, after the requested outputs.
+  llvm::SmallVector<StringRef> names(resultNames.begin(), resultNames.end());
+  for (const Send &send : sends)
+    names.push_back(send.node);
+  func->setAttr("graph.output_names", builder.getStrArrayAttr(names));
   return owned;
 }
 

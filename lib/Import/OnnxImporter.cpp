@@ -3182,6 +3182,9 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
   func::ReturnOp::create(builder, fileLoc, results);
   func.setFunctionType(
       builder.getFunctionType(argTypes, TypeRange(ValueRange(results))));
+  // Output names travel to the job bundle's manifest.
+  llvm::SmallVector<StringRef> names(outputNames.begin(), outputNames.end());
+  func->setAttr("graph.output_names", builder.getStrArrayAttr(names));
   return module;
 }
 

@@ -56,7 +56,13 @@ LogicalResult compileToSharedObject(ModuleOp module,
   if (failed(lowerToLLVMDialect(module, options))) {
     return failure();
   }
+  return emitSharedObject(module, options.openmp, target, soPath, link);
+}
 
+LogicalResult emitSharedObject(ModuleOp module, bool openmp,
+                               const CpuTargetOptions &target,
+                               llvm::StringRef soPath,
+                               const LinkOptions &link) {
   llvm::SmallString<128> objPath;
   int fd;
   if (std::error_code ec =
@@ -77,7 +83,7 @@ LogicalResult compileToSharedObject(ModuleOp module,
   }
 
   LinkOptions linkOptions = link;
-  if (options.openmp) {
+  if (openmp) {
     llvm::Expected<std::string> lld = findLld(link.lldPath);
     if (!lld) {
       return module.emitError() << llvm::toString(lld.takeError());

@@ -4,6 +4,8 @@
 
 #include "Manifest.h"
 #include "Npy.h"
+#include "RunStats.h"
+#include "TensorProto.h"
 #include "Security.h"
 #include "worker.grpc.pb.h"
 
@@ -241,7 +243,7 @@ bool Job::readInputs() {
                     "=FILE.npy holding " + describe(sig));
       used[sig.name()] = true;
       NpyArray a;
-      Status st = readNpy(it->second, &a);
+      Status st = readTensorFile(it->second, &a);
       if (!st.isOk())
         return fail(st.message());
       if (a.dtype != parseDType(sig.dtype()) ||
@@ -1130,6 +1132,9 @@ int Job::run() {
   auto start = runStart_ = lastProgressPrint_ = SteadyClock::now();
   traceOriginUs_ = unixMicros();
   int64_t total = opt_.steps * opt_.repeat;
+  // --stats: one untimed warm-up step first.
+  int64_t warmup = opt_.statsFile.empty() ? 0 : 1;
+  total += warmup;
   for (int64_t s = 0; ok && s < total; ++s) {
     ok = runOneStep(s, s == total - 1);
     if (ok)
@@ -1145,6 +1150,22 @@ int Job::run() {
   if (started)
     writeTrace(); // also after a failure: the steps that ran are the clue
   stopWorkers();
+  if (ok && !opt_.statsFile.empty()) {
+    std::vector<double> task, wall;
+    for (size_t i = warmup; i < stepRecords_.size(); ++i) {
+      const StepRecord& r = stepRecords_[i];
+      task.push_back(r.taskSeconds.empty()
+                         ? r.seconds
+                         : *std::max_element(r.taskSeconds.begin(),
+                                             r.taskSeconds.end()));
+      wall.push_back(r.seconds);
+    }
+    Status st = writeRunStats(opt_.statsFile, task, wall);
+    if (!st.isOk()) {
+      std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
+      return kExitJobFailed;
+    }
+  }
   if (!ok) {
     std::fprintf(stderr,
                  "graph-run: error: %s\ngraph-run: the job was stopped; see "

@@ -37,6 +37,9 @@ struct RunOptions {
   std::map<std::string, std::string> inputs; // name -> .npy path
   std::string outputDir;
   std::string metricsFile;
+  /// --stats FILE: after one warm-up step, the timed steps' median and p90
+  /// and the workers' peak memory as JSON (RunStats.h).
+  std::string statsFile;
   /// --trace FILE: Chrome/Perfetto trace JSON of every task's steps.
   std::string traceFile;
   /// A task whose progress counter stays frozen (or whose worker answers no

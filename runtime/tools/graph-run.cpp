@@ -21,10 +21,14 @@ void usage() {
       "  --cluster FILE       use running workers from a TF_CONFIG-style JSON\n"
       "  --steps N            steps to run (default 1)\n"
       "  --repeat R           run the steps R times, variables carried over\n"
-      "  --input NAME=FILE    feed input NAME from a .npy file (repeatable)\n"
+      "  --input NAME=FILE    feed input NAME from a .npy or an ONNX\n"
+      "                       TensorProto .pb file (repeatable)\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
       "  --metrics FILE       write per-step timings (and loss), totals and\n"
       "                       per-channel byte counters as JSON\n"
+      "  --stats FILE         run one warm-up step first, then write the\n"
+      "                       timed steps' median_ms, p90_ms and the workers'\n"
+      "                       peak_bytes as JSON\n"
       "  --trace FILE         write a Chrome/Perfetto trace (JSON) of every\n"
       "                       task's compute, sends, receives, collectives\n"
       "  --progress / --no-progress\n"
@@ -248,6 +252,9 @@ int main(int argc, char** argv) {
         return 2;
     } else if (a == "--metrics") {
       if (!next(&opt.metricsFile))
+        return 2;
+    } else if (a == "--stats") {
+      if (!next(&opt.statsFile))
         return 2;
     } else if (a == "--worker") {
       if (!next(&opt.workerBinary))

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graphc/Bundle/JobBundle.h"
 #include "graphc/Import/Importers.h"
 #include "graphc/Import/ModelFormat.h"
 #include "graphc/Import/SupportedOps.h"
@@ -34,24 +35,53 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitStage { Import, Graph };
+enum class EmitStage { Import, Graph, Linalg, LLVM, Obj, Job };
+enum class Target { Cpu };
 
 cl::OptionCategory graphcCategory("graphc options");
 
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<model>"),
                                    cl::Required, cl::cat(graphcCategory));
-cl::opt<std::string> outputFilename("o", cl::desc("Output file ('-' for stdout)"),
-                                    cl::value_desc("file"), cl::init("-"),
-                                    cl::cat(graphcCategory));
+cl::opt<std::string> outputFilename(
+    "o",
+    cl::desc("Output file ('-' for stdout, the default), or the bundle "
+             "directory for --emit=job"),
+    cl::value_desc("file"), cl::init(""), cl::cat(graphcCategory));
 cl::opt<EmitStage> emit(
-    "emit", cl::desc("Stage to stop at and write"), cl::init(EmitStage::Graph),
+    "emit",
+    cl::desc("Stage to stop at and write (default: job, or graph when the "
+             "output is stdout or a .mlir file)"),
+    cl::init(EmitStage::Job),
     cl::values(clEnumValN(EmitStage::Import, "import",
                           "graph dialect as the importer built it (every "
                           "node's op, device and location kept)"),
                clEnumValN(EmitStage::Graph, "graph",
                           "graph dialect after shape inference and "
-                          "canonicalization")),
+                          "canonicalization"),
+               clEnumValN(EmitStage::Linalg, "linalg",
+                          "linalg, tensor, arith and math on tensors"),
+               clEnumValN(EmitStage::LLVM, "llvm",
+                          "the task in the LLVM dialect, with its graphrt "
+                          "descriptor"),
+               clEnumValN(EmitStage::Obj, "obj", "the task's object file"),
+               clEnumValN(EmitStage::Job, "job",
+                          "a job bundle directory (manifest.json, the task's "
+                          ".so and weights)")),
     cl::cat(graphcCategory));
+cl::opt<Target> target("target", cl::desc("Target of the compiled job"),
+                       cl::init(Target::Cpu),
+                       cl::values(clEnumValN(Target::Cpu, "cpu",
+                                             "the host CPU (OpenMP threads)")),
+                       cl::cat(graphcCategory));
+cl::opt<int64_t> weightsThreshold(
+    "weights-threshold",
+    cl::desc("Constants of at least this many bytes become runtime-owned "
+             "variables read from weights files; smaller ones stay in the "
+             ".so (-1: keep all in the .so)"),
+    cl::init(4096), cl::cat(graphcCategory));
+cl::opt<bool> noOpenmp("no-openmp",
+                       cl::desc("Single-threaded code that needs no libomp"),
+                       cl::init(false), cl::cat(graphcCategory));
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Fix the shape of an input: NAME:DxDx... for imported models, "
@@ -92,6 +122,23 @@ static LogicalResult compile(ModuleOp module) {
   // Canonicalization can expose further static shapes (folded reshapes).
   pm.addPass(graphc::graph::createGraphInferShapes());
   return pm.run(module);
+}
+
+static graphc::BundleOptions bundleOptions() {
+  graphc::BundleOptions options;
+  options.entry = entryName;
+  options.weightsThresholdBytes = weightsThreshold;
+  options.codegen.openmp = !noOpenmp;
+  llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
+  options.jobName = stem.empty() ? "job" : stem.str();
+  return options;
+}
+
+/// --emit=job: the bundle directory -o names.
+static int writeJob(ModuleOp module) {
+  if (failed(graphc::writeJobBundle(module, outputFilename, bundleOptions())))
+    return 1;
+  return 0;
 }
 
 /// Prints the ops of the input the importer cannot take; 0 when none.
@@ -143,6 +190,7 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);
+  graphc::registerTaskCompilation(registry);
   MLIRContext context(registry);
 
   if (listUnsupported)
@@ -208,6 +256,31 @@ int main(int argc, char **argv) {
     return 1;
   if (emit != EmitStage::Import && failed(compile(*module)))
     return 1;
+  // Without --emit the output picks the stage: a bundle is a directory, so
+  // stdout and .mlir files get the graph dialect, anything else a job.
+  if (outputFilename.empty())
+    outputFilename = "-";
+  if (emit.getNumOccurrences() == 0 &&
+      (outputFilename == "-" ||
+       llvm::StringRef(outputFilename).ends_with(".mlir")))
+    emit = EmitStage::Graph;
+  if (emit == EmitStage::Job) {
+    if (outputFilename == "-") {
+      llvm::errs() << "graphc: --emit=job writes a bundle directory; give it "
+                      "with -o NAME.gjob\n";
+      return 1;
+    }
+    return writeJob(*module);
+  }
+  // The lower stages show the task exactly as --emit=job compiles it.
+  graphc::BundleOptions options = bundleOptions();
+  graphc::TaskSignature signature;
+  if (emit != EmitStage::Import && emit != EmitStage::Graph &&
+      failed(graphc::prepareTask(*module, options, signature)))
+    return 1;
+  if ((emit == EmitStage::LLVM || emit == EmitStage::Obj) &&
+      failed(graphc::lowerTaskToLLVM(*module, options, signature)))
+    return 1;
 
   std::string error;
   auto output = openOutputFile(outputFilename, &error);
@@ -215,8 +288,13 @@ int main(int argc, char **argv) {
     llvm::errs() << "graphc: " << error << "\n";
     return 1;
   }
-  module->print(output->os());
-  output->os() << "\n";
+  if (emit == EmitStage::Obj) {
+    if (failed(graphc::emitObject(*module, options.target, output->os())))
+      return 1;
+  } else {
+    module->print(output->os());
+    output->os() << "\n";
+  }
   output->keep();
   return 0;
 }

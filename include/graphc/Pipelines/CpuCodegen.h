@@ -65,6 +65,14 @@ mlir::LogicalResult compileToSharedObject(mlir::ModuleOp module,
                                           llvm::StringRef soPath,
                                           const LinkOptions &link = {});
 
+/// The second half of compileToSharedObject, for a module already in the
+/// LLVM dialect (callers that add code after the pipeline): emits an object
+/// for `target` and links `soPath`, with libomp when `openmp`.
+mlir::LogicalResult emitSharedObject(mlir::ModuleOp module, bool openmp,
+                                     const CpuTargetOptions &target,
+                                     llvm::StringRef soPath,
+                                     const LinkOptions &link = {});
+
 /// Registers the pipeline (`graphc-cpu-codegen`) and its passes
 /// (`graphc-cpu-tile-and-vectorize`, `graphc-cpu-hoist-vector-transfers`).
 void registerCpuCodegenPasses();
