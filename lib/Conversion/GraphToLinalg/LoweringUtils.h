@@ -136,6 +136,12 @@ void populateDataMovementPatterns(mlir::RewritePatternSet &patterns,
                                   const mlir::TypeConverter *converter);
 void populateNNPatterns(mlir::RewritePatternSet &patterns,
                         const mlir::TypeConverter *converter);
+void populateIndexingPatterns(mlir::RewritePatternSet &patterns,
+                              const mlir::TypeConverter *converter);
+void populateTrainingPatterns(mlir::RewritePatternSet &patterns,
+                              const mlir::TypeConverter *converter);
+void populateRecurrentPatterns(mlir::RewritePatternSet &patterns,
+                               const mlir::TypeConverter *converter);
 
 /// Adds conversion patterns with or without a type converter.
 template <typename... Patterns>
