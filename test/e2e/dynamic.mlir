@@ -7,6 +7,11 @@
 // RUN:   --convert-math-to-llvm --convert-math-to-libm --convert-to-llvm --reconcile-unrealized-casts > %t.ll.mlir
 // RUN: %mlir_runner %t.ll.mlir -e main -entry-point-result=void -shared-libs=%runner_libs > %t
 // RUN: %python %S/reference.py dynamic %t | FileCheck %s
+// The same through graphc-cpu-codegen (serial), the pipeline graphc uses:
+// RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen=openmp=0 \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils > %t.cpu
+// RUN: %python %S/reference.py dynamic %t.cpu | FileCheck %s
 // The assert's message goes to stdout through puts before abort: unbuffered
 // here, or the abort would drop it.
 // RUN: not --crash stdbuf -o0 %mlir_runner %t.ll.mlir -e mismatch -entry-point-result=void -shared-libs=%runner_libs 2>&1 \

@@ -320,12 +320,17 @@ def resize_expected():
                             align_corners=True).numpy()
     assert np.allclose(bilinear, resize(x, (1, 1, 5, 6), "linear"))
     assert np.allclose(corners, resize(x, (1, 1, 4, 7), "linear", "align_corners"))
+    # Bicubic: PyTorch uses A = -0.75 and clamps at the edges, as ONNX with
+    # its defaults (cubic_coeff_a = -0.75, exclude_outside = 0).
+    cubic = F.interpolate(t, size=(5, 6), mode="bicubic", align_corners=False).numpy()
+    cubic_corners = F.interpolate(t, size=(2, 7), mode="bicubic",
+                                  align_corners=True).numpy()
     return [resize(x, (1, 1, 5, 7), "nearest"),
             resize(x, (1, 1, 2, 2), "nearest", "asymmetric"),
             bilinear, corners,
             resize(x, (1, 1, 1, 3), "linear", "pytorch_half_pixel"),
             resize(x, (1, 1, 6, 2), "linear", "asymmetric"),
-            resize(n, (4, 5), "nearest", "align_corners")]
+            resize(n, (4, 5), "nearest", "align_corners"), cubic, cubic_corners]
 
 
 ACTIVATIONS = {

@@ -20,9 +20,10 @@ def ConvertGraphToLinalg : Pass<"graph-to-linalg", "mlir::ModuleOp"> {
     `graph-infer-shapes` or `--input-shape`. Elementwise ops and reductions
     accept dynamic dimensions (a dynamic dimension must match the result's
     size at run time, which a `cf.assert` checks; it is never broadcast); the
-    other ops need static shapes. Ops that are not lowered (variables, which
-    the runtime owns, and the ops listed in docs/design/graph-to-linalg.md)
-    make the pass fail with "failed to legalize operation 'graph.<op>'".
+    other ops need static shapes. Every computational op is lowered; variables,
+    which the runtime owns, stay in place. An op that cannot be lowered as
+    given (e.g. dynamic shapes where static ones are needed) makes the pass
+    fail with a reason and "failed to legalize operation 'graph.<op>'".
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

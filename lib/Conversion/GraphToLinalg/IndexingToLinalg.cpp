@@ -299,8 +299,8 @@ Value clampedIndex(OpBuilder &b, Location loc, Value value, int64_t in) {
 
 /// One generic over the result that reads the input with tensor.extract:
 /// nearest takes the rounded (half down) source coordinate; linear blends
-/// the two neighbours of every resized dimension (2^k reads for k resized
-/// dimensions), clamping at the edges as ONNX's edge padding does.
+/// the two neighbours of every resized dimension, cubic the four (Keys,
+/// A = -0.75), clamping indices at the edges as ONNX's edge padding does.
 struct ResizeLowering : OpConversionPattern<ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -310,18 +310,15 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     if (failed(requireStaticShapes(op))) {
       return failure();
     }
-    if (op.getMode() == ResizeMode::cubic) {
-      return op.emitError(
-          "graph-to-linalg: cubic resize is not lowered yet");
-    }
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     Type elementType = resultType.getElementType();
     bool linear = op.getMode() == ResizeMode::linear;
-    if (linear && !isa<FloatType>(elementType)) {
-      return op.emitError("graph-to-linalg: linear resize of ")
+    if (op.getMode() != ResizeMode::nearest && !isa<FloatType>(elementType)) {
+      // The verifier rejects these already.
+      return op.emitError("graph-to-linalg: interpolating resize of ")
              << elementType << " is not supported";
     }
     CoordinateMode mode = op.getCoordinateMode();
@@ -332,67 +329,99 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
           auto constant = [&](double value) -> Value {
             return arith::ConstantOp::create(b, nloc, b.getF64FloatAttr(value));
           };
-          // Per dimension: the low and high source indices and the high
-          // one's weight (none for dimensions that keep their size).
-          SmallVector<Value> lows, highs, weights;
+          // Per dimension: the taps (source index, weight) it reads; one
+          // unweighted tap where the size is kept or for nearest.
+          auto sub = [&](Value p, Value q) -> Value {
+            return arith::SubFOp::create(b, nloc, p, q);
+          };
+          auto mul = [&](Value p, Value q) -> Value {
+            return arith::MulFOp::create(b, nloc, p, q);
+          };
+          auto add = [&](Value p, Value q) -> Value {
+            return arith::AddFOp::create(b, nloc, p, q);
+          };
+          SmallVector<SmallVector<std::pair<Value, Value>>> taps;
+          SmallVector<int64_t> resized;
           for (int64_t d = 0; d < rank; ++d) {
             Value out = linalg::IndexOp::create(b, nloc, d);
             int64_t in = inputType.getDimSize(d);
             int64_t size = resultType.getDimSize(d);
             if (in == size) {
-              lows.push_back(out);
-              highs.push_back(out);
-              weights.push_back(nullptr);
+              taps.push_back({{out, nullptr}});
               continue;
             }
             Value x = sourceCoordinate(b, nloc, mode, out, in, size);
-            if (!linear) {
+            if (op.getMode() == ResizeMode::nearest) {
               // round_prefer_floor: ceil(x - 0.5).
               Value rounded = math::CeilOp::create(
                   b, nloc, arith::SubFOp::create(b, nloc, x, constant(0.5)));
-              lows.push_back(clampedIndex(b, nloc, rounded, in));
-              highs.push_back(lows.back());
-              weights.push_back(nullptr);
+              taps.push_back({{clampedIndex(b, nloc, rounded, in), nullptr}});
               continue;
             }
+            resized.push_back(d);
             Value floor = math::FloorOp::create(b, nloc, x);
-            Value weight = arith::SubFOp::create(b, nloc, x, floor);
-            lows.push_back(clampedIndex(b, nloc, floor, in));
-            highs.push_back(clampedIndex(
-                b, nloc, arith::AddFOp::create(b, nloc, floor, constant(1)),
-                in));
-            weights.push_back(weight);
-          }
-          SmallVector<int64_t> resized;
-          for (int64_t d = 0; d < rank; ++d) {
-            if (weights[d]) {
-              resized.push_back(d);
+            Value t = arith::SubFOp::create(b, nloc, x, floor);
+            auto at = [&](double offset) {
+              return clampedIndex(
+                  b, nloc, arith::AddFOp::create(b, nloc, floor, constant(offset)),
+                  in);
+            };
+            if (linear) {
+              taps.push_back({{at(0), sub(constant(1), t)}, {at(1), t}});
+              continue;
             }
+            // Keys' cubic convolution with A = -0.75 (ONNX's default and
+            // PyTorch's): |s| <= 1: (A+2)|s|^3 - (A+3)|s|^2 + 1;
+            // 1 < |s| < 2: A|s|^3 - 5A|s|^2 + 8A|s| - 4A; s = distance.
+            double a = -0.75;
+            auto near = [&](Value s) {
+              Value s2 = mul(s, s);
+              return add(sub(mul(constant(a + 2), mul(s2, s)),
+                             mul(constant(a + 3), s2)),
+                         constant(1));
+            };
+            auto far = [&](Value s) {
+              Value s2 = mul(s, s);
+              return sub(add(sub(mul(constant(a), mul(s2, s)),
+                                 mul(constant(5 * a), s2)),
+                             mul(constant(8 * a), s)),
+                         constant(4 * a));
+            };
+            Value oneMinus = sub(constant(1), t);
+            taps.push_back({{at(-1), far(add(t, constant(1)))},
+                            {at(0), near(t)},
+                            {at(1), near(oneMinus)},
+                            {at(2), far(add(oneMinus, constant(1)))}});
+          }
+          SmallVector<Value> coords;
+          for (auto &dimTaps : taps) {
+            coords.push_back(dimTaps.front().first);
           }
           if (resized.empty()) {
-            return tensor::ExtractOp::create(b, nloc, input, lows);
+            return tensor::ExtractOp::create(b, nloc, input, coords);
           }
-          // Sum over the 2^k corners in f64, weight = prod(w or 1 - w).
+          // Sum over every combination of taps in f64 (2^k reads for linear,
+          // 4^k for cubic, k resized dimensions).
           Value acc = constant(0);
-          for (int64_t corner = 0; corner < (int64_t{1} << resized.size());
-               ++corner) {
-            SmallVector<Value> coords(lows);
+          SmallVector<size_t> pick(resized.size(), 0);
+          while (true) {
             Value weight = constant(1);
-            for (auto [bit, d] : llvm::enumerate(resized)) {
-              bool high = (corner >> bit) & 1;
-              coords[d] = high ? highs[d] : lows[d];
-              Value w = high ? weights[d]
-                             : arith::SubFOp::create(b, nloc, constant(1),
-                                                     weights[d])
-                                   .getResult();
-              weight = arith::MulFOp::create(b, nloc, weight, w);
+            for (auto [i, d] : llvm::enumerate(resized)) {
+              coords[d] = taps[d][pick[i]].first;
+              weight = mul(weight, taps[d][pick[i]].second);
             }
             Value v = tensor::ExtractOp::create(b, nloc, input, coords);
             if (v.getType() != b.getF64Type()) {
               v = arith::ExtFOp::create(b, nloc, b.getF64Type(), v);
             }
-            acc = arith::AddFOp::create(
-                b, nloc, acc, arith::MulFOp::create(b, nloc, weight, v));
+            acc = add(acc, mul(weight, v));
+            size_t i = 0;
+            while (i < pick.size() && ++pick[i] == taps[resized[i]].size()) {
+              pick[i++] = 0;
+            }
+            if (i == pick.size()) {
+              break;
+            }
           }
           if (elementType == b.getF64Type()) {
             return acc;

@@ -214,9 +214,37 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> axes, Value init,
                      ScalarBuilder combine) {
   auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  if (rank > 0 && static_cast<int64_t>(axes.size()) == rank) {
+    // A reduction to a 0-d tensor goes through a [1] result (the input
+    // gains a leading unit dimension): graphc-cpu-codegen miscompiles
+    // linalg.reduce into a 0-d output (it keeps only the last partial sum).
+    SmallVector<int64_t> expandedShape = {1};
+    SmallVector<OpFoldResult> outputShape = {b.getIndexAttr(1)};
+    SmallVector<ReassociationIndices> reassociation = {{0, 1}};
+    SmallVector<int64_t> shiftedAxes;
+    for (int64_t d = 0; d < rank; ++d) {
+      expandedShape.push_back(inputType.getDimSize(d));
+      outputShape.push_back(
+          inputType.isDynamicDim(d)
+              ? OpFoldResult(tensor::DimOp::create(b, loc, input, d).getResult())
+              : OpFoldResult(b.getIndexAttr(inputType.getDimSize(d))));
+      if (d > 0) {
+        reassociation.push_back({d + 1});
+      }
+      shiftedAxes.push_back(d + 1);
+    }
+    Value expanded = tensor::ExpandShapeOp::create(
+        b, loc, inputType.clone(expandedShape), input, reassociation,
+        outputShape);
+    Value one = buildReduction(b, loc, expanded, shiftedAxes, init, combine);
+    return tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({}, init.getType()), one,
+        ArrayRef<ReassociationIndices>{});
+  }
   SmallVector<int64_t> shape;
   SmallVector<Value> dynSizes;
-  for (int64_t d = 0; d < inputType.getRank(); ++d) {
+  for (int64_t d = 0; d < rank; ++d) {
     if (llvm::is_contained(axes, d)) {
       continue;
     }

@@ -335,7 +335,6 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
       return failure();
     }
     Location loc = op.getLoc();
-    MLIRContext *ctx = getContext();
     Value input = adaptor.getInput(), filter = adaptor.getFilter();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto filterType = cast<RankedTensorType>(filter.getType());
@@ -384,24 +383,32 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
     SmallVector<int64_t> flippedShape = {groups, og, cg};
     SmallVector<int64_t> convFilterShape = {og * groups, cg};
     int64_t rank = 3 + spatial;
-    SmallVector<AffineExpr> readExprs = {getAffineDimExpr(0, ctx),
-                                         getAffineDimExpr(2, ctx),
-                                         getAffineDimExpr(1, ctx)};
     for (int64_t i = 0; i < spatial; ++i) {
       int64_t k = filterType.getDimSize(2 + i);
       splitShape.push_back(k);
       flippedShape.push_back(k);
       convFilterShape.push_back(k);
-      readExprs.push_back(getAffineConstantExpr(k - 1, ctx) -
-                          getAffineDimExpr(3 + i, ctx));
     }
     Value split = reshapeTo(rewriter, loc, filter, withShape(filter, splitShape));
+    // flipped[g, o, c, k...] = split[g, c, o, K - 1 - k...], read with
+    // tensor.extract: a map with negative coefficients does not survive
+    // graphc-cpu-codegen's tiling.
     Value flipped = buildParallelGeneric(
         rewriter, loc,
         createEmpty(rewriter, loc, withShape(filter, flippedShape)),
-        elementType, ValueRange{split},
-        {AffineMap::get(rank, 0, readExprs, ctx)},
-        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+        elementType, ValueRange{}, {},
+        [&](OpBuilder &b, Location nloc, ValueRange) -> Value {
+          SmallVector<Value> at = {linalg::IndexOp::create(b, nloc, 0),
+                                   linalg::IndexOp::create(b, nloc, 2),
+                                   linalg::IndexOp::create(b, nloc, 1)};
+          for (int64_t i = 0; i < spatial; ++i) {
+            Value last = arith::ConstantIndexOp::create(
+                b, nloc, filterType.getDimSize(2 + i) - 1);
+            at.push_back(arith::SubIOp::create(
+                b, nloc, last, linalg::IndexOp::create(b, nloc, 3 + i)));
+          }
+          return tensor::ExtractOp::create(b, nloc, split, at);
+        });
     Value convFilter =
         reshapeTo(rewriter, loc, flipped, withShape(filter, convFilterShape));
 

@@ -328,6 +328,14 @@ Value runSteps(OpBuilder &b, Location loc, const Recurrence &r,
   return loop.getResults().back();
 }
 
+/// Copies the new state `value` over the loop-carried `dest`, so that the
+/// loop yields a value equivalent to its iteration argument (one-shot
+/// bufferization refuses a loop that yields a new buffer, and
+/// graphc-cpu-codegen may retarget the state's producer to Y's slice).
+Value copyInto(OpBuilder &b, Location loc, Value value, Value dest) {
+  return linalg::CopyOp::create(b, loc, value, dest).getResult(0);
+}
+
 /// Keeps the old state of rows past their sequence's end.
 Value keepFinished(OpBuilder &b, Location loc, const Recurrence &r,
                    Value valid, Value fresh, Value old) {
@@ -431,11 +439,10 @@ struct LSTMLowering : OpConversionPattern<LSTMOp> {
             maps.append({b.getMultiDimIdentityMap(2), b.getMultiDimIdentityMap(2)});
             SmallVector<utils::IteratorType> iterators(
                 2, utils::IteratorType::parallel);
-            // The new state overwrites the old one in place (a loop
-            // yielding a new buffer would not bufferize).
             auto cell = linalg::GenericOp::create(
                 b, nloc, TypeRange{stateType, stateType}, ins,
-                ValueRange{hPrev, cPrev},
+                ValueRange{createEmpty(b, nloc, stateType),
+                           createEmpty(b, nloc, stateType)},
                 maps, iterators,
                 [&](OpBuilder &nb, Location l, ValueRange a) {
                   auto add = [&](Value p, Value q) -> Value {
@@ -494,7 +501,8 @@ struct LSTMLowering : OpConversionPattern<LSTMOp> {
             Value hNext = cell.getResult(0), cNext = cell.getResult(1);
             Value yNext =
                 writeOutput(b, nloc, r, iter[2], hNext, d, reverse, s);
-            return {hNext, cNext, yNext};
+            return {copyInto(b, nloc, hNext, hPrev),
+                    copyInto(b, nloc, cNext, cPrev), yNext};
           });
       finalH.push_back(state[0]);
       finalC.push_back(state[1]);
@@ -644,9 +652,9 @@ struct GRULowering : OpConversionPattern<GRUOp> {
               maps.push_back(rowMap);
             }
             maps.push_back(id);
-            // Written in place over the old state, as for the LSTM cell.
             Value hNext = linalg::GenericOp::create(
-                b, nloc, TypeRange{stateType}, ins, ValueRange{hPrev}, maps,
+                b, nloc, TypeRange{stateType}, ins,
+                ValueRange{createEmpty(b, nloc, stateType)}, maps,
                 SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
                 [&](OpBuilder &nb, Location l, ValueRange a) {
                   Value candidate = act[1](
@@ -671,7 +679,7 @@ struct GRULowering : OpConversionPattern<GRUOp> {
                       nb, l, keepFinished(nb, l, r, valid, fresh, a[3]));
                 }).getResult(0);
             Value yNext = writeOutput(b, nloc, r, iter[1], hNext, d, reverse, s);
-            return {hNext, yNext};
+            return {copyInto(b, nloc, hNext, hPrev), yNext};
           });
       finalH.push_back(state[0]);
     }

@@ -8,11 +8,11 @@ func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
 
 // -----
 
-func.func @not_lowered(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32> {
-  // expected-error @+2 {{graph-to-linalg: cubic resize is not lowered yet}}
-  // expected-error @+1 {{failed to legalize operation 'graph.resize'}}
-  %0 = graph.resize %x {sizes = array<i64: 1, 1, 8, 8>, mode = #graph<resize_mode cubic>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x8x8xf32>
-  return %0 : tensor<1x1x8x8xf32>
+func.func @lstm_dynamic(%x: tensor<?x4x10xf32>, %w: tensor<1x80x10xf32>, %r: tensor<1x80x20xf32>) -> tensor<?x1x4x20xf32> {
+  // expected-error @+2 {{graph-to-linalg: graph.lstm needs static shapes, got 'tensor<?x4x10xf32>'; run graph-infer-shapes or give --input-shape}}
+  // expected-error @+1 {{failed to legalize operation 'graph.lstm'}}
+  %y, %yh, %yc = graph.lstm %x, %w, %r {hidden_size = 20 : i64} : (tensor<?x4x10xf32>, tensor<1x80x10xf32>, tensor<1x80x20xf32>) -> (tensor<?x1x4x20xf32>, tensor<1x4x20xf32>, tensor<1x4x20xf32>)
+  return %y : tensor<?x1x4x20xf32>
 }
 
 // -----
