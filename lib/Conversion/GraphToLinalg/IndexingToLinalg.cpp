@@ -132,8 +132,8 @@ Value combine(OpBuilder &b, Location loc, ScatterReduction reduction,
   return update;
 }
 
-using DestinationFn = llvm::function_ref<SmallVector<Value>(
-    OpBuilder &, Location, ValueRange)>;
+using DestinationFn =
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)>;
 
 /// Visits every element of `updates` in row-major order and combines it
 /// into a copy of `input` at `destination(ivs)`.
@@ -239,8 +239,8 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
           }
           return dest;
         });
-    rewriter.replaceOp(op, ScatterElementsLowering::castToResult(
-                               rewriter, loc, result, op));
+    rewriter.replaceOp(
+        op, ScatterElementsLowering::castToResult(rewriter, loc, result, op));
     return success();
   }
 };
@@ -256,8 +256,7 @@ Value sourceCoordinate(OpBuilder &b, Location loc, CoordinateMode mode,
                        Value out, int64_t in, int64_t size) {
   Type f64 = b.getF64Type();
   Value x = arith::UIToFPOp::create(
-      b, loc, f64,
-      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), out));
+      b, loc, f64, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), out));
   auto constant = [&](double value) -> Value {
     return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(value));
   };
@@ -325,7 +324,8 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     int64_t rank = resultType.getRank();
     Value result = buildParallelGeneric(
         rewriter, loc, createEmpty(rewriter, loc, resultType), elementType,
-        ValueRange{}, {}, [&](OpBuilder &b, Location nloc, ValueRange) -> Value {
+        ValueRange{}, {},
+        [&](OpBuilder &b, Location nloc, ValueRange) -> Value {
           auto constant = [&](double value) -> Value {
             return arith::ConstantOp::create(b, nloc, b.getF64FloatAttr(value));
           };
@@ -363,8 +363,8 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
             Value t = arith::SubFOp::create(b, nloc, x, floor);
             auto at = [&](double offset) {
               return clampedIndex(
-                  b, nloc, arith::AddFOp::create(b, nloc, floor, constant(offset)),
-                  in);
+                  b, nloc,
+                  arith::AddFOp::create(b, nloc, floor, constant(offset)), in);
             };
             if (linear) {
               taps.push_back({{at(0), sub(constant(1), t)}, {at(1), t}});

@@ -104,8 +104,8 @@ Value matmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
                                     lt.getElementType());
   Value acc =
       createFilled(b, loc, type, createScalar(b, loc, lt.getElementType(), 0));
-  return linalg::MatmulOp::create(b, loc, TypeRange{type},
-                                  ValueRange{lhs, rhs}, ValueRange{acc})
+  return linalg::MatmulOp::create(b, loc, TypeRange{type}, ValueRange{lhs, rhs},
+                                  ValueRange{acc})
       .getResult(0);
 }
 
@@ -122,8 +122,8 @@ Value projectInput(OpBuilder &b, Location loc, const Recurrence &r, Value x,
                    Value w, Value wBias) {
   auto xt = cast<RankedTensorType>(x.getType());
   int64_t input = xt.getDimSize(2), gh = r.gates * r.hidden;
-  Value flat = reshapeTo(b, loc, x,
-                         RankedTensorType::get({r.seq * r.batch, input}, r.type));
+  Value flat = reshapeTo(
+      b, loc, x, RankedTensorType::get({r.seq * r.batch, input}, r.type));
   Value xw = matmul(b, loc, flat, transpose2d(b, loc, w));
   if (wBias) {
     MLIRContext *ctx = b.getContext();
@@ -172,7 +172,8 @@ Value stepInput(OpBuilder &b, Location loc, const Recurrence &r, Value xw,
   if (!r.sequenceLens) {
     Value t = rowStep(b, loc, r, reverse, s, nullptr).first;
     return tensor::ExtractSliceOp::create(
-        b, loc, type, xw, ArrayRef<OpFoldResult>{t, b.getIndexAttr(0), b.getIndexAttr(0)},
+        b, loc, type, xw,
+        ArrayRef<OpFoldResult>{t, b.getIndexAttr(0), b.getIndexAttr(0)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(r.batch),
                                b.getIndexAttr(gh)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
@@ -219,7 +220,8 @@ Value writeOutput(OpBuilder &b, Location loc, const Recurrence &r, Value y,
         Value len = tensor::ExtractOp::create(nb, nloc, r.sequenceLens, row);
         auto [t, valid] = rowStep(nb, nloc, r, reverse, s, len);
         Value hRow = tensor::ExtractSliceOp::create(
-            nb, nloc, rowType, h, ArrayRef<OpFoldResult>{row, nb.getIndexAttr(0)},
+            nb, nloc, rowType, h,
+            ArrayRef<OpFoldResult>{row, nb.getIndexAttr(0)},
             ArrayRef<OpFoldResult>{one, nb.getIndexAttr(r.hidden)},
             ArrayRef<OpFoldResult>{one, one});
         Value value = arith::SelectOp::create(nb, nloc, valid, hRow, zeros);
@@ -247,7 +249,8 @@ Value gateSlice(OpBuilder &b, Location loc, Value value, int64_t gate,
   int64_t rows = type.getDimSize(0);
   return tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({rows, hidden}, type.getElementType()),
-      value, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(gate * hidden)},
+      value,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(gate * hidden)},
       ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(hidden)},
       ArrayRef<OpFoldResult>{one, one});
 }
@@ -267,7 +270,8 @@ Value initialState(OpBuilder &b, Location loc, const Recurrence &r, Value init,
   if (init) {
     return sliceDirection(b, loc, init, d);
   }
-  return createFilled(b, loc, RankedTensorType::get({r.batch, r.hidden}, r.type),
+  return createFilled(b, loc,
+                      RankedTensorType::get({r.batch, r.hidden}, r.type),
                       createScalar(b, loc, r.type, 0));
 }
 
@@ -309,8 +313,8 @@ Value stackDirections(OpBuilder &b, Location loc, const Recurrence &r,
 /// Runs `step(s, state..., y) -> (state'..., y')` for s in [0, seq).
 Value runSteps(OpBuilder &b, Location loc, const Recurrence &r,
                SmallVectorImpl<Value> &state, Value y,
-               llvm::function_ref<SmallVector<Value>(
-                   OpBuilder &, Location, Value, ValueRange)>
+               llvm::function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                     Value, ValueRange)>
                    step) {
   SmallVector<Value> init(state.begin(), state.end());
   init.push_back(y);
@@ -337,8 +341,8 @@ Value copyInto(OpBuilder &b, Location loc, Value value, Value dest) {
 }
 
 /// Keeps the old state of rows past their sequence's end.
-Value keepFinished(OpBuilder &b, Location loc, const Recurrence &r,
-                   Value valid, Value fresh, Value old) {
+Value keepFinished(OpBuilder &b, Location loc, const Recurrence &r, Value valid,
+                   Value fresh, Value old) {
   if (!r.sequenceLens) {
     return fresh;
   }
@@ -375,7 +379,8 @@ struct LSTMLowering : OpConversionPattern<LSTMOp> {
     bool bidirectional = op.getDirection() == RNNDirection::bidirectional;
     int64_t dirs = bidirectional ? 2 : 1;
     auto yType = cast<RankedTensorType>(op.getY().getType());
-    Value y = createFilled(rewriter, loc, yType, createScalar(rewriter, loc, r.type, 0));
+    Value y = createFilled(rewriter, loc, yType,
+                           createScalar(rewriter, loc, r.type, 0));
     SmallVector<Value> finalH, finalC;
     bool coupled = op.getInputForget();
     for (int64_t d = 0; d < dirs; ++d) {
@@ -392,8 +397,8 @@ struct LSTMLowering : OpConversionPattern<LSTMOp> {
       if (adaptor.getP()) {
         peep = sliceDirection(rewriter, loc, adaptor.getP(), d);
       }
-      SmallVector<Activation> act = getActivations(
-          op.getActivations(), d, 3, {"Sigmoid", "Tanh", "Tanh"});
+      SmallVector<Activation> act = getActivations(op.getActivations(), d, 3,
+                                                   {"Sigmoid", "Tanh", "Tanh"});
       Value xw = projectInput(rewriter, loc, r, adaptor.getX(), w, wBias);
       SmallVector<Value> state = {
           initialState(rewriter, loc, r, adaptor.getInitialH(), d),
@@ -408,12 +413,13 @@ struct LSTMLowering : OpConversionPattern<LSTMOp> {
             // Inputs: x and h projections of gates i, o, f, c; the
             // previous cell; optional recurrent bias, peepholes, lengths.
             AffineMap id = b.getMultiDimIdentityMap(2);
-            AffineMap col = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
+            AffineMap col =
+                AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
             SmallVector<Value> ins;
             SmallVector<AffineMap> maps;
             for (int64_t g = 0; g < 4; ++g) {
-              ins.append({gateSlice(b, nloc, xs, g, h),
-                          gateSlice(b, nloc, hr, g, h)});
+              ins.append(
+                  {gateSlice(b, nloc, xs, g, h), gateSlice(b, nloc, hr, g, h)});
               maps.append({id, id});
             }
             ins.push_back(cPrev);
@@ -433,18 +439,19 @@ struct LSTMLowering : OpConversionPattern<LSTMOp> {
             }
             if (r.sequenceLens) {
               ins.push_back(r.sequenceLens);
-              maps.push_back(AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx));
+              maps.push_back(
+                  AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx));
             }
             auto stateType = RankedTensorType::get({r.batch, h}, r.type);
-            maps.append({b.getMultiDimIdentityMap(2), b.getMultiDimIdentityMap(2)});
+            maps.append(
+                {b.getMultiDimIdentityMap(2), b.getMultiDimIdentityMap(2)});
             SmallVector<utils::IteratorType> iterators(
                 2, utils::IteratorType::parallel);
             auto cell = linalg::GenericOp::create(
                 b, nloc, TypeRange{stateType, stateType}, ins,
                 ValueRange{createEmpty(b, nloc, stateType),
                            createEmpty(b, nloc, stateType)},
-                maps, iterators,
-                [&](OpBuilder &nb, Location l, ValueRange a) {
+                maps, iterators, [&](OpBuilder &nb, Location l, ValueRange a) {
                   auto add = [&](Value p, Value q) -> Value {
                     return arith::AddFOp::create(nb, l, p, q);
                   };
@@ -545,7 +552,8 @@ struct GRULowering : OpConversionPattern<GRUOp> {
     int64_t dirs = bidirectional ? 2 : 1;
     bool linearBeforeReset = op.getLinearBeforeReset();
     auto yType = cast<RankedTensorType>(op.getY().getType());
-    Value y = createFilled(rewriter, loc, yType, createScalar(rewriter, loc, r.type, 0));
+    Value y = createFilled(rewriter, loc, yType,
+                           createScalar(rewriter, loc, r.type, 0));
     auto stateType = RankedTensorType::get({r.batch, h}, r.type);
     AffineMap id = rewriter.getMultiDimIdentityMap(2);
     AffineMap rowMap = AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx);
@@ -561,9 +569,9 @@ struct GRULowering : OpConversionPattern<GRUOp> {
         wBias = slice1d(rewriter, loc, bias, 0, 3 * h);
         rBias = slice1d(rewriter, loc, bias, 3 * h, 3 * h);
       } else {
-        rBias = createFilled(rewriter, loc,
-                             RankedTensorType::get({3 * h}, r.type),
-                             createScalar(rewriter, loc, r.type, 0));
+        rBias =
+            createFilled(rewriter, loc, RankedTensorType::get({3 * h}, r.type),
+                         createScalar(rewriter, loc, r.type, 0));
       }
       // R^T split: the z and r columns, and the h columns (used after the
       // reset gate unless linear_before_reset).
@@ -597,7 +605,8 @@ struct GRULowering : OpConversionPattern<GRUOp> {
                   nb, l, arith::AddFOp::create(nb, l, p, q), t);
             };
             // z and r: act0(x + h R + Wb + Rb), one generic with two outputs.
-            AffineMap col = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
+            AffineMap col =
+                AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
             auto gates = linalg::GenericOp::create(
                 b, nloc, TypeRange{stateType, stateType},
                 ValueRange{gateSlice(b, nloc, xs, 0, h),
@@ -609,10 +618,15 @@ struct GRULowering : OpConversionPattern<GRUOp> {
                 ValueRange{createEmpty(b, nloc, stateType),
                            createEmpty(b, nloc, stateType)},
                 SmallVector<AffineMap>{id, id, col, id, id, col, id, id},
-                SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+                SmallVector<utils::IteratorType>(2,
+                                                 utils::IteratorType::parallel),
                 [&](OpBuilder &nb, Location l, ValueRange a) {
-                  Value z = act[0](nb, l, clipValue(nb, l, r, sum3(nb, l, a[0], a[1], a[2])));
-                  Value rg = act[0](nb, l, clipValue(nb, l, r, sum3(nb, l, a[3], a[4], a[5])));
+                  Value z = act[0](
+                      nb, l,
+                      clipValue(nb, l, r, sum3(nb, l, a[0], a[1], a[2])));
+                  Value rg = act[0](
+                      nb, l,
+                      clipValue(nb, l, r, sum3(nb, l, a[3], a[4], a[5])));
                   linalg::YieldOp::create(nb, l, ValueRange{z, rg});
                 });
             Value z = gates.getResult(0), reset = gates.getResult(1);
@@ -652,33 +666,38 @@ struct GRULowering : OpConversionPattern<GRUOp> {
               maps.push_back(rowMap);
             }
             maps.push_back(id);
-            Value hNext = linalg::GenericOp::create(
-                b, nloc, TypeRange{stateType}, ins,
-                ValueRange{createEmpty(b, nloc, stateType)}, maps,
-                SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-                [&](OpBuilder &nb, Location l, ValueRange a) {
-                  Value candidate = act[1](
-                      nb, l,
-                      clipValue(nb, l, r, arith::AddFOp::create(nb, l, a[0], a[1])));
-                  // (1 - z) * candidate + z * h
-                  Value one = createScalar(nb, l, r.type, 1);
-                  Value fresh = arith::AddFOp::create(
-                      nb, l,
-                      arith::MulFOp::create(
-                          nb, l, arith::SubFOp::create(nb, l, one, a[2]),
-                          candidate),
-                      arith::MulFOp::create(nb, l, a[2], a[3]));
-                  Value valid;
-                  if (r.sequenceLens) {
-                    Value len = arith::IndexCastOp::create(
-                        nb, l, nb.getIndexType(), a[4]);
-                    valid = arith::CmpIOp::create(
-                        nb, l, arith::CmpIPredicate::slt, s, len);
-                  }
-                  linalg::YieldOp::create(
-                      nb, l, keepFinished(nb, l, r, valid, fresh, a[3]));
-                }).getResult(0);
-            Value yNext = writeOutput(b, nloc, r, iter[1], hNext, d, reverse, s);
+            Value hNext =
+                linalg::GenericOp::create(
+                    b, nloc, TypeRange{stateType}, ins,
+                    ValueRange{createEmpty(b, nloc, stateType)}, maps,
+                    SmallVector<utils::IteratorType>(
+                        2, utils::IteratorType::parallel),
+                    [&](OpBuilder &nb, Location l, ValueRange a) {
+                      Value candidate = act[1](
+                          nb, l,
+                          clipValue(nb, l, r,
+                                    arith::AddFOp::create(nb, l, a[0], a[1])));
+                      // (1 - z) * candidate + z * h
+                      Value one = createScalar(nb, l, r.type, 1);
+                      Value fresh = arith::AddFOp::create(
+                          nb, l,
+                          arith::MulFOp::create(
+                              nb, l, arith::SubFOp::create(nb, l, one, a[2]),
+                              candidate),
+                          arith::MulFOp::create(nb, l, a[2], a[3]));
+                      Value valid;
+                      if (r.sequenceLens) {
+                        Value len = arith::IndexCastOp::create(
+                            nb, l, nb.getIndexType(), a[4]);
+                        valid = arith::CmpIOp::create(
+                            nb, l, arith::CmpIPredicate::slt, s, len);
+                      }
+                      linalg::YieldOp::create(
+                          nb, l, keepFinished(nb, l, r, valid, fresh, a[3]));
+                    })
+                    .getResult(0);
+            Value yNext =
+                writeOutput(b, nloc, r, iter[1], hNext, d, reverse, s);
             return {copyInto(b, nloc, hNext, hPrev), yNext};
           });
       finalH.push_back(state[0]);

@@ -24,8 +24,8 @@ Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
   return tensor::CastOp::create(b, loc, type, value);
 }
 
-using MultiScalarBuilder = llvm::function_ref<SmallVector<Value>(
-    OpBuilder &, Location, ValueRange)>;
+using MultiScalarBuilder =
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)>;
 
 /// One parallel generic with `numResults` outputs of `type` (the shape of
 /// `operands[0]`), every operand read through a NumPy broadcast map.
@@ -175,7 +175,8 @@ struct AdamUpdateLowering : OpConversionPattern<AdamUpdateOp> {
               b, loc, mul(lr, math::SqrtOp::create(b, loc, sub(one, b2p))),
               sub(one, b1p));
           Value newM = add(mul(beta1, m), mul(sub(one, beta1), grad));
-          Value newV = add(mul(beta2, v), mul(sub(one, beta2), mul(grad, grad)));
+          Value newV =
+              add(mul(beta2, v), mul(sub(one, beta2), mul(grad, grad)));
           Value denom = add(math::SqrtOp::create(b, loc, newV), eps);
           Value newParam =
               sub(param, arith::DivFOp::create(b, loc, mul(lrT, newM), denom));
@@ -235,7 +236,8 @@ struct FtrlUpdateLowering : OpConversionPattern<FtrlUpdateOp> {
           Value active = arith::CmpFOp::create(
               b, loc, arith::CmpFPredicate::OGT,
               math::AbsFOp::create(b, loc, newLinear), l1);
-          Value newParam = arith::SelectOp::create(b, loc, active, shrunk, zero);
+          Value newParam =
+              arith::SelectOp::create(b, loc, active, shrunk, zero);
           return {newParam, newAccum, newLinear};
         });
     replaceWithCasts(rewriter, op, results);
@@ -264,7 +266,8 @@ struct BatchNormTrainLowering : OpConversionPattern<BatchNormTrainOp> {
       axes.push_back(d);
     }
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-    AffineMap channel = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    AffineMap channel =
+        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
     Value mean = reduceAlong(rewriter, loc, input, axes, ReduceKind::mean);
     Value centered = buildParallelGeneric(
         rewriter, loc, input, type, ValueRange{input, mean}, {id, channel},
@@ -277,15 +280,16 @@ struct BatchNormTrainLowering : OpConversionPattern<BatchNormTrainOp> {
           return arith::MulFOp::create(b, nloc, a[0], a[0]);
         });
     // The biased variance (divided by the count, not count - 1).
-    Value variance = reduceAlong(rewriter, loc, squares, axes, ReduceKind::mean);
+    Value variance =
+        reduceAlong(rewriter, loc, squares, axes, ReduceKind::mean);
     double epsilon = op.getEpsilon().convertToDouble();
     Value output = buildParallelGeneric(
         rewriter, loc, input, type,
         ValueRange{centered, variance, adaptor.getScale(), adaptor.getBias()},
         {id, channel, channel, channel},
         [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
-          Value var = arith::AddFOp::create(b, nloc, a[1],
-                                            createScalar(b, nloc, type, epsilon));
+          Value var = arith::AddFOp::create(
+              b, nloc, a[1], createScalar(b, nloc, type, epsilon));
           Value normed = arith::MulFOp::create(
               b, nloc, a[0], math::RsqrtOp::create(b, nloc, var));
           Value scaled = arith::MulFOp::create(b, nloc, normed, a[2]);
@@ -341,7 +345,8 @@ struct SoftmaxCrossEntropyLowering
       Value classes = tensor::DimOp::create(rewriter, loc, logits, 1);
       loss = buildParallelGeneric(
           rewriter, loc, sum, type, ValueRange{logSum, labels},
-          {rewriter.getMultiDimIdentityMap(1), rewriter.getMultiDimIdentityMap(1)},
+          {rewriter.getMultiDimIdentityMap(1),
+           rewriter.getMultiDimIdentityMap(1)},
           [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
             Value label =
                 arith::IndexCastOp::create(b, nloc, b.getIndexType(), a[1]);
@@ -358,7 +363,8 @@ struct SoftmaxCrossEntropyLowering
           });
       grad = buildParallelGeneric(
           rewriter, loc, logits, type, ValueRange{exp, sum, labels},
-          {id, row, row}, [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          {id, row, row},
+          [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
             Value softmax = arith::DivFOp::create(b, nloc, a[0], a[1]);
             Value label =
                 arith::IndexCastOp::create(b, nloc, b.getIndexType(), a[2]);
@@ -369,8 +375,8 @@ struct SoftmaxCrossEntropyLowering
                 b, nloc, isNeg, arith::AddIOp::create(b, nloc, label, classes),
                 label);
             Value c = linalg::IndexOp::create(b, nloc, 1);
-            Value hit =
-                arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::eq, c, label);
+            Value hit = arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::eq,
+                                              c, label);
             Value oneHot = arith::SelectOp::create(
                 b, nloc, hit, createScalar(b, nloc, type, 1),
                 createScalar(b, nloc, type, 0));
@@ -380,7 +386,8 @@ struct SoftmaxCrossEntropyLowering
       // loss[b] = -sum_c labels * (shifted - logSum).
       Value terms = buildParallelGeneric(
           rewriter, loc, logits, type, ValueRange{labels, shifted, logSum},
-          {id, id, row}, [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          {id, id, row},
+          [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
             Value logSoftmax = arith::SubFOp::create(b, nloc, a[1], a[2]);
             return arith::MulFOp::create(b, nloc, a[0], logSoftmax);
           });
@@ -393,7 +400,8 @@ struct SoftmaxCrossEntropyLowering
           });
       grad = buildParallelGeneric(
           rewriter, loc, logits, type, ValueRange{exp, sum, labels},
-          {id, row, id}, [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          {id, row, id},
+          [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
             Value softmax = arith::DivFOp::create(b, nloc, a[0], a[1]);
             return arith::SubFOp::create(b, nloc, softmax, a[2]);
           });
