@@ -75,14 +75,16 @@ Value createEmptyForBroadcast(OpBuilder &b, Location loc, RankedTensorType type,
         staticSize = operandSize;
       }
     }
+    if (ShapedType::isDynamic(staticSize) && dynamicOperands.empty()) {
+      // Every operand has a static 1 here (a result type less refined than
+      // its operands').
+      staticSize = 1;
+    }
     if (!ShapedType::isDynamic(staticSize)) {
-      if (!dynamicOperands.empty()) {
+      if (!dynamicOperands.empty() || type.isDynamicDim(d)) {
         size = arith::ConstantIndexOp::create(b, loc, staticSize);
       }
     } else {
-      // The verifier guarantees some operand is dynamic where the result is.
-      assert(!dynamicOperands.empty() &&
-             "dynamic result dimension without a dynamic operand");
       auto [i, od] = dynamicOperands.front();
       size = tensor::DimOp::create(b, loc, operands[i], od);
       sizeSource = static_cast<int64_t>(i);
