@@ -6,6 +6,11 @@
 // RUN:   --convert-math-to-llvm --convert-math-to-libm --convert-to-llvm --reconcile-unrealized-casts \
 // RUN: | %mlir_runner -e main -entry-point-result=void -shared-libs=%runner_libs > %t
 // RUN: %python %S/reference.py norm %t | FileCheck %s
+// The same through graphc-cpu-codegen (serial), the pipeline graphc uses:
+// RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen=openmp=0 \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils > %t.cpu
+// RUN: %python %S/reference.py norm %t.cpu | FileCheck %s
 // CHECK: norm: 2 results match NumPy
 
 func.func private @printMemrefF32(tensor<*xf32>)

@@ -18,15 +18,19 @@ def ConvertGraphToLinalg : Pass<"graph-to-linalg", "mlir::ModuleOp"> {
 
     Shapes must be ranked: an unranked operand is an error that asks for
     `graph-infer-shapes` or `--input-shape`. Elementwise ops and reductions
-    accept dynamic dimensions (which are assumed not to broadcast); the
-    other ops need static shapes. Ops that are not lowered (variables, which
-    the runtime owns, and the ops listed in docs/design/graph-to-linalg.md)
-    make the pass fail with "failed to legalize operation 'graph.<op>'".
+    accept dynamic dimensions (a dynamic dimension must match the result's
+    size at run time, which a `cf.assert` checks; it is never broadcast); the
+    other ops need static shapes. Every computational op is lowered; variables,
+    which the runtime owns, stay in place. An op that cannot be lowered as
+    given (e.g. dynamic shapes where static ones are needed) makes the pass
+    fail with a reason and "failed to legalize operation 'graph.<op>'".
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
+    "mlir::cf::ControlFlowDialect",
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",
+    "mlir::scf::SCFDialect",
     "mlir::tensor::TensorDialect",
   ];
 }

@@ -247,18 +247,25 @@ struct SliceLowering : StaticPattern<SliceOp> {
     Value result = tensor::ExtractSliceOp::create(rewriter, loc, resultType,
                                                   input, offsets, sizes, strides);
     if (!reversed.empty()) {
-      MLIRContext *ctx = getContext();
-      SmallVector<AffineExpr> exprs;
-      for (int64_t d = 0; d < rank; ++d) {
-        AffineExpr dim = getAffineDimExpr(d, ctx);
-        exprs.push_back(llvm::is_contained(reversed, d)
-                            ? resultType.getDimSize(d) - 1 - dim
-                            : dim);
-      }
-      AffineMap map = AffineMap::get(rank, 0, exprs, ctx);
+      // Reverse with tensor.extract at n - 1 - i: a map with a negative
+      // coefficient does not survive graphc-cpu-codegen's tiling.
+      Value source = result;
       result = buildParallelGeneric(
-          rewriter, loc, result, resultType.getElementType(), ValueRange{result},
-          {map}, [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+          rewriter, loc, createEmpty(rewriter, loc, resultType),
+          resultType.getElementType(), ValueRange{}, {},
+          [&](OpBuilder &b, Location nloc, ValueRange) -> Value {
+            SmallVector<Value> at;
+            for (int64_t d = 0; d < rank; ++d) {
+              Value i = linalg::IndexOp::create(b, nloc, d);
+              if (llvm::is_contained(reversed, d)) {
+                Value last = arith::ConstantIndexOp::create(
+                    b, nloc, resultType.getDimSize(d) - 1);
+                i = arith::SubIOp::create(b, nloc, last, i);
+              }
+              at.push_back(i);
+            }
+            return tensor::ExtractOp::create(b, nloc, source, at);
+          });
     }
     rewriter.replaceOp(op, result);
     return success();

@@ -36,7 +36,11 @@ Value scalar(AbsOp, OpBuilder &b, Location loc, ValueRange a, Type t) {
   if (isFloat(t)) {
     return math::AbsFOp::create(b, loc, a[0]);
   }
-  return math::AbsIOp::create(b, loc, a[0]);
+  // max(x, -x) rather than math.absi, which graphc-cpu-codegen cannot
+  // lower on vectors (the minimum value maps to itself either way).
+  Value negated =
+      arith::SubIOp::create(b, loc, createScalar(b, loc, t, 0), a[0]);
+  return arith::MaxSIOp::create(b, loc, a[0], negated);
 }
 Value scalar(ReluOp, OpBuilder &b, Location loc, ValueRange a, Type t) {
   return createMax(b, loc, a[0], createScalar(b, loc, t, 0));

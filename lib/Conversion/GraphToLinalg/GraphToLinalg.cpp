@@ -8,7 +8,9 @@
 #include "graph/GraphDialect.h"
 #include "graph/GraphOps.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace graphc {
 #define GEN_PASS_DEF_CONVERTGRAPHTOLINALG
@@ -25,11 +27,15 @@ void populateGraphToLinalgPatterns(RewritePatternSet &patterns,
   lowering::populateReductionPatterns(patterns, converter);
   lowering::populateDataMovementPatterns(patterns, converter);
   lowering::populateNNPatterns(patterns, converter);
+  lowering::populateIndexingPatterns(patterns, converter);
+  lowering::populateTrainingPatterns(patterns, converter);
+  lowering::populateRecurrentPatterns(patterns, converter);
 }
 
 void configureGraphToLinalgTarget(ConversionTarget &target) {
-  target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                         math::MathDialect, tensor::TensorDialect>();
+  target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                         linalg::LinalgDialect, math::MathDialect,
+                         scf::SCFDialect, tensor::TensorDialect>();
   target.addIllegalDialect<graph::GraphDialect>();
   // Variables are runtime-owned buffers; they are lowered with the runtime
   // calls, not here.

@@ -2,6 +2,7 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 
@@ -55,21 +56,59 @@ Value createEmptyForBroadcast(OpBuilder &b, Location loc, RankedTensorType type,
   SmallVector<Value> dynSizes;
   int64_t rank = type.getRank();
   for (int64_t d = 0; d < rank; ++d) {
-    if (!type.isDynamicDim(d)) {
-      continue;
-    }
+    // The size of result dimension `d`: static if the result or some
+    // operand knows it, else the first dynamic operand's.
+    int64_t staticSize = type.getDimSize(d);
     Value size;
-    for (Value operand : operands) {
+    int64_t sizeSource = -1;
+    SmallVector<std::pair<int64_t, int64_t>> dynamicOperands;
+    for (auto [i, operand] : llvm::enumerate(operands)) {
       auto operandType = cast<RankedTensorType>(operand.getType());
       int64_t od = d - (rank - operandType.getRank());
-      if (od >= 0 && operandType.isDynamicDim(od)) {
-        size = tensor::DimOp::create(b, loc, operand, od);
-        break;
+      if (od < 0) {
+        continue;
+      }
+      int64_t operandSize = operandType.getDimSize(od);
+      if (ShapedType::isDynamic(operandSize)) {
+        dynamicOperands.emplace_back(i, od);
+      } else if (operandSize != 1 && ShapedType::isDynamic(staticSize)) {
+        staticSize = operandSize;
       }
     }
-    // The verifier guarantees some operand is dynamic where the result is.
-    assert(size && "dynamic result dimension without a dynamic operand");
-    dynSizes.push_back(size);
+    if (ShapedType::isDynamic(staticSize) && dynamicOperands.empty()) {
+      // Every operand has a static 1 here (a result type less refined than
+      // its operands').
+      staticSize = 1;
+    }
+    if (!ShapedType::isDynamic(staticSize)) {
+      if (!dynamicOperands.empty() || type.isDynamicDim(d)) {
+        size = arith::ConstantIndexOp::create(b, loc, staticSize);
+      }
+    } else {
+      auto [i, od] = dynamicOperands.front();
+      size = tensor::DimOp::create(b, loc, operands[i], od);
+      sizeSource = static_cast<int64_t>(i);
+    }
+    if (type.isDynamicDim(d)) {
+      dynSizes.push_back(size);
+    }
+    // A dynamic operand dimension is read with the identity map, so it must
+    // equal the result's size at run time: a 1 that would need stretching
+    // stops the program with a message instead of reading out of bounds.
+    for (auto [i, od] : dynamicOperands) {
+      if (static_cast<int64_t>(i) == sizeSource) {
+        continue;
+      }
+      Value operandSize = tensor::DimOp::create(b, loc, operands[i], od);
+      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         operandSize, size);
+      std::string message;
+      llvm::raw_string_ostream os(message);
+      os << "graph-to-linalg: dynamic dimension " << od << " of operand " << i
+         << " does not match result dimension " << d
+         << " at run time (a dynamic dimension of size 1 is not broadcast)";
+      cf::AssertOp::create(b, loc, same, message);
+    }
   }
   return createEmpty(b, loc, type, dynSizes);
 }
@@ -177,9 +216,37 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> axes, Value init,
                      ScalarBuilder combine) {
   auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  if (rank > 0 && static_cast<int64_t>(axes.size()) == rank) {
+    // A reduction to a 0-d tensor goes through a [1] result (the input
+    // gains a leading unit dimension): graphc-cpu-codegen miscompiles
+    // linalg.reduce into a 0-d output (it keeps only the last partial sum).
+    SmallVector<int64_t> expandedShape = {1};
+    SmallVector<OpFoldResult> outputShape = {b.getIndexAttr(1)};
+    SmallVector<ReassociationIndices> reassociation = {{0, 1}};
+    SmallVector<int64_t> shiftedAxes;
+    for (int64_t d = 0; d < rank; ++d) {
+      expandedShape.push_back(inputType.getDimSize(d));
+      outputShape.push_back(
+          inputType.isDynamicDim(d)
+              ? OpFoldResult(tensor::DimOp::create(b, loc, input, d).getResult())
+              : OpFoldResult(b.getIndexAttr(inputType.getDimSize(d))));
+      if (d > 0) {
+        reassociation.push_back({d + 1});
+      }
+      shiftedAxes.push_back(d + 1);
+    }
+    Value expanded = tensor::ExpandShapeOp::create(
+        b, loc, inputType.clone(expandedShape), input, reassociation,
+        outputShape);
+    Value one = buildReduction(b, loc, expanded, shiftedAxes, init, combine);
+    return tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({}, init.getType()), one,
+        ArrayRef<ReassociationIndices>{});
+  }
   SmallVector<int64_t> shape;
   SmallVector<Value> dynSizes;
-  for (int64_t d = 0; d < inputType.getRank(); ++d) {
+  for (int64_t d = 0; d < rank; ++d) {
     if (llvm::is_contained(axes, d)) {
       continue;
     }

@@ -38,9 +38,10 @@ mlir::Value createEmpty(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::RankedTensorType type,
                         mlir::ValueRange dynSizes = {});
 
-/// `tensor.empty` of `type` whose dynamic sizes are taken, NumPy-aligned at
-/// the trailing dimension, from the first of `operands` that has a dynamic
-/// size there (dynamic sizes are assumed never to broadcast).
+/// `tensor.empty` of `type` whose dynamic sizes are, NumPy-aligned at the
+/// trailing dimension, the static size some operand has there or else the
+/// first dynamic operand's. Dynamic operand sizes are never broadcast: every
+/// other dynamic operand size there gets a `cf.assert` that it matches.
 mlir::Value createEmptyForBroadcast(mlir::OpBuilder &b, mlir::Location loc,
                                     mlir::RankedTensorType type,
                                     mlir::ValueRange operands);
@@ -136,6 +137,12 @@ void populateDataMovementPatterns(mlir::RewritePatternSet &patterns,
                                   const mlir::TypeConverter *converter);
 void populateNNPatterns(mlir::RewritePatternSet &patterns,
                         const mlir::TypeConverter *converter);
+void populateIndexingPatterns(mlir::RewritePatternSet &patterns,
+                              const mlir::TypeConverter *converter);
+void populateTrainingPatterns(mlir::RewritePatternSet &patterns,
+                              const mlir::TypeConverter *converter);
+void populateRecurrentPatterns(mlir::RewritePatternSet &patterns,
+                               const mlir::TypeConverter *converter);
 
 /// Adds conversion patterns with or without a type converter.
 template <typename... Patterns>

@@ -178,6 +178,112 @@ Value addChannelBias(OpBuilder &b, Location loc, Value value, Value bias) {
       });
 }
 
+/// A grouped convolution as one generic over (n, g, o, out..., c, k...):
+/// `input` `[N, G, C/G, D...]` (already padded), `filter` `[G, O/G, C/G,
+/// K...]`, result `groupedType` `[N, G, O/G, OUT...]`. Used where linalg has
+/// no named op (grouped 1-d and 3-d).
+Value groupedConvGeneric(OpBuilder &b, Location loc, Value input, Value filter,
+                         RankedTensorType groupedType,
+                         ArrayRef<int64_t> strides,
+                         ArrayRef<int64_t> dilations) {
+  MLIRContext *ctx = b.getContext();
+  int64_t spatial = strides.size();
+  int64_t loops = 4 + 2 * spatial;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  AffineExpr c = dim(3 + spatial);
+  SmallVector<AffineExpr> inputExprs = {dim(0), dim(1), c};
+  SmallVector<AffineExpr> filterExprs = {dim(1), dim(2), c};
+  SmallVector<AffineExpr> outExprs = {dim(0), dim(1), dim(2)};
+  for (int64_t i = 0; i < spatial; ++i) {
+    AffineExpr out = dim(3 + i), k = dim(4 + spatial + i);
+    inputExprs.push_back(out * strides[i] + k * dilations[i]);
+    filterExprs.push_back(k);
+    outExprs.push_back(out);
+  }
+  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inputExprs, ctx),
+                                 AffineMap::get(loops, 0, filterExprs, ctx),
+                                 AffineMap::get(loops, 0, outExprs, ctx)};
+  SmallVector<utils::IteratorType> iterators(loops,
+                                             utils::IteratorType::parallel);
+  for (int64_t i = 3 + spatial; i < loops; ++i) {
+    iterators[i] = utils::IteratorType::reduction;
+  }
+  Value zero = createScalar(b, loc, groupedType.getElementType(), 0);
+  Value acc = createFilled(b, loc, groupedType, zero);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{groupedType}, ValueRange{input, filter},
+             ValueRange{acc}, maps, iterators,
+             [](OpBuilder &nb, Location nloc, ValueRange a) {
+               Value product = arith::MulFOp::create(nb, nloc, a[0], a[1]);
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   ValueRange{arith::AddFOp::create(nb, nloc, a[2], product)});
+             })
+      .getResult(0);
+}
+
+/// Convolves the padded `input` `[N, C, D...]` with `filter` `[O, C/groups,
+/// K...]` into `resultType`: linalg's named convolutions where one exists,
+/// otherwise `groupedConvGeneric`.
+Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
+               int64_t groups, RankedTensorType resultType,
+               ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  size_t spatial = strides.size();
+  Type elementType = resultType.getElementType();
+  Value zero = createScalar(b, loc, elementType, 0);
+  auto stridesAttr = b.getI64TensorAttr(strides);
+  auto dilationsAttr = b.getI64TensorAttr(dilations);
+  if (groups == 1) {
+    Value acc = createFilled(b, loc, resultType, zero);
+    // Owned storage: a TypeRange/ValueRange over a braced list dangles.
+    SmallVector<Type, 1> types = {resultType};
+    SmallVector<Value, 2> ins = {input, filter};
+    SmallVector<Value, 1> outs = {acc};
+    if (spatial == 1) {
+      return linalg::Conv1DNcwFcwOp::create(b, loc, types, ins, outs,
+                                            stridesAttr, dilationsAttr)
+          .getResult(0);
+    }
+    if (spatial == 2) {
+      return linalg::Conv2DNchwFchwOp::create(b, loc, types, ins, outs,
+                                              stridesAttr, dilationsAttr)
+          .getResult(0);
+    }
+    return linalg::Conv3DNcdhwFcdhwOp::create(b, loc, types, ins, outs,
+                                              stridesAttr, dilationsAttr)
+        .getResult(0);
+  }
+  // [N, C, D...] -> [N, G, C/G, D...]; [O, C/G, K...] -> [G, O/G, C/G,
+  // K...]; the result [N, G, O/G, OUT...] collapses back.
+  auto it = cast<RankedTensorType>(input.getType());
+  auto ft = cast<RankedTensorType>(filter.getType());
+  int64_t c = it.getDimSize(1), o = ft.getDimSize(0);
+  SmallVector<int64_t> inputShape = {it.getDimSize(0), groups, c / groups};
+  SmallVector<int64_t> filterShape = {groups, o / groups, ft.getDimSize(1)};
+  SmallVector<int64_t> groupedShape = {resultType.getDimSize(0), groups,
+                                       o / groups};
+  for (size_t i = 0; i < spatial; ++i) {
+    inputShape.push_back(it.getDimSize(2 + i));
+    filterShape.push_back(ft.getDimSize(2 + i));
+    groupedShape.push_back(resultType.getDimSize(2 + i));
+  }
+  input = reshapeTo(b, loc, input, withShape(input, inputShape));
+  filter = reshapeTo(b, loc, filter, withShape(filter, filterShape));
+  auto groupedType = RankedTensorType::get(groupedShape, elementType);
+  Value result;
+  if (spatial == 2) {
+    Value acc = createFilled(b, loc, groupedType, zero);
+    result = linalg::Conv2DNgchwGfchwOp::create(
+                 b, loc, TypeRange{groupedType}, ValueRange{input, filter},
+                 ValueRange{acc}, stridesAttr, dilationsAttr)
+                 .getResult(0);
+  } else {
+    result = groupedConvGeneric(b, loc, input, filter, groupedType, strides,
+                                dilations);
+  }
+  return reshapeTo(b, loc, result, resultType);
+}
+
 struct ConvLowering : OpConversionPattern<ConvOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -188,71 +294,137 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
       return failure();
     }
     Location loc = op.getLoc();
-    Value input = adaptor.getInput(), filter = adaptor.getFilter();
+    Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
-    auto filterType = cast<RankedTensorType>(filter.getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     size_t spatial = inputType.getRank() - 2;
-    int64_t groups = static_cast<int64_t>(op.getGroups());
-    if (groups != 1 && spatial != 2) {
-      return op.emitError("graph-to-linalg: grouped ")
-             << spatial << "-d convolution is not lowered yet";
-    }
     SmallVector<int64_t> strides = orDefault(op.getStrides(), spatial, 1);
     SmallVector<int64_t> dilations = orDefault(op.getDilations(), spatial, 1);
     SmallVector<int64_t> low = orDefault(op.getPadLow(), spatial, 0);
     SmallVector<int64_t> high = orDefault(op.getPadHigh(), spatial, 0);
-    Type elementType = resultType.getElementType();
-    Value zero = createScalar(rewriter, loc, elementType, 0);
+    Value zero = createScalar(rewriter, loc, resultType.getElementType(), 0);
     input = padSpatial(rewriter, loc, input, low, high, zero);
-    auto stridesAttr = rewriter.getI64TensorAttr(strides);
-    auto dilationsAttr = rewriter.getI64TensorAttr(dilations);
+    Value result = convolve(rewriter, loc, input, adaptor.getFilter(),
+                            static_cast<int64_t>(op.getGroups()), resultType,
+                            strides, dilations);
+    if (adaptor.getBias()) {
+      result = addChannelBias(rewriter, loc, result, adaptor.getBias());
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 
-    Value result;
-    if (groups == 1) {
-      Value acc = createFilled(rewriter, loc, resultType, zero);
-      // Owned storage: a TypeRange/ValueRange over a braced list dangles.
-      SmallVector<Type, 1> types = {resultType};
-      SmallVector<Value, 2> ins = {input, filter};
-      SmallVector<Value, 1> outs = {acc};
-      if (spatial == 1) {
-        result = linalg::Conv1DNcwFcwOp::create(rewriter, loc, types, ins, outs,
-                                                stridesAttr, dilationsAttr)
-                     .getResult(0);
-      } else if (spatial == 2) {
-        result = linalg::Conv2DNchwFchwOp::create(rewriter, loc, types, ins,
-                                                  outs, stridesAttr,
-                                                  dilationsAttr)
-                     .getResult(0);
-      } else {
-        result = linalg::Conv3DNcdhwFcdhwOp::create(rewriter, loc, types, ins,
-                                                    outs, stridesAttr,
-                                                    dilationsAttr)
-                     .getResult(0);
+//===----------------------------------------------------------------------===//
+// ConvTransposeOp
+//===----------------------------------------------------------------------===//
+
+/// The transposed convolution as a direct one: the input is spread out by
+/// the stride (zero insertion: a strided tensor.insert_slice into zeros),
+/// padded by `dilation * (K - 1) - pad` at either end (plus output_padding
+/// at the high end; a negative amount crops the result instead), and
+/// convolved at stride 1 with the filter flipped in space and with its
+/// channel dimensions swapped per group.
+struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvTransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticShapes(op))) {
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput(), filter = adaptor.getFilter();
+    auto inputType = cast<RankedTensorType>(input.getType());
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elementType = resultType.getElementType();
+    int64_t spatial = inputType.getRank() - 2;
+    int64_t groups = static_cast<int64_t>(op.getGroups());
+    SmallVector<int64_t> strides = orDefault(op.getStrides(), spatial, 1);
+    SmallVector<int64_t> dilations = orDefault(op.getDilations(), spatial, 1);
+    SmallVector<int64_t> low = orDefault(op.getPadLow(), spatial, 0);
+    SmallVector<int64_t> high = orDefault(op.getPadHigh(), spatial, 0);
+    SmallVector<int64_t> outPad = orDefault(op.getOutputPadding(), spatial, 0);
+    int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
+    int64_t og = filterType.getDimSize(1), cg = c / groups;
+
+    // Spread and pad the input: [N, C, P...].
+    Value zero = createScalar(rewriter, loc, elementType, 0);
+    SmallVector<int64_t> spreadShape = {n, c}, cropOffsets(2, 0);
+    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(n),
+                                       rewriter.getIndexAttr(c)};
+    SmallVector<OpFoldResult> steps(2, rewriter.getIndexAttr(1));
+    SmallVector<int64_t> convShape = {n, og * groups};
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t d = inputType.getDimSize(2 + i);
+      int64_t reach = dilations[i] * (filterType.getDimSize(2 + i) - 1);
+      int64_t padLow = reach - low[i];
+      int64_t padHigh = reach - high[i] + outPad[i];
+      int64_t size = (d - 1) * strides[i] + 1 + std::max<int64_t>(padLow, 0) +
+                     std::max<int64_t>(padHigh, 0);
+      spreadShape.push_back(size);
+      offsets.push_back(rewriter.getIndexAttr(std::max<int64_t>(padLow, 0)));
+      sizes.push_back(rewriter.getIndexAttr(d));
+      steps.push_back(rewriter.getIndexAttr(strides[i]));
+      convShape.push_back(size - reach);
+      cropOffsets.push_back(std::max<int64_t>(-padLow, 0));
+    }
+    Value spread = createFilled(
+        rewriter, loc, RankedTensorType::get(spreadShape, elementType), zero);
+    spread = tensor::InsertSliceOp::create(rewriter, loc, input, spread,
+                                           offsets, sizes, steps);
+
+    // [C, O/G, K...] -> [G, C/G, O/G, K...] -> flipped [G, O/G, C/G, K...]
+    // -> [O, C/G, K...].
+    SmallVector<int64_t> splitShape = {groups, cg, og};
+    SmallVector<int64_t> flippedShape = {groups, og, cg};
+    SmallVector<int64_t> convFilterShape = {og * groups, cg};
+    int64_t rank = 3 + spatial;
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t k = filterType.getDimSize(2 + i);
+      splitShape.push_back(k);
+      flippedShape.push_back(k);
+      convFilterShape.push_back(k);
+    }
+    Value split = reshapeTo(rewriter, loc, filter, withShape(filter, splitShape));
+    // flipped[g, o, c, k...] = split[g, c, o, K - 1 - k...], read with
+    // tensor.extract: a map with negative coefficients does not survive
+    // graphc-cpu-codegen's tiling.
+    Value flipped = buildParallelGeneric(
+        rewriter, loc,
+        createEmpty(rewriter, loc, withShape(filter, flippedShape)),
+        elementType, ValueRange{}, {},
+        [&](OpBuilder &b, Location nloc, ValueRange) -> Value {
+          SmallVector<Value> at = {linalg::IndexOp::create(b, nloc, 0),
+                                   linalg::IndexOp::create(b, nloc, 2),
+                                   linalg::IndexOp::create(b, nloc, 1)};
+          for (int64_t i = 0; i < spatial; ++i) {
+            Value last = arith::ConstantIndexOp::create(
+                b, nloc, filterType.getDimSize(2 + i) - 1);
+            at.push_back(arith::SubIOp::create(
+                b, nloc, last, linalg::IndexOp::create(b, nloc, 3 + i)));
+          }
+          return tensor::ExtractOp::create(b, nloc, split, at);
+        });
+    Value convFilter =
+        reshapeTo(rewriter, loc, flipped, withShape(filter, convFilterShape));
+
+    SmallVector<int64_t> ones(spatial, 1);
+    Value result =
+        convolve(rewriter, loc, spread, convFilter, groups,
+                 RankedTensorType::get(convShape, elementType), ones, dilations);
+    if (convShape != resultType.getShape()) {
+      SmallVector<OpFoldResult> cropAt, cropSizes,
+          unit(rank - 1, rewriter.getIndexAttr(1));
+      for (int64_t i = 0; i < rank - 1; ++i) {
+        cropAt.push_back(rewriter.getIndexAttr(cropOffsets[i]));
+        cropSizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(i)));
       }
-    } else {
-      // [N, C, H, W] -> [N, G, C/G, H, W]; [O, C/G, KH, KW] -> [G, O/G, C/G,
-      // KH, KW]; the result [N, G, O/G, OH, OW] collapses back.
-      auto it = cast<RankedTensorType>(input.getType());
-      int64_t c = it.getDimSize(1), o = filterType.getDimSize(0);
-      input = reshapeTo(rewriter, loc, input,
-                        withShape(input, {it.getDimSize(0), groups, c / groups,
-                                          it.getDimSize(2), it.getDimSize(3)}));
-      filter = reshapeTo(
-          rewriter, loc, filter,
-          withShape(filter, {groups, o / groups, filterType.getDimSize(1),
-                             filterType.getDimSize(2), filterType.getDimSize(3)}));
-      auto groupedType = RankedTensorType::get(
-          {resultType.getDimSize(0), groups, o / groups,
-           resultType.getDimSize(2), resultType.getDimSize(3)},
-          elementType);
-      Value acc = createFilled(rewriter, loc, groupedType, zero);
-      result = linalg::Conv2DNgchwGfchwOp::create(
-                   rewriter, loc, TypeRange{groupedType},
-                   ValueRange{input, filter}, ValueRange{acc}, stridesAttr,
-                   dilationsAttr)
-                   .getResult(0);
-      result = reshapeTo(rewriter, loc, result, resultType);
+      result = tensor::ExtractSliceOp::create(rewriter, loc, resultType, result,
+                                              cropAt, cropSizes, unit);
     }
     if (adaptor.getBias()) {
       result = addChannelBias(rewriter, loc, result, adaptor.getBias());
@@ -351,8 +523,10 @@ struct PoolLowering : OpConversionPattern<PoolOp> {
     auto inputType = cast<RankedTensorType>(input.getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     Type elementType = resultType.getElementType();
-    if (!isa<FloatType>(elementType)) {
-      return op.emitError("graph-to-linalg: integer pooling is not lowered yet");
+    if (!isa<FloatType>(elementType) && op.getKind() != PoolKind::max) {
+      // The verifier already rejects integer averages (no rounding rule).
+      return op.emitError("graph-to-linalg: average pooling of ")
+             << elementType << " is not supported";
     }
     ArrayRef<int64_t> window = op.getWindow();
     size_t spatial = window.size();
@@ -524,7 +698,7 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
 
 void populateNNPatterns(RewritePatternSet &patterns,
                         const TypeConverter *converter) {
-  addPatterns<MatMulLowering, ConvLowering, PoolLowering, BatchNormLowering,
+  addPatterns<MatMulLowering, ConvLowering, ConvTransposeLowering, PoolLowering, BatchNormLowering,
               LayerNormLowering>(patterns, converter);
 }
 

@@ -122,3 +122,45 @@ func.func @constant_identity() -> tensor<2xf32> {
   %1 = graph.identity %0 : (tensor<2xf32>) -> tensor<2xf32>
   return %1 : tensor<2xf32>
 }
+
+// -----
+
+// Two dynamic operands at one dimension: the result takes the first one's
+// size and a cf.assert checks the other matches (it is never stretched).
+// CHECK-LABEL: func.func @dynamic_pair
+// CHECK-SAME: (%[[X:.*]]: tensor<?x4xf32>, %[[Y:.*]]: tensor<?x4xf32>)
+// CHECK: %[[DX:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[DY:.*]] = tensor.dim %[[Y]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[DY]], %[[DX]] : index
+// CHECK: cf.assert %[[EQ]], "graph-to-linalg: dynamic dimension 0 of operand 1 does not match result dimension 0 at run time (a dynamic dimension of size 1 is not broadcast)"
+// CHECK: tensor.empty(%[[DX]]) : tensor<?x4xf32>
+func.func @dynamic_pair(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = graph.add %x, %y : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// A dynamic operand facing a static result size is checked against it.
+// CHECK-LABEL: func.func @dynamic_static_result
+// CHECK-SAME: (%[[X:.*]]: tensor<?x4xf32>, %[[Z:.*]]: tensor<3x4xf32>)
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[DX:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[DX]], %[[C3]] : index
+// CHECK: cf.assert %[[EQ]], "graph-to-linalg: dynamic dimension 0 of operand 0 does not match result dimension 0
+// CHECK: tensor.empty() : tensor<3x4xf32>
+func.func @dynamic_static_result(%x: tensor<?x4xf32>, %z: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = graph.add %x, %z : (tensor<?x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// A static 1 against a dynamic size broadcasts statically: no check.
+// CHECK-LABEL: func.func @dynamic_against_unit
+// CHECK-NOT: cf.assert
+// CHECK: linalg.generic
+func.func @dynamic_against_unit(%x: tensor<?x4xf32>, %z: tensor<1x4xf32>) -> tensor<?x4xf32> {
+  %0 = graph.add %x, %z : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

@@ -130,3 +130,71 @@ func.func @layer_norm(%x: tensor<4x128x768xf32>, %g: tensor<768xf32>, %b: tensor
   %0 = graph.layer_norm %x, %g, %b {axis = 2 : i64} : (tensor<4x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<4x128x768xf32>
   return %0 : tensor<4x128x768xf32>
 }
+
+// -----
+
+// conv_transpose: zero insertion (a strided insert_slice into zeros, which
+// also pads by dilation * (K - 1) - pad), the filter flipped with its
+// channel dims swapped per group, then a stride-1 grouped convolution (a
+// generic for 1-d).
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 + d5)>
+// CHECK-DAG: #[[FIL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>
+// CHECK-LABEL: func.func @conv_transpose_grouped_1d
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x3xf32>, %[[W:.*]]: tensor<4x3x2xf32>)
+// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x4x6xf32>
+// CHECK: %[[S:.*]] = tensor.insert_slice %[[X]] into %[[Z]][0, 0, 0] [1, 4, 3] [1, 1, 2] : tensor<1x4x3xf32> into tensor<1x4x6xf32>
+// CHECK: %[[WG:.*]] = tensor.expand_shape %[[W]] {{.*}} into tensor<2x2x3x2xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x2x2xf32>)
+// CHECK: %[[G:.*]] = linalg.index 0
+// CHECK: %[[D2:.*]] = linalg.index 2
+// CHECK: %[[D1:.*]] = linalg.index 1
+// CHECK: %[[K:.*]] = linalg.index 3
+// CHECK: %[[KF:.*]] = arith.subi %{{.*}}, %[[K]]
+// CHECK: tensor.extract %[[WG]][%[[G]], %[[D2]], %[[D1]], %[[KF]]] : tensor<2x2x3x2xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[FIL]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME: outs(%{{.*}} : tensor<1x2x3x5xf32>)
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x6x5xf32>
+func.func @conv_transpose_grouped_1d(%x: tensor<1x4x3xf32>, %w: tensor<4x3x2xf32>) -> tensor<1x6x5xf32> {
+  %0 = graph.conv_transpose %x, %w {strides = array<i64: 2>, pad_low = array<i64: 1>, pad_high = array<i64: 0>, groups = 2 : i64} : (tensor<1x4x3xf32>, tensor<4x3x2xf32>) -> tensor<1x6x5xf32>
+  return %0 : tensor<1x6x5xf32>
+}
+
+// -----
+
+// With a pad larger than dilation * (K - 1) the low end is cropped after a
+// named convolution (groups = 1).
+// CHECK-LABEL: func.func @conv_transpose_crop
+// CHECK: tensor.insert_slice {{.*}}[0, 0, 0, 0] [1, 1, 2, 2] [1, 1, 2, 2] : tensor<1x1x2x2xf32> into tensor<1x1x4x4xf32>
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x1x3x3xf32>
+// CHECK: tensor.extract_slice %[[C]][0, 0, 1, 1] [1, 1, 2, 2] [1, 1, 1, 1] : tensor<1x1x3x3xf32> to tensor<1x1x2x2xf32>
+func.func @conv_transpose_crop(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+  %0 = graph.conv_transpose %x, %w {strides = array<i64: 2, 2>, pad_low = array<i64: 2, 2>, pad_high = array<i64: 0, 0>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// Grouped 3-d convolution: no named op, one generic with the channel and
+// window loops as reductions.
+// CHECK-LABEL: func.func @conv3d_grouped
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x2x2x4x4x4xf32>
+// CHECK: tensor.expand_shape {{.*}} into tensor<2x2x2x1x1x1xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x4x4x4xf32>
+func.func @conv3d_grouped(%x: tensor<1x4x4x4x4xf32>, %w: tensor<4x2x1x1x1xf32>) -> tensor<1x4x4x4x4xf32> {
+  %0 = graph.conv %x, %w {groups = 2 : i64} : (tensor<1x4x4x4x4xf32>, tensor<4x2x1x1x1xf32>) -> tensor<1x4x4x4x4xf32>
+  return %0 : tensor<1x4x4x4x4xf32>
+}
+
+// -----
+
+// Integer max pooling pads with the type's minimum.
+// CHECK-LABEL: func.func @pool_max_i8
+// CHECK: %[[MIN:.*]] = arith.constant -128 : i8
+// CHECK: tensor.pad
+// CHECK: tensor.yield %[[MIN]] : i8
+// CHECK: linalg.pooling_nchw_max {{.*}} -> tensor<1x2x2x2xi8>
+func.func @pool_max_i8(%x: tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8> {
+  %0 = graph.pool %x {kind = #graph<pool_kind max>, window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pad_low = array<i64: 1, 1>, pad_high = array<i64: 0, 0>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
+  return %0 : tensor<1x2x2x2xi8>
+}

@@ -83,3 +83,18 @@ func.func @log_softmax(%x: tensor<8x10xf32>) -> tensor<8x10xf32> {
   %0 = graph.log_softmax %x {axis = 0 : i64} : (tensor<8x10xf32>) -> tensor<8x10xf32>
   return %0 : tensor<8x10xf32>
 }
+
+// -----
+
+// A reduction over every axis goes through a [1] result (graphc-cpu-codegen
+// miscompiles linalg.reduce into a 0-d output).
+// CHECK-LABEL: func.func @reduce_all
+// CHECK-SAME: (%[[X:.*]]: tensor<?x4xf32>)
+// CHECK: %[[D:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[X]] {{\[}}[0, 1], [2]] output_shape [1, %[[D]], 4] : tensor<?x4xf32> into tensor<1x?x4xf32>
+// CHECK: %[[R:.*]] = linalg.reduce ins(%[[E]] : tensor<1x?x4xf32>) outs(%{{.*}} : tensor<1xf32>) dimensions = [1, 2]
+// CHECK: tensor.collapse_shape %[[R]] [] : tensor<1xf32> into tensor<f32>
+func.func @reduce_all(%x: tensor<?x4xf32>) -> tensor<f32> {
+  %0 = graph.reduce %x {axes = array<i64: 0, 1>, kind = #graph<reduce_kind sum>} : (tensor<?x4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
