@@ -119,6 +119,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   // Strided memref metadata to plain index arithmetic LLVM can fold.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // OpenMP loop bodies sit in alloca scopes, which must stay single-block:
+  // lower them to stack save/restore before loops become branches.
+  pm.addNestedPass<func::FuncOp>(createCpuLowerAllocaScopes());
   pm.addPass(createSCFToControlFlowPass());
 
   // --- LLVM dialect -------------------------------------------------------

@@ -112,4 +112,21 @@ def CpuDropEquivalentResults : Pass<"graphc-cpu-drop-equivalent-results",
   }];
 }
 
+def CpuLowerAllocaScopes : Pass<"graphc-cpu-lower-alloca-scopes",
+                                 "mlir::func::FuncOp"> {
+  let summary = "Turn memref.alloca_scope into LLVM stack save/restore";
+  let description = [{
+    `convert-scf-to-openmp` wraps each parallel loop body in a
+    `memref.alloca_scope` so stack allocations are released per iteration.
+    The scope's region must stay a single block, so lowering the loops
+    nested in it to control flow (`convert-scf-to-cf`) produces invalid IR
+    ("'memref.alloca_scope' op expects region #0 to have 0 or 1 blocks").
+    This pass, run before `convert-scf-to-cf`, replaces each scope by
+    `llvm.intr.stacksave` before its body (inlined in place) and
+    `llvm.intr.stackrestore` after it: the same lifetime, without the
+    single-block constraint.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // GRAPHC_PIPELINES_CPUPASSES_TD
