@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -141,6 +142,17 @@ bool isMatmulLike(linalg::LinalgOp op) {
   }
   return iters.back() == utils::IteratorType::reduction &&
          op.getNumDpsInputs() == 2;
+}
+
+/// Whether `op` reads or writes memory of an element type narrower than a
+/// byte (i1). Memory holds one byte per such element, but the vectoriser's
+/// transfers on vector<Nxi1> lower to bit-packed loads and stores, so these
+/// ops must stay scalar.
+bool hasSubByteOperand(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperands(), [](Value v) {
+    Type type = getElementTypeOrSelf(v.getType());
+    return type.isIntOrFloat() && type.getIntOrFloatBitWidth() < 8;
+  });
 }
 
 bool insideForall(Operation *op) {
@@ -312,7 +324,7 @@ void CpuTileAndVectorize::parallelizeOther(RewriterBase &rewriter,
 void CpuTileAndVectorize::tileLeaf(RewriterBase &rewriter,
                                    linalg::LinalgOp op) {
   if (op->hasAttr(kScalarMarker) || op->hasAttr(kContractionMarker) ||
-      op.getNumLoops() == 0 ||
+      op.getNumLoops() == 0 || hasSubByteOperand(op) ||
       isa<linalg::ConvolutionOpInterface>(op.getOperation())) {
     return;
   }
@@ -359,6 +371,11 @@ void CpuTileAndVectorize::vectorizeLeaf(RewriterBase &rewriter,
   }
   bool contraction = op->hasAttr(kContractionMarker);
   op->removeAttr(kContractionMarker);
+  // i1 tensors stay scalar: see hasSubByteOperand.
+  if (hasSubByteOperand(op)) {
+    ++numScalar;
+    return;
+  }
   // Dynamic shapes stay scalar: masked vectors from MLIR 22's vectoriser did
   // not survive the later vector passes (see docs/design/cpu-codegen.md).
   // Static shapes are the common case after shape inference.

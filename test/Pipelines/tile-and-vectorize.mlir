@@ -113,3 +113,25 @@ func.func @dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// Ops that read or write i1 memory stay scalar (memory holds a byte per i1,
+// vector<Nxi1> transfers would pack bits) but still get their tasks.
+// CHECK-LABEL: func.func @bool_result
+// CHECK:       scf.forall (%{{.*}}) = (0) to (256) step (16)
+// CHECK:         linalg.generic
+// CHECK-SAME:      outs(%{{.*}} : tensor<16x100xi1>)
+// CHECK-NOT:   vector.transfer
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @bool_result(%x: tensor<256x100xf32>) -> tensor<256x100xi1> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x100xi1>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<256x100xf32>) outs(%e : tensor<256x100xi1>) {
+  ^bb0(%a: f32, %o: i1):
+    %v = arith.cmpf ogt, %a, %zero : f32
+    linalg.yield %v : i1
+  } -> tensor<256x100xi1>
+  return %r : tensor<256x100xi1>
+}

@@ -7,6 +7,11 @@
 // RUN:   --convert-math-to-llvm --convert-math-to-libm --convert-to-llvm --reconcile-unrealized-casts \
 // RUN: | %mlir_runner -e main -entry-point-result=void -shared-libs=%runner_libs > %t
 // RUN: %python %S/reference.py integer %t | FileCheck %s
+// The same through graphc-cpu-codegen (serial), the pipeline graphc uses:
+// RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen=openmp=0 \
+// RUN: | %mlir_runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils > %t.cpu
+// RUN: %python %S/reference.py integer %t.cpu | FileCheck %s
 // CHECK: integer: 34 results match NumPy
 
 func.func private @printMemrefI32(tensor<*xi32>)
