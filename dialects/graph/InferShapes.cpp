@@ -157,23 +157,17 @@ struct GraphInferShapesPass
     if (returns.empty())
       return success();
     bool changed = false;
-    for (unsigned i = 0; i < results.size(); ++i) {
-      Type refined = results[i];
-      for (func::ReturnOp ret : returns) {
-        refined = refineTensorType(refined, ret.getOperand(i).getType());
-        if (!refined)
-          break;
-      }
-      // Only adopt a type every return agrees on exactly.
+    // Adopt a result type only when every return yields exactly that type
+    // and it refines the declared one.
+    for (unsigned i = 0; !hasUses && i < results.size(); ++i) {
+      Type returned = returns.front().getOperand(i).getType();
       bool allEqual = llvm::all_of(returns, [&](func::ReturnOp ret) {
-        return ret.getOperand(i).getType() == refined;
+        return ret.getOperand(i).getType() == returned;
       });
-      if (!refined || !allEqual || refined == results[i])
-        continue;
-      if (!hasUses) {
-        results[i] = refined;
+      if (allEqual && returned != results[i] &&
+          refineTensorType(results[i], returned) == returned) {
+        results[i] = returned;
         changed = true;
-        continue;
       }
     }
     OpBuilder builder(func.getContext());
