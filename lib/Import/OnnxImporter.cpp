@@ -3007,6 +3007,11 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
     emitError(fileLoc) << llvm::toString(loaded.takeError());
     return nullptr;
   }
+  if (llvm::Error err = freezeOnnxInputs(**loaded, options.frozenInputs, path,
+                                   options.limits)) {
+    emitError(fileLoc) << llvm::toString(std::move(err));
+    return nullptr;
+  }
   model = loaded->get();
   opset = getOnnxOpset(*model);
   const onnx::GraphProto &graph = model->graph();

@@ -116,6 +116,19 @@ Status readNpy(const std::string& path, NpyArray* out) {
 }
 
 Status writeNpy(const std::string& path, const NpyArray& array) {
+  if (array.dtype == GRAPHRT_DTYPE_BF16) {
+    // NumPy has no bfloat16: write the exact float32 widening (a bf16 is
+    // the upper half of the float32 with the same value).
+    NpyArray wide;
+    wide.dtype = GRAPHRT_DTYPE_F32;
+    wide.shape = array.shape;
+    wide.data.assign(array.data.size() * 2, '\0');
+    for (size_t i = 0; i + 1 < array.data.size(); i += 2) {
+      wide.data[2 * i + 2] = array.data[i];
+      wide.data[2 * i + 3] = array.data[i + 1];
+    }
+    return writeNpy(path, wide);
+  }
   const char* descr = nullptr;
   for (const Descr& d : kDescrs)
     if (d.dtype == array.dtype)

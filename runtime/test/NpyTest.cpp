@@ -69,3 +69,30 @@ TEST(Npy, RejectsFortranOrderAndTruncation) {
   std::ofstream(path, std::ios::binary) << file.substr(0, file.size() - 3);
   EXPECT_FALSE(readNpy(path, &a).isOk());
 }
+
+TEST(Npy, WritesBFloat16AsItsFloat32Widening) {
+  // 1.0, -2.5 and 3.140625 are exact in bfloat16: their bf16 bits are the
+  // upper halves of their float32 bits.
+  const float values[] = {1.0f, -2.5f, 3.140625f};
+  NpyArray a;
+  a.dtype = GRAPHRT_DTYPE_BF16;
+  a.shape = {3};
+  for (float f : values) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    uint16_t half = static_cast<uint16_t>(bits >> 16);
+    a.data.append(reinterpret_cast<const char*>(&half), 2);
+  }
+  std::string path = testing::TempDir() + "/graphrt_npy_bf16.npy";
+  ASSERT_TRUE(writeNpy(path, a).isOk());
+  NpyArray b;
+  ASSERT_TRUE(readNpy(path, &b).isOk());
+  EXPECT_EQ(b.dtype, GRAPHRT_DTYPE_F32);
+  EXPECT_EQ(b.shape, a.shape);
+  ASSERT_EQ(b.data.size(), 12u);
+  for (int i = 0; i < 3; ++i) {
+    float f;
+    std::memcpy(&f, b.data.data() + 4 * i, 4);
+    EXPECT_EQ(f, values[i]);
+  }
+}

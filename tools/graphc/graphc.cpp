@@ -87,6 +87,12 @@ cl::list<std::string> inputShapes(
     cl::desc("Fix the shape of an input: NAME:DxDx... for imported models, "
              "INDEX:DxDx... for .mlir (repeatable, `?` keeps a dim dynamic)"),
     cl::value_desc("name:shape"), cl::cat(graphcCategory));
+cl::list<std::string> frozenInputs(
+    "freeze-input",
+    cl::desc("ONNX: make input NAME a constant holding the TensorProto in "
+             "FILE.pb, so a value that fixes shapes (axes, a target shape, "
+             "pads) is known at compile time (repeatable)"),
+    cl::value_desc("name=file.pb"), cl::cat(graphcCategory));
 cl::list<std::string> inputNames(
     "inputs", cl::desc("Inputs of the imported subgraph: NAME[:SHAPE],..."),
     cl::CommaSeparated, cl::cat(graphcCategory));
@@ -232,6 +238,14 @@ int main(int argc, char **argv) {
     options.inputs.assign(inputNames.begin(), inputNames.end());
     options.outputs.assign(outputNames.begin(), outputNames.end());
     options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
+    options.frozenInputs.assign(frozenInputs.begin(), frozenInputs.end());
+    if (!frozenInputs.empty() &&
+        *format != graphc::import::ModelFormat::Onnx) {
+      llvm::errs() << "graphc: error: --freeze-input is implemented for ONNX "
+                      "models only; for a TensorFlow graph, cut it with "
+                      "--inputs past the value instead\n";
+      return 1;
+    }
     if (*format == graphc::import::ModelFormat::Onnx) {
       options.training = !trainOp.empty();
     } else if (!trainOp.empty()) {

@@ -27,6 +27,11 @@ struct ImportOptions {
   std::vector<std::string> outputs;
   /// --input-shape: NAME:1x3x224x224 (`?` keeps a dimension dynamic).
   std::vector<std::string> inputShapes;
+  /// --freeze-input: NAME=FILE.pb entries (ONNX): the graph input NAME
+  /// becomes a constant holding the TensorProto in FILE, so values that fix
+  /// shapes (Reshape's shape, Reduce's axes, Slice's starts...) are known at
+  /// compile time.
+  std::vector<std::string> frozenInputs;
   /// Initializers become variables (ONNX training) instead of constants.
   bool training = false;
   /// --train-op (TensorFlow): nodes whose effects (variable updates) are

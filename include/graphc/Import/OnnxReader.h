@@ -38,6 +38,16 @@ llvm::Error checkOnnxModel(const onnx::ModelProto &model, llvm::StringRef path);
 llvm::Expected<std::unique_ptr<onnx::ModelProto>>
 readOnnxModel(llvm::StringRef path, const ReadLimits &limits = {});
 
+/// Applies --freeze-input: for each "NAME=FILE.pb" spec, reads the
+/// TensorProto in FILE and turns graph input NAME of `model` into an
+/// initializer holding it. The tensor's element type must match the input's
+/// and its shape must fit the input's declared dims. `modelPath` names the
+/// model in messages.
+llvm::Error freezeOnnxInputs(onnx::ModelProto &model,
+                             llvm::ArrayRef<std::string> specs,
+                             llvm::StringRef modelPath,
+                             const ReadLimits &limits = {});
+
 /// Whether `model` is of IR version 1 or 2 without opset_import, which
 /// onnx.checker reads as default-domain opset 1. parseOnnxModel accepts
 /// such a model; the importer then takes only ops whose opset-1 form it
