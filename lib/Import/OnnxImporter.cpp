@@ -11,6 +11,7 @@
 #include "graphc/Import/Importers.h"
 
 #include "ImportUtils.h"
+#include "OnnxImporterImpl.h"
 #include "graphc/Import/NodeGraph.h"
 #include "graphc/Import/OnnxReader.h"
 #include "graphc/Import/SupportedOps.h"
@@ -39,9 +40,7 @@ using llvm::StringRef;
 
 namespace graphc::import {
 
-namespace {
 
-/// Element type of an ONNX TensorProto::DataType; null when unsupported.
 Type convertOnnxElementType(MLIRContext *ctx, int32_t type) {
   switch (type) {
   case onnx::TensorProto::FLOAT:
@@ -90,138 +89,7 @@ Type convertOnnxElementType(MLIRContext *ctx, int32_t type) {
   }
 }
 
-class OnnxImporter {
-public:
-  OnnxImporter(MLIRContext &context, StringRef path,
-               const ImportOptions &options)
-      : ctx(&context), builder(&context), path(path), options(options) {
-    fileName = llvm::sys::path::filename(path).str();
-    modelDir = llvm::sys::path::parent_path(path).str();
-  }
 
-  OwningOpRef<ModuleOp> run();
-
-private:
-  Location loc(StringRef node) {
-    return NameLoc::get(StringAttr::get(ctx, fileName + ":" + node.str()));
-  }
-
-  FailureOr<DenseElementsAttr> convertTensor(const onnx::TensorProto &tensor,
-                                             Location at);
-  FailureOr<Type> convertValueType(const onnx::ValueInfoProto &info,
-                                   Location at);
-  LogicalResult importNode(const GraphNode &node);
-
-  // Attribute accessors.
-  const onnx::AttributeProto *attr(const onnx::NodeProto &node,
-                                   StringRef name) {
-    for (const onnx::AttributeProto &a : node.attribute()) {
-      if (a.name() == name) {
-        return &a;
-      }
-    }
-    return nullptr;
-  }
-  int64_t attrInt(const onnx::NodeProto &node, StringRef name, int64_t dflt) {
-    const onnx::AttributeProto *a = attr(node, name);
-    return a ? a->i() : dflt;
-  }
-  float attrFloat(const onnx::NodeProto &node, StringRef name, float dflt) {
-    const onnx::AttributeProto *a = attr(node, name);
-    return a ? a->f() : dflt;
-  }
-  std::optional<llvm::SmallVector<int64_t>>
-  attrInts(const onnx::NodeProto &node, StringRef name) {
-    const onnx::AttributeProto *a = attr(node, name);
-    if (!a) {
-      return std::nullopt;
-    }
-    return llvm::SmallVector<int64_t>(a->ints().begin(), a->ints().end());
-  }
-  /// The values of a constant integer operand (shapes, axes).
-  std::optional<llvm::SmallVector<int64_t>> constInts(Value value) {
-    DenseElementsAttr attr;
-    if (!value || !matchPattern(value, m_Constant(&attr)) ||
-        !isa<IntegerType>(attr.getElementType())) {
-      return std::nullopt;
-    }
-    llvm::SmallVector<int64_t> out;
-    for (const llvm::APInt &v : attr.getValues<llvm::APInt>()) {
-      out.push_back(v.getSExtValue());
-    }
-    return out;
-  }
-
-  Value constant(Location at, ElementsAttr value) {
-    Operation *op = createGraphOp(builder, at, "graph.constant", {},
-                                  {builder.getNamedAttr("value", value)},
-                                  {value.getElementType()});
-    return op ? op->getResult(0) : Value();
-  }
-  /// Folds `op` when all its operands are constants and its results are
-  /// small and static (shape subgraphs: Shape -> Gather -> Concat ...), so
-  /// that later nodes see constant shapes, axes and sizes.
-  llvm::SmallVector<Value> foldConstant(Operation *op);
-  ElementsAttr foldDataMovement(Operation *op);
-  /// Builds `name` and folds it as above; null on failure.
-  llvm::SmallVector<Value> build(Location at, StringRef name,
-                                 ValueRange operands,
-                                 llvm::ArrayRef<NamedAttribute> attrs,
-                                 llvm::ArrayRef<Type> resultElements) {
-    Operation *op =
-        createGraphOp(builder, at, name, operands, attrs, resultElements);
-    if (!op) {
-      return {};
-    }
-    return foldConstant(op);
-  }
-  Value build1(Location at, StringRef name, ValueRange operands,
-               llvm::ArrayRef<NamedAttribute> attrs = {}, Type element = {}) {
-    auto r = build(at, name, operands, attrs,
-                   {element ? element : getElementType(operands.front())});
-    return r.empty() ? Value() : r[0];
-  }
-  /// A 1-D i64 constant.
-  Value i64Const(Location at, llvm::ArrayRef<int64_t> v) {
-    return constant(
-        at, DenseElementsAttr::get(RankedTensorType::get({int64_t(v.size())},
-                                                         builder.getI64Type()),
-                                   v));
-  }
-  /// Translations too long to sit inline in importNode. Each returns the
-  /// node's results or fails having emitted at `at`.
-  FailureOr<llvm::SmallVector<Value>> importExtended(const GraphNode &node,
-                                                     const onnx::NodeProto &def,
-                                                     llvm::ArrayRef<Value> in,
-                                                     Location at);
-  FailureOr<llvm::SmallVector<Value>> importEinsum(const onnx::NodeProto &def,
-                                                   llvm::ArrayRef<Value> in,
-                                                   Location at);
-  Value scalar(Location at, Type element, double value) {
-    auto type = RankedTensorType::get({}, element);
-    if (isa<FloatType>(element)) {
-      return constant(at, DenseElementsAttr::get(
-                              type, builder.getFloatAttr(element, value)));
-    }
-    return constant(at,
-                    DenseElementsAttr::get(
-                        type, builder.getIntegerAttr(element, int64_t(value))));
-  }
-
-  MLIRContext *ctx;
-  OpBuilder builder;
-  std::string path, fileName, modelDir;
-  const ImportOptions &options;
-  int64_t opset = 0;
-  llvm::StringMap<Value> values;
-  llvm::StringMap<const onnx::TensorProto *> initializers;
-  Value lookupValue(StringRef name);
-  /// A large raw initializer as a dense_resource attribute that takes over
-  /// the parsed bytes; null when the tensor is small or not raw.
-  FailureOr<ElementsAttr> adoptLargeTensor(const onnx::TensorProto &tensor,
-                                           Location at);
-  const onnx::ModelProto *model = nullptr;
-};
 
 FailureOr<DenseElementsAttr>
 OnnxImporter::convertTensor(const onnx::TensorProto &tensor, Location at) {
@@ -2633,6 +2501,9 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   if (op == "Einsum") {
     return importEinsum(def, in, at);
   }
+  // Op families in their own files (OnnxImport*.cpp, see OnnxImporterImpl.h)
+  // are tried here, one line each:
+  //   if (auto r = importFamily(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3193,7 +3064,6 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
   return module;
 }
 
-} // namespace
 
 bool isOnnxOpTranslated(StringRef op) {
   // Keep in step with importNode: the ops it translates.

@@ -1,0 +1,193 @@
+//===- OnnxImporterImpl.h - the ONNX importer's class -----------*- C++ -*-===//
+//
+// Private to lib/Import. The importer's state and helpers, shared by the
+// files that translate families of ONNX ops: OnnxImporter.cpp (the core
+// and most ops) and OnnxImport*.cpp (one file per family). A family file
+// defines a member `std::optional<FailureOr<Results>> importXxx(...)` that
+// returns std::nullopt for ops it does not take; importExtended tries each.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_LIB_IMPORT_ONNXIMPORTERIMPL_H
+#define GRAPHC_LIB_IMPORT_ONNXIMPORTERIMPL_H
+
+#include "graphc/Import/Importers.h"
+
+#include "ImportUtils.h"
+#include "graphc/Import/NodeGraph.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Path.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <optional>
+
+namespace graphc::import {
+
+/// Element type of an ONNX TensorProto::DataType; null when unsupported.
+mlir::Type convertOnnxElementType(mlir::MLIRContext *ctx, int32_t type);
+
+using llvm::StringRef;
+using mlir::ArrayRef;
+using mlir::FloatType;
+using mlir::IntegerType;
+using mlir::ModuleOp;
+using mlir::NameLoc;
+using mlir::StringAttr;
+using mlir::Attribute;
+using mlir::DenseElementsAttr;
+using mlir::ElementsAttr;
+using mlir::FailureOr;
+using mlir::Location;
+using mlir::LogicalResult;
+using mlir::MLIRContext;
+using mlir::NamedAttribute;
+using mlir::OpBuilder;
+using mlir::Operation;
+using mlir::OwningOpRef;
+using mlir::RankedTensorType;
+using mlir::Type;
+using mlir::Value;
+using mlir::ValueRange;
+
+class OnnxImporter {
+public:
+  OnnxImporter(MLIRContext &context, StringRef path,
+               const ImportOptions &options)
+      : ctx(&context), builder(&context), path(path), options(options) {
+    fileName = llvm::sys::path::filename(path).str();
+    modelDir = llvm::sys::path::parent_path(path).str();
+  }
+
+  OwningOpRef<ModuleOp> run();
+
+public:
+  // Everything below is for the family files (OnnxImport*.cpp).
+  Location loc(StringRef node) {
+    return NameLoc::get(StringAttr::get(ctx, fileName + ":" + node.str()));
+  }
+
+  FailureOr<DenseElementsAttr> convertTensor(const onnx::TensorProto &tensor,
+                                             Location at);
+  FailureOr<Type> convertValueType(const onnx::ValueInfoProto &info,
+                                   Location at);
+  LogicalResult importNode(const GraphNode &node);
+
+  // Attribute accessors.
+  const onnx::AttributeProto *attr(const onnx::NodeProto &node,
+                                   StringRef name) {
+    for (const onnx::AttributeProto &a : node.attribute()) {
+      if (a.name() == name) {
+        return &a;
+      }
+    }
+    return nullptr;
+  }
+  int64_t attrInt(const onnx::NodeProto &node, StringRef name, int64_t dflt) {
+    const onnx::AttributeProto *a = attr(node, name);
+    return a ? a->i() : dflt;
+  }
+  float attrFloat(const onnx::NodeProto &node, StringRef name, float dflt) {
+    const onnx::AttributeProto *a = attr(node, name);
+    return a ? a->f() : dflt;
+  }
+  std::optional<llvm::SmallVector<int64_t>>
+  attrInts(const onnx::NodeProto &node, StringRef name) {
+    const onnx::AttributeProto *a = attr(node, name);
+    if (!a) {
+      return std::nullopt;
+    }
+    return llvm::SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+  }
+  /// The values of a constant integer operand (shapes, axes).
+  std::optional<llvm::SmallVector<int64_t>> constInts(Value value) {
+    DenseElementsAttr attr;
+    if (!value || !matchPattern(value, m_Constant(&attr)) ||
+        !isa<IntegerType>(attr.getElementType())) {
+      return std::nullopt;
+    }
+    llvm::SmallVector<int64_t> out;
+    for (const llvm::APInt &v : attr.getValues<llvm::APInt>()) {
+      out.push_back(v.getSExtValue());
+    }
+    return out;
+  }
+
+  Value constant(Location at, ElementsAttr value) {
+    Operation *op = createGraphOp(builder, at, "graph.constant", {},
+                                  {builder.getNamedAttr("value", value)},
+                                  {value.getElementType()});
+    return op ? op->getResult(0) : Value();
+  }
+  /// Folds `op` when all its operands are constants and its results are
+  /// small and static (shape subgraphs: Shape -> Gather -> Concat ...), so
+  /// that later nodes see constant shapes, axes and sizes.
+  llvm::SmallVector<Value> foldConstant(Operation *op);
+  ElementsAttr foldDataMovement(Operation *op);
+  /// Builds `name` and folds it as above; null on failure.
+  llvm::SmallVector<Value> build(Location at, StringRef name,
+                                 ValueRange operands,
+                                 llvm::ArrayRef<NamedAttribute> attrs,
+                                 llvm::ArrayRef<Type> resultElements) {
+    Operation *op =
+        createGraphOp(builder, at, name, operands, attrs, resultElements);
+    if (!op) {
+      return {};
+    }
+    return foldConstant(op);
+  }
+  Value build1(Location at, StringRef name, ValueRange operands,
+               llvm::ArrayRef<NamedAttribute> attrs = {}, Type element = {}) {
+    auto r = build(at, name, operands, attrs,
+                   {element ? element : getElementType(operands.front())});
+    return r.empty() ? Value() : r[0];
+  }
+  /// A 1-D i64 constant.
+  Value i64Const(Location at, llvm::ArrayRef<int64_t> v) {
+    return constant(
+        at, DenseElementsAttr::get(RankedTensorType::get({int64_t(v.size())},
+                                                         builder.getI64Type()),
+                                   v));
+  }
+  /// Translations too long to sit inline in importNode. Each returns the
+  /// node's results or fails having emitted at `at`.
+  FailureOr<llvm::SmallVector<Value>> importExtended(const GraphNode &node,
+                                                     const onnx::NodeProto &def,
+                                                     llvm::ArrayRef<Value> in,
+                                                     Location at);
+  FailureOr<llvm::SmallVector<Value>> importEinsum(const onnx::NodeProto &def,
+                                                   llvm::ArrayRef<Value> in,
+                                                   Location at);
+  Value scalar(Location at, Type element, double value) {
+    auto type = RankedTensorType::get({}, element);
+    if (isa<FloatType>(element)) {
+      return constant(at, DenseElementsAttr::get(
+                              type, builder.getFloatAttr(element, value)));
+    }
+    return constant(at,
+                    DenseElementsAttr::get(
+                        type, builder.getIntegerAttr(element, int64_t(value))));
+  }
+
+  MLIRContext *ctx;
+  OpBuilder builder;
+  std::string path, fileName, modelDir;
+  const ImportOptions &options;
+  int64_t opset = 0;
+  llvm::StringMap<Value> values;
+  llvm::StringMap<const onnx::TensorProto *> initializers;
+  Value lookupValue(StringRef name);
+  /// A large raw initializer as a dense_resource attribute that takes over
+  /// the parsed bytes; null when the tensor is small or not raw.
+  FailureOr<ElementsAttr> adoptLargeTensor(const onnx::TensorProto &tensor,
+                                           Location at);
+  const onnx::ModelProto *model = nullptr;
+};
+
+} // namespace graphc::import
+
+#endif // GRAPHC_LIB_IMPORT_ONNXIMPORTERIMPL_H
