@@ -119,12 +119,12 @@ def op_label(model):
 
 
 # ONNX element types that have a graph-run dtype (runtime/include/graphrt);
-# the others (strings, 16-bit and wider unsigned integers, int16, the 2-, 4-
-# and 8-bit floats and integers, complex) cannot be fed or returned.
-RUNTIME_TYPES = {1: "float", 2: "uint8", 3: "int8", 6: "int32", 7: "int64",
-                 9: "bool", 10: "float16", 11: "double", 16: "bfloat16"}
-ONNX_TYPE_NAMES = {4: "uint16", 5: "int16", 8: "string", 12: "uint32",
-                   13: "uint64", 14: "complex64", 15: "complex128",
+# the others (strings, the 2-, 4- and 8-bit floats and integers, complex)
+# cannot be fed or returned.
+RUNTIME_TYPES = {1: "float", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16",
+                 6: "int32", 7: "int64", 9: "bool", 10: "float16",
+                 11: "double", 12: "uint32", 13: "uint64", 16: "bfloat16"}
+ONNX_TYPE_NAMES = {8: "string", 14: "complex64", 15: "complex128",
                    17: "float8e4m3fn", 18: "float8e4m3fnuz",
                    19: "float8e5m2", 20: "float8e5m2fnuz", 21: "uint4",
                    22: "int4", 23: "float4e2m1", 24: "float8e8m0",

@@ -38,14 +38,20 @@ std::string manifestDType(Type t) {
   if (t.isInteger(1))
     return "bool";
   if (auto i = dyn_cast<IntegerType>(t)) {
-    if (i.getWidth() == 8)
+    if (i.isSigned())
+      return ""; // the graph dialect's integers are signless or unsigned
+    switch (i.getWidth()) {
+    case 8:
       return i.isUnsigned() ? "u8" : "i8";
-    if (i.isUnsigned())
+    case 16:
+      return i.isUnsigned() ? "u16" : "i16";
+    case 32:
+      return i.isUnsigned() ? "u32" : "i32";
+    case 64:
+      return i.isUnsigned() ? "u64" : "i64";
+    default:
       return "";
-    if (i.getWidth() == 32)
-      return "i32";
-    if (i.getWidth() == 64)
-      return "i64";
+    }
   }
   return "";
 }

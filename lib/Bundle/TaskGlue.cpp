@@ -46,6 +46,10 @@ static graphrt_dtype_t dtypeEnum(llvm::StringRef dtype) {
       .Case("bool", GRAPHRT_DTYPE_BOOL)
       .Case("f16", GRAPHRT_DTYPE_F16)
       .Case("bf16", GRAPHRT_DTYPE_BF16)
+      .Case("i16", GRAPHRT_DTYPE_I16)
+      .Case("u16", GRAPHRT_DTYPE_U16)
+      .Case("u32", GRAPHRT_DTYPE_U32)
+      .Case("u64", GRAPHRT_DTYPE_U64)
       .Default(GRAPHRT_DTYPE_INVALID);
 }
 

@@ -23,7 +23,9 @@ const DTypeName kDTypes[] = {
     {GRAPHRT_DTYPE_I32, "i32"}, {GRAPHRT_DTYPE_I64, "i64"},
     {GRAPHRT_DTYPE_U8, "u8"},   {GRAPHRT_DTYPE_I8, "i8"},
     {GRAPHRT_DTYPE_BOOL, "bool"}, {GRAPHRT_DTYPE_F16, "f16"},
-    {GRAPHRT_DTYPE_BF16, "bf16"},
+    {GRAPHRT_DTYPE_BF16, "bf16"}, {GRAPHRT_DTYPE_I16, "i16"},
+    {GRAPHRT_DTYPE_U16, "u16"},   {GRAPHRT_DTYPE_U32, "u32"},
+    {GRAPHRT_DTYPE_U64, "u64"},
 };
 
 Status invalid(const std::string& msg) {

@@ -17,6 +17,8 @@ const Descr kDescrs[] = {
     {GRAPHRT_DTYPE_I32, "<i4"}, {GRAPHRT_DTYPE_I64, "<i8"},
     {GRAPHRT_DTYPE_U8, "|u1"},  {GRAPHRT_DTYPE_I8, "|i1"},
     {GRAPHRT_DTYPE_BOOL, "|b1"}, {GRAPHRT_DTYPE_F16, "<f2"},
+    {GRAPHRT_DTYPE_I16, "<i2"},  {GRAPHRT_DTYPE_U16, "<u2"},
+    {GRAPHRT_DTYPE_U32, "<u4"},  {GRAPHRT_DTYPE_U64, "<u8"},
 };
 
 Status bad(const std::string& path, const std::string& why) {

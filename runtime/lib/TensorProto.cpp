@@ -15,11 +15,15 @@ graphrt_dtype_t dtypeOfOnnx(int64_t t) {
   case 1: return GRAPHRT_DTYPE_F32;
   case 2: return GRAPHRT_DTYPE_U8;
   case 3: return GRAPHRT_DTYPE_I8;
+  case 4: return GRAPHRT_DTYPE_U16;
+  case 5: return GRAPHRT_DTYPE_I16;
   case 6: return GRAPHRT_DTYPE_I32;
   case 7: return GRAPHRT_DTYPE_I64;
   case 9: return GRAPHRT_DTYPE_BOOL;
   case 10: return GRAPHRT_DTYPE_F16;
   case 11: return GRAPHRT_DTYPE_F64;
+  case 12: return GRAPHRT_DTYPE_U32;
+  case 13: return GRAPHRT_DTYPE_U64;
   case 16: return GRAPHRT_DTYPE_BF16;
   default: return GRAPHRT_DTYPE_INVALID;
   }
@@ -75,7 +79,8 @@ Status readTensorProto(const std::string& path, NpyArray* out) {
   std::string raw;
   // Typed repeated fields, by field number: their elements as 8-byte words
   // (varints) or raw little-endian bytes (fixed32/fixed64).
-  std::vector<int64_t> ints;  // int32_data (5), int64_data (7)
+  std::vector<int64_t> ints;  // int32_data (5), int64_data (7),
+                              // uint64_data (11)
   std::string fixed;          // float_data (4), double_data (10)
   bool external = false;
   while (!r.done()) {
@@ -96,7 +101,8 @@ Status readTensorProto(const std::string& path, NpyArray* out) {
       repeatedVarints(&dims);
     } else if (field == 2 && wire == 0) {
       onnxType = static_cast<int64_t>(r.varint());
-    } else if ((field == 5 || field == 7) && (wire == 0 || wire == 2)) {
+    } else if ((field == 5 || field == 7 || field == 11) &&
+               (wire == 0 || wire == 2)) {
       repeatedVarints(&ints);
     } else if ((field == 4 || field == 10) && wire == 2) {
       fixed += r.bytes(r.varint());
@@ -143,8 +149,9 @@ Status readTensorProto(const std::string& path, NpyArray* out) {
   } else if (!fixed.empty()) {
     out->data = fixed; // float_data / double_data: already little-endian
   } else {
-    // int32_data holds int32, int8, uint8, bool, f16 and bf16 (as bits);
-    // int64_data holds int64.
+    // int32_data holds int32, int16, uint16, int8, uint8, bool, f16 and
+    // bf16 (as bits); int64_data holds int64; uint64_data uint32 and uint64.
+    // Each value's low `elem` bytes are the element (little-endian host).
     out->data.resize(ints.size() * elem);
     for (size_t i = 0; i < ints.size(); ++i) {
       int64_t v = ints[i];

@@ -73,7 +73,7 @@ TEST(Manifest, ParsesValid) {
 
 TEST(Manifest, DTypeNamesRoundTrip) {
   for (const char* n : {"f32", "f64", "i32", "i64", "u8", "i8", "bool", "f16",
-                        "bf16"})
+                        "bf16", "i16", "u16", "u32", "u64"})
     EXPECT_STREQ(dtypeName(parseDType(n)), n);
   EXPECT_EQ(parseDType("float"), GRAPHRT_DTYPE_INVALID);
 }

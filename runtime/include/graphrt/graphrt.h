@@ -102,6 +102,10 @@ typedef enum graphrt_dtype_e {
   GRAPHRT_DTYPE_BOOL = 7,
   GRAPHRT_DTYPE_F16 = 8,
   GRAPHRT_DTYPE_BF16 = 9,
+  GRAPHRT_DTYPE_I16 = 10,
+  GRAPHRT_DTYPE_U16 = 11,
+  GRAPHRT_DTYPE_U32 = 12,
+  GRAPHRT_DTYPE_U64 = 13,
 } graphrt_dtype_t;
 
 /// Name, element type and static shape of an input, output, variable or
@@ -299,12 +303,16 @@ static inline size_t graphrt_dtype_size(graphrt_dtype_t dtype) {
   switch (dtype) {
   case GRAPHRT_DTYPE_F64:
   case GRAPHRT_DTYPE_I64:
+  case GRAPHRT_DTYPE_U64:
     return 8;
   case GRAPHRT_DTYPE_F32:
   case GRAPHRT_DTYPE_I32:
+  case GRAPHRT_DTYPE_U32:
     return 4;
   case GRAPHRT_DTYPE_F16:
   case GRAPHRT_DTYPE_BF16:
+  case GRAPHRT_DTYPE_I16:
+  case GRAPHRT_DTYPE_U16:
     return 2;
   case GRAPHRT_DTYPE_U8:
   case GRAPHRT_DTYPE_I8:
