@@ -67,7 +67,7 @@ def Graph_CompareDirectionAttr
 
 def Graph_Tensor : AnyTypeOf<[AnyRankedTensor, AnyUnrankedTensor]>;
 def Graph_FloatTensor : TensorOf<[AnyFloat]>;
-def Graph_IntTensor : TensorOf<[AnySignlessInteger]>;
+def Graph_IntTensor : TensorOf<[AnySignlessInteger, AnyUnsignedInteger]>;
 def Graph_BoolTensor : TensorOf<[I1]>;
 def Graph_IndexTensor : TensorOf<[I32, I64]>;
 

@@ -37,9 +37,11 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   Type to = adaptor.getTo();
-  if (!isa<FloatType>(to) && !to.isSignlessInteger())
+  if (!isa<FloatType>(to) && !to.isSignlessInteger() &&
+      !to.isUnsignedInteger())
     return emitOptionalError(location, "graph.cast: target type ", to,
-                             " is not a float or signless integer type");
+                             " is not a float, signless or unsigned integer "
+                             "type");
   inferred.push_back(cast<TensorType>(adaptor.getInput().getType()).clone(to));
   return success();
 }

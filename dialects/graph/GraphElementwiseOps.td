@@ -4,9 +4,12 @@
 // NumPy way: shapes are aligned at the trailing dimension and a dimension of
 // size 1 stretches to the other.
 //
-// Integer element types are signless and read as two's complement signed
-// numbers; `i1` is the boolean type and only the logical ops, `compare`,
-// `select` and `cast` take it.
+// Integer element types are signless, read as two's complement signed
+// numbers, or unsigned (`ui8` ... `ui64`, from ONNX's unsigned types), read
+// as unsigned; `i1` is the boolean type and only the logical ops, `compare`,
+// `select` and `cast` take it. graph-to-linalg lowers unsigned integers to
+// signless ones with the unsigned meaning made explicit (see
+// docs/design/graph-to-linalg.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,14 +22,17 @@ include "graph/GraphBase.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-/// A number: a float or a signless integer other than the boolean `i1`.
+/// A number: a float, or a signless or unsigned integer other than the
+/// boolean `i1`.
 def Graph_ArithmeticElement : Type<
     Or<[AnyFloat.predicate,
-        And<[AnySignlessInteger.predicate, CPred<"!$_self.isInteger(1)">]>]>,
-    "float or signless integer wider than 1 bit">;
+        And<[AnySignlessInteger.predicate, CPred<"!$_self.isInteger(1)">]>,
+        AnyUnsignedInteger.predicate]>,
+    "float or signless/unsigned integer wider than 1 bit">;
 def Graph_ArithmeticTensor : TensorOf<[Graph_ArithmeticElement]>;
-/// Any float or signless integer element type, booleans included.
-def Graph_IntOrFloatTensor : TensorOf<[AnyFloat, AnySignlessInteger]>;
+/// Any float, signless or unsigned integer element type, booleans included.
+def Graph_IntOrFloatTensor : TensorOf<[AnyFloat, AnySignlessInteger,
+                                       AnyUnsignedInteger]>;
 
 //===----------------------------------------------------------------------===//
 // Base classes

@@ -54,17 +54,21 @@ Type convertOnnxElementType(MLIRContext *ctx, int32_t type) {
   case onnx::TensorProto::BOOL:
     return IntegerType::get(ctx, 1);
   case onnx::TensorProto::INT8:
-  case onnx::TensorProto::UINT8:
     return IntegerType::get(ctx, 8);
+  case onnx::TensorProto::UINT8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
   case onnx::TensorProto::INT16:
-  case onnx::TensorProto::UINT16:
     return IntegerType::get(ctx, 16);
+  case onnx::TensorProto::UINT16:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
   case onnx::TensorProto::INT32:
-  case onnx::TensorProto::UINT32:
     return IntegerType::get(ctx, 32);
+  case onnx::TensorProto::UINT32:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
   case onnx::TensorProto::INT64:
-  case onnx::TensorProto::UINT64:
     return IntegerType::get(ctx, 64);
+  case onnx::TensorProto::UINT64:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   // Narrow types of newer opsets (numbers as in ONNX 1.18+).
   case 17:
     return Float8E4M3FNType::get(ctx);
@@ -2773,10 +2777,18 @@ static LogicalResult parseShapeSpec(MLIRContext *ctx, StringRef spec,
                   .Case("bf16", BFloat16Type::get(ctx))
                   .Case("f64", Float64Type::get(ctx))
                   .Cases({"i1", "bool"}, IntegerType::get(ctx, 1))
-                  .Cases({"i8", "ui8", "u8"}, IntegerType::get(ctx, 8))
+                  .Case("i8", IntegerType::get(ctx, 8))
                   .Case("i16", IntegerType::get(ctx, 16))
                   .Case("i32", IntegerType::get(ctx, 32))
                   .Case("i64", IntegerType::get(ctx, 64))
+                  .Cases({"ui8", "u8"},
+                         IntegerType::get(ctx, 8, IntegerType::Unsigned))
+                  .Cases({"ui16", "u16"},
+                         IntegerType::get(ctx, 16, IntegerType::Unsigned))
+                  .Cases({"ui32", "u32"},
+                         IntegerType::get(ctx, 32, IntegerType::Unsigned))
+                  .Cases({"ui64", "u64"},
+                         IntegerType::get(ctx, 64, IntegerType::Unsigned))
                   .Default(Type());
     if (!element) {
       return failure();

@@ -68,6 +68,9 @@ struct ConvertGraphToLinalgPass
     if (hasUnranked) {
       return signalPassFailure();
     }
+    if (failed(lowering::lowerUnsignedIntegers(getOperation()))) {
+      return signalPassFailure();
+    }
 
     ConversionTarget target(getContext());
     configureGraphToLinalgTarget(target);

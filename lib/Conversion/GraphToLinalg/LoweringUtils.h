@@ -129,6 +129,11 @@ mlir::Value createExtreme(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Pattern registration per op group.
 /// `converter` may be null (tensor types are never converted).
+/// Retypes unsigned integer tensors to signless ones and rewrites the ops
+/// whose meaning depends on signedness (UnsignedToSignless.cpp); runs before
+/// the patterns. Fails, having emitted at the op, on an op it cannot take.
+mlir::LogicalResult lowerUnsignedIntegers(mlir::ModuleOp module);
+
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns,
                                  const mlir::TypeConverter *converter);
 void populateReductionPatterns(mlir::RewritePatternSet &patterns,

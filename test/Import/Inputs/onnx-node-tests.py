@@ -39,9 +39,9 @@ ATTR_LIKE = {
 }
 MLIR_ELEMENT = {
     T.FLOAT: "f32", T.DOUBLE: "f64", T.FLOAT16: "f16", T.BFLOAT16: "bf16",
-    T.BOOL: "i1", T.INT8: "i8", T.UINT8: "i8", T.INT16: "i16",
-    T.UINT16: "i16", T.INT32: "i32", T.UINT32: "i32", T.INT64: "i64",
-    T.UINT64: "i64",
+    T.BOOL: "i1", T.INT8: "i8", T.UINT8: "ui8", T.INT16: "i16",
+    T.UINT16: "ui16", T.INT32: "i32", T.UINT32: "ui32", T.INT64: "i64",
+    T.UINT64: "ui64",
 }
 
 

@@ -28,7 +28,7 @@ func.func @binary_result_shape(%x: tensor<2x3xf32>, %y: tensor<3xf32>) {
 // -----
 
 func.func @arith_on_bool(%x: tensor<3xi1>) {
-  // expected-error @+1 {{'graph.add' op operand #0 must be tensor of float or signless integer wider than 1 bit values}}
+  // expected-error @+1 {{'graph.add' op operand #0 must be tensor of float or signless/unsigned integer wider than 1 bit values}}
   %0 = graph.add %x, %x : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   return
 }
@@ -85,7 +85,7 @@ func.func @leaky_relu_alpha(%x: tensor<3xf32>) {
 // -----
 
 func.func @cast_target(%x: tensor<3xf32>) {
-  // expected-error @+2 {{graph.cast: target type 'index' is not a float or signless integer type}}
+  // expected-error @+2 {{graph.cast: target type 'index' is not a float, signless or unsigned integer type}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = graph.cast %x {to = index} : (tensor<3xf32>) -> tensor<3xf32>
   return
@@ -236,7 +236,7 @@ func.func @reduce_result(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @reduce_bool(%x: tensor<2x3xi1>) {
-  // expected-error @+1 {{'graph.reduce' op operand #0 must be tensor of float or signless integer wider than 1 bit values}}
+  // expected-error @+1 {{'graph.reduce' op operand #0 must be tensor of float or signless/unsigned integer wider than 1 bit values}}
   %0 = graph.reduce %x {axes = array<i64: 1>, kind = #graph<reduce_kind sum>} : (tensor<2x3xi1>) -> tensor<2xi1>
   return
 }
