@@ -709,6 +709,38 @@ std::optional<int64_t> LayerNormOp::getFlops() {
 }
 
 //===----------------------------------------------------------------------===//
+// LRNOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LRNOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  StringRef opName = "graph.lrn";
+  // I64Attr getters return uint64_t; read the size back as signed.
+  int64_t size = static_cast<int64_t>(adaptor.getSize());
+  if (size < 1)
+    return emitOptionalError(location, opName, ": size is ", size,
+                             ", expected at least 1");
+  auto inputType = cast<TensorType>(adaptor.getInput().getType());
+  if (inputType.hasRank() && inputType.getRank() < 2)
+    return emitOptionalError(
+        location, opName,
+        ": input must have rank >= 2 ([N, C, ...]), got rank ",
+        inputType.getRank());
+  inferred.push_back(inputType);
+  return success();
+}
+
+std::optional<int64_t> LRNOp::getFlops() {
+  std::optional<int64_t> n = getStaticNumElements(getType());
+  if (!n)
+    return std::nullopt;
+  // Per element: square, `size` window adds, scale, add bias, pow, divide.
+  return (static_cast<int64_t>(getSize()) + 5) * *n;
+}
+
+//===----------------------------------------------------------------------===//
 // ResizeOp
 //===----------------------------------------------------------------------===//
 

@@ -369,6 +369,47 @@ def Graph_LayerNormOp : Graph_Op<"layer_norm", [Pure, Graph_CostOverride]> {
 }
 
 //===----------------------------------------------------------------------===//
+// LRNOp
+//===----------------------------------------------------------------------===//
+
+def Graph_LRNOp : Graph_Op<"lrn", [Pure, Graph_CostOverride]> {
+  let summary = "Local response normalisation across channels";
+  let description = [{
+    Divides each element of `input` `[N, C, D1, ..., Dk]` (rank >= 2) by a
+    power of the sum of squares over a window of `size` neighbouring
+    channels (ONNX `LRN`, AlexNet's normalisation):
+
+    ```
+    square_sum[n, c, d...] = sum of input[n, i, d...]^2
+        for i in [c - floor((size - 1) / 2), c + ceil((size - 1) / 2)]
+        (channels outside [0, C) count as 0)
+    result = input / (bias + alpha / size * square_sum)^beta
+    ```
+
+    `size` must be at least 1; `alpha` defaults to 1e-4, `beta` to 0.75 and
+    `bias` to 1. The result has the input's type.
+
+    Cost: `size + 5` operations per element (one square, `size` adds over
+    the window, scale, add bias, power, divide).
+
+    Example:
+
+    ```mlir
+    %y = graph.lrn %x {size = 5 : i64, alpha = 1.0e-04 : f32, beta = 7.5e-01 : f32}
+        : (tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, I64Attr:$size,
+                       DefaultValuedAttr<F32Attr, "1.0e-4f">:$alpha,
+                       DefaultValuedAttr<F32Attr, "0.75f">:$beta,
+                       DefaultValuedAttr<F32Attr, "1.0f">:$bias);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // ResizeOp
 //===----------------------------------------------------------------------===//
 

@@ -2096,6 +2096,21 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     }
     return Results{y, mean, inv};
   }
+  if (op == "LRN") {
+    if (failed(need(1))) {
+      return failure();
+    }
+    if (!attr(def, "size")) {
+      return emitError(at) << "LRN needs the attribute size";
+    }
+    return one(build1(
+        at, "graph.lrn", {in[0]},
+        {named("size", i64Attr(attrInt(def, "size", 0))),
+         named("alpha",
+               builder.getF32FloatAttr(attrFloat(def, "alpha", 1e-4f))),
+         named("beta", builder.getF32FloatAttr(attrFloat(def, "beta", 0.75f))),
+         named("bias", builder.getF32FloatAttr(attrFloat(def, "bias", 1.0f)))}));
+  }
   if (op == "InstanceNormalization") {
     if (failed(need(3))) {
       return failure();
@@ -3123,6 +3138,7 @@ bool isOnnxOpTranslated(StringRef op) {
       "Identity",
       "InstanceNormalization",
       "IsNaN",
+      "LRN",
       "LSTM",
       "LayerNormalization",
       "LeakyRelu",

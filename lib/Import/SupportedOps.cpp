@@ -77,6 +77,7 @@ const OpRule kOnnxRules[] = {
   {"Identity", M, "graph.identity"},
   {"InstanceNormalization", M, "graph.reduce,graph.sub,graph.mul,graph.add,graph.rsqrt,graph.reshape"},
   {"IsNaN", M, "graph.compare"},
+  {"LRN", M, "graph.lrn"},
   {"LSTM", M, "graph.lstm"},
   {"LayerNormalization", M, "graph.layer_norm"},
   {"LeakyRelu", M, "graph.leaky_relu"},

@@ -694,12 +694,108 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// LRNOp
+//===----------------------------------------------------------------------===//
+
+/// The input is zero-padded along the channels by the window's reach on
+/// either side; one generic over (n, c, d..., k) sums the squares of the
+/// padded input at channel c + k into a zero-filled accumulator (the square
+/// happens in the reduction body, so no squared copy is materialised), and
+/// one elementwise generic divides the input by the power of the scaled sum.
+struct LRNLowering : OpConversionPattern<LRNOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LRNOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = dyn_cast<RankedTensorType>(input.getType());
+    if (!inputType) {
+      return rewriter.notifyMatchFailure(op, "unranked input");
+    }
+    int64_t rank = inputType.getRank();
+    Type type = inputType.getElementType();
+    MLIRContext *ctx = getContext();
+    int64_t size = static_cast<int64_t>(op.getSize());
+    int64_t low = (size - 1) / 2;
+    int64_t high = size - 1 - low;
+
+    SmallVector<OpFoldResult> lows(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> highs(rank, rewriter.getIndexAttr(0));
+    lows[1] = rewriter.getIndexAttr(low);
+    highs[1] = rewriter.getIndexAttr(high);
+    SmallVector<int64_t> paddedShape(inputType.getShape());
+    if (!ShapedType::isDynamic(paddedShape[1])) {
+      paddedShape[1] += size - 1;
+    }
+    Value zero = createScalar(rewriter, loc, type, 0);
+    Value padded = input;
+    if (size > 1) {
+      padded = tensor::PadOp::create(rewriter, loc,
+                                     withShape(input, paddedShape), input,
+                                     lows, highs, zero);
+    }
+
+    // Sum of squares over the window: loops (n, c, d..., k).
+    int64_t loops = rank + 1;
+    SmallVector<AffineExpr> paddedExprs, outExprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    }
+    paddedExprs = outExprs;
+    paddedExprs[1] = paddedExprs[1] + getAffineDimExpr(rank, ctx);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(loops, 0, paddedExprs, ctx),
+        AffineMap::get(loops, 0, {getAffineDimExpr(rank, ctx)}, ctx),
+        AffineMap::get(loops, 0, outExprs, ctx)};
+    SmallVector<utils::IteratorType> iterators(loops,
+                                               utils::IteratorType::parallel);
+    iterators[rank] = utils::IteratorType::reduction;
+    Value window =
+        createEmpty(rewriter, loc, RankedTensorType::get({size}, type));
+    Value acc = createFilled(rewriter, loc, inputType, zero,
+                             getDynamicSizes(rewriter, loc, input));
+    Value squareSum =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{inputType}, ValueRange{padded, window},
+            ValueRange{acc}, maps, iterators,
+            [](OpBuilder &b, Location nloc, ValueRange a) {
+              Value square = arith::MulFOp::create(b, nloc, a[0], a[0]);
+              linalg::YieldOp::create(
+                  b, nloc,
+                  arith::AddFOp::create(b, nloc, a[2], square).getResult());
+            })
+            .getResult(0);
+
+    double scale = op.getAlpha().convertToDouble() / static_cast<double>(size);
+    double beta = op.getBeta().convertToDouble();
+    double bias = op.getBias().convertToDouble();
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    Value result = buildParallelGeneric(
+        rewriter, loc, input, type, ValueRange{input, squareSum}, {id, id},
+        [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          Value scaled = arith::MulFOp::create(
+              b, nloc, a[1], createScalar(b, nloc, type, scale));
+          Value base = arith::AddFOp::create(
+              b, nloc, scaled, createScalar(b, nloc, type, bias));
+          Value denom = math::PowFOp::create(
+              b, nloc, base, createScalar(b, nloc, type, beta));
+          return arith::DivFOp::create(b, nloc, a[0], denom);
+        });
+    rewriter.replaceOp(op, castTo(rewriter, loc, result, op.getType()));
+    return success();
+  }
+};
+
 } // namespace
 
 void populateNNPatterns(RewritePatternSet &patterns,
                         const TypeConverter *converter) {
   addPatterns<MatMulLowering, ConvLowering, ConvTransposeLowering, PoolLowering, BatchNormLowering,
               LayerNormLowering>(patterns, converter);
+  addPatterns<LRNLowering>(patterns, converter);
 }
 
 } // namespace graphc::lowering

@@ -133,6 +133,48 @@ func.func @layer_norm(%x: tensor<4x128x768xf32>, %g: tensor<768xf32>, %b: tensor
 
 // -----
 
+// lrn: the channels are zero-padded by the window's reach (size 4: one
+// below, two above), one generic sums the squares over the window (the
+// reduction loop d4 shifts the channel), one generic divides.
+// CHECK-DAG: #[[PAD:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d4, d2, d3)>
+// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d4)>
+// CHECK-LABEL: func.func @lrn
+// CHECK-SAME: (%[[X:.*]]: tensor<2x6x5x5xf32>)
+// CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 1, 0, 0] high[0, 2, 0, 0]
+// CHECK: tensor<2x6x5x5xf32> to tensor<2x9x5x5xf32>
+// CHECK: %[[ACC:.*]] = linalg.fill
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[PAD]], #[[WIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[P]], %{{.*}} : tensor<2x9x5x5xf32>, tensor<4xf32>) outs(%[[ACC]]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[SUM]] :
+// CHECK: arith.constant 5.000000e-01 : f32
+// CHECK: arith.mulf
+// CHECK: arith.constant 2.000000e+00 : f32
+// CHECK: arith.addf
+// CHECK: arith.constant 7.500000e-01 : f32
+// CHECK: math.powf
+// CHECK: arith.divf
+// CHECK-NOT: graph.lrn
+func.func @lrn(%x: tensor<2x6x5x5xf32>) -> tensor<2x6x5x5xf32> {
+  %0 = graph.lrn %x {size = 4 : i64, alpha = 2.0 : f32, bias = 2.0 : f32} : (tensor<2x6x5x5xf32>) -> tensor<2x6x5x5xf32>
+  return %0 : tensor<2x6x5x5xf32>
+}
+
+// -----
+
+// lrn with size 1 needs no padding; dynamic sizes come from the input.
+// CHECK-LABEL: func.func @lrn_dynamic
+// CHECK-NOT: tensor.pad
+// CHECK: tensor.dim
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+func.func @lrn_dynamic(%x: tensor<?x?x7xf32>) -> tensor<?x?x7xf32> {
+  %0 = graph.lrn %x {size = 1 : i64} : (tensor<?x?x7xf32>) -> tensor<?x?x7xf32>
+  return %0 : tensor<?x?x7xf32>
+}
+
+// -----
+
 // conv_transpose: zero insertion (a strided insert_slice into zeros, which
 // also pads by dilation * (K - 1) - pad), the filter flipped with its
 // channel dims swapped per group, then a stride-1 grouped convolution (a

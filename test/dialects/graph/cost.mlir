@@ -91,6 +91,19 @@ func.func @costs(%a: tensor<8x784xf32>, %w: tensor<784x10xf32>,
 
 // -----
 
+// LRN: (size + 5) per element; a dynamic shape leaves it unknown.
+// expected-remark @+1 {{total flops = ?, bytes = ?}}
+func.func @lrn(%x: tensor<1x4x3x3xf32>, %d: tensor<?x4x3x3xf32>) {
+  // 36 elements * (5 + 5) = 360. Bytes: (36 + 36) * 4 = 288.
+  // expected-remark @+1 {{flops = 360, bytes = 288}}
+  %0 = graph.lrn %x {size = 5 : i64} : (tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  // expected-remark @+1 {{flops = ?, bytes = ?}}
+  %1 = graph.lrn %d {size = 2 : i64} : (tensor<?x4x3x3xf32>) -> tensor<?x4x3x3xf32>
+  return
+}
+
+// -----
+
 // A dynamic shape makes a figure unknown, and so the total.
 // expected-remark @+1 {{total flops = ?, bytes = ?}}
 func.func @dynamic(%x: tensor<?x3x32x32xf32>, %k: tensor<16x3x3x3xf32>, %v: tensor<4xf32>, %s: tensor<f32>) {

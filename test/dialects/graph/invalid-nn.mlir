@@ -326,6 +326,24 @@ func.func @f(%x: tensor<8x10xf32>) {
 }
 
 // -----
+// lrn: empty window
+func.func @f(%x: tensor<1x4x3x3xf32>) {
+  // expected-error @+2 {{graph.lrn: size is 0, expected at least 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.lrn %x {size = 0 : i64} : (tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  return
+}
+
+// -----
+// lrn: no channel axis
+func.func @f(%x: tensor<4xf32>) {
+  // expected-error @+2 {{graph.lrn: input must have rank >= 2 ([N, C, ...]), got rank 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.lrn %x {size = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
 // batch_norm: element types differ
 func.func @f(%x: tensor<2x3x4xf32>, %c: tensor<3xf32>, %h: tensor<3xf16>) {
   // expected-error @+2 {{graph.batch_norm: mean element type 'f16' does not match input element type 'f32'}}

@@ -83,6 +83,19 @@ func.func @norms(%x: tensor<8x16x32x32xf32>, %c: tensor<16xf32>, %t: tensor<4x12
   return
 }
 
+// CHECK-LABEL: func @lrn
+func.func @lrn(%x: tensor<1x96x55x55xf32>, %u: tensor<*xf16>) {
+  // Defaults are elided.
+  // CHECK: graph.lrn %{{.*}} {size = 5 : i64} : (tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32>
+  %0 = graph.lrn %x {size = 5 : i64} : (tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32>
+  // CHECK: graph.lrn %{{.*}} {alpha = 2.000000e-04 : f32, beta = 5.000000e-01 : f32, bias = 2.000000e+00 : f32, size = 4 : i64} : (tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32>
+  %1 = graph.lrn %x {size = 4 : i64, alpha = 2.0e-04 : f32, beta = 0.5 : f32, bias = 2.0 : f32} : (tensor<1x96x55x55xf32>) -> tensor<1x96x55x55xf32>
+  // An unranked input is accepted; its rank is checked once known.
+  // CHECK: graph.lrn %{{.*}} {size = 3 : i64} : (tensor<*xf16>) -> tensor<*xf16>
+  %2 = graph.lrn %u {size = 3 : i64} : (tensor<*xf16>) -> tensor<*xf16>
+  return
+}
+
 // CHECK-LABEL: func @resize
 func.func @resize(%x: tensor<1x3x32x32xf32>, %u: tensor<*xi8>) {
   // CHECK: graph.resize %{{.*}} {mode = #graph<resize_mode linear>, sizes = array<i64: 1, 3, 64, 64>} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
