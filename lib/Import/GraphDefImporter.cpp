@@ -231,6 +231,7 @@ private:
   }
   LogicalResult importCutInput(const GraphNode &node, StringRef shapeSpec);
   LogicalResult computeFrames(llvm::ArrayRef<unsigned> order);
+  void noteUnshapedInputs(unsigned index);
   LogicalResult importScope(llvm::ArrayRef<unsigned> order, StringRef frame,
                             const std::vector<bool> &keep);
   LogicalResult importLoop(StringRef frame, llvm::ArrayRef<unsigned> order);
@@ -1123,16 +1124,31 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
       return emitError(at) << "Pack needs ranked inputs";
     if (axis < 0)
       axis += int64_t(shape->size()) + 1;
+    if (axis < 0 || axis > int64_t(shape->size()))
+      return emitError(at) << "Pack axis " << (axisAttr ? axisAttr->i() : 0)
+                           << " is out of range for rank "
+                           << shape->size() << " inputs";
     // All-constant integer packs (shapes) fold.
     llvm::SmallVector<IntTensor> parts;
     for (Value v : in)
       if (auto c = constTensor(v))
         parts.push_back(*c);
-    if (parts.size() == in.size() && shape->empty()) {
+    bool sameShape = parts.size() == in.size();
+    for (const IntTensor &p : parts)
+      sameShape &= p.shape == parts.front().shape;
+    if (sameShape) {
+      // Stacking along `axis`: the outer block of each part in turn.
       IntTensor t;
-      t.shape = {int64_t(parts.size())};
-      for (const IntTensor &p : parts)
-        t.data.push_back(p.data.empty() ? 0 : p.data[0]);
+      t.shape = parts.front().shape;
+      t.shape.insert(t.shape.begin() + axis, int64_t(parts.size()));
+      int64_t inner = 1;
+      for (size_t i = axis; i < parts.front().shape.size(); ++i)
+        inner *= parts.front().shape[i];
+      int64_t outer = inner ? int64_t(parts.front().data.size()) / inner : 0;
+      for (int64_t o = 0; o < outer; ++o)
+        for (const IntTensor &p : parts)
+          t.data.append(p.data.begin() + o * inner,
+                        p.data.begin() + (o + 1) * inner);
       result = intConst(at, t, getElementType(in[0]));
     } else {
       llvm::SmallVector<Value> expanded;
@@ -1886,12 +1902,30 @@ LogicalResult GraphDefImporter::stridedSlice(const tensorflow::NodeDef &nd,
   while (d < rank)
     if (failed(fullDim()))
       return failure();
-  // Shape vectors fold.
-  if (auto c = constTensor(in[0]); c && rank == 1) {
+  // Integer constants (shapes, paddings) fold, whatever their rank.
+  if (auto c = constTensor(in[0])) {
     IntTensor t;
-    for (int64_t k = starts[0]; k < limits[0]; k += steps[0])
-      t.data.push_back(c->data[k]);
     t.shape = finalShape;
+    // Walk the sliced index space in row-major order.
+    llvm::SmallVector<int64_t> index(starts);
+    bool empty = false;
+    for (int64_t k = 0; k < rank; ++k)
+      empty |= starts[k] >= limits[k];
+    while (!empty) {
+      int64_t flat = 0;
+      for (int64_t k = 0; k < rank; ++k)
+        flat = flat * (*shape)[k] + index[k];
+      t.data.push_back(c->data[flat]);
+      int64_t k = rank - 1;
+      for (; k >= 0; --k) {
+        index[k] += steps[k];
+        if (index[k] < limits[k])
+          break;
+        index[k] = starts[k];
+      }
+      if (k < 0)
+        break;
+    }
     result = intConst(at, t, getElementType(in[0]));
     return success(bool(result));
   }
@@ -1965,6 +1999,47 @@ LogicalResult GraphDefImporter::computeFrames(llvm::ArrayRef<unsigned> order) {
   return success();
 }
 
+/// After a node failed: when it depends on placeholders whose shape is not
+/// static (none in the GraphDef, or a dynamic batch), its shape arithmetic
+/// could not fold; a note names them and the option that fixes them.
+void GraphDefImporter::noteUnshapedInputs(unsigned index) {
+  std::vector<bool> seen(graph.nodes.size(), false);
+  llvm::SmallVector<unsigned> work = {index};
+  llvm::SmallVector<std::string> found;
+  while (!work.empty()) {
+    unsigned i = work.pop_back_val();
+    if (seen[i])
+      continue;
+    seen[i] = true;
+    const GraphNode &n = graph.nodes[i];
+    if (n.op == "Placeholder" || n.op == "PlaceholderWithDefault") {
+      Value v = values.lookup(n.name + ":0");
+      auto type = v ? dyn_cast<ShapedType>(v.getType()) : ShapedType();
+      if (type && !type.hasStaticShape()) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << "'" << n.name << "' (" << type << ")";
+        found.push_back(text);
+      }
+    }
+    for (const NodeInput &in : n.inputs)
+      if (in.producer >= 0)
+        work.push_back(in.producer);
+    for (unsigned c : n.controlInputs)
+      work.push_back(c);
+  }
+  if (found.empty())
+    return;
+  llvm::sort(found);
+  InFlightDiagnostic note = ctx->getDiagEngine().emit(
+      loc(graph.nodes[index].name), DiagnosticSeverity::Note);
+  note << "this node depends on input" << (found.size() > 1 ? "s " : " ");
+  llvm::interleaveComma(found, note);
+  note << " without a static shape; fix "
+       << (found.size() > 1 ? "them" : "it")
+       << " with --input-shape=NAME:DxD... (NAME: for a scalar)";
+}
+
 /// Imports the nodes of `order` that lie in `frame` (a nested frame, met
 /// first at one of its nodes, is imported whole as one scf.while).
 LogicalResult GraphDefImporter::importScope(llvm::ArrayRef<unsigned> order,
@@ -1984,8 +2059,10 @@ LogicalResult GraphDefImporter::importScope(llvm::ArrayRef<unsigned> order,
           return failure();
         continue;
       }
-      if (failed(importNode(node)))
+      if (failed(importNode(node))) {
+        noteUnshapedInputs(index);
         return failure();
+      }
       continue;
     }
     // The child of `frame` on the way to `f`.
