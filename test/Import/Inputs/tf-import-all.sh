@@ -43,7 +43,7 @@ tensorflow_grappler_nested_loop.pbtxt|
 tensorflow_grappler_while_loop.pbtxt|
 serving_session_bundle_half_plus_two_export.meta|
 tensorboard_functionaltest_linear_ftrl_train.meta|--inputs=linear/linear/AddN:4x1 --outputs=training_loss --train-op=Ftrl/update_linear/bias_weight/part_0/ApplyFtrl
-rust_regression_savedmodel_tf2|
+rust_regression_savedmodel_tf2|--inputs=train_x:100,train_y:100 --outputs=StatefulPartitionedCall_1
 serving_saved_model_counter|
 serving_saved_model_half_plus_two_cpu|
 serving_saved_model_half_plus_two_gpu|
