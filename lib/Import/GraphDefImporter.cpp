@@ -238,6 +238,8 @@ private:
   /// PartitionedCall, or a node whose op names a library function) is
   /// replaced by its body, recursively, before the node graph is built.
   LogicalResult inlineFunctionCalls();
+  static constexpr unsigned kMaxCallDepth = 64;
+  static constexpr int kMaxInlinedNodes = 1 << 22;
   /// One scope of the inlining: the nodes of the top-level graph (`scope`
   /// null) or of a function body called as `scope->prefix`.
   struct InlineScope {
@@ -773,12 +775,16 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
           folded->data.assign(c->data.begin() + b, c->data.begin() + e);
         }
       }
-    } else if (op == "ConcatV2" && in.size() > 2) {
-      auto axis = constInts(in.back());
+    } else if ((op == "ConcatV2" || op == "Concat") && in.size() > 2) {
+      // ConcatV2 takes the axis last, TF1's Concat first.
+      bool v2 = op == "ConcatV2";
+      auto axis = constInts(v2 ? in.back() : in.front());
+      llvm::ArrayRef<Value> parts =
+          llvm::ArrayRef<Value>(in).drop_front(v2 ? 0 : 1).drop_back(v2 ? 1 : 0);
       IntTensor t;
       bool ok = axis && axis->size() == 1 && ((*axis)[0] == 0 || (*axis)[0] == -1);
-      for (unsigned i = 0; ok && i + 1 < in.size(); ++i) {
-        auto part = constTensor(in[i]);
+      for (Value v : parts) {
+        auto part = ok && v ? constTensor(v) : std::nullopt;
         ok = part && part->shape.size() == 1;
         if (ok)
           t.data.append(part->data.begin(), part->data.end());
@@ -786,7 +792,7 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
       if (ok) {
         t.shape = {int64_t(t.data.size())};
         folded = t;
-        element = getElementType(in[0]);
+        element = getElementType(parts.front());
       }
     }
     if (folded) {
@@ -2591,6 +2597,19 @@ LogicalResult GraphDefImporter::inlineNodes(
     }
 
     const tensorflow::OpDef &sig = callee->signature();
+    // Untrusted libraries: bound the nesting (the stack) and the size of
+    // the inlined graph (a function calling another twice per level
+    // doubles it).
+    unsigned depth = 0;
+    for (const InlineScope *s = &scope; s; s = s->parent)
+      ++depth;
+    if (depth > kMaxCallDepth)
+      return emitError(loc(name)) << "function calls nest deeper than "
+                                  << kMaxCallDepth;
+    if (out.size() > kMaxInlinedNodes)
+      return emitError(loc(name)) << "inlining the function library makes "
+                                     "more than "
+                                  << kMaxInlinedNodes << " nodes";
     std::string chain;
     for (const InlineScope *s = &scope; s; s = s->parent)
       if (s->function) {
@@ -2821,6 +2840,22 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       return nullptr;
     }
     roots.push_back(it->second);
+  }
+  // --input-shape fixes Placeholders; a name that is none is a mistake.
+  for (StringRef spec : options.inputShapes) {
+    StringRef name = spec.rsplit(':').first;
+    auto it = graph.nodeByName.find(name);
+    if (it == graph.nodeByName.end()) {
+      emitError(fileLoc) << "--input-shape names no node '" << name << "'";
+      return nullptr;
+    }
+    StringRef op = graph.nodes[it->second].op;
+    if (op != "Placeholder" && op != "PlaceholderWithDefault") {
+      emitError(loc(name)) << "--input-shape names a " << op
+                           << " node, not a Placeholder (--inputs=" << name
+                           << ":SHAPE cuts the graph there)";
+      return nullptr;
+    }
   }
   // --inputs: the named nodes become arguments; what feeds them is cut off.
   for (StringRef spec : inputSpecs) {

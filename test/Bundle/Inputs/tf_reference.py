@@ -7,7 +7,8 @@ here, and nothing of graphc) and evaluates the output node with NumPy,
 following TensorFlow's op definitions. Every NAME=FILE.npy feeds a node by
 name: Placeholders, and random ops (RandomUniform), whose values graphc
 also takes as inputs. Covers the MLPs, autoencoder, unrolled LSTM/GRU and
-the "hey snips" dilated CNN of shared/testdata/tf-graphs.
+the "hey snips" dilated CNN of shared/testdata/tf-graphs, and the
+hand-written NHWC convolution graph of test/Import/Inputs.
 """
 import sys
 
@@ -193,6 +194,35 @@ def max_pool(x, ksize, strides, padding):
     return y
 
 
+def avg_pool(x, ksize, strides, padding):
+    """NHWC average pooling; SAME padding is not counted (TensorFlow)."""
+    pads = [(0, 0), (0, 0)]
+    if padding == b"SAME":
+        pads = [same_padding(x.shape[1 + i], ksize[i], strides[i], 1)
+                for i in range(2)]
+    ones = np.pad(np.ones(x.shape[1:3], np.float64), pads)
+    x = np.pad(x.astype(np.float64), [(0, 0), pads[0], pads[1], (0, 0)])
+    oh = (x.shape[1] - ksize[0]) // strides[0] + 1
+    ow = (x.shape[2] - ksize[1]) // strides[1] + 1
+    total = np.zeros((x.shape[0], oh, ow, x.shape[3]))
+    count = np.zeros((oh, ow))
+    for i in range(ksize[0]):
+        for j in range(ksize[1]):
+            rows = slice(i, i + (oh - 1) * strides[0] + 1, strides[0])
+            cols = slice(j, j + (ow - 1) * strides[1] + 1, strides[1])
+            total += x[:, rows, cols, :]
+            count += ones[rows, cols]
+    return (total / count[None, :, :, None]).astype(np.float32)
+
+
+def depthwise_conv2d(x, w, strides, padding):
+    """NHWC input, [H, W, C, M] filter: output channel c * M + m."""
+    c, m = w.shape[2:]
+    outs = [conv2d(x[..., k:k + 1], w[:, :, k:k + 1, :], strides, [1, 1],
+                   padding) for k in range(c)]
+    return np.concatenate(outs, axis=3)
+
+
 def space_to_batch(x, block, pads):
     """SpaceToBatchND for NHWC with a 2-d block (TensorFlow's definition)."""
     x = np.pad(x, [(0, 0), tuple(pads[0]), tuple(pads[1]), (0, 0)])
@@ -292,6 +322,12 @@ def evaluate(node, args):
     if op == "MaxPool":
         assert a.get("data_format", b"NHWC") == b"NHWC"
         return max_pool(args[0], a["ksize"][1:3], a["strides"][1:3], a["padding"])
+    if op == "AvgPool":
+        assert a.get("data_format", b"NHWC") == b"NHWC"
+        return avg_pool(args[0], a["ksize"][1:3], a["strides"][1:3], a["padding"])
+    if op == "DepthwiseConv2dNative":
+        assert a.get("data_format", b"NHWC") == b"NHWC"
+        return depthwise_conv2d(args[0], args[1], a["strides"][1:3], a["padding"])
     if op == "SpaceToBatchND":
         return space_to_batch(args[0], args[1], args[2])
     if op == "BatchToSpaceND":
