@@ -231,6 +231,40 @@ private:
   }
   LogicalResult importCutInput(const GraphNode &node, StringRef shapeSpec);
   LogicalResult computeFrames(llvm::ArrayRef<unsigned> order);
+  void noteUnshapedInputs(unsigned index);
+  LogicalResult freezeVariables();
+
+  /// TF2 function libraries: every call (StatefulPartitionedCall,
+  /// PartitionedCall, or a node whose op names a library function) is
+  /// replaced by its body, recursively, before the node graph is built.
+  LogicalResult inlineFunctionCalls();
+  static constexpr unsigned kMaxCallDepth = 64;
+  static constexpr int kMaxInlinedNodes = 1 << 22;
+  /// One scope of the inlining: the nodes of the top-level graph (`scope`
+  /// null) or of a function body called as `scope->prefix`.
+  struct InlineScope {
+    std::string prefix; ///< "CALL/" prepended to body node names
+    const tensorflow::FunctionDef *function = nullptr;
+    /// Argument name -> the caller's spelling of the value passed.
+    llvm::StringMap<std::string> args;
+    /// Body node name -> node (for "node:output_arg:index" spellings).
+    llvm::StringMap<const tensorflow::NodeDef *> nodes;
+    std::string device; ///< the call's device, for body nodes without one
+    /// The call's control inputs, for body nodes without any input.
+    llvm::SmallVector<std::string> controls;
+    const InlineScope *parent = nullptr;
+  };
+  LogicalResult
+  inlineNodes(const google::protobuf::RepeatedPtrField<tensorflow::NodeDef> &in,
+              const InlineScope &scope,
+              google::protobuf::RepeatedPtrField<tensorflow::NodeDef> &out);
+  /// The caller-side spelling of a body input (`spelling` in `scope`), or
+  /// an error naming `node`.
+  FailureOr<std::string> renameInput(StringRef spelling,
+                                     const InlineScope &scope,
+                                     StringRef node);
+  const tensorflow::FunctionDef *calledFunction(const tensorflow::NodeDef &nd);
+  llvm::StringMap<const tensorflow::FunctionDef *> library;
   LogicalResult importScope(llvm::ArrayRef<unsigned> order, StringRef frame,
                             const std::vector<bool> &keep);
   LogicalResult importLoop(StringRef frame, llvm::ArrayRef<unsigned> order);
@@ -453,6 +487,12 @@ GraphDefImporter::declareVariable(const GraphNode &node, Location at) {
     auto it = model.variables->tensors.find(shared.empty() ? symbol : shared);
     if (it == model.variables->tensors.end() && !shared.empty())
       it = model.variables->tensors.find(symbol);
+    // TF2 object-based checkpoints key a variable by its object path; a
+    // module attribute's path is its name (the optimizer's slots differ and
+    // are not found: they start from no initial value).
+    if (it == model.variables->tensors.end())
+      it = model.variables->tensors.find(
+          (shared.empty() ? symbol : shared) + "/.ATTRIBUTES/VARIABLE_VALUE");
     if (it != model.variables->tensors.end() && !it->second.sliced &&
         convertTFType(ctx, it->second.dtype) == element) {
       unsigned width = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
@@ -516,6 +556,10 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
       in.push_back(Value());
       continue;
     }
+    if (!v && opaque.count(key) && op == "IdentityN") {
+      in.push_back(Value()); // passed through, still opaque
+      continue;
+    }
     if (!v && opaque.count(key))
       return emitError(at) << "input '" << input.name << "' is "
                            << opaque.lookup(key)
@@ -534,7 +578,7 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
   bool takesHandles = op == "ReadVariableOp" || op.starts_with("Assign") ||
                       op.starts_with("ResourceApply") || op == "Identity" ||
                       op == "Conv2D" || op == "DepthwiseConv2dNative" ||
-                      op == "VarIsInitializedOp";
+                      op == "VarIsInitializedOp" || op == "IdentityN";
   takesHandles |= rule->action == OpAction::GraphInput;
   for (unsigned i = 0; i < in.size(); ++i)
     if (!in[i] && !takesHandles)
@@ -731,12 +775,16 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
           folded->data.assign(c->data.begin() + b, c->data.begin() + e);
         }
       }
-    } else if (op == "ConcatV2" && in.size() > 2) {
-      auto axis = constInts(in.back());
+    } else if ((op == "ConcatV2" || op == "Concat") && in.size() > 2) {
+      // ConcatV2 takes the axis last, TF1's Concat first.
+      bool v2 = op == "ConcatV2";
+      auto axis = constInts(v2 ? in.back() : in.front());
+      llvm::ArrayRef<Value> parts =
+          llvm::ArrayRef<Value>(in).drop_front(v2 ? 0 : 1).drop_back(v2 ? 1 : 0);
       IntTensor t;
       bool ok = axis && axis->size() == 1 && ((*axis)[0] == 0 || (*axis)[0] == -1);
-      for (unsigned i = 0; ok && i + 1 < in.size(); ++i) {
-        auto part = constTensor(in[i]);
+      for (Value v : parts) {
+        auto part = ok && v ? constTensor(v) : std::nullopt;
         ok = part && part->shape.size() == 1;
         if (ok)
           t.data.append(part->data.begin(), part->data.end());
@@ -744,7 +792,7 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
       if (ok) {
         t.shape = {int64_t(t.data.size())};
         folded = t;
-        element = getElementType(in[0]);
+        element = getElementType(parts.front());
       }
     }
     if (folded) {
@@ -816,6 +864,19 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     }
     result = emit(at, simple,
                   llvm::ArrayRef<Value>(in).take_front(binary ? 2 : 1), {});
+  } else if (op == "IdentityN") {
+    // Each input passes through: tensors, variable handles and opaque
+    // (string) values alike. Inlined function calls end in one.
+    for (unsigned i = 0; i < in.size(); ++i) {
+      std::string key = node.name + ":" + std::to_string(i);
+      if (auto it = variableOf.find(inKeys[i]); it != variableOf.end())
+        variableOf[key] = it->second;
+      if (auto it = opaque.find(inKeys[i]); it != opaque.end())
+        opaque[key] = it->second;
+      if (in[i])
+        values[key] = in[i];
+    }
+    return success();
   } else if (op == "AddN") {
     if (failed(need(1)))
       return failure();
@@ -1123,16 +1184,31 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
       return emitError(at) << "Pack needs ranked inputs";
     if (axis < 0)
       axis += int64_t(shape->size()) + 1;
+    if (axis < 0 || axis > int64_t(shape->size()))
+      return emitError(at) << "Pack axis " << (axisAttr ? axisAttr->i() : 0)
+                           << " is out of range for rank "
+                           << shape->size() << " inputs";
     // All-constant integer packs (shapes) fold.
     llvm::SmallVector<IntTensor> parts;
     for (Value v : in)
       if (auto c = constTensor(v))
         parts.push_back(*c);
-    if (parts.size() == in.size() && shape->empty()) {
+    bool sameShape = parts.size() == in.size();
+    for (const IntTensor &p : parts)
+      sameShape &= p.shape == parts.front().shape;
+    if (sameShape) {
+      // Stacking along `axis`: the outer block of each part in turn.
       IntTensor t;
-      t.shape = {int64_t(parts.size())};
-      for (const IntTensor &p : parts)
-        t.data.push_back(p.data.empty() ? 0 : p.data[0]);
+      t.shape = parts.front().shape;
+      t.shape.insert(t.shape.begin() + axis, int64_t(parts.size()));
+      int64_t inner = 1;
+      for (size_t i = axis; i < parts.front().shape.size(); ++i)
+        inner *= parts.front().shape[i];
+      int64_t outer = inner ? int64_t(parts.front().data.size()) / inner : 0;
+      for (int64_t o = 0; o < outer; ++o)
+        for (const IntTensor &p : parts)
+          t.data.append(p.data.begin() + o * inner,
+                        p.data.begin() + (o + 1) * inner);
       result = intConst(at, t, getElementType(in[0]));
     } else {
       llvm::SmallVector<Value> expanded;
@@ -1886,12 +1962,30 @@ LogicalResult GraphDefImporter::stridedSlice(const tensorflow::NodeDef &nd,
   while (d < rank)
     if (failed(fullDim()))
       return failure();
-  // Shape vectors fold.
-  if (auto c = constTensor(in[0]); c && rank == 1) {
+  // Integer constants (shapes, paddings) fold, whatever their rank.
+  if (auto c = constTensor(in[0])) {
     IntTensor t;
-    for (int64_t k = starts[0]; k < limits[0]; k += steps[0])
-      t.data.push_back(c->data[k]);
     t.shape = finalShape;
+    // Walk the sliced index space in row-major order.
+    llvm::SmallVector<int64_t> index(starts);
+    bool empty = false;
+    for (int64_t k = 0; k < rank; ++k)
+      empty |= starts[k] >= limits[k];
+    while (!empty) {
+      int64_t flat = 0;
+      for (int64_t k = 0; k < rank; ++k)
+        flat = flat * (*shape)[k] + index[k];
+      t.data.push_back(c->data[flat]);
+      int64_t k = rank - 1;
+      for (; k >= 0; --k) {
+        index[k] += steps[k];
+        if (index[k] < limits[k])
+          break;
+        index[k] = starts[k];
+      }
+      if (k < 0)
+        break;
+    }
     result = intConst(at, t, getElementType(in[0]));
     return success(bool(result));
   }
@@ -1965,6 +2059,47 @@ LogicalResult GraphDefImporter::computeFrames(llvm::ArrayRef<unsigned> order) {
   return success();
 }
 
+/// After a node failed: when it depends on placeholders whose shape is not
+/// static (none in the GraphDef, or a dynamic batch), its shape arithmetic
+/// could not fold; a note names them and the option that fixes them.
+void GraphDefImporter::noteUnshapedInputs(unsigned index) {
+  std::vector<bool> seen(graph.nodes.size(), false);
+  llvm::SmallVector<unsigned> work = {index};
+  llvm::SmallVector<std::string> found;
+  while (!work.empty()) {
+    unsigned i = work.pop_back_val();
+    if (seen[i])
+      continue;
+    seen[i] = true;
+    const GraphNode &n = graph.nodes[i];
+    if (n.op == "Placeholder" || n.op == "PlaceholderWithDefault") {
+      Value v = values.lookup(n.name + ":0");
+      auto type = v ? dyn_cast<ShapedType>(v.getType()) : ShapedType();
+      if (type && !type.hasStaticShape()) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << "'" << n.name << "' (" << type << ")";
+        found.push_back(text);
+      }
+    }
+    for (const NodeInput &in : n.inputs)
+      if (in.producer >= 0)
+        work.push_back(in.producer);
+    for (unsigned c : n.controlInputs)
+      work.push_back(c);
+  }
+  if (found.empty())
+    return;
+  llvm::sort(found);
+  InFlightDiagnostic note = ctx->getDiagEngine().emit(
+      loc(graph.nodes[index].name), DiagnosticSeverity::Note);
+  note << "this node depends on input" << (found.size() > 1 ? "s " : " ");
+  llvm::interleaveComma(found, note);
+  note << " without a static shape; fix "
+       << (found.size() > 1 ? "them" : "it")
+       << " with --input-shape=NAME:DxD... (NAME: for a scalar)";
+}
+
 /// Imports the nodes of `order` that lie in `frame` (a nested frame, met
 /// first at one of its nodes, is imported whole as one scf.while).
 LogicalResult GraphDefImporter::importScope(llvm::ArrayRef<unsigned> order,
@@ -1984,8 +2119,10 @@ LogicalResult GraphDefImporter::importScope(llvm::ArrayRef<unsigned> order,
           return failure();
         continue;
       }
-      if (failed(importNode(node)))
+      if (failed(importNode(node))) {
+        noteUnshapedInputs(index);
         return failure();
+      }
       continue;
     }
     // The child of `frame` on the way to `f`.
@@ -2314,17 +2451,266 @@ LogicalResult GraphDefImporter::importCutInput(const GraphNode &node,
   return success();
 }
 
+const tensorflow::FunctionDef *
+GraphDefImporter::calledFunction(const tensorflow::NodeDef &nd) {
+  if (nd.op() == "StatefulPartitionedCall" || nd.op() == "PartitionedCall") {
+    const tensorflow::AttrValue *f = attr(nd, "f");
+    return f && f->has_func() ? library.lookup(f->func().name()) : nullptr;
+  }
+  return library.lookup(nd.op());
+}
+
+/// The flat output number of `op`'s output argument `arg`, element `index`.
+/// Ops with one output argument (most) number their outputs by `index`;
+/// the ops graphc translates that have several name them here.
+static std::optional<unsigned> flatOutputIndex(StringRef op, StringRef arg,
+                                               unsigned index) {
+  static const std::pair<const char *, std::vector<const char *>> kArgs[] = {
+      {"FusedBatchNorm",
+       {"y", "batch_mean", "batch_variance", "reserve_space_1",
+        "reserve_space_2"}},
+      {"FusedBatchNormV3",
+       {"y", "batch_mean", "batch_variance", "reserve_space_1",
+        "reserve_space_2", "reserve_space_3"}},
+      {"BroadcastGradientArgs", {"r0", "r1"}},
+      {"SoftmaxCrossEntropyWithLogits", {"loss", "backprop"}},
+      {"SparseSoftmaxCrossEntropyWithLogits", {"loss", "backprop"}},
+      {"Switch", {"output_false", "output_true"}},
+      {"RefSwitch", {"output_false", "output_true"}},
+      {"Merge", {"output", "value_index"}},
+      {"RefMerge", {"output", "value_index"}},
+      {"Unique", {"y", "idx"}},
+      {"TopKV2", {"values", "indices"}},
+  };
+  for (const auto &[name, args] : kArgs) {
+    if (op != name)
+      continue;
+    for (unsigned i = 0; i < args.size(); ++i)
+      if (arg == args[i])
+        return index == 0 ? std::optional<unsigned>(i) : std::nullopt;
+    return std::nullopt;
+  }
+  return index;
+}
+
+FailureOr<std::string>
+GraphDefImporter::renameInput(StringRef spelling, const InlineScope &scope,
+                              StringRef node) {
+  if (!scope.function)
+    return spelling.str();
+  if (spelling.consume_front("^"))
+    return "^" + scope.prefix + spelling.str();
+  llvm::SmallVector<StringRef, 3> parts;
+  spelling.split(parts, ':');
+  unsigned index = 0;
+  if (parts.size() > 1 && parts.back().getAsInteger(10, index))
+    return emitError(loc(scope.prefix + node.str()))
+           << "input '" << spelling << "' has a bad output index";
+  // An argument: "arg" (or "arg:0").
+  if (parts.size() <= 2)
+    if (auto it = scope.args.find(parts[0]); it != scope.args.end()) {
+      if (index != 0)
+        return emitError(loc(scope.prefix + node.str()))
+               << "input '" << spelling << "' indexes argument '" << parts[0]
+               << "', which is one tensor";
+      return it->second;
+    }
+  auto producer = scope.nodes.find(parts[0]);
+  if (producer == scope.nodes.end())
+    return emitError(loc(scope.prefix + node.str()))
+           << "input '" << spelling << "' names no node or argument of "
+           << "function '" << scope.function->signature().name() << "'";
+  if (parts.size() != 3)
+    return scope.prefix + spelling.str();
+  // "node:output_arg:index": number the output as the producer's op does.
+  const tensorflow::NodeDef &src = *producer->second;
+  std::optional<unsigned> flat;
+  if (const tensorflow::FunctionDef *callee = calledFunction(src)) {
+    const auto &outs = callee->signature().output_arg();
+    for (int i = 0; i < outs.size() && !flat; ++i)
+      if (outs[i].name() == parts[1] && index == 0)
+        flat = i;
+    // StatefulPartitionedCall's own output list is named "output".
+    if (!flat && parts[1] == "output" && index < unsigned(outs.size()) &&
+        src.op() != callee->signature().name())
+      flat = index;
+  } else {
+    flat = flatOutputIndex(src.op(), parts[1], index);
+  }
+  if (!flat)
+    return emitError(loc(scope.prefix + node.str()))
+           << "input '" << spelling << "': op '" << src.op()
+           << "' has no output '" << parts[1] << ":" << index << "'";
+  return scope.prefix + parts[0].str() + ":" + std::to_string(*flat);
+}
+
+LogicalResult GraphDefImporter::inlineNodes(
+    const google::protobuf::RepeatedPtrField<tensorflow::NodeDef> &in,
+    const InlineScope &scope,
+    google::protobuf::RepeatedPtrField<tensorflow::NodeDef> &out) {
+  for (const tensorflow::NodeDef &nd : in) {
+    std::string name = scope.prefix + nd.name();
+    llvm::SmallVector<std::string> data, controls;
+    for (const std::string &spelling : nd.input()) {
+      auto renamed = renameInput(spelling, scope, nd.name());
+      if (failed(renamed))
+        return failure();
+      (StringRef(*renamed).starts_with("^") ? controls : data)
+          .push_back(*renamed);
+    }
+    // A body node that takes nothing (a Const) runs after the call's control
+    // inputs, as in TensorFlow.
+    if (data.empty() && controls.empty())
+      for (const std::string &c : scope.controls)
+        controls.push_back(c);
+    std::string device = nd.device().empty() ? scope.device : nd.device();
+    if (scope.function)
+      for (const auto &[key, value] : nd.attr())
+        if (value.value_case() == tensorflow::AttrValue::kPlaceholder)
+          return emitError(loc(name))
+                 << "attribute '" << key << "' is the placeholder '"
+                 << value.placeholder() << "' of function '"
+                 << scope.function->signature().name()
+                 << "': only instantiated functions are imported";
+
+    const tensorflow::FunctionDef *callee = calledFunction(nd);
+    bool isCall =
+        nd.op() == "StatefulPartitionedCall" || nd.op() == "PartitionedCall";
+    if (!callee) {
+      if (isCall) {
+        const tensorflow::AttrValue *f = attr(nd, "f");
+        return emitError(loc(name))
+               << nd.op() << " calls function '"
+               << (f && f->has_func() ? f->func().name() : std::string())
+               << "', which the graph's function library does not define";
+      }
+      tensorflow::NodeDef *copy = out.Add();
+      *copy = nd;
+      copy->set_name(name);
+      copy->set_device(device);
+      copy->clear_input();
+      for (const std::string &s : data)
+        copy->add_input(s);
+      for (const std::string &s : controls)
+        copy->add_input(s);
+      continue;
+    }
+
+    const tensorflow::OpDef &sig = callee->signature();
+    // Untrusted libraries: bound the nesting (the stack) and the size of
+    // the inlined graph (a function calling another twice per level
+    // doubles it).
+    unsigned depth = 0;
+    for (const InlineScope *s = &scope; s; s = s->parent)
+      ++depth;
+    if (depth > kMaxCallDepth)
+      return emitError(loc(name)) << "function calls nest deeper than "
+                                  << kMaxCallDepth;
+    if (out.size() > kMaxInlinedNodes)
+      return emitError(loc(name)) << "inlining the function library makes "
+                                     "more than "
+                                  << kMaxInlinedNodes << " nodes";
+    std::string chain;
+    for (const InlineScope *s = &scope; s; s = s->parent)
+      if (s->function) {
+        chain = s->function->signature().name() + " -> " + chain;
+        if (s->function == callee)
+          return emitError(loc(name))
+                 << "function '" << sig.name() << "' is recursive (" << chain
+                 << sig.name() << "); recursive functions cannot be inlined";
+      }
+    for (const auto &arg : sig.input_arg())
+      if (!arg.number_attr().empty() || !arg.type_list_attr().empty())
+        return emitError(loc(name))
+               << "function '" << sig.name() << "' argument '" << arg.name()
+               << "' is a list; only single-tensor arguments are inlined";
+    for (const auto &arg : sig.output_arg())
+      if (!arg.number_attr().empty() || !arg.type_list_attr().empty())
+        return emitError(loc(name))
+               << "function '" << sig.name() << "' result '" << arg.name()
+               << "' is a list; only single-tensor results are inlined";
+    if (int(data.size()) != sig.input_arg_size())
+      return emitError(loc(name))
+             << "call passes " << data.size() << " inputs to function '"
+             << sig.name() << "', which takes " << sig.input_arg_size();
+
+    InlineScope body;
+    body.prefix = name + "/";
+    body.function = callee;
+    body.device = device;
+    body.controls = controls;
+    body.parent = &scope;
+    for (int i = 0; i < sig.input_arg_size(); ++i)
+      body.args[sig.input_arg(i).name()] = data[i];
+    for (const tensorflow::NodeDef &b : callee->node_def())
+      if (!body.nodes.try_emplace(b.name(), &b).second)
+        return emitError(loc(body.prefix + b.name()))
+               << "function '" << sig.name() << "' defines node '" << b.name()
+               << "' twice";
+    if (failed(inlineNodes(callee->node_def(), body, out)))
+      return failure();
+
+    // The call node becomes an IdentityN of the function's results (so
+    // "CALL:i" and "^CALL" keep their meaning), after its stateful nodes.
+    tensorflow::NodeDef *results = out.Add();
+    results->set_name(name);
+    results->set_op("IdentityN");
+    results->set_device(device);
+    for (const auto &arg : sig.output_arg()) {
+      auto ret = callee->ret().find(arg.name());
+      if (ret == callee->ret().end())
+        return emitError(loc(name)) << "function '" << sig.name()
+                                    << "' returns no value for result '"
+                                    << arg.name() << "'";
+      auto renamed = renameInput(ret->second, body, nd.name());
+      if (failed(renamed))
+        return failure();
+      results->add_input(*renamed);
+    }
+    std::vector<std::string> effects;
+    for (const auto &[key, node] : callee->control_ret()) {
+      if (!body.nodes.count(node))
+        return emitError(loc(name))
+               << "function '" << sig.name() << "' control output '" << key
+               << "' names no node '" << node << "'";
+      effects.push_back("^" + body.prefix + node);
+    }
+    llvm::sort(effects); // protobuf maps have no stable order
+    for (const std::string &e : effects)
+      results->add_input(e);
+  }
+  return success();
+}
+
+LogicalResult GraphDefImporter::inlineFunctionCalls() {
+  if (model.graph.library().function_size() == 0)
+    return success();
+  for (const tensorflow::FunctionDef &f : model.graph.library().function())
+    if (!library.try_emplace(f.signature().name(), &f).second)
+      return emitError(loc(f.signature().name()))
+             << "the function library defines '" << f.signature().name()
+             << "' twice";
+  bool anyCall = false;
+  for (const tensorflow::NodeDef &nd : model.graph.node())
+    anyCall |= nd.op() == "StatefulPartitionedCall" ||
+               nd.op() == "PartitionedCall" || library.count(nd.op());
+  if (!anyCall)
+    return success();
+  google::protobuf::RepeatedPtrField<tensorflow::NodeDef> flat;
+  InlineScope top;
+  if (failed(inlineNodes(model.graph.node(), top, flat)))
+    return failure();
+  // The bodies were copied; the library is no longer needed.
+  library.clear();
+  model.graph.mutable_node()->Swap(&flat);
+  model.graph.clear_library();
+  return success();
+}
+
 OwningOpRef<ModuleOp> GraphDefImporter::run() {
   Location fileLoc = NameLoc::get(StringAttr::get(ctx, fileName));
-  if (model.graph.library().function_size() > 0)
-    for (const tensorflow::NodeDef &node : model.graph.node())
-      if (node.op() == "StatefulPartitionedCall" ||
-          node.op() == "PartitionedCall") {
-        emitError(loc(node.name()))
-            << "function calls (" << node.op()
-            << ") are not imported yet";
-        return nullptr;
-      }
+  if (failed(inlineFunctionCalls()))
+    return nullptr;
   auto built = buildTFNodeGraph(model.graph.node(), model.path);
   if (!built) {
     emitError(fileLoc) << llvm::toString(built.takeError());
@@ -2348,8 +2734,10 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
   std::vector<std::string> outputSpecs = options.outputs;
   if (inputSpecs.empty() && outputSpecs.empty() && !model.signatures.empty()) {
     std::vector<std::string> keys;
+    // TF2's "__saved_model_init_op" only names the initializer NoOp.
     for (const auto &entry : model.signatures)
-      keys.push_back(entry.first);
+      if (!StringRef(entry.first).starts_with("__saved_model"))
+        keys.push_back(entry.first);
     llvm::sort(keys);
     auto usable = [&](const tensorflow::SignatureDef &sig) {
       for (const auto &entry : sig.inputs())
@@ -2453,6 +2841,22 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     }
     roots.push_back(it->second);
   }
+  // --input-shape fixes Placeholders; a name that is none is a mistake.
+  for (StringRef spec : options.inputShapes) {
+    StringRef name = spec.rsplit(':').first;
+    auto it = graph.nodeByName.find(name);
+    if (it == graph.nodeByName.end()) {
+      emitError(fileLoc) << "--input-shape names no node '" << name << "'";
+      return nullptr;
+    }
+    StringRef op = graph.nodes[it->second].op;
+    if (op != "Placeholder" && op != "PlaceholderWithDefault") {
+      emitError(loc(name)) << "--input-shape names a " << op
+                           << " node, not a Placeholder (--inputs=" << name
+                           << ":SHAPE cuts the graph there)";
+      return nullptr;
+    }
+  }
   // --inputs: the named nodes become arguments; what feeds them is cut off.
   for (StringRef spec : inputSpecs) {
     auto [name, shape] = spec.split(':');
@@ -2547,7 +2951,57 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
   for (const Send &send : sends)
     names.push_back(send.node);
   func->setAttr("graph.output_names", builder.getStrArrayAttr(names));
+  if (failed(freezeVariables()))
+    return nullptr;
   return owned;
+}
+
+/// An inference import (nothing assigns a variable) is self-contained: each
+/// variable with an initial value (a SavedModel checkpoint) is read as that
+/// constant, as TensorFlow's freezing does; variables without one stay.
+LogicalResult GraphDefImporter::freezeVariables() {
+  bool assigns = false;
+  module.walk([&](Operation *op) {
+    assigns |= op->getName().getStringRef() == "graph.assign_variable";
+  });
+  if (assigns)
+    return success();
+  llvm::StringMap<DenseElementsAttr> initial;
+  llvm::SmallVector<Operation *> frozen;
+  for (Operation &op : module.getBody()->getOperations())
+    if (op.getName().getStringRef() == "graph.variable")
+      if (auto value = op.getAttrOfType<DenseElementsAttr>("initial_value")) {
+        initial[op.getAttrOfType<StringAttr>("sym_name").getValue()] = value;
+        frozen.push_back(&op);
+      }
+  llvm::SmallVector<Operation *> reads;
+  module.walk([&](Operation *op) {
+    if (op->getName().getStringRef() != "graph.read_variable")
+      return;
+    auto symbol = op->getAttrOfType<FlatSymbolRefAttr>("variable");
+    if (symbol && initial.count(symbol.getValue()))
+      reads.push_back(op);
+  });
+  for (Operation *read : reads) {
+    DenseElementsAttr value =
+        initial.lookup(read->getAttrOfType<FlatSymbolRefAttr>("variable")
+                           .getValue());
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(read);
+    Operation *c = createGraphOp(builder, read->getLoc(), "graph.constant", {},
+                                 {builder.getNamedAttr("value", value)},
+                                 {value.getElementType()});
+    if (!c)
+      return failure();
+    // The read's placement and control inputs carry over.
+    for (NamedAttribute a : read->getDiscardableAttrs())
+      c->setAttr(a.getName(), a.getValue());
+    read->getResult(0).replaceAllUsesWith(c->getResult(0));
+    read->erase();
+  }
+  for (Operation *op : frozen)
+    op->erase();
+  return success();
 }
 
 } // namespace
@@ -2609,6 +3063,7 @@ bool isTFOpTranslated(StringRef op) {
     "GreaterEqual",
     "Identity",
     "Inv",
+    "IdentityN",
     "IsVariableInitialized",
     "LeakyRelu",
     "Less",
@@ -2637,6 +3092,7 @@ bool isTFOpTranslated(StringRef op) {
     "Pack",
     "Pad",
     "PadV2",
+    "PartitionedCall",
     "PaddingFIFOQueueV2",
     "Placeholder",
     "PlaceholderWithDefault",
@@ -2685,6 +3141,7 @@ bool isTFOpTranslated(StringRef op) {
     "Square",
     "SquaredDifference",
     "Squeeze",
+    "StatefulPartitionedCall",
     "StopGradient",
     "StridedSlice",
     "Sub",

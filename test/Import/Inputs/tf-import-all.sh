@@ -32,9 +32,9 @@ rust_regression_checkpoint_train.pb|--input-shape=x:100 --input-shape=y:100 --tr
 rust_regression_train.pb|--input-shape=x:100 --input-shape=y:100 --train-op=train
 tf2onnx_ae0_frozen.pb|
 tf2onnx_fc-layers_frozen.pb|
-tf2onnx_gru_frozen.pb|
-tf2onnx_lstm_frozen.pb|
-tract_hey_snips_v3_kws.pb|
+tf2onnx_gru_frozen.pb|--input-shape=X:4x784 --input-shape=keep_prob:
+tf2onnx_lstm_frozen.pb|--input-shape=X:4x784 --input-shape=keep_prob:
+tract_hey_snips_v3_kws.pb|--input-shape=inputs:80x40
 tract_plus3.pb|
 tensorboard_demo_mlp_train_xla_placed.pbtxt|--train-op=GradientDescent
 tensorboard_functionaltest_linear_ftrl_train.pbtxt|--inputs=linear/linear/AddN:4x1 --outputs=training_loss --train-op=Ftrl/update_linear/bias_weight/part_0/ApplyFtrl
@@ -43,7 +43,7 @@ tensorflow_grappler_nested_loop.pbtxt|
 tensorflow_grappler_while_loop.pbtxt|
 serving_session_bundle_half_plus_two_export.meta|
 tensorboard_functionaltest_linear_ftrl_train.meta|--inputs=linear/linear/AddN:4x1 --outputs=training_loss --train-op=Ftrl/update_linear/bias_weight/part_0/ApplyFtrl
-rust_regression_savedmodel_tf2|
+rust_regression_savedmodel_tf2|--inputs=train_x:100,train_y:100 --outputs=StatefulPartitionedCall_1
 serving_saved_model_counter|
 serving_saved_model_half_plus_two_cpu|
 serving_saved_model_half_plus_two_gpu|
