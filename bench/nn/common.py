@@ -126,18 +126,24 @@ def pick_repeat(ms, budget_ms=1500, lo=5, hi=200):
     return int(max(lo, min(hi, budget_ms / max(ms, 1e-3))))
 
 
-def runtime_floor(build, tmp):
-    """graph-run's figures for a job whose step does (almost) nothing: an ONNX
-    Relu on a 1-element tensor. Returns (median_ms, wall_median_ms)."""
+def tiny_model(tmp):
+    """An ONNX model of one Relu on a 1-element tensor, saved under tmp;
+    returns (model path, job path) for it."""
     import onnx
     from onnx import TensorProto as T
     from onnx import helper as h
-    model = os.path.join(tmp, "floor.onnx")
-    g = h.make_graph([h.make_node("Relu", ["x"], ["y"])], "floor",
+    model = os.path.join(tmp, "tiny.onnx")
+    g = h.make_graph([h.make_node("Relu", ["x"], ["y"])], "tiny",
                      [h.make_tensor_value_info("x", T.FLOAT, [1])],
                      [h.make_tensor_value_info("y", T.FLOAT, [1])])
     onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), model)
-    job = os.path.join(tmp, "floor.gjob")
+    return model, os.path.join(tmp, "tiny.gjob")
+
+
+def runtime_floor(build, tmp):
+    """graph-run's figures for a job whose step does (almost) nothing: the
+    tiny_model. Returns (median_ms, wall_median_ms)."""
+    model, job = tiny_model(tmp)
     compile_model(build, model, job)
     paths, _ = write_inputs(job, tmp)
     s, _ = run_job(build, job, paths, 500)
