@@ -37,10 +37,11 @@ class Failed(Exception):
     """A step that did not work; str() is what the table prints."""
 
 
-def compile_model(build, model, job, input_shapes=(), timeout=1800):
+def compile_model(build, model, job, input_shapes=(), extra=(), timeout=1800):
     """graphc MODEL -o JOB under GNU time; returns (seconds, peak RSS bytes).
-    input_shapes: "NAME:DxD" strings. Raises Failed with the first error."""
-    cmd = [tool(build, "graphc"), model, "-o", job]
+    input_shapes: "NAME:DxD" strings; extra: more graphc flags. Raises
+    Failed with the first error."""
+    cmd = [tool(build, "graphc"), model, "-o", job] + list(extra)
     for s in input_shapes:
         cmd.append("--input-shape=" + s)
     r = subprocess.run(["/usr/bin/time", "-f", "@@ %e %M"] + cmd,
@@ -164,8 +165,11 @@ def fmt(v, spec="%.3f"):
 
 
 def table(header, rows):
-    """Prints rows (lists of str) under header, columns left-aligned."""
-    widths = [max(len(str(r[i])) for r in [header] + rows)
+    """Prints rows (lists of str) under header, columns left-aligned. A
+    shorter row (a failure message after the first cells) runs its last cell
+    on past the columns."""
+    widths = [max(len(str(r[i])) for r in [header] + rows
+                  if i < len(r) - 1 or len(r) == len(header))
               for i in range(len(header))]
     line = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths))
     print(line(header).rstrip())

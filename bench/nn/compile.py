@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""compile.py BUILD [--model resnet50|resnet18]: graphc's compile time and
-peak memory on a ResNet-50-sized model, beside PyTorch's own ahead-of-time
-path on the same model.
+"""compile.py BUILD [--model resnet50|resnet18] [--stages]: graphc's compile
+time and peak memory on a ResNet-50-sized model, beside PyTorch's own
+ahead-of-time path on the same model. --stages also times graphc stopping at
+each rung of the emit ladder (graph, linalg, llvm, obj), to show where the
+time and memory go.
 
 The model is torch_models.resnet50 (torchvision's layout, 25.6 M parameters,
 random weights), exported with torch.onnx.export (BN folded into the
@@ -80,6 +82,12 @@ def main():
             print("graphc: %s" % e)
             return 1
         p_secs, p_rss = measure_peer(model_name)
+        stages = []
+        if "--stages" in sys.argv:
+            for emit in ("graph", "linalg", "llvm", "obj"):
+                stages.append((emit, common.compile_model(
+                    build, path, os.devnull, ["x:1x3x224x224"],
+                    ["--emit=" + emit])))
     print("graphc compile: %.1f s (goal < 30 s: %s), peak RSS %.0f MB = %.2fx "
           "the weights (goal < 4x: %s)"
           % (secs, "met" if secs < 30 else "MISSED", rss / mb, rss / weights,
@@ -91,6 +99,9 @@ def main():
     print("peer torch.jit trace+freeze+optimize_for_inference: %.1f s, peak "
           "RSS of the process %.0f MB; graphc/peer time %.2f, RSS %.2f"
           % (p_secs, p_rss / mb, secs / p_secs, rss / p_rss))
+    for emit, (t, m) in stages:
+        print("  graphc --emit=%-6s %6.1f s  peak RSS %5.0f MB = %.2fx the "
+              "weights" % (emit, t, m / mb, m / weights))
     print(common.load_info())
     return 0
 

@@ -166,7 +166,7 @@ def main():
                 if r:
                     ratios.append(r[0])
                     min_ratios.append(r[1])
-                print("  done: %s" % " ".join(row[:2]), file=sys.stderr)
+                print("  %s" % " | ".join(row), file=sys.stderr, flush=True)
     common.table(["model", "N", "steps", "graphc ms", "torch ms", "ratio",
                   "graphc min", "torch min", "min ratio", "graphc wall ms",
                   "max abs err", "compile s"], rows)
