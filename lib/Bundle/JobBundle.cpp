@@ -112,11 +112,9 @@ static std::string constantName(Location loc, size_t index) {
   return name.empty() ? "const" + std::to_string(index) : name;
 }
 
-/// Dense, non-splat graph.constant ops of at least `threshold` bytes become
-/// trailing arguments of `func`; their values go into `sig.variables`.
-// The raw little-endian bytes of a constant's value: a dense attribute's
-// (none for a splat, which stays inline), or a dense_resource blob's (the ONNX
-// importer keeps large initializers as blobs).
+/// The raw little-endian bytes of a constant's value: a dense attribute's
+/// (none for a splat, which stays inline), or a dense_resource blob's (the
+/// ONNX importer keeps large initializers as blobs).
 static std::optional<ArrayRef<char>> constantBytes(Attribute value) {
   if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
     if (dense.isSplat())
@@ -129,6 +127,9 @@ static std::optional<ArrayRef<char>> constantBytes(Attribute value) {
   return std::nullopt;
 }
 
+/// Dense (or dense_resource), non-splat graph.constant ops of at least
+/// `threshold` bytes become trailing arguments of `func`; their values go into
+/// `sig.variables`.
 static LogicalResult hoistConstants(func::FuncOp func, int64_t threshold,
                                     TaskSignature &sig,
                                     llvm::StringSet<> &varNames) {
