@@ -4,6 +4,9 @@
 #   bash bench/run.sh runtime [--quick]   # transport and collectives vs raw TCP, gRPC, torch gloo
 #   bash bench/run.sh gemm [args...]      # generated SGEMM vs OpenBLAS
 #   bash bench/run.sh import              # a 45 MB ONNX import vs onnx.load + check_model
+#   bash bench/run.sh conv [--quick]      # ResNet-50 conv2d shapes vs PyTorch F.conv2d
+#   bash bench/run.sh e2e [--quick]       # whole-model latency vs PyTorch eager
+#   bash bench/run.sh compile             # compile time and peak RSS on a ResNet-50
 # BUILD_DIR (default: build) is the build folder; the suite's targets are
 # built first.
 set -euo pipefail
@@ -22,12 +25,16 @@ case "$name" in
     cmake --build "$build" --target graphc
     /usr/bin/python3 "$root/bench/import/bench.py" "$build" "$@"
     ;;
+  conv|e2e|compile)
+    cmake --build "$build" --target graphc graph-run graph-worker
+    /usr/bin/python3 "$root/bench/nn/$name.py" "$build" "$@"
+    ;;
   gemm)
     cmake --build "$build" --target gemm-bench
     exec "$build/bin/gemm-bench" "$@"
     ;;
   *)
-    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import" >&2
+    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, compile" >&2
     exit 2
     ;;
 esac

@@ -10,7 +10,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -116,8 +118,24 @@ static std::string constantName(Location loc, size_t index) {
   return name.empty() ? "const" + std::to_string(index) : name;
 }
 
-/// Dense, non-splat graph.constant ops of at least `threshold` bytes become
-/// trailing arguments of `func`; their values go into `sig.variables`.
+/// The raw little-endian bytes of a constant's value: a dense attribute's
+/// (none for a splat, which stays inline), or a dense_resource blob's (the
+/// ONNX importer keeps large initializers as blobs).
+static std::optional<ArrayRef<char>> constantBytes(Attribute value) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (dense.isSplat())
+      return std::nullopt;
+    return dense.getRawData();
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+  return std::nullopt;
+}
+
+/// Dense (or dense_resource), non-splat graph.constant ops of at least
+/// `threshold` bytes become trailing arguments of `func`; their values go into
+/// `sig.variables`.
 static LogicalResult hoistConstants(func::FuncOp func, int64_t threshold,
                                     TaskSignature &sig,
                                     llvm::StringSet<> &varNames) {
@@ -126,17 +144,20 @@ static LogicalResult hoistConstants(func::FuncOp func, int64_t threshold,
   SmallVector<graph::ConstantOp> constants;
   func.walk([&](graph::ConstantOp op) { constants.push_back(op); });
   for (graph::ConstantOp op : constants) {
-    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    std::optional<ArrayRef<char>> bytes = constantBytes(op.getValue());
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!dense || !type || dense.isSplat() || !type.hasStaticShape())
+    if (!bytes || !type || !type.hasStaticShape())
       continue;
     Type element = type.getElementType();
     // i1 is bit-packed in the attribute; leave it inline.
     if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 ||
         manifestDType(element).empty())
       continue;
-    ArrayRef<char> raw = dense.getRawData();
-    if (static_cast<int64_t>(raw.size()) < threshold)
+    ArrayRef<char> raw = *bytes;
+    // A blob of another size than the tensor's is left to the lowering.
+    if (static_cast<int64_t>(raw.size()) !=
+            type.getNumElements() * (element.getIntOrFloatBitWidth() / 8) ||
+        static_cast<int64_t>(raw.size()) < threshold)
       continue;
     TaskTensor var;
     var.name = constantName(op.getLoc(), sig.variables.size());

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""conv.py BUILD [--quick] [--batch B ...]: conv2d on ResNet-50 layer shapes,
+graphc against PyTorch 1.13 (torch.nn.functional.conv2d), both on 2 threads.
+
+For every shape and batch (1 and 8) it writes an ONNX model holding one Conv
+(random f32 weights, no bias, ResNet padding), compiles it with graphc, runs
+it with `graph-run --repeat N --stats` (OMP_NUM_THREADS=2) and times
+F.conv2d on the same input and weights (torch.set_num_threads(2), median of
+N after 3 warm-up calls). The graphc output of the last step is compared with
+PyTorch's (max abs error); a result beyond tolerance is printed as MISMATCH.
+Prints ms for both and graphc/PyTorch (goal <= 1/0.8 = 1.25), and the
+runtime's own per-step floor measured on a trivial job.
+"""
+import os
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+import torch
+import torch.nn.functional as F
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+# (name, C_in, C_out, kernel, stride, H=W of the input): ResNet-50's layers.
+SHAPES = [
+    ("stem 7x7/2 3->64 @224", 3, 64, 7, 2, 224),
+    ("3x3 64->64 @56", 64, 64, 3, 1, 56),
+    ("1x1 256->64 @56", 256, 64, 1, 1, 56),
+    ("3x3 128->128 @28", 128, 128, 3, 1, 28),
+    ("3x3/2 256->256 @28->14", 256, 256, 3, 2, 28),
+    ("1x1 1024->256 @14", 1024, 256, 1, 1, 14),
+    ("3x3 512->512 @7", 512, 512, 3, 1, 7),
+]
+GOAL = 1 / 0.8
+
+
+def conv_model(path, n, cin, cout, k, stride, hw, w):
+    pad = k // 2
+    node = h.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[k, k],
+                       strides=[stride, stride], pads=[pad] * 4)
+    ho = (hw + 2 * pad - k) // stride + 1
+    g = h.make_graph([node], "conv",
+                     [h.make_tensor_value_info("x", T.FLOAT, [n, cin, hw, hw])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [n, cout, ho, ho])],
+                     initializer=[numpy_helper.from_array(w, "w")])
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), path)
+
+
+def main():
+    build = os.path.abspath(sys.argv[1])
+    quick = "--quick" in sys.argv
+    batches = [1, 8]
+    if "--batch" in sys.argv:
+        batches = [int(sys.argv[sys.argv.index("--batch") + 1])]
+    budget = 300 if quick else 1500
+    print("conv bench: ResNet-50 conv2d shapes, %d threads, graphc vs PyTorch "
+          "%s F.conv2d; %s" % (common.THREADS, torch.__version__,
+                               common.load_info()))
+    rows, ratios, min_ratios = [], [], []
+    with tempfile.TemporaryDirectory(prefix="graphc-conv-") as tmp:
+        common.print_floor(build, tmp)
+        rng = np.random.default_rng(0)
+        for i, (name, cin, cout, k, stride, hw) in enumerate(SHAPES):
+            w = (rng.standard_normal((cout, cin, k, k), dtype=np.float32)
+                 / np.sqrt(cin * k * k)).astype(np.float32)
+            for n in batches:
+                x = rng.standard_normal((n, cin, hw, hw), dtype=np.float32)
+                tx, tw = torch.from_numpy(x), torch.from_numpy(w)
+                fn = lambda: F.conv2d(tx, tw, stride=stride, padding=k // 2)
+                with torch.no_grad():
+                    want = fn().numpy()
+                # Size the run from one timed PyTorch call.
+                probe = common.torch_time_ms(fn, 3, warmup=1)[1]
+                repeat = common.pick_repeat(probe, budget)
+                row = [name, str(n), str(repeat)]
+                try:
+                    model = os.path.join(tmp, "conv%d_%d.onnx" % (i, n))
+                    job = model[:-5] + ".gjob"
+                    conv_model(model, n, cin, cout, k, stride, hw, w)
+                    ctime, _ = common.compile_model(build, model, job)
+                    paths, _ = common.write_inputs(job, tmp, given={"x": x})
+                    stats, outs = common.run_job(build, job, paths, repeat,
+                                                 outdir=job + ".out")
+                    err = float(np.max(np.abs(outs["y"] - want)))
+                    ok = np.allclose(outs["y"], want, rtol=1e-3, atol=1e-3)
+                    g_ms = stats["median_ms"]
+                except common.Failed as e:
+                    rows.append(row + [str(e)])
+                    continue
+                t_ms, t_min = common.torch_time_ms(fn, repeat)
+                ratio = g_ms / t_ms
+                ratios.append(ratio)
+                min_ratios.append(stats["min_ms"] / t_min)
+                rows.append(row + [
+                    "%.3f" % g_ms, "%.3f" % t_ms, "%.2f" % ratio,
+                    "%.3f" % stats["min_ms"], "%.3f" % t_min,
+                    "%.2f" % min_ratios[-1], "%.3f" % stats["wall_median_ms"],
+                    ("%.1e" % err) if ok else "MISMATCH max err %.3g" % err,
+                    "%.1f" % ctime])
+    common.table(["shape", "N", "steps", "graphc ms", "torch ms",
+                  "ratio", "graphc min", "torch min", "min ratio",
+                  "graphc wall ms", "max abs err", "compile s"], rows)
+    if ratios:
+        common.print_ratio_summary(ratios, min_ratios, GOAL)
+    print("graphc ms/min: graph-run --stats median_ms/min_ms (inside the "
+          "worker); torch ms/min: median/min of as many F.conv2d calls; "
+          "ratio = graphc/torch; graphc wall ms: the step as graph-run sees it "
+          "(adds the per-step RPC). %s" % common.load_info())
+
+
+if __name__ == "__main__":
+    main()

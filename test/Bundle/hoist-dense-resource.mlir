@@ -1,0 +1,35 @@
+// Large constants that the ONNX importer keeps as dense_resource blobs become
+// variables with weights files like dense ones do; they used to stay in the
+// shared object (a ResNet-50's 97 MB of weights went through LLVM as IR
+// constants). The 48-byte W (1..12) passes the 32-byte threshold.
+// RUN: rm -rf %t.gjob && graphc %s --weights-threshold=32 -o %t.gjob
+// RUN: FileCheck %s < %t.gjob/manifest.json
+// RUN: od -A n -v -t f4 %t.gjob/main.w0.bin | FileCheck %s --check-prefix=BYTES
+// RUN: graphc %s --emit=linalg --weights-threshold=32 | FileCheck %s --check-prefix=LINALG
+
+// CHECK: "variables": [
+// CHECK-NEXT: {"name": "W", "dtype": "f32", "shape": [3, 4], "file": "main.w0.bin"}]}
+// CHECK: {"path": "main.w0.bin", "sha256": "{{[0-9a-f]+}}", "size": 48}
+
+// BYTES: 1 2 3 4
+// BYTES-NEXT: 5 6 7 8
+// BYTES-NEXT: 9 10 11 12
+
+// LINALG-LABEL: func.func @graphc_task_run(
+// LINALG-SAME: %{{.*}}: memref<2x3xf32>, %{{.*}}: memref<3x4xf32>, %{{.*}}: memref<2x4xf32>)
+// LINALG-NOT: dense_resource
+
+func.func @main(%x: tensor<2x3xf32> {graph.name = "x"})
+    -> (tensor<2x4xf32> {graph.name = "y"}) {
+  %w = graph.constant dense_resource<w_blob> : tensor<3x4xf32> loc("W")
+  %m = graph.matmul %x, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  return %m : tensor<2x4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      w_blob: "0x040000000000803F0000004000004040000080400000A0400000C0400000E0400000004100001041000020410000304100004041"
+    }
+  }
+#-}
