@@ -11,11 +11,10 @@ splitter (two bidirectional ONNX LSTMs) through graphc and graph-run.
 3. The same for other batch and length sizes with random bytes, compared
    with the NumPy implementation.
 
-The model's input is uint8; graphc imports it as signless i8
-(docs/design/importers.md: unsigned element types), so the inputs are fed
-as int8. A byte >= 128 then casts to a negative index, which Gather wraps by
-the embedding's 256 rows back to the byte's value: the 3x9 case uses all
-byte values to keep that path checked. Prints one line per check.
+The model's input is uint8 (the job says u8): the 3x9 case uses all byte
+values, so bytes >= 128 must index the embedding as unsigned numbers (a
+signed reading would wrap through Gather's negative-index rule instead).
+Prints one line per check.
 """
 import json
 import os
@@ -81,7 +80,7 @@ def run_graphc(model_path, ids, work, name):
         return (r.stderr.strip().splitlines() or ["(no message)"])[0]
     task = json.load(open(os.path.join(job, "manifest.json")))["tasks"][0]
     path = os.path.join(work, name + ".input.npy")
-    np.save(path, ids.astype(np.int8))
+    np.save(path, ids.astype(np.uint8))
     r = subprocess.run(["graph-run", job, "--input", f"input={path}",
                         "--output-dir", out], capture_output=True, text=True,
                        timeout=600)
