@@ -1247,9 +1247,6 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
                            {named("shape", i64Array(*shape))})
                   : Value());
   }
-  if (op == "Hardmax") {
-    return emitError(at) << "ONNX op 'Hardmax' has no import rule";
-  }
   if (op == "PRelu" || op == "ThresholdedRelu" || op == "HardSigmoid" ||
       op == "HardSwish" || op == "Softsign" || op == "Selu" || op == "Celu" ||
       op == "Mish" || op == "Gelu") {
@@ -2504,6 +2501,9 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   // Op families in their own files (OnnxImport*.cpp, see OnnxImporterImpl.h)
   // are tried here, one line each:
   //   if (auto r = importFamily(node, def, in, at)) return std::move(*r);
+  if (auto r = importLosses(node, def, in, at)) return std::move(*r);
+  if (auto r = importIndexing(node, def, in, at)) return std::move(*r);
+  if (auto r = importMath(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3069,12 +3069,22 @@ bool isOnnxOpTranslated(StringRef op) {
   // Keep in step with importNode: the ops it translates.
   static const char *const kTranslated[] = {
       "Abs",
+      "Acos",
+      "Acosh",
       "Add",
       "And",
       "ArgMax",
       "ArgMin",
+      "Asin",
+      "Asinh",
+      "Atan",
+      "Atanh",
       "AveragePool",
       "BatchNormalization",
+      "BitwiseAnd",
+      "BitwiseNot",
+      "BitwiseOr",
+      "BitwiseXor",
       "Cast",
       "CastLike",
       "Ceil",
@@ -3086,6 +3096,9 @@ bool isOnnxOpTranslated(StringRef op) {
       "Conv",
       "ConvTranspose",
       "Cos",
+      "Cosh",
+      "CumProd",
+      "CumSum",
       "DepthToSpace",
       "Div",
       "Dropout",
@@ -3095,10 +3108,12 @@ bool isOnnxOpTranslated(StringRef op) {
       "Erf",
       "Exp",
       "Expand",
+      "EyeLike",
       "Flatten",
       "Floor",
       "GRU",
       "Gather",
+      "GatherElements",
       "GatherND",
       "Gelu",
       "Gemm",
@@ -3106,10 +3121,13 @@ bool isOnnxOpTranslated(StringRef op) {
       "GlobalMaxPool",
       "Greater",
       "GreaterOrEqual",
+      "GroupNormalization",
       "HardSigmoid",
       "HardSwish",
+      "Hardmax",
       "Identity",
       "InstanceNormalization",
+      "IsInf",
       "IsNaN",
       "LSTM",
       "LayerNormalization",
@@ -3118,15 +3136,19 @@ bool isOnnxOpTranslated(StringRef op) {
       "LessOrEqual",
       "Log",
       "LogSoftmax",
+      "LpNormalization",
+      "LpPool",
       "MatMul",
       "Max",
       "MaxPool",
       "Mean",
+      "MeanVarianceNormalization",
       "Min",
       "Mish",
       "Mod",
       "Mul",
       "Neg",
+      "NegativeLogLikelihoodLoss",
       "Not",
       "OneHot",
       "Or",
@@ -3148,6 +3170,7 @@ bool isOnnxOpTranslated(StringRef op) {
       "Relu",
       "Reshape",
       "Resize",
+      "ReverseSequence",
       "Round",
       "Scatter",
       "ScatterElements",
@@ -3157,9 +3180,11 @@ bool isOnnxOpTranslated(StringRef op) {
       "Sigmoid",
       "Sign",
       "Sin",
+      "Sinh",
       "Size",
       "Slice",
       "Softmax",
+      "SoftmaxCrossEntropyLoss",
       "Softplus",
       "Softsign",
       "SpaceToDepth",
@@ -3168,10 +3193,14 @@ bool isOnnxOpTranslated(StringRef op) {
       "Squeeze",
       "Sub",
       "Sum",
+      "Swish",
+      "Tan",
       "Tanh",
       "ThresholdedRelu",
       "Tile",
+      "TopK",
       "Transpose",
+      "Trilu",
       "Unsqueeze",
       "Upsample",
       "Where",
