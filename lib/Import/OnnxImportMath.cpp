@@ -2,7 +2,7 @@
 //
 // The trigonometric, hyperbolic and bitwise ops map one to one onto graph
 // ops. IsInf, Swish, Hardmax, LpNormalization, MeanVarianceNormalization,
-// GroupNormalization and LpPool are compositions of existing graph ops
+// GroupNormalization, LpPool and Det are compositions of existing graph ops
 // (compare, reduce, arg_reduce + one_hot, pool).
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -39,7 +40,7 @@ OnnxImporter::importMath(const GraphNode &node, const onnx::NodeProto &def,
   bool composed = op == "IsInf" || op == "Swish" || op == "Hardmax" ||
                   op == "LpNormalization" ||
                   op == "MeanVarianceNormalization" ||
-                  op == "GroupNormalization" || op == "LpPool";
+                  op == "GroupNormalization" || op == "LpPool" || op == "Det";
   if (direct.empty() && !composed) {
     return std::nullopt;
   }
@@ -214,6 +215,58 @@ OnnxImporter::importMath(const GraphNode &node, const onnx::NodeProto &def,
       y = b.op("graph.add", {b.op("graph.mul", {y, scale}), bias});
     }
     return nodeResults({y});
+  }
+
+  if (op == "Det") {
+    // Leibniz's formula over the n! permutations, for the small matrices
+    // it is cheap on: gather the n entries each permutation picks from the
+    // flattened matrix, multiply them, sign them and sum.
+    constexpr int64_t kMaxOrder = 5;
+    int64_t n = rank >= 2 ? (*shape)[rank - 1] : 0;
+    if (rank < 2 || ShapedType::isDynamic(n) || (*shape)[rank - 2] != n) {
+      return nodeFailed(emitError(at) << op << " needs square matrices of "
+                                      << "static size");
+    }
+    if (n > kMaxOrder) {
+      return nodeFailed(emitError(at) << op << " of " << n << "x" << n
+                                      << " matrices is not supported (at most "
+                                      << kMaxOrder << "x" << kMaxOrder << ")");
+    }
+    llvm::SmallVector<int64_t> perm, picks, signs;
+    for (int64_t i = 0; i < n; ++i) {
+      perm.push_back(i);
+    }
+    do {
+      int64_t inversions = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        picks.push_back(i * n + perm[i]);
+        for (int64_t j = i + 1; j < n; ++j) {
+          inversions += perm[j] < perm[i];
+        }
+      }
+      signs.push_back(inversions % 2 ? -1 : 1);
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    int64_t count = signs.size();
+    llvm::SmallVector<int64_t> flatShape(shape->begin(), shape->end() - 2);
+    flatShape.push_back(n * n);
+    Value flat = b.op("graph.reshape", {x}, {b.i64s("shape", flatShape)});
+    Value idx = constant(
+        at, DenseElementsAttr::get(
+                RankedTensorType::get({count, n}, builder.getI64Type()),
+                ArrayRef<int64_t>(picks)));
+    Value terms =
+        b.reduce(b.op("graph.gather", {flat, idx}, {b.i64("axis", rank - 2)}),
+                 "prod", {rank - 1}); // [..., count]
+    llvm::SmallVector<Attribute> signAttrs;
+    for (int64_t v : signs) {
+      signAttrs.push_back(builder.getFloatAttr(element, double(v)));
+    }
+    Value signedTerms =
+        b.op("graph.mul",
+             {terms, constant(at, DenseElementsAttr::get(
+                                      RankedTensorType::get({count}, element),
+                                      signAttrs))});
+    return nodeResults({b.reduce(signedTerms, "sum", {rank - 2})});
   }
 
   // LpPool: (sum over the window of |x|^p)^(1/p), the window sum being an

@@ -3100,6 +3100,7 @@ bool isOnnxOpTranslated(StringRef op) {
       "CumProd",
       "CumSum",
       "DepthToSpace",
+      "Det",
       "Div",
       "Dropout",
       "Einsum",

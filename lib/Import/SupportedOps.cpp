@@ -66,6 +66,7 @@ const OpRule kOnnxRules[] = {
   {"CumProd", M, "graph.cumulative"},
   {"CumSum", M, "graph.cumulative"},
   {"DepthToSpace", M, "graph.reshape,graph.transpose"},
+  {"Det", M, "graph.reshape,graph.gather,graph.reduce,graph.mul"},
   {"Div", M, "graph.div"},
   {"Dropout", M, "graph.identity"},
   {"Einsum", M, "graph.reduce,graph.transpose,graph.reshape,graph.matmul,graph.broadcast_to"},

@@ -61,3 +61,5 @@ save("groupnorm", h.make_node("GroupNormalization", ["x", "s", "b"], ["y"],
                               num_groups=2),
      [f32("x", [1, 4, 3]), f32("s", [4]), f32("b", [4])],
      [f32("y", [1, 4, 3])], 21)
+save("det", h.make_node("Det", ["x"], ["y"]), [f32("x", [2, 3, 3])],
+     [f32("y", [2])], 11)
