@@ -14,5 +14,6 @@ include "graph/GraphReductionOps.td"
 include "graph/GraphShapeOps.td"
 include "graph/GraphNNOps.td"
 include "graph/GraphTrainingOps.td"
+include "graph/GraphExtraOps.td"
 
 #endif // GRAPHC_DIALECTS_GRAPH_GRAPHOPS_TD

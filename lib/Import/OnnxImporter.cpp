@@ -1251,9 +1251,6 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
                            {named("shape", i64Array(*shape))})
                   : Value());
   }
-  if (op == "Hardmax") {
-    return emitError(at) << "ONNX op 'Hardmax' has no import rule";
-  }
   if (op == "PRelu" || op == "ThresholdedRelu" || op == "HardSigmoid" ||
       op == "HardSwish" || op == "Softsign" || op == "Selu" || op == "Celu" ||
       op == "Mish" || op == "Gelu") {
@@ -2523,6 +2520,9 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   // Op families in their own files (OnnxImport*.cpp, see OnnxImporterImpl.h)
   // are tried here, one line each:
   //   if (auto r = importFamily(node, def, in, at)) return std::move(*r);
+  if (auto r = importLosses(node, def, in, at)) return std::move(*r);
+  if (auto r = importIndexing(node, def, in, at)) return std::move(*r);
+  if (auto r = importMath(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3096,12 +3096,22 @@ bool isOnnxOpTranslated(StringRef op) {
   // Keep in step with importNode: the ops it translates.
   static const char *const kTranslated[] = {
       "Abs",
+      "Acos",
+      "Acosh",
       "Add",
       "And",
       "ArgMax",
       "ArgMin",
+      "Asin",
+      "Asinh",
+      "Atan",
+      "Atanh",
       "AveragePool",
       "BatchNormalization",
+      "BitwiseAnd",
+      "BitwiseNot",
+      "BitwiseOr",
+      "BitwiseXor",
       "Cast",
       "CastLike",
       "Ceil",
@@ -3113,7 +3123,11 @@ bool isOnnxOpTranslated(StringRef op) {
       "Conv",
       "ConvTranspose",
       "Cos",
+      "Cosh",
+      "CumProd",
+      "CumSum",
       "DepthToSpace",
+      "Det",
       "Div",
       "Dropout",
       "Einsum",
@@ -3122,10 +3136,12 @@ bool isOnnxOpTranslated(StringRef op) {
       "Erf",
       "Exp",
       "Expand",
+      "EyeLike",
       "Flatten",
       "Floor",
       "GRU",
       "Gather",
+      "GatherElements",
       "GatherND",
       "Gelu",
       "Gemm",
@@ -3133,10 +3149,13 @@ bool isOnnxOpTranslated(StringRef op) {
       "GlobalMaxPool",
       "Greater",
       "GreaterOrEqual",
+      "GroupNormalization",
       "HardSigmoid",
       "HardSwish",
+      "Hardmax",
       "Identity",
       "InstanceNormalization",
+      "IsInf",
       "IsNaN",
       "LRN",
       "LSTM",
@@ -3146,15 +3165,19 @@ bool isOnnxOpTranslated(StringRef op) {
       "LessOrEqual",
       "Log",
       "LogSoftmax",
+      "LpNormalization",
+      "LpPool",
       "MatMul",
       "Max",
       "MaxPool",
       "Mean",
+      "MeanVarianceNormalization",
       "Min",
       "Mish",
       "Mod",
       "Mul",
       "Neg",
+      "NegativeLogLikelihoodLoss",
       "Not",
       "OneHot",
       "Or",
@@ -3176,6 +3199,7 @@ bool isOnnxOpTranslated(StringRef op) {
       "Relu",
       "Reshape",
       "Resize",
+      "ReverseSequence",
       "Round",
       "Scatter",
       "ScatterElements",
@@ -3185,9 +3209,11 @@ bool isOnnxOpTranslated(StringRef op) {
       "Sigmoid",
       "Sign",
       "Sin",
+      "Sinh",
       "Size",
       "Slice",
       "Softmax",
+      "SoftmaxCrossEntropyLoss",
       "Softplus",
       "Softsign",
       "SpaceToDepth",
@@ -3196,10 +3222,14 @@ bool isOnnxOpTranslated(StringRef op) {
       "Squeeze",
       "Sub",
       "Sum",
+      "Swish",
+      "Tan",
       "Tanh",
       "ThresholdedRelu",
       "Tile",
+      "TopK",
       "Transpose",
+      "Trilu",
       "Unsqueeze",
       "Upsample",
       "Where",

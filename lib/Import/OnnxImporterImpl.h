@@ -162,6 +162,16 @@ public:
   FailureOr<llvm::SmallVector<Value>> importEinsum(const onnx::NodeProto &def,
                                                    llvm::ArrayRef<Value> in,
                                                    Location at);
+  /// Family files: std::nullopt when the op is not theirs.
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importLosses(const GraphNode &node, const onnx::NodeProto &def,
+               llvm::ArrayRef<Value> in, Location at);
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importIndexing(const GraphNode &node, const onnx::NodeProto &def,
+                 llvm::ArrayRef<Value> in, Location at);
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importMath(const GraphNode &node, const onnx::NodeProto &def,
+             llvm::ArrayRef<Value> in, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {

@@ -30,6 +30,7 @@ void populateGraphToLinalgPatterns(RewritePatternSet &patterns,
   lowering::populateIndexingPatterns(patterns, converter);
   lowering::populateTrainingPatterns(patterns, converter);
   lowering::populateRecurrentPatterns(patterns, converter);
+  lowering::populateExtraPatterns(patterns, converter);
 }
 
 void configureGraphToLinalgTarget(ConversionTarget &target) {

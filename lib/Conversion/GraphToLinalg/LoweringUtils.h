@@ -148,6 +148,8 @@ void populateTrainingPatterns(mlir::RewritePatternSet &patterns,
                               const mlir::TypeConverter *converter);
 void populateRecurrentPatterns(mlir::RewritePatternSet &patterns,
                                const mlir::TypeConverter *converter);
+void populateExtraPatterns(mlir::RewritePatternSet &patterns,
+                           const mlir::TypeConverter *converter);
 
 /// Adds conversion patterns with or without a type converter.
 template <typename... Patterns>
