@@ -378,10 +378,17 @@ def write_table(path, results, tests):
               "| op | tests | pass | failing: status — first reason |",
               "|---|---|---|---|"]
     per_op = collections.OrderedDict()
+    # An `_expanded` test is the function body of its sibling's op: file it
+    # under that op rather than under the ops of the body.
+    node_labels = {t.name: results["node/" + t.name][2] for t in tests
+                   if t.suite == "node"}
     for t in tests:
         if t.suite != "node":
             continue
         st, why, label = results[t.suite + "/" + t.name]
+        cut = t.name.find("_expanded")
+        if cut > 0 and t.name[:cut] in node_labels:
+            label = node_labels[t.name[:cut]] + " (expanded)"
         per_op.setdefault(label, []).append((t.name, st, why))
     for label in sorted(per_op, key=str.lower):
         rows = per_op[label]
@@ -424,6 +431,9 @@ def main():
     ap.add_argument("--recorded")
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--from-results", metavar="FILE",
+                    help="take the statuses from an earlier --results file "
+                    "instead of running (to --update or write --table)")
     args = ap.parse_args()
 
     suites = [s for s in args.suites.split(",") if s]
@@ -431,16 +441,23 @@ def main():
         if s not in SUITES:
             ap.error(f"unknown suite '{s}' (suites: {', '.join(SUITES)})")
     bindir = args.bin or os.path.dirname(shutil.which("graphc") or "")
-    if not bindir or not os.path.exists(os.path.join(bindir, "graph-run")):
+    if not args.from_results and (
+            not bindir or not os.path.exists(os.path.join(bindir, "graph-run"))):
         ap.error("graphc/graph-run not found: pass --bin BUILD/bin")
     tests = discover(args.root, suites, args.filter)
     os.makedirs(args.work, exist_ok=True)
 
     start = time.time()
     results = {}
+    if args.from_results:
+        # Re-record from an earlier run's --results instead of running.
+        with open(args.from_results) as fh:
+            for k, v in json.load(fh).items():
+                results[k] = (v["status"], v["reason"], v["op"])
+        tests = [t for t in tests if t.suite + "/" + t.name in results]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = {pool.submit(run_test, t, args.work, bindir): t
-                   for t in tests}
+                   for t in tests if not args.from_results}
         for f in concurrent.futures.as_completed(futures):
             t = futures[f]
             try:
