@@ -50,6 +50,44 @@ constexpr llvm::StringLiteral kContractionMarker = "__graphc_cpu_contraction";
 /// Elements below which an op gets no scf.forall: a thread fork costs more.
 constexpr int64_t kMinParallelElements = 4096;
 
+/// The most vector operations a convolution or pooling may unroll into.
+/// MLIR's 1-D convolution vectoriser emits one operation per filter tap,
+/// and per output column too when the stride is not 1: a 1-D pooling with
+/// a 200-wide window over 21821 strided columns became 4.4 million
+/// arith.maximumf and kept graphc busy for minutes. Such an op stays scalar.
+constexpr int64_t kMaxConvUnroll = 4096;
+
+/// Whether vectorising convolution-like `op` would unroll into more than
+/// kMaxConvUnroll operations (see above). Unknown sizes count as too many.
+bool convUnrollsTooFar(linalg::LinalgOp op) {
+  if (!isa<linalg::ConvolutionOpInterface>(op.getOperation())) {
+    return false;
+  }
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims)) {
+    return false;
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  bool strided = llvm::any_of(dims->strides, [](int64_t s) { return s != 1; });
+  int64_t unrolled = 1;
+  auto scale = [&](ArrayRef<unsigned> loops) {
+    for (unsigned loop : loops) {
+      int64_t size = ranges[loop];
+      if (ShapedType::isDynamic(size) || size > kMaxConvUnroll) {
+        unrolled = kMaxConvUnroll + 1;
+        return;
+      }
+      unrolled = std::min(unrolled * size, kMaxConvUnroll + 1);
+    }
+  };
+  scale(dims->filterLoop);
+  if (strided) {
+    scale(dims->outputImage);
+  }
+  return unrolled > kMaxConvUnroll;
+}
+
 /// Tiles `op` with `sizes` (0: not tiled) and replaces it. Returns the tiled
 /// op.
 FailureOr<Operation *> tileOp(RewriterBase &rewriter, Operation *target,
@@ -381,7 +419,7 @@ void CpuTileAndVectorize::vectorizeLeaf(RewriterBase &rewriter,
   // Static shapes are the common case after shape inference.
   // A contraction becomes a vector.contract (not mul + add) so it lowers to
   // outer products, i.e. fused multiply-adds, without fast-math flags.
-  if (!op.hasDynamicShape() &&
+  if (!op.hasDynamicShape() && !convUnrollsTooFar(op) &&
       vectorizeOp(rewriter, op, {}, /*namedContraction=*/contraction)) {
     ++numVectorized;
   } else {

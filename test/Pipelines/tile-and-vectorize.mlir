@@ -135,3 +135,38 @@ func.func @bool_result(%x: tensor<256x100xf32>) -> tensor<256x100xi1> {
   } -> tensor<256x100xi1>
   return %r : tensor<256x100xi1>
 }
+
+// -----
+
+// A strided 1-D pooling with a small window and few columns is vectorised
+// (one operation per filter tap and output column).
+// CHECK-LABEL: func.func @pool_small
+// CHECK:       arith.maximumf {{.*}} : vector<
+// CHECK-NOT:   linalg.pooling_ncw_max
+func.func @pool_small(%x: tensor<1x1x64xf32>) -> tensor<1x1x15xf32> {
+  %cst = arith.constant 0xFF800000 : f32
+  %w = tensor.empty() : tensor<8xf32>
+  %e = tensor.empty() : tensor<1x1x15xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x15xf32>) -> tensor<1x1x15xf32>
+  %r = linalg.pooling_ncw_max {dilations = dense<1> : tensor<1xi64>, strides = dense<4> : tensor<1xi64>}
+         ins(%x, %w : tensor<1x1x64xf32>, tensor<8xf32>) outs(%f : tensor<1x1x15xf32>) -> tensor<1x1x15xf32>
+  return %r : tensor<1x1x15xf32>
+}
+
+// -----
+
+// A wide window over many strided columns would unroll into 200 x 21821
+// operations (graphc ran for minutes on ONNX's
+// test_MaxPool1d_stride_padding_dilation): it stays a scalar loop nest.
+// CHECK-LABEL: func.func @pool_wide_strided
+// CHECK:       linalg.pooling_ncw_max
+// CHECK-NOT:   vector.
+func.func @pool_wide_strided(%x: tensor<1x1x220200xf32>) -> tensor<1x1x21821xf32> {
+  %cst = arith.constant 0xFF800000 : f32
+  %w = tensor.empty() : tensor<200xf32>
+  %e = tensor.empty() : tensor<1x1x21821xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x21821xf32>) -> tensor<1x1x21821xf32>
+  %r = linalg.pooling_ncw_max {dilations = dense<10> : tensor<1xi64>, strides = dense<10> : tensor<1xi64>}
+         ins(%x, %w : tensor<1x1x220200xf32>, tensor<200xf32>) outs(%f : tensor<1x1x21821xf32>) -> tensor<1x1x21821xf32>
+  return %r : tensor<1x1x21821xf32>
+}
