@@ -27,6 +27,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 namespace graphc {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZE
 #define GEN_PASS_DEF_CPUHOISTVECTORTRANSFERS
@@ -56,6 +58,48 @@ constexpr int64_t kMinParallelElements = 4096;
 /// a 200-wide window over 21821 strided columns became 4.4 million
 /// arith.maximumf and kept graphc busy for minutes. Such an op stays scalar.
 constexpr int64_t kMaxConvUnroll = 4096;
+
+/// Whether some value `op` yields, in an op with a reduction loop, is
+/// computed from no input element: e.g. `out + 1.0`, which the elementwise
+/// fusion of a pooling over a tensor of ones leaves (the divisor of an
+/// average pool). MLIR 22's vectoriser broadcasts such a value to the
+/// output's vector shape, not the iteration space's, so each vector of the
+/// reduction adds it once instead of once per element: a 2x2x2 average pool
+/// counted 4 elements per window. Such an op stays scalar.
+bool reducesInputFreeValue(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0) {
+    return false;
+  }
+  Block *body = op.getBlock();
+  unsigned numInputs = op.getNumDpsInputs();
+  for (Value yielded : body->getTerminator()->getOperands()) {
+    // Backward walk inside the body: does `yielded` read an input element
+    // or a loop index?
+    SmallVector<Value> work = {yielded};
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    bool readsInput = false;
+    while (!work.empty() && !readsInput) {
+      Value v = work.pop_back_val();
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        readsInput = arg.getOwner() == body && arg.getArgNumber() < numInputs;
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != body || !seen.insert(def).second) {
+        continue;
+      }
+      if (isa<linalg::IndexOp>(def)) {
+        readsInput = true;
+        continue;
+      }
+      llvm::append_range(work, def->getOperands());
+    }
+    if (!readsInput) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /// Whether vectorising convolution-like `op` would unroll into more than
 /// kMaxConvUnroll operations (see above). Unknown sizes count as too many.
@@ -420,6 +464,7 @@ void CpuTileAndVectorize::vectorizeLeaf(RewriterBase &rewriter,
   // A contraction becomes a vector.contract (not mul + add) so it lowers to
   // outer products, i.e. fused multiply-adds, without fast-math flags.
   if (!op.hasDynamicShape() && !convUnrollsTooFar(op) &&
+      !reducesInputFreeValue(op) &&
       vectorizeOp(rewriter, op, {}, /*namedContraction=*/contraction)) {
     ++numVectorized;
   } else {

@@ -170,3 +170,31 @@ func.func @pool_wide_strided(%x: tensor<1x1x220200xf32>) -> tensor<1x1x21821xf32
          ins(%x, %w : tensor<1x1x220200xf32>, tensor<200xf32>) outs(%f : tensor<1x1x21821xf32>) -> tensor<1x1x21821xf32>
   return %r : tensor<1x1x21821xf32>
 }
+
+// -----
+
+// A reduction whose value reads no input element (the divisor of an average
+// pool once the tensor of ones is fused away: out + 1 per window element)
+// stays scalar: MLIR 22's vectoriser added the 1.0 once per vector instead
+// of once per element, so 2x2x2 windows counted 4.
+// CHECK-LABEL: func.func @count_windows
+// CHECK:       linalg.generic
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NOT:   vector.multi_reduction
+func.func @count_windows(%w: tensor<2x2x2xf32>) -> tensor<1x1x2x2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<1x1x2x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x2x2x2xf32>) -> tensor<1x1x2x2x2xf32>
+  %r = linalg.generic {
+         indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d6, d7)>,
+                          affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>],
+         iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                           "reduction", "reduction", "reduction"]}
+         ins(%w : tensor<2x2x2xf32>) outs(%f : tensor<1x1x2x2x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x2x2xf32>
+  return %r : tensor<1x1x2x2x2xf32>
+}
