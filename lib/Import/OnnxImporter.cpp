@@ -275,29 +275,16 @@ FailureOr<Type> OnnxImporter::convertValueType(const onnx::ValueInfoProto &info,
 }
 
 LogicalResult OnnxImporter::importNode(const GraphNode &node) {
-  const auto &def = *static_cast<const onnx::NodeProto *>(node.source);
+  const auto &original = *static_cast<const onnx::NodeProto *>(node.source);
   Location at = loc(node.name);
   if (!node.domain.empty()) {
     return emitError(at) << "op '" << node.domain << "." << node.op
                          << "' is not a standard ONNX op and has no import "
                             "rule";
   }
-  if (opset < 7) {
-    // Legacy models (IR 1-2, read as opset 1): only ops whose old form is
-    // handled here (broadcast attributes, Reshape's shape attribute,
-    // Concat's axis default) or did not change.
-    static const char *const kLegacyOps[] = {
-        "Abs",      "Add",       "AveragePool", "Concat",   "Constant",
-        "Conv",     "Div",       "Elu",         "Exp",      "Flatten",
-        "Identity", "LeakyRelu", "Log",         "MaxPool",  "Mul",
-        "Neg",      "Relu",      "Reshape",     "Sigmoid",  "Softmax",
-        "Sqrt",     "Sub",       "Tanh",        "Transpose"};
-    if (!llvm::is_contained(kLegacyOps, StringRef(node.op))) {
-      return emitError(at) << "ONNX op '" << node.op << "' at legacy opset "
-                           << opset
-                           << " (a model without opset_import) is "
-                              "not supported";
-    }
+  // Opsets 1-6: only ops whose old form is translated (OnnxImportLegacy).
+  if (failed(checkLegacyOp(node, at))) {
+    return failure();
   }
   llvm::SmallVector<Value> in;
   for (const NodeInput &input : node.inputs) {
@@ -311,6 +298,24 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     }
     in.push_back(v);
   }
+  // Old forms become the ones read below, or are translated whole.
+  LegacyForm legacy;
+  if (opset < 9) {
+    FailureOr<LegacyForm> form = importLegacy(node, original, in, at);
+    if (failed(form)) {
+      return failure();
+    }
+    legacy = std::move(*form);
+    if (legacy.results) {
+      for (auto [name, value] : llvm::zip(original.output(), *legacy.results)) {
+        if (!name.empty()) {
+          values[name] = value;
+        }
+      }
+      return success();
+    }
+  }
+  const onnx::NodeProto &def = legacy.upgraded ? *legacy.upgraded : original;
   auto operand = [&](unsigned i) { return i < in.size() ? in[i] : Value(); };
   auto need = [&](unsigned n) -> LogicalResult {
     unsigned have = 0;
@@ -382,27 +387,6 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     }
     llvm::SmallVector<Value> operands(
         llvm::ArrayRef<Value>(in).take_front(arity));
-    if (opset < 7 && arity == 2 && attrInt(def, "broadcast", 0)) {
-      // Legacy broadcast (opset < 7): B's dimensions line up with A's from
-      // `axis` (default: the trailing ones); trailing 1s make it NumPy's.
-      auto a = getShape(in[0]), b = getShape(in[1]);
-      if (!a || !b) {
-        return emitError(at) << "legacy broadcast needs ranked operands";
-      }
-      int64_t axis = attrInt(def, "axis", int64_t(a->size() - b->size()));
-      if (axis < 0 || axis + b->size() > a->size()) {
-        return emitError(at)
-               << "legacy broadcast axis " << axis << " does not fit ranks "
-               << a->size() << " and " << b->size();
-      }
-      llvm::SmallVector<int64_t> shape(*b);
-      shape.append(a->size() - axis - b->size(), 1);
-      operands[1] =
-          emit("graph.reshape", {in[1]}, {named("shape", i64Array(shape))});
-      if (!operands[1]) {
-        return failure();
-      }
-    }
     if (simple == "graph.pow" &&
         getElementType(operands[0]) != getElementType(operands[1])) {
       // ONNX lets the exponent's type differ; the op set does not.
@@ -431,7 +415,9 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     }
     // Inference, or training with ratio 0, is the identity with an all-true
     // mask; real dropout needs random numbers the op set does not have.
-    bool training = attrInt(def, "is_test", 1) == 0 && opset < 7;
+    // Before opset 7 the mode is the is_test attribute, which importLegacy
+    // has checked: this is then inference or a zero ratio.
+    bool training = false;
     if (Value mode = operand(2)) {
       auto flag = constInts(mode);
       DenseElementsAttr attr;
@@ -2523,6 +2509,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   if (auto r = importLosses(node, def, in, at)) return std::move(*r);
   if (auto r = importIndexing(node, def, in, at)) return std::move(*r);
   if (auto r = importMath(node, def, in, at)) return std::move(*r);
+  if (auto r = importShrink(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3206,6 +3193,7 @@ bool isOnnxOpTranslated(StringRef op) {
       "ScatterND",
       "Selu",
       "Shape",
+      "Shrink",
       "Sigmoid",
       "Sign",
       "Sin",

@@ -24,6 +24,7 @@
 
 #include "onnx/onnx_pb.h"
 
+#include <memory>
 #include <optional>
 
 namespace graphc::import {
@@ -172,6 +173,28 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importMath(const GraphNode &node, const onnx::NodeProto &def,
              llvm::ArrayRef<Value> in, Location at);
+  /// Refuses, below opset 7, an op whose form at the model's opset has no
+  /// translation (OnnxImportLegacy.cpp).
+  LogicalResult checkLegacyOp(const GraphNode &node, Location at);
+  /// What importLegacy made of an old-form node.
+  struct LegacyForm {
+    /// The node rewritten into the newer form importNode reads (attributes
+    /// renamed or converted); null to read the original.
+    std::unique_ptr<onnx::NodeProto> upgraded;
+    /// The node's results, when the old form was translated whole.
+    std::optional<llvm::SmallVector<Value>> results;
+  };
+  /// Turns the old (opset < 9) form of a node into what importNode reads:
+  /// may rewrite `in` (legacy broadcast, per-channel PRelu slopes), return
+  /// an upgraded NodeProto, or translate the node whole.
+  FailureOr<LegacyForm> importLegacy(const GraphNode &node,
+                                     const onnx::NodeProto &def,
+                                     llvm::SmallVectorImpl<Value> &in,
+                                     Location at);
+  /// ONNX Shrink as compare/select arithmetic (OnnxImportShrink.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importShrink(const GraphNode &node, const onnx::NodeProto &def,
+               llvm::ArrayRef<Value> in, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {

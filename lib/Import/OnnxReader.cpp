@@ -51,16 +51,15 @@ Error checkOnnxModel(const onnx::ModelProto &modelRef, StringRef path) {
   int64_t opset = getOnnxOpset(*model);
   // IR versions 1 and 2 had no opset_import; onnx.checker (and ONNX
   // Runtime) read such a model as default-domain opset 1. The importer
-  // takes those only for the ops whose opset-1 forms it knows.
+  // takes old opsets only for the ops whose old forms it knows.
   if (isLegacyOnnxModel(*model)) {
     return Error::success();
   }
   if (opset < kMinOnnxOpset) {
     return makeError(path, "",
-                     "ONNX opset " + Twine(opset) + " is older than " +
-                         Twine(kMinOnnxOpset) +
-                         ", the oldest graphc reads; upgrade the model with "
-                         "onnx.version_converter");
+                     "ONNX opset " + Twine(opset) +
+                         " does not exist (default-domain opsets start at " +
+                         Twine(kMinOnnxOpset) + ")");
   }
   return Error::success();
 }

@@ -145,6 +145,7 @@ const OpRule kOnnxRules[] = {
   {"ScatterND", M, "graph.scatter_nd"},
   {"Selu", M, "graph.exp,graph.sub,graph.mul,graph.compare,graph.select"},
   {"Shape", M, "graph.shape,graph.slice"},
+  {"Shrink", M, "graph.compare,graph.select,graph.add,graph.sub"},
   {"Sigmoid", M, "graph.sigmoid"},
   {"Sign", M, "graph.sign"},
   {"Sin", M, "graph.sin"},

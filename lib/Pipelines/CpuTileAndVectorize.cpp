@@ -27,6 +27,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 namespace graphc {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZE
 #define GEN_PASS_DEF_CPUHOISTVECTORTRANSFERS
@@ -49,6 +51,86 @@ constexpr llvm::StringLiteral kContractionMarker = "__graphc_cpu_contraction";
 
 /// Elements below which an op gets no scf.forall: a thread fork costs more.
 constexpr int64_t kMinParallelElements = 4096;
+
+/// The most vector operations a convolution or pooling may unroll into.
+/// MLIR's 1-D convolution vectoriser emits one operation per filter tap,
+/// and per output column too when the stride is not 1: a 1-D pooling with
+/// a 200-wide window over 21821 strided columns became 4.4 million
+/// arith.maximumf and kept graphc busy for minutes. Such an op stays scalar.
+constexpr int64_t kMaxConvUnroll = 4096;
+
+/// Whether some value `op` yields, in an op with a reduction loop, is
+/// computed from no input element: e.g. `out + 1.0`, which the elementwise
+/// fusion of a pooling over a tensor of ones leaves (the divisor of an
+/// average pool). MLIR 22's vectoriser broadcasts such a value to the
+/// output's vector shape, not the iteration space's, so each vector of the
+/// reduction adds it once instead of once per element: a 2x2x2 average pool
+/// counted 4 elements per window. Such an op stays scalar.
+bool reducesInputFreeValue(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0) {
+    return false;
+  }
+  Block *body = op.getBlock();
+  unsigned numInputs = op.getNumDpsInputs();
+  for (Value yielded : body->getTerminator()->getOperands()) {
+    // Backward walk inside the body: does `yielded` read an input element
+    // or a loop index?
+    SmallVector<Value> work = {yielded};
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    bool readsInput = false;
+    while (!work.empty() && !readsInput) {
+      Value v = work.pop_back_val();
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        readsInput = arg.getOwner() == body && arg.getArgNumber() < numInputs;
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != body || !seen.insert(def).second) {
+        continue;
+      }
+      if (isa<linalg::IndexOp>(def)) {
+        readsInput = true;
+        continue;
+      }
+      llvm::append_range(work, def->getOperands());
+    }
+    if (!readsInput) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Whether vectorising convolution-like `op` would unroll into more than
+/// kMaxConvUnroll operations (see above). Unknown sizes count as too many.
+bool convUnrollsTooFar(linalg::LinalgOp op) {
+  if (!isa<linalg::ConvolutionOpInterface>(op.getOperation())) {
+    return false;
+  }
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  if (failed(dims)) {
+    return false;
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  bool strided = llvm::any_of(dims->strides, [](int64_t s) { return s != 1; });
+  int64_t unrolled = 1;
+  auto scale = [&](ArrayRef<unsigned> loops) {
+    for (unsigned loop : loops) {
+      int64_t size = ranges[loop];
+      if (ShapedType::isDynamic(size) || size > kMaxConvUnroll) {
+        unrolled = kMaxConvUnroll + 1;
+        return;
+      }
+      unrolled = std::min(unrolled * size, kMaxConvUnroll + 1);
+    }
+  };
+  scale(dims->filterLoop);
+  if (strided) {
+    scale(dims->outputImage);
+  }
+  return unrolled > kMaxConvUnroll;
+}
 
 /// Tiles `op` with `sizes` (0: not tiled) and replaces it. Returns the tiled
 /// op.
@@ -381,7 +463,8 @@ void CpuTileAndVectorize::vectorizeLeaf(RewriterBase &rewriter,
   // Static shapes are the common case after shape inference.
   // A contraction becomes a vector.contract (not mul + add) so it lowers to
   // outer products, i.e. fused multiply-adds, without fast-math flags.
-  if (!op.hasDynamicShape() &&
+  if (!op.hasDynamicShape() && !convUnrollsTooFar(op) &&
+      !reducesInputFreeValue(op) &&
       vectorizeOp(rewriter, op, {}, /*namedContraction=*/contraction)) {
     ++numVectorized;
   } else {

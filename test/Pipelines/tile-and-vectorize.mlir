@@ -135,3 +135,66 @@ func.func @bool_result(%x: tensor<256x100xf32>) -> tensor<256x100xi1> {
   } -> tensor<256x100xi1>
   return %r : tensor<256x100xi1>
 }
+
+// -----
+
+// A strided 1-D pooling with a small window and few columns is vectorised
+// (one operation per filter tap and output column).
+// CHECK-LABEL: func.func @pool_small
+// CHECK:       arith.maximumf {{.*}} : vector<
+// CHECK-NOT:   linalg.pooling_ncw_max
+func.func @pool_small(%x: tensor<1x1x64xf32>) -> tensor<1x1x15xf32> {
+  %cst = arith.constant 0xFF800000 : f32
+  %w = tensor.empty() : tensor<8xf32>
+  %e = tensor.empty() : tensor<1x1x15xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x15xf32>) -> tensor<1x1x15xf32>
+  %r = linalg.pooling_ncw_max {dilations = dense<1> : tensor<1xi64>, strides = dense<4> : tensor<1xi64>}
+         ins(%x, %w : tensor<1x1x64xf32>, tensor<8xf32>) outs(%f : tensor<1x1x15xf32>) -> tensor<1x1x15xf32>
+  return %r : tensor<1x1x15xf32>
+}
+
+// -----
+
+// A wide window over many strided columns would unroll into 200 x 21821
+// operations (graphc ran for minutes on ONNX's
+// test_MaxPool1d_stride_padding_dilation): it stays a scalar loop nest.
+// CHECK-LABEL: func.func @pool_wide_strided
+// CHECK:       linalg.pooling_ncw_max
+// CHECK-NOT:   vector.
+func.func @pool_wide_strided(%x: tensor<1x1x220200xf32>) -> tensor<1x1x21821xf32> {
+  %cst = arith.constant 0xFF800000 : f32
+  %w = tensor.empty() : tensor<200xf32>
+  %e = tensor.empty() : tensor<1x1x21821xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1x21821xf32>) -> tensor<1x1x21821xf32>
+  %r = linalg.pooling_ncw_max {dilations = dense<10> : tensor<1xi64>, strides = dense<10> : tensor<1xi64>}
+         ins(%x, %w : tensor<1x1x220200xf32>, tensor<200xf32>) outs(%f : tensor<1x1x21821xf32>) -> tensor<1x1x21821xf32>
+  return %r : tensor<1x1x21821xf32>
+}
+
+// -----
+
+// A reduction whose value reads no input element (the divisor of an average
+// pool once the tensor of ones is fused away: out + 1 per window element)
+// stays scalar: MLIR 22's vectoriser added the 1.0 once per vector instead
+// of once per element, so 2x2x2 windows counted 4.
+// CHECK-LABEL: func.func @count_windows
+// CHECK:       linalg.generic
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NOT:   vector.multi_reduction
+func.func @count_windows(%w: tensor<2x2x2xf32>) -> tensor<1x1x2x2x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<1x1x2x2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x2x2x2xf32>) -> tensor<1x1x2x2x2xf32>
+  %r = linalg.generic {
+         indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d6, d7)>,
+                          affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>],
+         iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel",
+                           "reduction", "reduction", "reduction"]}
+         ins(%w : tensor<2x2x2xf32>) outs(%f : tensor<1x1x2x2x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x2x2xf32>
+  return %r : tensor<1x1x2x2x2xf32>
+}

@@ -19,13 +19,14 @@
 
 namespace graphc::import {
 
-/// The oldest default-domain opset the importer accepts.
-constexpr int64_t kMinOnnxOpset = 7;
+/// The oldest default-domain opset the reader accepts: every released one.
+/// Below opset 7 the importer takes only the ops whose old forms it
+/// translates (see docs/design/importers.md) and names any other.
+constexpr int64_t kMinOnnxOpset = 1;
 
 /// Parses a binary ModelProto held in `data` and checks it is a model graphc
-/// can take (has a graph, default-domain opset >= 7, or a legacy IR 1-2
-/// model without opset_import). `path` is only for
-/// messages.
+/// can take (has a graph, default-domain opset >= kMinOnnxOpset, or a
+/// legacy IR 1-2 model without opset_import). `path` is only for messages.
 llvm::Expected<std::unique_ptr<onnx::ModelProto>>
 parseOnnxModel(llvm::StringRef data, llvm::StringRef path,
                const ReadLimits &limits = {});

@@ -21,7 +21,7 @@ def save(name, nodes, inputs, outputs, opset, inits=()):
 f32 = lambda n, s: h.make_tensor_value_info(n, T.FLOAT, s)
 i64 = lambda n, s: h.make_tensor_value_info(n, T.INT64, s)
 
-# Opset 6: older than the importer reads.
+# Opset 6: read (Relu-6 is translated).
 save("opset6", [h.make_node("Relu", ["x"], ["y"])], [f32("x", [2])],
      [f32("y", [2])], 6)
 

@@ -1,0 +1,331 @@
+//===- OnnxImportLegacy.cpp - old (opset 1-8) forms of ONNX ops ---------===//
+//
+// graphc reads default-domain opsets 1 and up. The translations in
+// OnnxImporter.cpp are written for the forms of opset 7 and later; this file
+// says which ops have a translated form at opsets 1-6 (checkLegacyOp) and
+// turns the old forms that differ into what those translations read
+// (importLegacy), the way onnx.version_converter would:
+//
+//   * binary ops' `broadcast`/`axis` attributes (opset < 7) reshape B so
+//     that NumPy broadcasting lines it up with A from `axis`;
+//   * Pad-1's `paddings` is Pad-2's `pads`; Cast-1's `to` is a type name;
+//     Selu-1's defaults are 4-digit constants; Upsample-1 (experimental)
+//     has height_scale/width_scale;
+//   * PRelu before opset 7 applies a rank-1 slope per channel (axis 1);
+//   * Dropout before opset 7 runs in training mode unless is_test is set,
+//     with its ratio in an attribute;
+//   * BatchNormalization before opset 7 runs in training mode unless
+//     is_test is set, and before opset 9 `spatial` = 0 normalises each
+//     activation (C x D1 x ... x Dn statistics) instead of each channel.
+//
+// The `consumed_inputs` attribute of opsets 1-5 was an in-place hint with no
+// effect on the results and is ignored.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OnnxImporterImpl.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include <limits>
+
+namespace graphc::import {
+
+using mlir::failure;
+using mlir::ShapedType;
+using mlir::success;
+
+namespace {
+
+/// An op whose old forms the importer translates, and the oldest opset
+/// whose form it translates.
+struct LegacyOp {
+  const char *name;
+  int64_t since;
+};
+
+// clang-format off
+/// Ops whose forms at opsets 1-6 are translated; every other op is refused
+/// below opset 7. Only ops whose old semantics were checked against the
+/// ONNX operator changelog belong here.
+const LegacyOp kLegacyOps[] = {
+  {"Abs", 1}, {"Add", 1}, {"And", 1}, {"ArgMax", 1}, {"ArgMin", 1},
+  {"AveragePool", 1}, {"BatchNormalization", 1}, {"Cast", 1}, {"Ceil", 1},
+  {"Clip", 1}, {"Concat", 1}, {"Constant", 1}, {"Conv", 1},
+  {"ConvTranspose", 1}, {"DepthToSpace", 1}, {"Div", 1}, {"Dropout", 1},
+  {"Elu", 1}, {"Equal", 1}, {"Exp", 1}, {"Flatten", 1}, {"Floor", 1},
+  {"Gather", 1}, {"Gemm", 1}, {"GlobalAveragePool", 1},
+  {"GlobalMaxPool", 1}, {"Greater", 1}, {"HardSigmoid", 1},
+  {"Identity", 1}, {"InstanceNormalization", 1}, {"LeakyRelu", 1},
+  {"Less", 1}, {"Log", 1}, {"LogSoftmax", 1}, {"MatMul", 1}, {"Max", 1},
+  {"MaxPool", 1}, {"Mean", 1}, {"Min", 1}, {"Mul", 1}, {"Neg", 1},
+  {"Not", 1}, {"Or", 1}, {"PRelu", 1}, {"Pad", 1}, {"Pow", 1},
+  {"Reciprocal", 1}, {"ReduceL1", 1}, {"ReduceL2", 1},
+  {"ReduceLogSum", 1}, {"ReduceLogSumExp", 1}, {"ReduceMax", 1},
+  {"ReduceMean", 1}, {"ReduceMin", 1}, {"ReduceProd", 1},
+  {"ReduceSum", 1}, {"ReduceSumSquare", 1}, {"Relu", 1}, {"Reshape", 1},
+  {"Selu", 1}, {"Shape", 1}, {"Sigmoid", 1}, {"Size", 1}, {"Slice", 1},
+  {"Softmax", 1}, {"Softplus", 1}, {"Softsign", 1}, {"SpaceToDepth", 1},
+  {"Split", 1}, {"Sqrt", 1}, {"Squeeze", 1}, {"Sub", 1}, {"Sum", 1},
+  {"Tanh", 1},
+  // Tile-1 took (input, tiles, axis); Tile-6 took today's repeats.
+  {"Tile", 6},
+  {"Transpose", 1}, {"Unsqueeze", 1},
+  // Upsample-1 was experimental; its nearest mode is translated.
+  {"Upsample", 1},
+  {"Xor", 1},
+};
+// clang-format on
+
+/// Binary ops that took `broadcast` and `axis` attributes before opset 7.
+bool hasLegacyBroadcast(StringRef op) {
+  return llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "And", "Or",
+                             "Xor", "Equal", "Less", "Greater"},
+                            op);
+}
+
+/// Sets (or replaces) attribute `name` of `node`.
+onnx::AttributeProto &setAttr(onnx::NodeProto &node, StringRef name,
+                              onnx::AttributeProto::AttributeType type) {
+  onnx::AttributeProto *a = nullptr;
+  for (onnx::AttributeProto &existing : *node.mutable_attribute()) {
+    if (existing.name() == name) {
+      a = &existing;
+    }
+  }
+  if (!a) {
+    a = node.add_attribute();
+  }
+  a->Clear();
+  a->set_name(name.str());
+  a->set_type(type);
+  return *a;
+}
+
+} // namespace
+
+LogicalResult OnnxImporter::checkLegacyOp(const GraphNode &node, Location at) {
+  if (opset >= 7) {
+    return success();
+  }
+  const LegacyOp *rule = nullptr;
+  for (const LegacyOp &entry : kLegacyOps) {
+    if (node.op == entry.name) {
+      rule = &entry;
+    }
+  }
+  if (rule && rule->since <= opset) {
+    return success();
+  }
+  return emitError(at) << "ONNX op '" << node.op << "' is not supported at opset "
+                       << opset << " (graphc translates its form from opset "
+                       << (rule ? rule->since : 7)
+                       << " on); upgrade the model with "
+                          "onnx.version_converter";
+}
+
+FailureOr<OnnxImporter::LegacyForm>
+OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
+                           llvm::SmallVectorImpl<Value> &in, Location at) {
+  LegacyForm form;
+  StringRef op = node.op;
+  auto named = [&](StringRef n, Attribute a) {
+    return builder.getNamedAttr(n, a);
+  };
+  auto reshape = [&](Value v, llvm::ArrayRef<int64_t> shape) {
+    return v ? build1(at, "graph.reshape", {v},
+                      {named("shape", builder.getDenseI64ArrayAttr(shape))})
+             : Value();
+  };
+  auto upgraded = [&]() -> onnx::NodeProto & {
+    if (!form.upgraded) {
+      form.upgraded = std::make_unique<onnx::NodeProto>(def);
+    }
+    return *form.upgraded;
+  };
+
+  if (opset < 7 && hasLegacyBroadcast(op) && attrInt(def, "broadcast", 0) &&
+      in.size() >= 2 && in[0] && in[1]) {
+    // B's dimensions line up with A's from `axis` (default: the trailing
+    // ones); trailing 1s make that NumPy broadcasting.
+    auto a = getShape(in[0]), b = getShape(in[1]);
+    if (!a || !b) {
+      return emitError(at) << op << " with legacy broadcast needs ranked "
+                                    "operands";
+    }
+    int64_t axis = attrInt(def, "axis", int64_t(a->size() - b->size()));
+    if (axis < 0 || axis + b->size() > a->size()) {
+      return emitError(at) << "legacy broadcast axis " << axis
+                           << " does not fit ranks " << a->size() << " and "
+                           << b->size();
+    }
+    llvm::SmallVector<int64_t> shape(*b);
+    shape.append(a->size() - axis - b->size(), 1);
+    if (shape.size() != b->size()) {
+      in[1] = reshape(in[1], shape);
+      if (!in[1]) {
+        return failure();
+      }
+    }
+    return form;
+  }
+
+  if (op == "Pad" && opset < 2) {
+    // Pad-1 named its pads `paddings` (same layout: all begins, then ends).
+    if (auto paddings = attrInts(def, "paddings")) {
+      onnx::AttributeProto &pads =
+          setAttr(upgraded(), "pads", onnx::AttributeProto::INTS);
+      for (int64_t p : *paddings) {
+        pads.add_ints(p);
+      }
+    }
+    return form;
+  }
+
+  if (op == "Cast" && opset < 6) {
+    // Cast-1 named the target type: "FLOAT", "INT64", ...
+    const onnx::AttributeProto *to = attr(def, "to");
+    if (to && to->type() == onnx::AttributeProto::STRING) {
+      onnx::TensorProto::DataType type;
+      if (!onnx::TensorProto::DataType_Parse(to->s(), &type)) {
+        return emitError(at) << "Cast (opset " << opset << ") to unknown type '"
+                             << to->s() << "'";
+      }
+      setAttr(upgraded(), "to", onnx::AttributeProto::INT).set_i(type);
+    }
+    return form;
+  }
+
+  if (op == "Selu" && opset < 6) {
+    // Selu-1's defaults were rounded to 4 digits.
+    onnx::NodeProto &node6 = upgraded();
+    if (!attr(def, "alpha")) {
+      setAttr(node6, "alpha", onnx::AttributeProto::FLOAT).set_f(1.6732f);
+    }
+    if (!attr(def, "gamma")) {
+      setAttr(node6, "gamma", onnx::AttributeProto::FLOAT).set_f(1.0507f);
+    }
+    return form;
+  }
+
+  if (op == "Upsample" && opset < 7) {
+    // Experimental Upsample-1: 4-D NCHW, height_scale and width_scale.
+    StringRef mode = attr(def, "mode") ? StringRef(attr(def, "mode")->s())
+                                       : StringRef("nearest");
+    if (mode != "nearest") {
+      return emitError(at) << "Upsample (opset " << opset << ") mode '"
+                           << mode << "' is not supported";
+    }
+    const onnx::AttributeProto *h = attr(def, "height_scale"),
+                               *w = attr(def, "width_scale");
+    if (!h || !w) {
+      return emitError(at) << "Upsample (opset " << opset
+                           << ") needs height_scale and width_scale";
+    }
+    onnx::AttributeProto &scales =
+        setAttr(upgraded(), "scales", onnx::AttributeProto::FLOATS);
+    for (float s : {1.0f, 1.0f, h->f(), w->f()}) {
+      scales.add_floats(s);
+    }
+    return form;
+  }
+
+  if (op == "PRelu" && opset < 7 && in.size() >= 2 && in[0] && in[1]) {
+    // A rank-1 slope of C values applies per channel (axis 1), as Caffe2
+    // did; NumPy broadcasting (opset 7) would line it up with the last
+    // axis.
+    auto x = getShape(in[0]), slope = getShape(in[1]);
+    if (x && slope && x->size() > 2 && slope->size() == 1 &&
+        (*slope)[0] != 1) {
+      llvm::SmallVector<int64_t> shape = {(*slope)[0]};
+      shape.append(x->size() - 2, 1);
+      in[1] = reshape(in[1], shape);
+      if (!in[1]) {
+        return failure();
+      }
+    }
+    return form;
+  }
+
+  if (op == "Dropout" && opset < 7) {
+    // Dropout-1/6 run in training mode unless is_test is set; training
+    // mode draws random numbers unless the ratio is 0.
+    if (!attrInt(def, "is_test", 0) && attrFloat(def, "ratio", 0.5f) != 0) {
+      return emitError(at) << "Dropout (opset " << opset
+                           << ") in training mode (is_test = 0) with ratio "
+                           << attrFloat(def, "ratio", 0.5f)
+                           << " is not supported (no random ops); set "
+                              "is_test = 1 for inference";
+    }
+    return form;
+  }
+
+  if (op == "BatchNormalization" && opset < 9) {
+    if (opset < 7 && !attrInt(def, "is_test", 0)) {
+      return emitError(at) << "BatchNormalization (opset " << opset
+                           << ") in training mode (is_test = 0) is not "
+                              "supported; set is_test = 1 for inference";
+    }
+    for (int i = 1; i < def.output_size(); ++i) {
+      if (!def.output(i).empty()) {
+        return emitError(at) << "BatchNormalization (opset " << opset
+                             << ") output " << i
+                             << " (training statistics) is not supported";
+      }
+    }
+    if (attrInt(def, "spatial", 1) || in.size() < 5) {
+      return form;
+    }
+    // spatial = 0: statistics per activation, shaped like X without N.
+    // Flatten X to N x (C*D1*...*Dn) and the statistics to vectors: then
+    // each activation is a channel of a 2-D batch_norm.
+    auto x = getShape(in[0]);
+    if (!x || x->size() < 2 || ShapedType::isDynamicShape(
+                                   llvm::ArrayRef<int64_t>(*x).drop_front())) {
+      return emitError(at) << "BatchNormalization with spatial = 0 needs an "
+                              "input of known rank >= 2 and static "
+                              "non-batch dimensions";
+    }
+    int64_t features = 1;
+    for (int64_t d : llvm::ArrayRef<int64_t>(*x).drop_front()) {
+      features *= d;
+    }
+    llvm::SmallVector<Value> operands = {
+        reshape(in[0], {ShapedType::isDynamic((*x)[0]) ? -1 : (*x)[0],
+                        features})};
+    for (unsigned i = 1; i < 5; ++i) {
+      auto s = getShape(in[i]);
+      int64_t n = 1;
+      for (int64_t d : s ? *s : llvm::SmallVector<int64_t>{-1}) {
+        n = ShapedType::isDynamic(d) ? -1 : n * d;
+      }
+      if (n != features) {
+        return emitError(at) << "BatchNormalization with spatial = 0: input "
+                             << i << " has " << n << " elements for "
+                             << features << " activations";
+      }
+      operands.push_back(reshape(in[i], {features}));
+    }
+    if (llvm::is_contained(operands, Value())) {
+      return failure();
+    }
+    Value y = build1(
+        at, "graph.batch_norm", operands,
+        {named("epsilon",
+               builder.getF32FloatAttr(attrFloat(def, "epsilon", 1e-5f)))});
+    llvm::SmallVector<int64_t> back(*x);
+    if (ShapedType::isDynamic(back[0])) {
+      back[0] = -1;
+    }
+    y = reshape(y, back);
+    if (!y) {
+      return failure();
+    }
+    form.results = llvm::SmallVector<Value>{y};
+    return form;
+  }
+  return form;
+}
+
+} // namespace graphc::import
