@@ -2504,6 +2504,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   // Op families in their own files (OnnxImport*.cpp, see OnnxImporterImpl.h)
   // are tried here, one line each:
   //   if (auto r = importFamily(node, def, in, at)) return std::move(*r);
+  if (auto r = importAttentionFamily(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3176,6 +3177,9 @@ bool isOnnxOpTranslated(StringRef op) {
       "Upsample",
       "Where",
       "Xor",
+      "Attention",
+      "RMSNormalization",
+      "RotaryEmbedding",
   };
   for (const char *name : kTranslated) {
     if (op == name) {

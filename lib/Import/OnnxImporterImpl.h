@@ -162,6 +162,10 @@ public:
   FailureOr<llvm::SmallVector<Value>> importEinsum(const onnx::NodeProto &def,
                                                    llvm::ArrayRef<Value> in,
                                                    Location at);
+  /// Attention, RMSNormalization, RotaryEmbedding (OnnxImportAttention.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importAttentionFamily(const GraphNode &node, const onnx::NodeProto &def,
+                        llvm::ArrayRef<Value> in, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""onnx-attention-gen.py DIR: writes small opset-23 models with Attention,
+RMSNormalization and RotaryEmbedding for the importer tests (built with the
+onnx package's helpers; the ops are newer than the installed onnx, whose
+checker is therefore not run)."""
+import os
+import sys
+
+from onnx import TensorProto as T
+from onnx import helper as h
+import onnx
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+
+
+def save(name, nodes, inputs, outputs, opset=23):
+    graph = h.make_graph(nodes, name, inputs, outputs)
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", opset)])
+    onnx.save(model, os.path.join(out, name + ".onnx"))
+
+
+def value(n, t, s):
+    return h.make_tensor_value_info(n, t, s)
+
+
+f32 = lambda n, s: value(n, T.FLOAT, s)
+f16 = lambda n, s: value(n, T.FLOAT16, s)
+
+# 3-D grouped-query attention (4 query heads on 2 KV heads) with a KV cache,
+# a boolean mask and the causal mask.
+save("attention-gqa", [
+    h.make_node("Attention", ["q", "k", "v", "mask", "pk", "pv"],
+                ["y", "present_k", "present_v"], q_num_heads=4,
+                kv_num_heads=2, is_causal=1),
+], [f32("q", [1, 3, 32]), f32("k", [1, 3, 16]), f32("v", [1, 3, 16]),
+    value("mask", T.BOOL, [3, 5]), f32("pk", [1, 2, 2, 8]),
+    f32("pv", [1, 2, 2, 8])],
+   [f32("y", [1, 3, 32]), f32("present_k", [1, 2, 5, 8]),
+    f32("present_v", [1, 2, 5, 8])])
+
+# fp16 4-D attention with softcap and the softmax probabilities as output.
+save("attention-f16", [
+    h.make_node("Attention", ["q", "k", "v"], ["y", "", "", "p"],
+                softcap=2.0, qk_matmul_output_mode=3, scale=0.25),
+], [f16("q", [1, 2, 3, 4]), f16("k", [1, 2, 5, 4]), f16("v", [1, 2, 5, 6])],
+   [f16("y", [1, 2, 3, 6]), f16("p", [1, 2, 3, 5])])
+
+# 3-D Attention without head counts.
+save("attention-no-heads", [
+    h.make_node("Attention", ["q", "k", "v"], ["y"]),
+], [f32("q", [1, 3, 32]), f32("k", [1, 3, 32]), f32("v", [1, 3, 32])],
+   [f32("y", [1, 3, 32])])
+
+# Query heads that are not a multiple of the KV heads.
+save("attention-bad-gqa", [
+    h.make_node("Attention", ["q", "k", "v"], ["y"]),
+], [f32("q", [1, 3, 2, 8]), f32("k", [1, 2, 2, 8]), f32("v", [1, 2, 2, 8])],
+   [f32("y", [1, 3, 2, 8])])
+
+save("rms-norm", [
+    h.make_node("RMSNormalization", ["x", "w"], ["y"], axis=1, epsilon=0.5),
+], [f32("x", [2, 3, 4]), f32("w", [3, 4])], [f32("y", [2, 3, 4])])
+
+save("rms-norm-bad-axis", [
+    h.make_node("RMSNormalization", ["x", "w"], ["y"], axis=3),
+], [f32("x", [2, 3, 4]), f32("w", [4])], [f32("y", [2, 3, 4])])
+
+# Interleaved rotation of the first 4 of 8 features, angles gathered at
+# position_ids.
+save("rotary", [
+    h.make_node("RotaryEmbedding", ["x", "cos", "sin", "pos"], ["y"],
+                interleaved=1, rotary_embedding_dim=4),
+], [f32("x", [2, 4, 3, 8]), f32("cos", [16, 2]), f32("sin", [16, 2]),
+    value("pos", T.INT64, [2, 3])], [f32("y", [2, 4, 3, 8])])
+
+save("rotary-odd-dim", [
+    h.make_node("RotaryEmbedding", ["x", "cos", "sin"], ["y"],
+                rotary_embedding_dim=3),
+], [f32("x", [2, 4, 3, 8]), f32("cos", [2, 3, 4]), f32("sin", [2, 3, 4])],
+   [f32("y", [2, 4, 3, 8])])
