@@ -1,8 +1,9 @@
 //===- OnnxImportAttention.cpp - ONNX attention-family ops ----------------===//
 //
-// Translates the transformer ops of opset 23+ (Attention, RMSNormalization,
-// RotaryEmbedding) into existing graph ops: matmul, softmax, transpose,
-// reshape, broadcast_to, elementwise and reductions. Each translation
+// Translates the transformer ops of opsets 23-27 (Attention,
+// RMSNormalization, RotaryEmbedding, CausalConvWithState, LinearAttention)
+// into existing graph ops: matmul, softmax, conv, transpose, reshape,
+// broadcast_to, elementwise and reductions. Each translation
 // follows the op's ONNX function body (the `_expanded` node tests), so
 // rounding matches the reference: e.g. Attention scales Q and K each by
 // sqrt(scale) before the product, as the function does.
@@ -500,6 +501,230 @@ static FailureOr<Results> importRotary(OnnxImporter &imp,
   return Results{y};
 }
 
+//===----------------------------------------------------------------------===//
+// CausalConvWithState (opset 27)
+//===----------------------------------------------------------------------===//
+
+// A depthwise causal 1-D convolution over [B, C, T] with weight [C, 1, K]:
+// the input is prefixed by past_state [B, C, K-1] (zeros when absent), the
+// output keeps T steps, present_state is the last K-1 padded steps; then
+// the optional activation (silu / swish).
+static FailureOr<Results> importCausalConv(OnnxImporter &imp,
+                                           const onnx::NodeProto &def,
+                                           ArrayRef<Value> in, Location at) {
+  Emitter e(imp, at);
+  auto operand = [&](unsigned i) { return i < in.size() ? in[i] : Value(); };
+  Value x = operand(0), w = operand(1), bias = operand(2),
+        past = operand(3);
+  if (!x || !w) {
+    return emitError(at) << "CausalConvWithState needs input and weight";
+  }
+  auto xShape = staticShape(x), wShape = staticShape(w);
+  if (!xShape || !wShape || xShape->size() != 3 || wShape->size() != 3 ||
+      (*wShape)[0] != (*xShape)[1] || (*wShape)[1] != 1) {
+    return emitError(at) << "CausalConvWithState needs a static [B, C, T] "
+                            "input and a [C, 1, K] weight";
+  }
+  int64_t batch = (*xShape)[0], channels = (*xShape)[1], len = (*xShape)[2];
+  int64_t kernel = (*wShape)[2];
+  StringRef activation = "none";
+  if (const onnx::AttributeProto *a = imp.attr(def, "activation")) {
+    activation = a->s();
+  }
+  if (activation != "none" && activation != "silu" && activation != "swish") {
+    return emitError(at) << "CausalConvWithState activation '" << activation
+                         << "' is unknown";
+  }
+  Type io = getElementType(x);
+  Type element =
+      io.getIntOrFloatBitWidth() < 32 ? Type(imp.builder.getF32Type()) : io;
+  x = e.cast(x, element);
+  w = e.cast(w, element);
+  if (past) {
+    auto pShape = staticShape(past);
+    if (!pShape || *pShape != llvm::SmallVector<int64_t>{batch, channels,
+                                                         kernel - 1}) {
+      return emitError(at) << "CausalConvWithState past_state must be ["
+                           << batch << ", " << channels << ", " << kernel - 1
+                           << "]";
+    }
+  }
+  Value padded = x;
+  if (kernel > 1) {
+    padded = past ? e.concat({e.cast(past, element), x}, 2)
+                  : e.op("graph.pad", {x, e.scalar(element, 0.0)},
+                         {e.named("low", e.i64Array({0, 0, kernel - 1})),
+                          e.named("high", e.i64Array({0, 0, 0}))});
+  }
+  llvm::SmallVector<Value> operands = {padded, w};
+  if (bias) {
+    operands.push_back(e.cast(bias, element));
+  }
+  Value y = e.op(
+      "graph.conv", operands,
+      {e.named("strides", e.i64Array({1})),
+       e.named("dilations", e.i64Array({1})),
+       e.named("pad_low", e.i64Array({0})),
+       e.named("pad_high", e.i64Array({0})),
+       e.named("groups", imp.builder.getI64IntegerAttr(channels))});
+  if (activation != "none") {
+    y = e.mul(y, e.op("graph.sigmoid", {y}));
+  }
+  Value present;
+  if (kernel > 1) {
+    present = e.cast(e.slice(padded, 2, len, len + kernel - 1), io);
+  } else {
+    auto type = RankedTensorType::get({batch, channels, 0}, io);
+    present = imp.constant(
+        at, DenseElementsAttr::get(type, llvm::ArrayRef<Attribute>{}));
+  }
+  y = e.cast(y, io);
+  if (!y || !present) {
+    return failure();
+  }
+  return Results{y, present};
+}
+
+//===----------------------------------------------------------------------===//
+// LinearAttention (opset 27)
+//===----------------------------------------------------------------------===//
+
+// A recurrent state S [B, Hkv, dk, dv] updated per step t by update_rule:
+//   linear:      S += k v^T
+//   gated:       S = S * exp(decay); S += k v^T
+//   delta:       S += k (beta * (v - S^T k))^T
+//   gated_delta: S = S * exp(decay); then as delta (the default),
+// and read as o_t = scale * q_t^T S (each KV head serving Hq / Hkv query
+// heads). The sequence length is static and the steps are unrolled: the
+// graph dialect has no scan, and the node tests' sequences are short.
+// TODO(issue 4): a loop (scf.for over tensors) for long prefills.
+static FailureOr<Results> importLinearAttention(OnnxImporter &imp,
+                                                const onnx::NodeProto &def,
+                                                ArrayRef<Value> in,
+                                                Location at) {
+  Emitter e(imp, at);
+  auto operand = [&](unsigned i) { return i < in.size() ? in[i] : Value(); };
+  Value q = operand(0), k = operand(1), v = operand(2), past = operand(3),
+        decay = operand(4), beta = operand(5);
+  StringRef rule = "gated_delta";
+  if (const onnx::AttributeProto *a = imp.attr(def, "update_rule")) {
+    rule = a->s();
+  }
+  bool gated = rule == "gated" || rule == "gated_delta";
+  bool delta = rule == "delta" || rule == "gated_delta";
+  if (!gated && !delta && rule != "linear") {
+    return emitError(at) << "LinearAttention update_rule '" << rule
+                         << "' is unknown";
+  }
+  if (!q || !k || !v || (gated && !decay) || (delta && !beta)) {
+    return emitError(at) << "LinearAttention with update_rule '" << rule
+                         << "' needs query, key, value"
+                         << (gated ? ", decay" : "") << (delta ? ", beta" : "");
+  }
+  auto qShape = staticShape(q), kShape = staticShape(k), vShape = staticShape(v);
+  int64_t qHeads = imp.attrInt(def, "q_num_heads", 0);
+  int64_t kvHeads = imp.attrInt(def, "kv_num_heads", 0);
+  if (!qShape || !kShape || !vShape || qShape->size() != 3 ||
+      kShape->size() != 3 || vShape->size() != 3 || qHeads <= 0 ||
+      kvHeads <= 0 || qHeads % kvHeads != 0 || (*qShape)[2] % qHeads != 0 ||
+      (*kShape)[2] % kvHeads != 0 || (*vShape)[2] % kvHeads != 0) {
+    return emitError(at) << "LinearAttention needs static [B, T, H*D] query, "
+                            "key and value and q_num_heads, kv_num_heads "
+                            "dividing them";
+  }
+  int64_t batch = (*qShape)[0], len = (*qShape)[1];
+  int64_t dk = (*qShape)[2] / qHeads, dv = (*vShape)[2] / kvHeads;
+  if ((*kShape)[2] / kvHeads != dk || (*kShape)[1] != len ||
+      (*vShape)[1] != len) {
+    return emitError(at) << "LinearAttention key and value do not match the "
+                            "query's length and head size";
+  }
+  Type io = getElementType(q);
+  Type element = imp.builder.getF32Type();
+  // [B, T, H*X] -> [B, T, H, X] in f32.
+  auto heads = [&](Value x, int64_t h) {
+    return e.reshape(e.cast(x, element), {batch, len, h, -1});
+  };
+  q = heads(q, qHeads);
+  k = heads(k, kvHeads);
+  v = heads(v, kvHeads);
+  if (gated) {
+    decay = e.op("graph.exp", {heads(decay, kvHeads)});
+  }
+  if (delta) {
+    // [B, T, Hkv or 1] -> [B, T, Hkv or 1, 1]
+    beta = e.reshape(e.cast(beta, element), {batch, len, -1, 1});
+  }
+  Value state;
+  if (past) {
+    auto pShape = staticShape(past);
+    if (!pShape ||
+        *pShape != llvm::SmallVector<int64_t>{batch, kvHeads, dk, dv}) {
+      return emitError(at) << "LinearAttention past_state must be [" << batch
+                           << ", " << kvHeads << ", " << dk << ", " << dv
+                           << "]";
+    }
+    state = e.cast(past, element);
+  } else {
+    auto type = RankedTensorType::get({batch, kvHeads, dk, dv}, element);
+    state = imp.constant(
+        at, DenseElementsAttr::get(type, imp.builder.getF32FloatAttr(0)));
+  }
+  const onnx::AttributeProto *scaleAttr = imp.attr(def, "scale");
+  Value scale = e.scalar(element, scaleAttr ? double(scaleAttr->f())
+                                            : 1.0 / std::sqrt(double(dk)));
+  // Step t of a [B, T, H, X] value as [B, H, X].
+  auto step = [&](Value x, int64_t t) {
+    if (!x) {
+      return x;
+    }
+    auto shape = *getShape(x);
+    return e.reshape(e.slice(x, 1, t, t + 1), {batch, shape[2], shape[3]});
+  };
+  int64_t group = qHeads / kvHeads;
+  llvm::SmallVector<Value> outs;
+  for (int64_t t = 0; t < len; ++t) {
+    Value kt = e.reshape(step(k, t), {batch, kvHeads, dk, 1});
+    Value vt = step(v, t);
+    if (gated) {
+      auto dShape = *getShape(decay);
+      state = e.mul(state, e.reshape(step(decay, t),
+                                     {batch, kvHeads, dShape[3], 1}));
+    }
+    Value write = vt;
+    if (delta) {
+      Value retrieved =
+          e.reshape(e.op("graph.matmul", {state, kt},
+                         {e.named("transpose_lhs", imp.builder.getUnitAttr())}),
+                    {batch, kvHeads, dv});
+      write = e.mul(step(beta, t), e.sub(vt, retrieved));
+    }
+    state = e.add(state, e.op("graph.matmul",
+                              {kt, e.reshape(write, {batch, kvHeads, 1, dv})}));
+    Value read = state;
+    if (group > 1) {
+      read = e.reshape(
+          e.op("graph.broadcast_to",
+               {e.reshape(state, {batch, kvHeads, 1, dk, dv})},
+               {e.named("shape",
+                        e.i64Array({batch, kvHeads, group, dk, dv}))}),
+          {batch, qHeads, dk, dv});
+    }
+    Value o = e.op("graph.matmul",
+                   {e.reshape(step(q, t), {batch, qHeads, 1, dk}), read});
+    outs.push_back(e.reshape(e.mul(scale, o), {batch, 1, qHeads * dv}));
+    if (!outs.back()) {
+      return failure();
+    }
+  }
+  Value y = e.cast(outs.size() == 1 ? outs[0] : e.concat(outs, 1), io);
+  Value present = e.cast(state, io);
+  if (!y || !present) {
+    return failure();
+  }
+  return Results{y, present};
+}
+
 std::optional<FailureOr<Results>>
 OnnxImporter::importAttentionFamily(const GraphNode &node,
                                     const onnx::NodeProto &def,
@@ -513,6 +738,12 @@ OnnxImporter::importAttentionFamily(const GraphNode &node,
   }
   if (op == "RotaryEmbedding") {
     return importRotary(*this, def, in, at);
+  }
+  if (op == "CausalConvWithState") {
+    return importCausalConv(*this, def, in, at);
+  }
+  if (op == "LinearAttention") {
+    return importLinearAttention(*this, def, in, at);
   }
   return std::nullopt;
 }

@@ -3180,6 +3180,8 @@ bool isOnnxOpTranslated(StringRef op) {
       "Attention",
       "RMSNormalization",
       "RotaryEmbedding",
+      "CausalConvWithState",
+      "LinearAttention",
   };
   for (const char *name : kTranslated) {
     if (op == name) {

@@ -162,7 +162,8 @@ public:
   FailureOr<llvm::SmallVector<Value>> importEinsum(const onnx::NodeProto &def,
                                                    llvm::ArrayRef<Value> in,
                                                    Location at);
-  /// Attention, RMSNormalization, RotaryEmbedding (OnnxImportAttention.cpp).
+  /// Attention, RMSNormalization, RotaryEmbedding, CausalConvWithState,
+  /// LinearAttention (OnnxImportAttention.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importAttentionFamily(const GraphNode &node, const onnx::NodeProto &def,
                         llvm::ArrayRef<Value> in, Location at);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""onnx-attention-gen.py DIR: writes small opset-23 models with Attention,
-RMSNormalization and RotaryEmbedding for the importer tests (built with the
+"""onnx-attention-gen.py DIR: writes small opset-23/27 models with Attention,
+RMSNormalization, RotaryEmbedding, CausalConvWithState and LinearAttention
+for the importer tests (built with the
 onnx package's helpers; the ops are newer than the installed onnx, whose
 checker is therefore not run)."""
 import os
@@ -79,3 +80,36 @@ save("rotary-odd-dim", [
                 rotary_embedding_dim=3),
 ], [f32("x", [2, 4, 3, 8]), f32("cos", [2, 3, 4]), f32("sin", [2, 3, 4])],
    [f32("y", [2, 4, 3, 8])])
+
+# Opset 27: a depthwise causal convolution over [B, C, T] with SiLU and no
+# past state, and one whose kernel of 1 keeps an empty state.
+save("causal-conv", [
+    h.make_node("CausalConvWithState", ["x", "w"], ["y", "state"],
+                activation="silu"),
+], [f32("x", [2, 4, 8]), f32("w", [4, 1, 3])],
+   [f32("y", [2, 4, 8]), f32("state", [2, 4, 2])], 27)
+
+save("causal-conv-k1", [
+    h.make_node("CausalConvWithState", ["x", "w", "b"], ["y", "state"]),
+], [f32("x", [2, 4, 8]), f32("w", [4, 1, 1]), f32("b", [4])],
+   [f32("y", [2, 4, 8]), f32("state", [2, 4, 0])], 27)
+
+save("causal-conv-bad-weight", [
+    h.make_node("CausalConvWithState", ["x", "w"], ["y", "state"]),
+], [f32("x", [2, 4, 8]), f32("w", [4, 2, 3])],
+   [f32("y", [2, 4, 8]), f32("state", [2, 4, 2])], 27)
+
+# Gated delta rule over 2 steps, 4 query heads reading 2 KV heads' state.
+save("linear-attention", [
+    h.make_node("LinearAttention", ["q", "k", "v", "", "decay", "beta"],
+                ["y", "state"], q_num_heads=4, kv_num_heads=2),
+], [f32("q", [1, 2, 16]), f32("k", [1, 2, 8]), f32("v", [1, 2, 6]),
+    f32("decay", [1, 2, 8]), f32("beta", [1, 2, 2])],
+   [f32("y", [1, 2, 12]), f32("state", [1, 2, 4, 3])], 27)
+
+save("linear-attention-no-beta", [
+    h.make_node("LinearAttention", ["q", "k", "v", "", "decay"],
+                ["y", "state"], q_num_heads=2, kv_num_heads=2),
+], [f32("q", [1, 2, 8]), f32("k", [1, 2, 8]), f32("v", [1, 2, 8]),
+    f32("decay", [1, 2, 8])],
+   [f32("y", [1, 2, 8]), f32("state", [1, 2, 4, 4])], 27)
