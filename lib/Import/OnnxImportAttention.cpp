@@ -1,9 +1,10 @@
 //===- OnnxImportAttention.cpp - ONNX attention-family ops ----------------===//
 //
 // Translates the transformer ops of opsets 23-27 (Attention,
-// RMSNormalization, RotaryEmbedding, CausalConvWithState, LinearAttention)
-// into existing graph ops: matmul, softmax, conv, transpose, reshape,
-// broadcast_to, elementwise and reductions. Each translation
+// RMSNormalization, RotaryEmbedding, CausalConvWithState, LinearAttention,
+// and the preview domain's FlexAttention) into existing graph ops: matmul,
+// softmax, conv, transpose, reshape, broadcast_to, elementwise and
+// reductions. Each translation
 // follows the op's ONNX function body (the `_expanded` node tests), so
 // rounding matches the reference: e.g. Attention scales Q and K each by
 // sqrt(scale) before the product, as the function does.
@@ -126,9 +127,15 @@ Type floatTypeOf(MLIRContext *ctx, int64_t code) {
 //    nonpad_kv_seqlen (opset 24),
 //  * qk_matmul_output: 0 = Q K^T scaled, 1 = after softcap, 2 = after the
 //    bias, 3 = after softmax.
+/// A score or probability modifier (FlexAttention's score_mod / prob_mod):
+/// returns the modified value, or null having reported an error.
+using AttentionMod = llvm::function_ref<Value(Value)>;
+
 static FailureOr<Results> importAttention(OnnxImporter &imp,
                                           const onnx::NodeProto &def,
-                                          ArrayRef<Value> in, Location at) {
+                                          ArrayRef<Value> in, Location at,
+                                          AttentionMod scoreMod = nullptr,
+                                          AttentionMod probMod = nullptr) {
   Emitter e(imp, at);
   auto operand = [&](unsigned i) { return i < in.size() ? in[i] : Value(); };
   Value q = operand(0), k = operand(1), v = operand(2);
@@ -310,6 +317,9 @@ static FailureOr<Results> importAttention(OnnxImporter &imp,
     addBias(e.op("graph.select", {keep, zero, negInf}, {}, element));
   }
   Value biased = bias ? e.add(capped, bias) : capped;
+  if (scoreMod && biased) {
+    biased = scoreMod(biased);
+  }
 
   Value probs = biased;
   Type softmaxType = element;
@@ -324,6 +334,9 @@ static FailureOr<Results> importAttention(OnnxImporter &imp,
       e.op("graph.softmax", {e.cast(probs, softmaxType)},
            {e.named("axis", imp.builder.getI64IntegerAttr(-1))}),
       element);
+  if (probMod && probs) {
+    probs = probMod(probs);
+  }
   Value y = e.op("graph.matmul", {probs, v});
   if (rank == 3) {
     y = e.reshape(e.transpose(y, {0, 2, 1, 3}),
@@ -725,6 +738,118 @@ static FailureOr<Results> importLinearAttention(OnnxImporter &imp,
   return Results{y, present};
 }
 
+//===----------------------------------------------------------------------===//
+// FlexAttention (ai.onnx.preview)
+//===----------------------------------------------------------------------===//
+
+/// Imports the one-input, one-output subgraph `body` inline on `input`: its
+/// input is bound to `input`, its nodes are imported as the main graph's
+/// are (outer-scope names resolve to the enclosing values), and the value
+/// of its output is returned. Names the body defines are restored after,
+/// so the body cannot leak into or shadow the enclosing graph.
+static Value inlineSubgraph(OnnxImporter &imp, const onnx::GraphProto &body,
+                            Value input, StringRef what, Location at) {
+  if (body.input_size() != 1 || body.output_size() != 1) {
+    emitError(at) << what << " must have one input and one output, has "
+                  << body.input_size() << " and " << body.output_size();
+    return Value();
+  }
+  llvm::StringMap<Value> saved;
+  llvm::StringMap<const onnx::TensorProto *> savedInits;
+  auto define = [&](const std::string &name) {
+    if (!saved.count(name)) {
+      saved[name] = imp.values.lookup(name);
+    }
+  };
+  for (const onnx::TensorProto &init : body.initializer()) {
+    define(init.name());
+    imp.values.erase(init.name());
+    if (!savedInits.count(init.name())) {
+      auto it = imp.initializers.find(init.name());
+      savedInits[init.name()] =
+          it == imp.initializers.end() ? nullptr : it->second;
+    }
+    imp.initializers[init.name()] = &init;
+  }
+  define(body.input(0).name());
+  imp.values[body.input(0).name()] = input;
+  Value result;
+  bool ok = true;
+  for (int i = 0; i < body.node_size() && ok; ++i) {
+    const onnx::NodeProto &node = body.node(i);
+    GraphNode g;
+    g.name = node.name().empty()
+                 ? (what + "/" + node.op_type() + "_#" + llvm::Twine(i)).str()
+                 : node.name();
+    g.op = node.op_type();
+    g.domain = node.domain() == "ai.onnx" ? "" : node.domain();
+    g.source = &node;
+    for (const std::string &name : node.input()) {
+      NodeInput input;
+      input.producer = name.empty() ? NodeInput::kAbsent : NodeInput::kOuter;
+      input.name = name;
+      g.inputs.push_back(input);
+    }
+    for (const std::string &name : node.output()) {
+      define(name);
+    }
+    ok = succeeded(imp.importNode(g));
+  }
+  if (ok) {
+    result = imp.values.lookup(body.output(0).name());
+    if (!result) {
+      emitError(at) << what << " output '" << body.output(0).name()
+                    << "' has no value";
+    }
+  }
+  for (auto &entry : saved) {
+    if (entry.second) {
+      imp.values[entry.getKey()] = entry.second;
+    } else {
+      imp.values.erase(entry.getKey());
+    }
+  }
+  for (auto &entry : savedInits) {
+    if (entry.second) {
+      imp.initializers[entry.getKey()] = entry.second;
+    } else {
+      imp.initializers.erase(entry.getKey());
+    }
+  }
+  return result;
+}
+
+// Attention over 4-D Q, K, V (GQA by head counts) with optional subgraphs
+// applied to the scaled scores before the softmax (score_mod) and to the
+// probabilities after it (prob_mod).
+static FailureOr<Results> importFlexAttention(OnnxImporter &imp,
+                                              const onnx::NodeProto &def,
+                                              ArrayRef<Value> in,
+                                              Location at) {
+  for (unsigned i = 0; i < 3; ++i) {
+    auto shape = i < in.size() && in[i] ? getShape(in[i]) : std::nullopt;
+    if (!shape || shape->size() != 4) {
+      return emitError(at) << "FlexAttention needs 4-D Q, K and V";
+    }
+  }
+  const onnx::AttributeProto *scoreAttr = imp.attr(def, "score_mod");
+  const onnx::AttributeProto *probAttr = imp.attr(def, "prob_mod");
+  auto scoreMod = [&](Value v) {
+    return inlineSubgraph(imp, scoreAttr->g(), v, "FlexAttention score_mod",
+                          at);
+  };
+  auto probMod = [&](Value v) {
+    return inlineSubgraph(imp, probAttr->g(), v, "FlexAttention prob_mod", at);
+  };
+  auto r = importAttention(imp, def, in.take_front(3), at,
+                           scoreAttr ? AttentionMod(scoreMod) : nullptr,
+                           probAttr ? AttentionMod(probMod) : nullptr);
+  if (failed(r)) {
+    return failure();
+  }
+  return Results{(*r)[0]};
+}
+
 std::optional<FailureOr<Results>>
 OnnxImporter::importAttentionFamily(const GraphNode &node,
                                     const onnx::NodeProto &def,
@@ -744,6 +869,9 @@ OnnxImporter::importAttentionFamily(const GraphNode &node,
   }
   if (op == "LinearAttention") {
     return importLinearAttention(*this, def, in, at);
+  }
+  if (op == "FlexAttention") {
+    return importFlexAttention(*this, def, in, at);
   }
   return std::nullopt;
 }

@@ -273,7 +273,8 @@ FailureOr<Type> OnnxImporter::convertValueType(const onnx::ValueInfoProto &info,
 LogicalResult OnnxImporter::importNode(const GraphNode &node) {
   const auto &def = *static_cast<const onnx::NodeProto *>(node.source);
   Location at = loc(node.name);
-  if (!node.domain.empty()) {
+  if (!node.domain.empty() &&
+      !(node.domain == "ai.onnx.preview" && node.op == "FlexAttention")) {
     return emitError(at) << "op '" << node.domain << "." << node.op
                          << "' is not a standard ONNX op and has no import "
                             "rule";
@@ -3182,6 +3183,7 @@ bool isOnnxOpTranslated(StringRef op) {
       "RotaryEmbedding",
       "CausalConvWithState",
       "LinearAttention",
+      "FlexAttention",
   };
   for (const char *name : kTranslated) {
     if (op == name) {

@@ -113,3 +113,39 @@ save("linear-attention-no-beta", [
 ], [f32("q", [1, 2, 8]), f32("k", [1, 2, 8]), f32("v", [1, 2, 8]),
     f32("decay", [1, 2, 8])],
    [f32("y", [1, 2, 8]), f32("state", [1, 2, 4, 4])], 27)
+
+
+def save_preview(name, nodes, inputs, outputs, inits=()):
+    graph = h.make_graph(nodes, name, inputs, outputs,
+                         initializer=list(inits))
+    model = h.make_model(graph, opset_imports=[
+        h.make_opsetid("", 26), h.make_opsetid("ai.onnx.preview", 1)])
+    onnx.save(model, os.path.join(out, name + ".onnx"))
+
+
+# FlexAttention (ai.onnx.preview) with a score_mod that adds an outer-scope
+# bias and names a value 'y' (which must not shadow the graph's output),
+# and a prob_mod scaling the probabilities by a body initializer.
+score_mod = h.make_graph(
+    [h.make_node("Add", ["scores", "bias"], ["y"])], "score_mod",
+    [f32("scores", None)], [f32("y", None)])
+prob_mod = h.make_graph(
+    [h.make_node("Mul", ["probs", "half"], ["probs_out"])], "prob_mod",
+    [f32("probs", None)], [f32("probs_out", None)],
+    initializer=[h.make_tensor("half", T.FLOAT, [], [0.5])])
+save_preview("flex-attention", [
+    h.make_node("FlexAttention", ["q", "k", "v"], ["y"],
+                domain="ai.onnx.preview", score_mod=score_mod,
+                prob_mod=prob_mod),
+], [f32("q", [1, 2, 3, 4]), f32("k", [1, 2, 5, 4]), f32("v", [1, 2, 5, 4])],
+   [f32("y", [1, 2, 3, 4])],
+   [h.make_tensor("bias", T.FLOAT, [3, 5], [0.25] * 15)])
+
+two_outputs = h.make_graph(
+    [h.make_node("Neg", ["s"], ["a"]), h.make_node("Abs", ["s"], ["b"])],
+    "score_mod", [f32("s", None)], [f32("a", None), f32("b", None)])
+save_preview("flex-attention-bad-mod", [
+    h.make_node("FlexAttention", ["q", "k", "v"], ["y"],
+                domain="ai.onnx.preview", score_mod=two_outputs),
+], [f32("q", [1, 2, 3, 4]), f32("k", [1, 2, 5, 4]), f32("v", [1, 2, 5, 4])],
+   [f32("y", [1, 2, 3, 4])])
