@@ -2389,10 +2389,18 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
         }
       }
     }
+    // Scales that sizes / input does not reproduce (a size rounded down)
+    // go to graph.resize: the coordinate transformation uses them.
+    bool exactScales = false;
+    if (scales) {
+      for (int64_t i = 0; i < rank; ++i) {
+        exactScales |= (*scales)[i] != double(sizes[i]) / double((*shape)[i]);
+      }
+    }
     // At scale 1 every mode and coordinate mapping is the identity (this
     // also covers integer inputs, which graph.resize interpolates only by
     // nearest).
-    if (llvm::equal(sizes, *shape)) {
+    if (llvm::equal(sizes, *shape) && !exactScales) {
       return one(build1(at, "graph.identity", {in[0]}));
     }
     Attribute m = kindAttr(("#graph<resize_mode " + mode + ">").str());
@@ -2400,9 +2408,14 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     if (!m || !c) {
       return failure();
     }
-    return one(build1(at, "graph.resize", {in[0]},
-                      {named("sizes", i64Array(sizes)), named("mode", m),
-                       named("coordinate_mode", c)}));
+    llvm::SmallVector<NamedAttribute> resizeAttrs = {
+        named("sizes", i64Array(sizes)), named("mode", m),
+        named("coordinate_mode", c)};
+    if (exactScales) {
+      resizeAttrs.push_back(
+          named("scales", builder.getDenseF64ArrayAttr(*scales)));
+    }
+    return one(build1(at, "graph.resize", {in[0]}, resizeAttrs));
   }
   if (op == "LSTM" || op == "GRU") {
     if (failed(need(3))) {
