@@ -760,6 +760,16 @@ LogicalResult ResizeOp::inferReturnTypes(MLIRContext *,
     if (size < 1)
       return emitOptionalError(location, opName, ": sizes entry ", i, " is ",
                                size, ", expected at least 1");
+  if (std::optional<ArrayRef<double>> scales = adaptor.getScales()) {
+    if (scales->size() != sizes.size())
+      return emitOptionalError(location, opName, ": scales has ",
+                               scales->size(), " entries, expected ",
+                               sizes.size(), " (one per dimension)");
+    for (auto [i, scale] : llvm::enumerate(*scales))
+      if (!(scale > 0))
+        return emitOptionalError(location, opName, ": scales entry ", i,
+                                 " is ", scale, ", expected a positive value");
+  }
   if (adaptor.getMode() != ResizeMode::nearest &&
       !isa<FloatType>(inputType.getElementType()))
     return emitOptionalError(location, opName, ": ",

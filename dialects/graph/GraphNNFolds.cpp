@@ -40,6 +40,10 @@ OpFoldResult ResizeOp::fold(FoldAdaptor) {
   // 0 * neighbour, which is NaN next to an infinity, so they stay.
   if (getMode() != ResizeMode::nearest || getInput().getType() != getType())
     return {};
+  // Explicit scales other than 1 move the sampling points.
+  if (std::optional<ArrayRef<double>> scales = getScales())
+    if (llvm::any_of(*scales, [](double s) { return s != 1.0; }))
+      return {};
   return getInput();
 }
 

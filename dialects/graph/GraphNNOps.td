@@ -423,8 +423,14 @@ def Graph_ResizeOp : Graph_Op<"resize", [Pure, Graph_CostOpInterface]> {
     output coordinate maps to an input one, as in ONNX. `linear` and `cubic`
     need a floating-point input.
 
-    A `nearest` resize to the input's own shape folds to its input (every
-    coordinate mode maps each index to itself at scale 1).
+    `scales` (optional, one positive entry per dimension) is the ratio the
+    coordinate transformation uses when it is not `sizes / input`: ONNX
+    Resize given scales keeps them exact (the size `floor(input * scale)`
+    is rounded, the scale is not; `align_corners` uses `input * scale` as
+    the resized length).
+
+    A `nearest` resize to the input's own shape without `scales` folds to
+    its input (every coordinate mode maps each index to itself at scale 1).
 
     Example:
 
@@ -436,7 +442,8 @@ def Graph_ResizeOp : Graph_Op<"resize", [Pure, Graph_CostOpInterface]> {
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$sizes,
                        Graph_ResizeModeAttr:$mode,
                        DefaultValuedAttr<Graph_CoordinateModeAttr,
-                         "::graphc::graph::CoordinateMode::half_pixel">:$coordinate_mode);
+                         "::graphc::graph::CoordinateMode::half_pixel">:$coordinate_mode,
+                       OptionalAttr<DenseF64ArrayAttr>:$scales);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = [{
     $input attr-dict `:` functional-type(operands, results)

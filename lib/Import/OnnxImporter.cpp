@@ -277,7 +277,8 @@ FailureOr<Type> OnnxImporter::convertValueType(const onnx::ValueInfoProto &info,
 LogicalResult OnnxImporter::importNode(const GraphNode &node) {
   const auto &original = *static_cast<const onnx::NodeProto *>(node.source);
   Location at = loc(node.name);
-  if (!node.domain.empty()) {
+  if (!node.domain.empty() &&
+      !(node.domain == "ai.onnx.preview" && node.op == "FlexAttention")) {
     return emitError(at) << "op '" << node.domain << "." << node.op
                          << "' is not a standard ONNX op and has no import "
                             "rule";
@@ -2390,10 +2391,18 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
         }
       }
     }
+    // Scales that sizes / input does not reproduce (a size rounded down)
+    // go to graph.resize: the coordinate transformation uses them.
+    bool exactScales = false;
+    if (scales) {
+      for (int64_t i = 0; i < rank; ++i) {
+        exactScales |= (*scales)[i] != double(sizes[i]) / double((*shape)[i]);
+      }
+    }
     // At scale 1 every mode and coordinate mapping is the identity (this
     // also covers integer inputs, which graph.resize interpolates only by
     // nearest).
-    if (llvm::equal(sizes, *shape)) {
+    if (llvm::equal(sizes, *shape) && !exactScales) {
       return one(build1(at, "graph.identity", {in[0]}));
     }
     Attribute m = kindAttr(("#graph<resize_mode " + mode + ">").str());
@@ -2401,9 +2410,14 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     if (!m || !c) {
       return failure();
     }
-    return one(build1(at, "graph.resize", {in[0]},
-                      {named("sizes", i64Array(sizes)), named("mode", m),
-                       named("coordinate_mode", c)}));
+    llvm::SmallVector<NamedAttribute> resizeAttrs = {
+        named("sizes", i64Array(sizes)), named("mode", m),
+        named("coordinate_mode", c)};
+    if (exactScales) {
+      resizeAttrs.push_back(
+          named("scales", builder.getDenseF64ArrayAttr(*scales)));
+    }
+    return one(build1(at, "graph.resize", {in[0]}, resizeAttrs));
   }
   if (op == "LSTM" || op == "GRU") {
     if (failed(need(3))) {
@@ -2510,6 +2524,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   if (auto r = importIndexing(node, def, in, at)) return std::move(*r);
   if (auto r = importMath(node, def, in, at)) return std::move(*r);
   if (auto r = importShrink(node, def, in, at)) return std::move(*r);
+  if (auto r = importAttentionFamily(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3222,6 +3237,12 @@ bool isOnnxOpTranslated(StringRef op) {
       "Upsample",
       "Where",
       "Xor",
+      "Attention",
+      "RMSNormalization",
+      "RotaryEmbedding",
+      "CausalConvWithState",
+      "LinearAttention",
+      "FlexAttention",
   };
   for (const char *name : kTranslated) {
     if (op == name) {

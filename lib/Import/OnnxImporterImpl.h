@@ -195,6 +195,11 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importShrink(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
+  /// Attention, RMSNormalization, RotaryEmbedding, CausalConvWithState,
+  /// LinearAttention (OnnxImportAttention.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importAttentionFamily(const GraphNode &node, const onnx::NodeProto &def,
+                        llvm::ArrayRef<Value> in, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {

@@ -128,6 +128,12 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   // Transcendentals: expand to exp-based forms, then LLVM intrinsics; what
   // has no intrinsic calls libm.
   pm.addPass(math::createMathExpandOpsPass());
+  // Math before vectors: math-to-libm unrolls a vector op with no intrinsic
+  // (math.erf) into vector.extract / scalar call / vector.insert, which
+  // vector-to-llvm must still see; math-to-llvm runs first so that ops with
+  // an intrinsic (exp, log, ...) keep it instead of becoming libm calls.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   // vector.contract as outer products: one broadcast-FMA per row of the
   // register tile, the shape the FMA units want.
   ConvertVectorToLLVMPassOptions toLLVM;
@@ -136,8 +142,6 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   // Floating-point reductions may be reassociated into a tree.
   toLLVM.reassociateFPReductions = true;
   pm.addPass(createConvertVectorToLLVMPass(toLLVM));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

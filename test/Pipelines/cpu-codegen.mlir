@@ -53,3 +53,25 @@ func.func @bias_relu(%x: tensor<64x64xf32>, %bias: tensor<64xf32>,
   } -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// math.erf has no LLVM intrinsic: its vector form is unrolled into libm
+// calls before the vector ops are lowered (no vector.extract survives),
+// while exp keeps its vector intrinsic.
+// CHECK-LABEL: llvm.func @erf_exp
+// CHECK:         llvm.intr.exp({{.*}}) : (vector<16xf32>) -> vector<16xf32>
+// CHECK:         llvm.call @erff({{.*}}) : (f32) -> f32
+// CHECK-NOT:     vector.
+// CHECK-NOT:     builtin.unrealized_conversion_cast
+// CHECK:         llvm.return
+func.func @erf_exp(%x: tensor<3x32xf32>,
+                   %out: tensor<3x32xf32> {bufferization.writable = true})
+    -> tensor<3x32xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<3x32xf32>) outs(%out : tensor<3x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    %f = math.erf %e : f32
+    linalg.yield %f : f32
+  } -> tensor<3x32xf32>
+  return %r : tensor<3x32xf32>
+}

@@ -180,13 +180,29 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t axis =
         normalizeAxis(static_cast<int64_t>(op.getAxis()), resultType.getRank());
-    if (adaptor.getInputs().size() == 1) {
-      rewriter.replaceOp(op, castTo(rewriter, op.getLoc(),
-                                    adaptor.getInputs()[0], resultType));
+    // Inputs with no elements add nothing (ONNX's zero-size splits feed
+    // them back); tensor.concat would insert them at an offset past the
+    // end, which tensor.insert_slice rejects.
+    SmallVector<Value> inputs;
+    for (Value input : adaptor.getInputs()) {
+      auto type = cast<RankedTensorType>(input.getType());
+      if (!type.hasStaticShape() || type.getNumElements() != 0) {
+        inputs.push_back(input);
+      }
+    }
+    if (inputs.empty()) {
+      // Every input empty: so is the (static) result.
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+          op, resultType.getShape(), resultType.getElementType());
       return success();
     }
-    Value result = tensor::ConcatOp::create(rewriter, op.getLoc(), axis,
-                                            adaptor.getInputs());
+    if (inputs.size() == 1) {
+      rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), inputs[0],
+                                    resultType));
+      return success();
+    }
+    Value result =
+        tensor::ConcatOp::create(rewriter, op.getLoc(), axis, inputs);
     rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), result, resultType));
     return success();
   }
@@ -204,6 +220,13 @@ struct SplitLowering : StaticPattern<SplitOp> {
     int64_t offset = 0;
     for (Value result : op.getResults()) {
       auto type = cast<RankedTensorType>(result.getType());
+      if (type.getNumElements() == 0) {
+        // A piece with no elements holds no data; tensor.extract_slice
+        // would also reject its offset when it sits at the end of the axis.
+        results.push_back(tensor::EmptyOp::create(
+            rewriter, op.getLoc(), type.getShape(), type.getElementType()));
+        continue;
+      }
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
       for (int64_t d = 0; d < rank; ++d) {

@@ -250,17 +250,18 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
 //===----------------------------------------------------------------------===//
 
 /// The input coordinate (f64) that output index `out` (index) of a
-/// dimension resized from `in` to `size` cells maps to, as ONNX defines
-/// each coordinate transformation mode with scale `size / in`.
+/// dimension of `in` cells resized by `scale` maps to, as ONNX defines each
+/// coordinate transformation mode (the resized length is `in * scale`,
+/// which is the output size unless the scale was given explicitly).
 Value sourceCoordinate(OpBuilder &b, Location loc, CoordinateMode mode,
-                       Value out, int64_t in, int64_t size) {
+                       Value out, int64_t in, double scale) {
   Type f64 = b.getF64Type();
   Value x = arith::UIToFPOp::create(
       b, loc, f64, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), out));
   auto constant = [&](double value) -> Value {
     return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(value));
   };
-  double scale = static_cast<double>(size) / static_cast<double>(in);
+  double size = static_cast<double>(in) * scale;
   switch (mode) {
   case CoordinateMode::half_pixel:
   case CoordinateMode::pytorch_half_pixel: {
@@ -278,8 +279,7 @@ Value sourceCoordinate(OpBuilder &b, Location loc, CoordinateMode mode,
       return constant(0);
     }
     return arith::MulFOp::create(
-        b, loc, x,
-        constant(static_cast<double>(in - 1) / static_cast<double>(size - 1)));
+        b, loc, x, constant(static_cast<double>(in - 1) / (size - 1)));
   case CoordinateMode::asymmetric:
     return arith::DivFOp::create(b, loc, x, constant(scale));
   }
@@ -321,6 +321,7 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
              << elementType << " is not supported";
     }
     CoordinateMode mode = op.getCoordinateMode();
+    std::optional<ArrayRef<double>> scales = op.getScales();
     int64_t rank = resultType.getRank();
     Value result = buildParallelGeneric(
         rewriter, loc, createEmpty(rewriter, loc, resultType), elementType,
@@ -346,11 +347,14 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
             Value out = linalg::IndexOp::create(b, nloc, d);
             int64_t in = inputType.getDimSize(d);
             int64_t size = resultType.getDimSize(d);
-            if (in == size) {
+            double scale = scales ? (*scales)[d]
+                                  : static_cast<double>(size) /
+                                        static_cast<double>(in);
+            if (in == size && scale == 1.0) {
               taps.push_back({{out, nullptr}});
               continue;
             }
-            Value x = sourceCoordinate(b, nloc, mode, out, in, size);
+            Value x = sourceCoordinate(b, nloc, mode, out, in, scale);
             if (op.getMode() == ResizeMode::nearest) {
               // round_prefer_floor: ceil(x - 0.5).
               Value rounded = math::CeilOp::create(

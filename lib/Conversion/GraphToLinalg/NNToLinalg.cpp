@@ -554,41 +554,43 @@ struct PoolLowering : OpConversionPattern<PoolOp> {
       rewriter.replaceOp(op, pooled);
       return success();
     }
-    // The divisor per output cell: pool a tensor of ones over the same
-    // windows, padded with ones where padding counts and zeros elsewhere.
-    SmallVector<int64_t> onesShape = {1, 1};
-    SmallVector<int64_t> countShape = {1, 1};
-    for (size_t i = 0; i < spatial; ++i) {
-      onesShape.push_back(inputType.getDimSize(2 + i));
-      countShape.push_back(resultType.getDimSize(2 + i));
-    }
-    Value one = createScalar(rewriter, loc, elementType, 1);
-    Value zero = createScalar(rewriter, loc, elementType, 0);
-    Value ones = createFilled(rewriter, loc,
-                              RankedTensorType::get(onesShape, elementType), one);
-    SmallVector<int64_t> none(spatial, 0);
-    if (op.getCountIncludePad()) {
-      ones = padSpatial(rewriter, loc, ones, low, high, one);
-      ones = padSpatial(rewriter, loc, ones, none, extra, zero);
-    } else {
-      ones = padSpatial(rewriter, loc, ones, low, highAll, zero);
-    }
-    Value counts = poolWindows(
-        rewriter, loc, ones, RankedTensorType::get(countShape, elementType),
-        window, strides, dilations, /*isMax=*/false);
+    // The divisor per output cell: the window is a box, so the number of
+    // cells that count is a product of one count per spatial dimension,
+    // known at compile time. A tap counts when it falls inside the input,
+    // or inside the padding with count_include_pad; never in the cells
+    // ceil_mode adds past the high padding.
     int64_t rank = resultType.getRank();
     MLIRContext *ctx = getContext();
-    SmallVector<AffineExpr> countExprs = {getAffineConstantExpr(0, ctx),
-                                          getAffineConstantExpr(0, ctx)};
-    for (int64_t d = 2; d < rank; ++d) {
-      countExprs.push_back(getAffineDimExpr(d, ctx));
+    SmallVector<Value> inputs = {pooled};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    bool includePad = op.getCountIncludePad();
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t size = inputType.getDimSize(2 + i);
+      int64_t first = includePad ? -low[i] : 0;
+      int64_t last = includePad ? size + high[i] : size; // exclusive
+      int64_t outSize = resultType.getDimSize(2 + i);
+      SmallVector<Attribute> counts;
+      for (int64_t o = 0; o < outSize; ++o) {
+        int64_t n = 0;
+        for (int64_t t = 0; t < window[i]; ++t) {
+          int64_t pos = o * strides[i] + t * dilations[i] - low[i];
+          n += pos >= first && pos < last;
+        }
+        counts.push_back(rewriter.getFloatAttr(elementType, double(n)));
+      }
+      auto countType = RankedTensorType::get({outSize}, elementType);
+      inputs.push_back(arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(countType, counts)));
+      maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(2 + i, ctx)));
     }
     Value result = buildParallelGeneric(
-        rewriter, loc, pooled, elementType, ValueRange{pooled, counts},
-        {rewriter.getMultiDimIdentityMap(rank),
-         AffineMap::get(rank, 0, countExprs, ctx)},
+        rewriter, loc, pooled, elementType, inputs, maps,
         [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
-          return arith::DivFOp::create(b, nloc, a[0], a[1]);
+          Value divisor = a[1];
+          for (Value count : a.drop_front(2)) {
+            divisor = arith::MulFOp::create(b, nloc, divisor, count);
+          }
+          return arith::DivFOp::create(b, nloc, a[0], divisor);
         });
     rewriter.replaceOp(op, result);
     return success();

@@ -44,6 +44,33 @@ func.func @concat_split(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> (tensor<2x3
 
 // -----
 
+// Empty pieces (ONNX's zero-size splits) are empty tensors, even at the end
+// of the axis where an extract_slice offset would be out of bounds.
+// CHECK-LABEL: func.func @split_empty_pieces
+// CHECK: %[[A:.*]] = tensor.extract_slice %{{.*}}[0, 0] [2, 8] [1, 1]
+// CHECK: %[[B:.*]] = tensor.empty() : tensor<2x0xf32>
+// CHECK: return %[[A]], %[[B]]
+func.func @split_empty_pieces(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x0xf32>) {
+  %0, %1 = graph.split %x {axis = 1 : i64, sizes = array<i64: 8, 0>} : (tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x0xf32>)
+  return %0, %1 : tensor<2x8xf32>, tensor<2x0xf32>
+}
+
+// -----
+
+// Empty inputs of a concat are dropped; all empty gives an empty tensor.
+// CHECK-LABEL: func.func @concat_empty_inputs
+// CHECK-SAME: (%[[X:.*]]: tensor<2x8xf32>, %{{.*}}: tensor<2x0xf32>, %{{.*}}: tensor<0x3xf32>)
+// CHECK-NOT: tensor.concat
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<0x6xf32>
+// CHECK: return %[[X]], %[[E]]
+func.func @concat_empty_inputs(%x: tensor<2x8xf32>, %e: tensor<2x0xf32>, %z: tensor<0x3xf32>) -> (tensor<2x8xf32>, tensor<0x6xf32>) {
+  %0 = graph.concat %x, %e {axis = 1 : i64} : (tensor<2x8xf32>, tensor<2x0xf32>) -> tensor<2x8xf32>
+  %1 = graph.concat %z, %z {axis = 1 : i64} : (tensor<0x3xf32>, tensor<0x3xf32>) -> tensor<0x6xf32>
+  return %0, %1 : tensor<2x8xf32>, tensor<0x6xf32>
+}
+
+// -----
+
 // A negative stride reads upwards from the last element, then reverses
 // (tensor.extract at n - 1 - i, which tiles, unlike a map -d1 + 2).
 // CHECK-LABEL: func.func @slice_negative_stride

@@ -49,3 +49,26 @@ func.func @cubic(%x: tensor<2x3xf32>) -> tensor<2x5xf32> {
   %0 = graph.resize %x {sizes = array<i64: 2, 5>, mode = #graph<resize_mode cubic>} : (tensor<2x3xf32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
+
+// -----
+
+// Explicit scales drive the coordinate transformation: half_pixel divides
+// by 0.6 (not 2 / 4 = 0.5), align_corners stretches over the resized
+// length 4 * 0.6 = 2.4 ((4 - 1) / (2.4 - 1) = 2.142857...).
+// CHECK-LABEL: func.func @scales
+// CHECK: arith.constant 6.000000e-01 : f64
+// CHECK: arith.divf
+func.func @scales(%x: tensor<2x4xf32>) -> tensor<2x2xf32> {
+  %0 = graph.resize %x {sizes = array<i64: 2, 2>, mode = #graph<resize_mode linear>, scales = array<f64: 1.0, 0.6>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scales_align_corners
+// CHECK: arith.constant 2.14285714{{[0-9]*}} : f64
+// CHECK: arith.mulf
+func.func @scales_align_corners(%x: tensor<2x4xf32>) -> tensor<2x2xf32> {
+  %0 = graph.resize %x {sizes = array<i64: 2, 2>, mode = #graph<resize_mode linear>, coordinate_mode = #graph<coordinate_mode align_corners>, scales = array<f64: 1.0, 0.6>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}

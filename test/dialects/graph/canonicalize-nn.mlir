@@ -38,3 +38,15 @@ func.func @resize(%x: tensor<1x3x8x8xf32>) -> (tensor<1x3x8x8xf32>, tensor<1x3x8
   %1 = graph.resize %x {sizes = array<i64: 1, 3, 8, 8>, mode = #graph<resize_mode linear>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   return %0, %1 : tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>
 }
+
+// -----
+
+// A nearest resize to its own shape by an explicit scale other than 1
+// samples other points: not folded.
+// CHECK-LABEL: func @resize_scaled
+// CHECK: %[[R:.*]] = graph.resize
+// CHECK: return %[[R]]
+func.func @resize_scaled(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32> {
+  %0 = graph.resize %x {sizes = array<i64: 1, 3, 8, 8>, mode = #graph<resize_mode nearest>, scales = array<f64: 1.0, 1.0, 1.1, 1.1>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return %0 : tensor<1x3x8x8xf32>
+}

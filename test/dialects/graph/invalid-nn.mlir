@@ -443,6 +443,24 @@ func.func @f(%x: tensor<1x3x8x8xf32>) {
 }
 
 // -----
+// resize: scales length differs from the rank
+func.func @f(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{graph.resize: scales has 2 entries, expected 4 (one per dimension)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 1, 3, 4, 4>, mode = #graph<resize_mode linear>, scales = array<f64: 0.6, 0.6>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+// resize: non-positive scale
+func.func @f(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{graph.resize: scales entry 2 is 0.000000e+00, expected a positive value}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 1, 3, 4, 4>, mode = #graph<resize_mode linear>, scales = array<f64: 1.0, 1.0, 0.0, 0.5>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
 // resize: linear interpolation of integers
 func.func @f(%x: tensor<1x3x8x8xi8>) {
   // expected-error @+2 {{graph.resize: linear interpolation needs a floating-point input, got 'i8'}}

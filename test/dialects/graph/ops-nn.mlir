@@ -105,6 +105,9 @@ func.func @resize(%x: tensor<1x3x32x32xf32>, %u: tensor<*xi8>) {
   // Nearest works on integers, and sizes give an unranked input a shape.
   // CHECK: graph.resize %{{.*}} {mode = #graph<resize_mode nearest>, sizes = array<i64: 2, 4>} : (tensor<*xi8>) -> tensor<2x4xi8>
   %2 = graph.resize %u {sizes = array<i64: 2, 4>, mode = #graph<resize_mode nearest>} : (tensor<*xi8>) -> tensor<2x4xi8>
+  // Explicit scales (ONNX's, when the size was rounded down).
+  // CHECK: graph.resize %{{.*}} {mode = #graph<resize_mode linear>, scales = array<f64: 1.000000e+00, 1.000000e+00, 6.000000e-01, 6.000000e-01>, sizes = array<i64: 1, 3, 19, 19>}
+  %3 = graph.resize %x {sizes = array<i64: 1, 3, 19, 19>, mode = #graph<resize_mode linear>, scales = array<f64: 1.0, 1.0, 0.6, 0.6>} : (tensor<1x3x32x32xf32>) -> tensor<1x3x19x19xf32>
   return
 }
 
