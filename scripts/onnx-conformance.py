@@ -374,6 +374,12 @@ def write_table(path, results, tests):
             continue
         lines.append(f"| {s} | {n} | " +
                      " | ".join(str(c[x]) for x in statuses) + " |")
+    frozen = sum(1 for st, why, _ in results.values()
+                 if st == "pass" and why.startswith("frozen"))
+    lines += ["", f"{frozen} of the passes compiled with `--freeze-input` "
+              "for an input that fixes a shape (axes, a target shape, "
+              "starts, scales): graphc compiles static shapes, so such "
+              "values must be known when compiling.", ""]
     lines += ["", "## Per op (node tests)", "",
               "| op | tests | pass | failing: status — first reason |",
               "|---|---|---|---|"]

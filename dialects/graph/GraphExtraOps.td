@@ -56,8 +56,10 @@ def Graph_AtanhOp : Graph_MathUnaryOp<"atanh", "atanh",
 /// Integers wider than the boolean `i1` (which has `and`, `or`, `xor`,
 /// `not`).
 def Graph_BitsTensor : TensorOf<[
-    Type<And<[AnySignlessInteger.predicate, CPred<"!$_self.isInteger(1)">]>,
-         "signless integer wider than 1 bit">]>;
+    Type<Or<[And<[AnySignlessInteger.predicate,
+                  CPred<"!$_self.isInteger(1)">]>,
+             AnyUnsignedInteger.predicate]>,
+         "signless/unsigned integer wider than 1 bit">]>;
 
 class Graph_BitwiseBinaryOp<string mnemonic, string symbol>
     : Graph_BroadcastBinaryOp<mnemonic, Graph_BitsTensor, [Commutative]> {

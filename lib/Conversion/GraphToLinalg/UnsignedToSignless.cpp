@@ -208,7 +208,9 @@ LogicalResult Legalizer::legalize(Operation *op) {
           graph::DynamicReshapeOp, graph::SliceOp, graph::SplitOp,
           graph::SqueezeOp, graph::UnsqueezeOp, graph::TileOp,
           graph::TransposeOp, graph::SelectOp, graph::MatMulOp,
-          graph::ShapeOfOp, graph::OneHotOp, func::ReturnOp>(op))
+          graph::ShapeOfOp, graph::OneHotOp, graph::BitwiseAndOp,
+          graph::BitwiseOrOp, graph::BitwiseXorOp, graph::BitwiseNotOp,
+          func::ReturnOp>(op))
     return success();
   if (auto constant = dyn_cast<graph::ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());

@@ -102,7 +102,7 @@ func.func @f11(%x: tensor<4xf32>) {
 // -----
 
 func.func @f12(%x: tensor<4xi1>) {
-  // expected-error @+1 {{operand #0 must be tensor of signless integer wider than 1 bit values}}
+  // expected-error @+1 {{operand #0 must be tensor of signless/unsigned integer wider than 1 bit values}}
   %0 = graph.bitwise_not %x : (tensor<4xi1>) -> tensor<4xi1>
   return
 }
