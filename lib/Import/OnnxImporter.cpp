@@ -94,6 +94,22 @@ Type convertOnnxElementType(MLIRContext *ctx, int32_t type) {
 }
 
 
+/// The dimensions of `tensor` and their product, checked: no negative
+/// dimension and at most 2^40 elements (so byte counts cannot overflow).
+static LogicalResult tensorShape(const onnx::TensorProto &tensor, Location at,
+                                 llvm::SmallVectorImpl<int64_t> &shape,
+                                 int64_t &count) {
+  count = 1;
+  for (int64_t dim : tensor.dims()) {
+    if (dim < 0 || (dim > 0 && count > (int64_t(1) << 40) / dim)) {
+      return emitError(at) << "tensor '" << tensor.name()
+                           << "' has an invalid dimension " << dim;
+    }
+    shape.push_back(dim);
+    count *= dim;
+  }
+  return success();
+}
 
 FailureOr<DenseElementsAttr>
 OnnxImporter::convertTensor(const onnx::TensorProto &tensor, Location at) {
@@ -105,13 +121,8 @@ OnnxImporter::convertTensor(const onnx::TensorProto &tensor, Location at) {
   }
   llvm::SmallVector<int64_t> shape;
   int64_t count = 1;
-  for (int64_t dim : tensor.dims()) {
-    if (dim < 0 || (dim > 0 && count > (int64_t(1) << 40) / dim)) {
-      return emitError(at) << "tensor '" << tensor.name()
-                           << "' has an invalid dimension " << dim;
-    }
-    shape.push_back(dim);
-    count *= dim;
+  if (failed(tensorShape(tensor, at, shape, count))) {
+    return failure();
   }
   auto type = RankedTensorType::get(shape, element);
   std::string external;
@@ -2833,13 +2844,8 @@ OnnxImporter::adoptLargeTensor(const onnx::TensorProto &tensor, Location at) {
   size_t bytesPer = element.getIntOrFloatBitWidth() / 8;
   llvm::SmallVector<int64_t> shape;
   int64_t count = 1;
-  for (int64_t dim : tensor.dims()) {
-    if (dim < 0 || (dim > 0 && count > (int64_t(1) << 40) / dim)) {
-      return emitError(at) << "tensor '" << tensor.name()
-                           << "' has an invalid dimension " << dim;
-    }
-    shape.push_back(dim);
-    count *= dim;
+  if (failed(tensorShape(tensor, at, shape, count))) {
+    return failure();
   }
   auto type = RankedTensorType::get(shape, element);
   if (tensor.raw_data().size() != size_t(count) * bytesPer) {
