@@ -15,5 +15,6 @@ include "graph/GraphShapeOps.td"
 include "graph/GraphNNOps.td"
 include "graph/GraphTrainingOps.td"
 include "graph/GraphExtraOps.td"
+include "graph/GraphSamplingOps.td"
 
 #endif // GRAPHC_DIALECTS_GRAPH_GRAPHOPS_TD

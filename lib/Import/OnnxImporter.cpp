@@ -1856,6 +1856,9 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
       high[axes[i]] = (*pads)[axes.size() + i];
     }
     StringRef mode = attrStr("mode", "constant");
+    if (mode == "wrap") {
+      return one(importWrapPad(in[0], low, high, at));
+    }
     if (mode != "constant" && mode != "reflect" && mode != "edge") {
       return emitError(at) << "Pad mode '" << mode << "' is not supported";
     }
@@ -2536,6 +2539,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   if (auto r = importMath(node, def, in, at)) return std::move(*r);
   if (auto r = importShrink(node, def, in, at)) return std::move(*r);
   if (auto r = importAttentionFamily(node, def, in, at)) return std::move(*r);
+  if (auto r = importSampling(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3249,6 +3253,12 @@ bool isOnnxOpTranslated(StringRef op) {
       "CausalConvWithState",
       "LinearAttention",
       "FlexAttention",
+      "GridSample",
+      "Col2Im",
+      "BitShift",
+      "BitCast",
+      "AffineGrid",
+      "CenterCropPad",
   };
   for (const char *name : kTranslated) {
     if (op == name) {

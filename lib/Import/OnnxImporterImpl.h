@@ -200,6 +200,15 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importAttentionFamily(const GraphNode &node, const onnx::NodeProto &def,
                         llvm::ArrayRef<Value> in, Location at);
+  /// GridSample, Col2Im, BitShift, BitCast, AffineGrid, CenterCropPad
+  /// (OnnxImportSampling.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importSampling(const GraphNode &node, const onnx::NodeProto &def,
+                 llvm::ArrayRef<Value> in, Location at);
+  /// Pad mode wrap of `x` by the per-dimension `low` and `high` (negative
+  /// crops); null after emitting at `at` (OnnxImportSampling.cpp).
+  Value importWrapPad(Value x, llvm::ArrayRef<int64_t> low,
+                      llvm::ArrayRef<int64_t> high, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {

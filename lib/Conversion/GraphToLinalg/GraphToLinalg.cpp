@@ -31,6 +31,7 @@ void populateGraphToLinalgPatterns(RewritePatternSet &patterns,
   lowering::populateTrainingPatterns(patterns, converter);
   lowering::populateRecurrentPatterns(patterns, converter);
   lowering::populateExtraPatterns(patterns, converter);
+  lowering::populateSamplingPatterns(patterns, converter);
 }
 
 void configureGraphToLinalgTarget(ConversionTarget &target) {

@@ -150,6 +150,8 @@ void populateRecurrentPatterns(mlir::RewritePatternSet &patterns,
                                const mlir::TypeConverter *converter);
 void populateExtraPatterns(mlir::RewritePatternSet &patterns,
                            const mlir::TypeConverter *converter);
+void populateSamplingPatterns(mlir::RewritePatternSet &patterns,
+                              const mlir::TypeConverter *converter);
 
 /// Adds conversion patterns with or without a type converter.
 template <typename... Patterns>
