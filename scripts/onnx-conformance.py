@@ -199,8 +199,9 @@ RUNTIME_OPERAND = re.compile(
 
 
 def inputs_to_freeze(model, reason, inputs, frozen):
-    """Graph inputs the failing node takes as operands >= 1, when the
-    importer's reason says an operand must be known at compile time."""
+    """Graph inputs the failing node's operands >= 1 are computed from (or
+    are), when the importer's reason says an operand must be known at
+    compile time; never the node's data operand 0."""
     if not RUNTIME_OPERAND.search(reason):
         return []
     m = re.search(r":([^:\s]+): error:", reason)
@@ -208,10 +209,26 @@ def inputs_to_freeze(model, reason, inputs, frozen):
         return []
     where = m.group(1)
     names = {vi.name for vi in inputs}
+    producer = {out: n for n in model.graph.node for out in n.output}
     for i, n in enumerate(model.graph.node):
         if (n.name or f"{n.op_type}_#{i}") == where:
-            return [x for x in list(n.input)[1:]
-                    if x in names and x not in frozen]
+            # The graph inputs whose values the operands are computed from
+            # (an expanded function computes Pad's pads from its `shape`
+            # input); Shape and Size read only the static shape, so the
+            # walk stops there.
+            found, seen, todo = [], set(), list(n.input)[1:]
+            while todo:
+                x = todo.pop(0)
+                if not x or x in seen or x == n.input[0]:
+                    continue
+                seen.add(x)
+                if x in names:
+                    if x not in frozen:
+                        found.append(x)
+                elif x in producer and \
+                        producer[x].op_type not in ("Shape", "Size"):
+                    todo.extend(producer[x].input)
+            return found
     return []
 
 
