@@ -7,8 +7,8 @@
 // rewritten so that it computes the unsigned result on signless values:
 //
 // * ops that only move bits or compute modulo 2^N (add, sub, mul, neg,
-//   bitwise ops, logical shifts, bitcasts, data movement, matmul, sum/prod
-//   reductions, eq/ne) are unchanged;
+//   bitwise ops, logical shifts, bitcasts, col2im, data movement, matmul,
+//   sum/prod reductions, eq/ne) are unchanged;
 // * ops that order values (compare lt/le/gt/ge, max, min, clamp, max/min
 //   reductions, arg_reduce, max pooling, max/min scatter) see operands and
 //   produce results with the sign bit flipped: x ^ 2^(N-1) maps unsigned
@@ -212,9 +212,9 @@ LogicalResult Legalizer::legalize(Operation *op) {
           graph::BitwiseOrOp, graph::BitwiseXorOp, graph::BitwiseNotOp,
           func::ReturnOp>(op))
     return success();
-  // Shifts are logical (zeros come in), bitcasts keep the bits; a bitcast
-  // to an unsigned type now names the signless one.
-  if (isa<graph::ShiftLeftOp, graph::ShiftRightOp>(op))
+  // Shifts are logical (zeros come in), col2im sums modulo 2^N, bitcasts
+  // keep the bits; a bitcast to an unsigned type now names the signless one.
+  if (isa<graph::ShiftLeftOp, graph::ShiftRightOp, graph::Col2ImOp>(op))
     return success();
   if (auto bitcast = dyn_cast<graph::BitcastOp>(op)) {
     bitcast.setToAttr(

@@ -96,3 +96,16 @@ func.func @bitcasts(%f: tensor<4xf32>, %b: tensor<4xi1>, %u: tensor<4xui8>) -> (
   %2 = graph.bitcast %u {to = i1} : (tensor<4xui8>) -> tensor<4xi1>
   return %0, %1, %2 : tensor<4xi32>, tensor<4xui8>, tensor<4xi1>
 }
+
+// -----
+
+// col2im of unsigned integers sums modulo 2^N on the signless bits.
+// CHECK-LABEL: func.func @col2im_unsigned
+// CHECK-SAME: (%{{.*}}: tensor<1x2x4xi8>) -> tensor<1x1x5xi8>
+// CHECK: %[[V:.*]] = tensor.extract %arg0
+// CHECK: %[[M:.*]] = arith.select %{{.*}}, %[[V]], %{{.*}} : i8
+// CHECK: arith.addi %{{.*}}, %[[M]] : i8
+func.func @col2im_unsigned(%x: tensor<1x2x4xui8>) -> tensor<1x1x5xui8> {
+  %0 = graph.col2im %x {image_shape = array<i64: 5>, block_shape = array<i64: 2>} : (tensor<1x2x4xui8>) -> tensor<1x1x5xui8>
+  return %0 : tensor<1x1x5xui8>
+}
