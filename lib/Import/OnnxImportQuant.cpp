@@ -215,7 +215,7 @@ struct QuantBuilder : NodeBuilder {
   }
 
   /// `v` cast to i32 minus `zeroPoint` cast to i32 (`zeroPoint` already
-  /// shaped to broadcast; may be null).
+  /// shaped to broadcast; null when the node has none).
   Value shiftToI32(Value v, Value zeroPoint) {
     Type i32 = imp.builder.getI32Type();
     Value r = castTo(v, i32);
@@ -479,6 +479,10 @@ Results OnnxImporter::importQuant(const GraphNode &node,
     if (bZero) {
       bZero = b.alignColumns(bZero, "b_zero_point");
     }
+    // A null zero point below means none; a failed alignment has emitted.
+    if ((input(aZeroIdx) && !aZero) || (input(bZeroIdx) && !bZero)) {
+      return nodeFailed(failure());
+    }
     Value lhs = b.shiftToI32(a, aZero), rhs = b.shiftToI32(w, bZero);
     acc = b.op("graph.matmul", {lhs, rhs});
   } else {
@@ -499,9 +503,15 @@ Results OnnxImporter::importQuant(const GraphNode &node,
                                         << "one element");
       }
       xZero = zs->empty() ? xZero : b.reshape(xZero, {});
+      if (!xZero) {
+        return nodeFailed(failure());
+      }
     }
     if (wZero) {
       wZero = b.alignChannels(wZero, "w_zero_point", channels, 0, outRank - 1);
+      if (!wZero) {
+        return nodeFailed(failure());
+      }
     }
     // Padding of the shifted input adds zeros: positions worth
     // x_zero_point, as ONNX pads.
@@ -560,6 +570,9 @@ Results OnnxImporter::importQuant(const GraphNode &node,
                                       << "one element");
     }
     yZero = zs->empty() ? yZero : b.reshape(yZero, {});
+    if (!yZero) {
+      return nodeFailed(failure());
+    }
   }
   Value multiplier =
       b.op("graph.div", {b.op("graph.mul", {b.castTo(aS, f), b.castTo(bS, f)}),

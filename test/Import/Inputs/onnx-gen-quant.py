@@ -69,6 +69,52 @@ save("quantize_bad_axis",
      h.make_node("QuantizeLinear", ["x", "s"], ["y"], axis=0),
      [vi("x", T.FLOAT, [2, 3]), vi("s", T.FLOAT, [3])],
      [vi("y", T.UINT8, [2, 3])])
+# Refused forms, one per importer check.
+save("bad_blocks",
+     h.make_node("QuantizeLinear", ["x", "s"], ["y"], axis=1, block_size=2),
+     [vi("x", T.FLOAT, [3, 5]), vi("s", T.FLOAT, [3, 2])],
+     [vi("y", T.UINT8, [3, 5])], 21)
+save("bad_block_dim",
+     h.make_node("DequantizeLinear", ["x", "s"], ["y"], axis=1, block_size=2),
+     [vi("x", T.INT8, [3, 4]), vi("s", T.FLOAT, [2, 2])],
+     [vi("y", T.FLOAT, [3, 4])], 21)
+save("bad_scale_rank",
+     h.make_node("DequantizeLinear", ["x", "s"], ["y"], axis=1),
+     [vi("x", T.INT8, [3, 4]), vi("s", T.FLOAT, [3, 4])],
+     [vi("y", T.FLOAT, [3, 4])], 13)
+save("bad_output_dtype",
+     h.make_node("QuantizeLinear", ["x", "s", "z"], ["y"],
+                 output_dtype=T.INT8),
+     [vi("x", T.FLOAT, [4]), vi("s", T.FLOAT, []), vi("z", T.UINT8, [])],
+     [vi("y", T.UINT8, [4])], 21)
+save("bad_int_scale",
+     h.make_node("DequantizeLinear", ["x", "s"], ["y"]),
+     [vi("x", T.INT8, [4]), vi("s", T.INT32, [])],
+     [vi("y", T.FLOAT, [4])], 13)
+save("bad_operand_type",
+     h.make_node("MatMulInteger", ["a", "b"], ["y"]),
+     [vi("a", T.INT32, [2, 3]), vi("b", T.INT8, [3, 2])],
+     [vi("y", T.INT32, [2, 2])], 10)
+save("bad_x_zero_point",
+     h.make_node("ConvInteger", ["x", "w", "xz"], ["y"]),
+     [vi("x", T.UINT8, [1, 2, 4, 4]), vi("w", T.UINT8, [1, 2, 3, 3]),
+      vi("xz", T.UINT8, [2])], [vi("y", T.INT32, [1, 1, 2, 2])], 10)
+save("bad_w_zero_point",
+     h.make_node("ConvInteger", ["x", "w", "xz", "wz"], ["y"]),
+     [vi("x", T.UINT8, [1, 2, 4, 4]), vi("w", T.UINT8, [3, 2, 3, 3]),
+      vi("xz", T.UINT8, []), vi("wz", T.UINT8, [2])],
+     [vi("y", T.INT32, [1, 3, 2, 2])], 10)
+save("bad_y_scale",
+     h.make_node("QLinearMatMul",
+                 ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"]),
+     [vi("a", T.INT8, [2, 4]), vi("as", T.FLOAT, []), vi("az", T.INT8, []),
+      vi("b", T.INT8, [4, 3]), vi("bs", T.FLOAT, []), vi("bz", T.INT8, []),
+      vi("ys", T.FLOAT, [3]), vi("yz", T.INT8, [])],
+     [vi("y", T.INT8, [2, 3])], 10)
+save("bad_a_rows",
+     h.make_node("MatMulInteger", ["a", "b", "az"], ["y"]),
+     [vi("a", T.UINT8, [4, 3]), vi("b", T.UINT8, [3, 2]),
+      vi("az", T.UINT8, [3])], [vi("y", T.INT32, [4, 2])], 10)
 # DequantizeLinear of int8 with a bf16 scale.
 save("dequantize",
      h.make_node("DequantizeLinear", ["x", "s", "z"], ["y"]),
