@@ -95,6 +95,11 @@ def Graph_MatMulOp : Graph_Op<"matmul", [Pure, Graph_CostOverride]> {
 // ConvOp
 //===----------------------------------------------------------------------===//
 
+/// Element types graph.conv computes in: floats, and signless integers
+/// (wrapping arithmetic) for quantized convolutions, which the ONNX importer
+/// accumulates in `i32`.
+def Graph_ConvTensor : TensorOf<[AnyFloat, I8, I16, I32, I64]>;
+
 def Graph_ConvOp : Graph_Op<"conv", [Pure, Graph_CostOverride]> {
   let summary = "N-dimensional grouped convolution, channels-first";
   let description = [{
@@ -102,6 +107,10 @@ def Graph_ConvOp : Graph_Op<"conv", [Pure, Graph_CostOverride]> {
     dimensions) with `filter` `[O, C/groups, K1, ..., Kk]` and adds the
     optional `bias` `[O]` per output channel (the cross-correlation of
     ONNX `Conv` and TensorFlow `Conv2D`, not a flipped convolution).
+    Operands and result share one element type: a float, or a signless
+    integer, in which case products and sums wrap modulo `2^N` (ONNX
+    `ConvInteger` casts its operands to `i32` first, so that `i32` is the
+    accumulator).
 
     `strides`, `dilations`, `pad_low` and `pad_high` have one entry per
     spatial dimension; when absent they are all 1 (strides, dilations) or 0
@@ -118,16 +127,17 @@ def Graph_ConvOp : Graph_Op<"conv", [Pure, Graph_CostOverride]> {
     ```mlir
     %y = graph.conv %x, %w, %b {strides = array<i64: 2, 2>, pad_low = array<i64: 1, 1>, pad_high = array<i64: 1, 1>}
         : (tensor<1x3x224x224xf32>, tensor<64x3x7x7xf32>, tensor<64xf32>) -> tensor<1x64x112x112xf32>
+    %q = graph.conv %xi, %wi : (tensor<1x1x3x3xi32>, tensor<2x1x2x2xi32>) -> tensor<1x2x2x2xi32>
     ```
   }];
-  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$filter,
-                       Optional<Graph_FloatTensor>:$bias,
+  let arguments = (ins Graph_ConvTensor:$input, Graph_ConvTensor:$filter,
+                       Optional<Graph_ConvTensor>:$bias,
                        OptionalAttr<DenseI64ArrayAttr>:$strides,
                        OptionalAttr<DenseI64ArrayAttr>:$dilations,
                        OptionalAttr<DenseI64ArrayAttr>:$pad_low,
                        OptionalAttr<DenseI64ArrayAttr>:$pad_high,
                        DefaultValuedAttr<I64Attr, "1">:$groups);
-  let results = (outs Graph_FloatTensor:$result);
+  let results = (outs Graph_ConvTensor:$result);
   let assemblyFormat = [{
     $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];

@@ -285,6 +285,58 @@ FailureOr<Type> OnnxImporter::convertValueType(const onnx::ValueInfoProto &info,
   return Type(RankedTensorType::get(shape, element));
 }
 
+FailureOr<llvm::SmallVector<NamedAttribute>>
+OnnxImporter::windowAttrs(StringRef op, const onnx::NodeProto &def,
+                          llvm::ArrayRef<int64_t> inShape,
+                          llvm::ArrayRef<int64_t> window, Location at) {
+  size_t spatial = inShape.size() - 2;
+  if (window.size() != spatial) {
+    return emitError(at) << op << " window has " << window.size()
+                         << " dims for " << spatial << " spatial dims";
+  }
+  auto strides =
+      attrInts(def, "strides").value_or(llvm::SmallVector<int64_t>(spatial, 1));
+  auto dilations = attrInts(def, "dilations")
+                       .value_or(llvm::SmallVector<int64_t>(spatial, 1));
+  auto pads = attrInts(def, "pads")
+                  .value_or(llvm::SmallVector<int64_t>(2 * spatial, 0));
+  if (strides.size() != spatial || dilations.size() != spatial ||
+      pads.size() != 2 * spatial) {
+    return emitError(at) << op << " strides, dilations or pads do not match "
+                         << spatial << " spatial dims";
+  }
+  const onnx::AttributeProto *autoPad = attr(def, "auto_pad");
+  StringRef mode = autoPad ? StringRef(autoPad->s()) : "NOTSET";
+  if (mode == "VALID") {
+    pads.assign(2 * spatial, 0);
+  } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t size = inShape[2 + i];
+      if (ShapedType::isDynamic(size)) {
+        return emitError(at)
+               << op << " auto_pad " << mode << " needs static spatial sizes";
+      }
+      int64_t out = (size + strides[i] - 1) / strides[i];
+      int64_t extent = (window[i] - 1) * dilations[i] + 1;
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * strides[i] + extent - size);
+      int64_t small = total / 2, large = total - small;
+      pads[i] = mode == "SAME_UPPER" ? small : large;
+      pads[spatial + i] = mode == "SAME_UPPER" ? large : small;
+    }
+  } else if (mode != "NOTSET") {
+    return emitError(at) << op << " auto_pad '" << mode << "' is unknown";
+  }
+  llvm::SmallVector<int64_t> low(pads.begin(), pads.begin() + spatial),
+      high(pads.begin() + spatial, pads.end());
+  auto named = [&](StringRef n, llvm::ArrayRef<int64_t> v) {
+    return builder.getNamedAttr(n, builder.getDenseI64ArrayAttr(v));
+  };
+  return llvm::SmallVector<NamedAttribute>{
+      named("strides", strides), named("dilations", dilations),
+      named("pad_low", low), named("pad_high", high)};
+}
+
 LogicalResult OnnxImporter::importNode(const GraphNode &node) {
   const auto &original = *static_cast<const onnx::NodeProto *>(node.source);
   Location at = loc(node.name);
@@ -707,7 +759,6 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     if (!inShape || inShape->size() < 3) {
       return emitError(at) << op << " needs an input of known rank >= 3";
     }
-    size_t spatial = inShape->size() - 2;
     llvm::SmallVector<int64_t> window;
     if (op == "Conv") {
       auto filter = getShape(in[1]);
@@ -722,49 +773,12 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
       }
       window = *k;
     }
-    if (window.size() != spatial) {
-      return emitError(at) << op << " window has " << window.size()
-                           << " dims for " << spatial << " spatial dims";
+    FailureOr<llvm::SmallVector<NamedAttribute>> windowed =
+        windowAttrs(op, def, *inShape, window, at);
+    if (failed(windowed)) {
+      return failure();
     }
-    auto strides = attrInts(def, "strides")
-                       .value_or(llvm::SmallVector<int64_t>(spatial, 1));
-    auto dilations = attrInts(def, "dilations")
-                         .value_or(llvm::SmallVector<int64_t>(spatial, 1));
-    auto pads = attrInts(def, "pads")
-                    .value_or(llvm::SmallVector<int64_t>(2 * spatial, 0));
-    if (strides.size() != spatial || dilations.size() != spatial ||
-        pads.size() != 2 * spatial) {
-      return emitError(at) << op << " strides, dilations or pads do not match "
-                           << spatial << " spatial dims";
-    }
-    const onnx::AttributeProto *autoPad = attr(def, "auto_pad");
-    StringRef mode = autoPad ? StringRef(autoPad->s()) : "NOTSET";
-    if (mode == "VALID") {
-      pads.assign(2 * spatial, 0);
-    } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
-      for (size_t i = 0; i < spatial; ++i) {
-        int64_t size = (*inShape)[2 + i];
-        if (ShapedType::isDynamic(size)) {
-          return emitError(at)
-                 << op << " auto_pad " << mode << " needs static spatial sizes";
-        }
-        int64_t out = (size + strides[i] - 1) / strides[i];
-        int64_t extent = (window[i] - 1) * dilations[i] + 1;
-        int64_t total =
-            std::max<int64_t>(0, (out - 1) * strides[i] + extent - size);
-        int64_t small = total / 2, large = total - small;
-        pads[i] = mode == "SAME_UPPER" ? small : large;
-        pads[spatial + i] = mode == "SAME_UPPER" ? large : small;
-      }
-    } else if (mode != "NOTSET") {
-      return emitError(at) << op << " auto_pad '" << mode << "' is unknown";
-    }
-    llvm::SmallVector<int64_t> low(pads.begin(), pads.begin() + spatial),
-        high(pads.begin() + spatial, pads.end());
-    llvm::SmallVector<NamedAttribute> attrs = {
-        named("strides", i64Array(strides)),
-        named("dilations", i64Array(dilations)),
-        named("pad_low", i64Array(low)), named("pad_high", i64Array(high))};
+    llvm::SmallVector<NamedAttribute> attrs = std::move(*windowed);
     if (op == "Conv") {
       attrs.push_back(
           named("groups", builder.getI64IntegerAttr(attrInt(def, "group", 1))));
@@ -2540,6 +2554,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   if (auto r = importShrink(node, def, in, at)) return std::move(*r);
   if (auto r = importAttentionFamily(node, def, in, at)) return std::move(*r);
   if (auto r = importSampling(node, def, in, at)) return std::move(*r);
+  if (auto r = importQuant(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3259,6 +3274,13 @@ bool isOnnxOpTranslated(StringRef op) {
       "BitCast",
       "AffineGrid",
       "CenterCropPad",
+      "QuantizeLinear",
+      "DequantizeLinear",
+      "DynamicQuantizeLinear",
+      "MatMulInteger",
+      "ConvInteger",
+      "QLinearMatMul",
+      "QLinearConv",
   };
   for (const char *name : kTranslated) {
     if (op == name) {

@@ -209,6 +209,19 @@ public:
   /// crops); null after emitting at `at` (OnnxImportSampling.cpp).
   Value importWrapPad(Value x, llvm::ArrayRef<int64_t> low,
                       llvm::ArrayRef<int64_t> high, Location at);
+  /// Quantization ops: QuantizeLinear, DequantizeLinear,
+  /// DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul,
+  /// QLinearConv (OnnxImportQuant.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importQuant(const GraphNode &node, const onnx::NodeProto &def,
+              llvm::ArrayRef<Value> in, Location at);
+  /// strides, dilations, pad_low and pad_high of a windowed node (Conv,
+  /// pooling, ConvInteger, QLinearConv) over an input of shape `inShape`
+  /// with spatial window `window`, auto_pad resolved.
+  FailureOr<llvm::SmallVector<NamedAttribute>>
+  windowAttrs(StringRef op, const onnx::NodeProto &def,
+              llvm::ArrayRef<int64_t> inShape, llvm::ArrayRef<int64_t> window,
+              Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {

@@ -164,6 +164,20 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
 // ConvOp
 //===----------------------------------------------------------------------===//
 
+/// `a + b` and `a * b` on floats or (wrapping) signless integers.
+Value createAdd(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType())) {
+    return arith::AddFOp::create(b, loc, x, y);
+  }
+  return arith::AddIOp::create(b, loc, x, y);
+}
+Value createMul(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType())) {
+    return arith::MulFOp::create(b, loc, x, y);
+  }
+  return arith::MulIOp::create(b, loc, x, y);
+}
+
 /// Adds `bias` `[C]` along dimension 1 of `value`.
 Value addChannelBias(OpBuilder &b, Location loc, Value value, Value bias) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -174,7 +188,7 @@ Value addChannelBias(OpBuilder &b, Location loc, Value value, Value bias) {
       b, loc, value, type.getElementType(), ValueRange{value, bias},
       {b.getMultiDimIdentityMap(rank), channel},
       [](OpBuilder &nb, Location nloc, ValueRange a) -> Value {
-        return arith::AddFOp::create(nb, nloc, a[0], a[1]);
+        return createAdd(nb, nloc, a[0], a[1]);
       });
 }
 
@@ -214,10 +228,9 @@ Value groupedConvGeneric(OpBuilder &b, Location loc, Value input, Value filter,
              b, loc, TypeRange{groupedType}, ValueRange{input, filter},
              ValueRange{acc}, maps, iterators,
              [](OpBuilder &nb, Location nloc, ValueRange a) {
-               Value product = arith::MulFOp::create(nb, nloc, a[0], a[1]);
+               Value product = createMul(nb, nloc, a[0], a[1]);
                linalg::YieldOp::create(
-                   nb, nloc,
-                   ValueRange{arith::AddFOp::create(nb, nloc, a[2], product)});
+                   nb, nloc, ValueRange{createAdd(nb, nloc, a[2], product)});
              })
       .getResult(0);
 }

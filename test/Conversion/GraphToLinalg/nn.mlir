@@ -264,3 +264,33 @@ func.func @pool_max_i8(%x: tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8> {
   %0 = graph.pool %x {kind = #graph<pool_kind max>, window = array<i64: 2, 2>, strides = array<i64: 2, 2>, pad_low = array<i64: 1, 1>, pad_high = array<i64: 0, 0>} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
   return %0 : tensor<1x2x2x2xi8>
 }
+
+// -----
+
+// Integer convolution: the named op on i32 (padding with 0), the bias an
+// integer add.
+// CHECK-LABEL: func.func @conv_i32_bias
+// CHECK: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK: %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: tensor.yield %[[Z]] : i32
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[P]], %{{.*}} : tensor<1x1x5x5xi32>, tensor<2x1x2x2xi32>) outs(%{{.*}} : tensor<1x2x4x4xi32>)
+// CHECK: linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<1x2x4x4xi32>, tensor<2xi32>)
+// CHECK: arith.addi
+func.func @conv_i32_bias(%x: tensor<1x1x3x3xi32>, %w: tensor<2x1x2x2xi32>, %b: tensor<2xi32>) -> tensor<1x2x4x4xi32> {
+  %0 = graph.conv %x, %w, %b {pad_low = array<i64: 1, 1>, pad_high = array<i64: 1, 1>} : (tensor<1x1x3x3xi32>, tensor<2x1x2x2xi32>, tensor<2xi32>) -> tensor<1x2x4x4xi32>
+  return %0 : tensor<1x2x4x4xi32>
+}
+
+// -----
+
+// A grouped 1-d integer convolution is a generic multiplying and adding
+// integers.
+// CHECK-LABEL: func.func @conv_grouped_1d_i32
+// CHECK: linalg.generic
+// CHECK: arith.muli
+// CHECK: arith.addi
+// CHECK-NOT: arith.mulf
+func.func @conv_grouped_1d_i32(%x: tensor<1x4x6xi32>, %w: tensor<4x2x3xi32>) -> tensor<1x4x4xi32> {
+  %0 = graph.conv %x, %w {groups = 2 : i64} : (tensor<1x4x6xi32>, tensor<4x2x3xi32>) -> tensor<1x4x4xi32>
+  return %0 : tensor<1x4x4xi32>
+}

@@ -603,3 +603,11 @@ func.func @f(%x: tensor<5x2x8xf32>, %w: tensor<1x48x8xf32>, %r: tensor<1x48x16xf
   %0:2 = graph.gru %x, %w, %r {hidden_size = 16 : i64, activations = ["Sigmoid", "Tanh", "Tanh"]} : (tensor<5x2x8xf32>, tensor<1x48x8xf32>, tensor<1x48x16xf32>) -> (tensor<5x1x2x16xf32>, tensor<1x2x16xf32>)
   return
 }
+
+// -----
+// conv: unsigned integers are not taken (ConvInteger casts to i32 first)
+func.func @f(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>) {
+  // expected-error @+1 {{operand #0 must be tensor of floating-point or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer values}}
+  %0 = graph.conv %x, %w : (tensor<1x1x3x3xui8>, tensor<1x1x2x2xui8>) -> tensor<1x1x2x2xui8>
+  return
+}

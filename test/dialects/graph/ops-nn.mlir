@@ -130,3 +130,11 @@ func.func @rnn(%x: tensor<7x4x10xf32>, %w: tensor<1x80x10xf32>, %r: tensor<1x80x
   %4:2 = graph.gru %gx, %gw, %gr bias(%gb) initial_h(%gh) {hidden_size = 16 : i64, direction = #graph<rnn_direction bidirectional>, linear_before_reset} : (tensor<5x2x8xf32>, tensor<2x48x8xf32>, tensor<2x48x16xf32>, tensor<2x96xf32>, tensor<2x2x16xf32>) -> (tensor<5x2x2x16xf32>, tensor<2x2x16xf32>)
   return
 }
+
+// Integer convolution (ONNX ConvInteger after its i32 casts).
+// CHECK-LABEL: func @conv_integer
+func.func @conv_integer(%x: tensor<1x1x3x3xi32>, %w: tensor<2x1x2x2xi32>, %b: tensor<2xi32>) -> tensor<1x2x4x4xi32> {
+  // CHECK: graph.conv %{{.*}}, %{{.*}}, %{{.*}} {pad_high = array<i64: 1, 1>, pad_low = array<i64: 1, 1>} : (tensor<1x1x3x3xi32>, tensor<2x1x2x2xi32>, tensor<2xi32>) -> tensor<1x2x4x4xi32>
+  %0 = graph.conv %x, %w, %b {pad_low = array<i64: 1, 1>, pad_high = array<i64: 1, 1>} : (tensor<1x1x3x3xi32>, tensor<2x1x2x2xi32>, tensor<2xi32>) -> tensor<1x2x4x4xi32>
+  return %0 : tensor<1x2x4x4xi32>
+}
