@@ -30,6 +30,7 @@ FLOATS = {17: ("f8e4m3fn", 4, 3, 7, "fn"), 18: ("f8e4m3fnuz", 4, 3, 8, "fnuz"),
 INTS = {22: ("i4", 4, True), 21: ("u4", 4, False),
         26: ("i2", 2, True), 25: ("u2", 2, False)}
 INT4_INIT = np.array([-8, 7, -1, 0, 3], dtype=np.int64)
+UINT2_INIT = np.array([3, 0, 1, 2, 3, 1], dtype=np.int64)  # as int32_data
 
 
 def decode(bits, t):
@@ -205,9 +206,15 @@ def gen(d):
     init.raw_data = bytes(pack(INT4_INIT, 4))
     nodes.append(h.make_node("Cast", ["c"], ["const_i4"], to=T.FLOAT))
     outs.append(h.make_tensor_value_info("const_i4", T.FLOAT, [len(INT4_INIT)]))
+    init2 = onnx.TensorProto()
+    init2.name, init2.data_type = "c2", 25
+    init2.dims.append(len(UINT2_INIT))
+    init2.int32_data.extend(pack(UINT2_INIT, 2))
+    nodes.append(h.make_node("Cast", ["c2"], ["const_u2"], to=T.FLOAT))
+    outs.append(h.make_tensor_value_info("const_u2", T.FLOAT, [len(UINT2_INIT)]))
     graph = h.make_graph(nodes, "encode",
                          [h.make_tensor_value_info("x", T.FLOAT, [len(x)])],
-                         outs, initializer=[init])
+                         outs, initializer=[init, init2])
     onnx.save(h.make_model(graph, opset_imports=opset),
               os.path.join(d, "encode.onnx"))
     open(os.path.join(d, "x.pb"), "wb").write(
@@ -260,7 +267,10 @@ def check(d, out):
                 same(float(g), float(wrap(v, bits, signed)), f"{v!r} -> {name}")
     got = np.load(os.path.join(out, "const_i4.npy"))
     for g, w in zip(got, INT4_INIT):
-        same(g, float(w), "int4 initializer")
+        same(g, float(w), "int4 initializer (raw_data)")
+    got = np.load(os.path.join(out, "const_u2.npy"))
+    for g, w in zip(got, UINT2_INIT):
+        same(g, float(w), "uint2 initializer (int32_data)")
     for b in bad[:20]:
         print(b)
     print(f"small types: {n - len(bad)} of {n} values match NumPy")
