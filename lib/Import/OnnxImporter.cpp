@@ -160,7 +160,8 @@ OnnxImporter::castAttributes(const onnx::NodeProto &def, Type to, Location at,
   // ONNX's saturate (opset 19+) applies to the float8/float4 targets only;
   // graph.cast's default is the same (true).
   if (attrInt(def, "saturate", 1) == 0) {
-    attrs.push_back(builder.getNamedAttr("saturate", builder.getBoolAttr(false)));
+    attrs.push_back(
+        builder.getNamedAttr("saturate", builder.getBoolAttr(false)));
   }
   // round_mode (opset 25+) applies to FLOAT8E8M0 only; "up" is the default
   // and what graph.cast does.

@@ -80,8 +80,7 @@ public:
                       const std::string *raw, Location at);
   /// Appends graph.cast's attributes beyond `to` for Cast/CastLike `def`
   /// (saturate); fails on a round_mode graph.cast does not implement.
-  LogicalResult castAttributes(const onnx::NodeProto &def, Type to,
-                               Location at,
+  LogicalResult castAttributes(const onnx::NodeProto &def, Type to, Location at,
                                llvm::SmallVectorImpl<NamedAttribute> &attrs);
   FailureOr<Type> convertValueType(const onnx::ValueInfoProto &info,
                                    Location at);

@@ -56,25 +56,32 @@ IntegerType widened(IntegerType narrow) {
 
 Type widenedTensor(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !isNarrowInteger(shaped.getElementType()))
+  if (!shaped || !isNarrowInteger(shaped.getElementType())) {
     return type;
+  }
   return shaped.clone(widened(cast<IntegerType>(shaped.getElementType())));
 }
 
 LogicalResult refuseArithmetic(func::FuncOp func) {
   WalkResult walk = func.walk([](Operation *op) {
     if (!isa_and_nonnull<graph::GraphDialect>(op->getDialect()) ||
-        movesElements(op))
+        movesElements(op)) {
       return WalkResult::advance();
+    }
     Type small;
-    for (Type t : op->getOperandTypes())
-      if (!small)
+    for (Type t : op->getOperandTypes()) {
+      if (!small) {
         small = smallElement(t);
-    for (Type t : op->getResultTypes())
-      if (!small)
+      }
+    }
+    for (Type t : op->getResultTypes()) {
+      if (!small) {
         small = smallElement(t);
-    if (!small)
+      }
+    }
+    if (!small) {
       return WalkResult::advance();
+    }
     op->emitError() << op->getName() << " on " << small
                     << " is not supported; cast to "
                     << (isa<FloatType>(small) ? "f32" : "a wider integer type")
@@ -122,19 +129,27 @@ void wrapCastResult(OpBuilder &b, graph::CastOp op, IntegerType narrow) {
 LogicalResult widenNarrowIntegers(func::FuncOp func) {
   llvm::SetVector<Value> narrow;
   func.walk([&](Operation *op) {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (widenedTensor(arg.getType()) != arg.getType())
+    for (Region &region : op->getRegions()) {
+      for (Block &block : region) {
+        for (BlockArgument arg : block.getArguments()) {
+          if (widenedTensor(arg.getType()) != arg.getType()) {
             narrow.insert(arg);
-    for (Value result : op->getResults())
-      if (widenedTensor(result.getType()) != result.getType())
+          }
+        }
+      }
+    }
+    for (Value result : op->getResults()) {
+      if (widenedTensor(result.getType()) != result.getType()) {
         narrow.insert(result);
+      }
+    }
   });
-  if (narrow.empty())
+  if (narrow.empty()) {
     return success();
-  for (Value v : narrow)
+  }
+  for (Value v : narrow) {
     v.setType(widenedTensor(v.getType()));
+  }
 
   OpBuilder b(func.getContext());
   SmallVector<Operation *> ops;
@@ -142,8 +157,9 @@ LogicalResult widenNarrowIntegers(func::FuncOp func) {
   for (Operation *op : ops) {
     if (auto castOp = dyn_cast<graph::CastOp>(op)) {
       auto to = dyn_cast<IntegerType>(castOp.getTo());
-      if (!to || !isNarrowInteger(to))
+      if (!to || !isNarrowInteger(to)) {
         continue;
+      }
       castOp.setToAttr(TypeAttr::get(widened(to)));
       // From a float, a signed target goes through i32 so that values
       // beyond i8 still wrap (unsigned ones go through i64 already, in
@@ -165,39 +181,43 @@ LogicalResult widenNarrowIntegers(func::FuncOp func) {
       continue;
     }
     auto constant = dyn_cast<graph::ConstantOp>(op);
-    if (!constant || !narrow.contains(constant.getResult()))
+    if (!constant || !narrow.contains(constant.getResult())) {
       continue;
+    }
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-    if (!dense)
+    if (!dense) {
       return op->emitError("graph.constant: a 2- or 4-bit integer constant "
                            "must be a dense elements attribute");
+    }
     auto element = cast<IntegerType>(dense.getElementType());
     bool isUnsigned = element.isUnsigned();
-    constant.setValueAttr(dense.mapValues(
-        widened(element), [&](const APInt &v) {
+    constant.setValueAttr(
+        dense.mapValues(widened(element), [&](const APInt &v) {
           return isUnsigned ? v.zext(8) : v.sext(8);
         }));
   }
 
   SmallVector<Type> results;
   func.walk([&](func::ReturnOp ret) {
-    if (ret->getParentOp() == func.getOperation())
+    if (ret->getParentOp() == func.getOperation()) {
       results.assign(ret.getOperandTypes().begin(),
                      ret.getOperandTypes().end());
+    }
   });
-  func.setType(FunctionType::get(func.getContext(),
-                                 func.getBody().front().getArgumentTypes(),
-                                 results));
+  func.setType(FunctionType::get(
+      func.getContext(), func.getBody().front().getArgumentTypes(), results));
   return success();
 }
 
 } // namespace
 
 LogicalResult legalizeSmallTypes(ModuleOp module) {
-  for (auto func : module.getOps<func::FuncOp>())
+  for (auto func : module.getOps<func::FuncOp>()) {
     if (!func.isExternal() &&
-        (failed(refuseArithmetic(func)) || failed(widenNarrowIntegers(func))))
+        (failed(refuseArithmetic(func)) || failed(widenNarrowIntegers(func)))) {
       return failure();
+    }
+  }
   return success();
 }
 

@@ -44,9 +44,9 @@ namespace {
 /// What the expansion needs to know about a small float format, all from
 /// APFloat's description of it. Bit patterns are zero-extended to 32 bits.
 struct Format {
-  unsigned width;     ///< bits of the encoding
-  unsigned mantissa;  ///< explicit mantissa bits
-  int bias;           ///< exponent bias
+  unsigned width;    ///< bits of the encoding
+  unsigned mantissa; ///< explicit mantissa bits
+  int bias;          ///< exponent bias
   bool hasSign, hasInf, hasNaN, hasZero;
   uint32_t signBit;   ///< the sign bit, 0 without one
   uint32_t largest;   ///< the largest finite value's bits (positive)
@@ -122,7 +122,8 @@ Value extendSmallFloat(OpBuilder &b, Location loc, Value x) {
   Value mag = e.andi(u, e.c(f.magnitudeMask()));
   // A normal value: the exponent rebiased to f32's, the mantissa shifted to
   // the top of f32's 23 bits.
-  Value value = e.add(e.shl(mag, 23 - f.mantissa), e.c(uint32_t(127 - f.bias) << 23));
+  Value value =
+      e.add(e.shl(mag, 23 - f.mantissa), e.c(uint32_t(127 - f.bias) << 23));
   Value zeroExponent = e.cmp(P::ult, mag, e.c(1u << f.mantissa));
   if (f.mantissa > 0) {
     // A subnormal (or zero): mantissa * 2^(1 - bias - mantissa), exact.
@@ -135,19 +136,23 @@ Value extendSmallFloat(OpBuilder &b, Location loc, Value x) {
     // subnormal for bias 127 that the rebiasing above cannot reach.
     value = e.sel(zeroExponent, e.c(f32Bits(std::ldexp(1.0f, -f.bias))), value);
   }
-  if (f.hasSign)
+  if (f.hasSign) {
     value = e.ori(value, e.shl(e.shr(u, f.width - 1), 31));
-  if (f.hasInf)
-    value = e.sel(e.cmp(P::eq, mag, e.c(f.inf)),
-                  e.ori(e.c(0x7f800000u), e.andi(value, e.c(0x80000000u))),
-                  value);
+  }
+  if (f.hasInf) {
+    value =
+        e.sel(e.cmp(P::eq, mag, e.c(f.inf)),
+              e.ori(e.c(0x7f800000u), e.andi(value, e.c(0x80000000u))), value);
+  }
   // Every magnitude above the largest finite one that is not infinity is a
   // NaN (IEEE-like, FN and E8M0 encodings); FNUZ's NaN is the sign alone.
   Value isNaN = e.cmp(P::ugt, mag, e.c(f.hasInf ? f.inf : f.largest));
-  if (f.nanIsSignOnly)
+  if (f.nanIsSignOnly) {
     isNaN = e.cmp(P::eq, u, e.c(f.signBit));
-  if (f.hasNaN)
+  }
+  if (f.hasNaN) {
     value = e.sel(isNaN, e.c(0x7fc00000u), value);
+  }
   return e.real(value);
 }
 
@@ -188,26 +193,29 @@ Value truncateToSmallFloat(OpBuilder &b, Location loc, Value x, FloatType to,
   }
 
   Value finite = e.ori(mag, sign);
-  if (f.nanIsSignOnly) // no -0: a negative value that rounds to 0 is +0
+  if (f.nanIsSignOnly) { // no -0: a negative value that rounds to 0 is +0
     finite = e.sel(e.cmp(P::eq, mag, e.c(0)), mag, finite);
+  }
   // NaN: the format's NaN (keeping the sign where the encoding has one);
   // without any NaN (E2M1), -0 as ONNX's reference does.
   Value nan;
-  if (!f.hasNaN)
+  if (!f.hasNaN) {
     nan = e.c(f.signBit);
-  else if (f.nanIsSignOnly || !f.hasSign)
+  } else if (f.nanIsSignOnly || !f.hasSign) {
     nan = e.c(f.nan);
-  else
+  } else {
     nan = e.ori(e.c(f.nan), sign);
+  }
   // Overflow (infinities included, as their rebiased magnitude is beyond
   // the largest): clamp when saturating or when there is nothing else.
   Value overflow;
-  if (saturate || (!f.hasInf && !f.hasNaN))
+  if (saturate || (!f.hasInf && !f.hasNaN)) {
     overflow = e.ori(e.c(f.largest), sign);
-  else if (f.hasInf)
+  } else if (f.hasInf) {
     overflow = e.ori(e.c(f.inf), sign);
-  else
+  } else {
     overflow = nan;
+  }
   Value result = e.sel(e.cmp(P::ugt, mag, e.c(f.largest)), overflow, finite);
   result = e.sel(e.cmp(P::ugt, a, e.c(0x7f800000u)), nan, result);
   Value narrow =
