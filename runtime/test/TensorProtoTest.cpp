@@ -46,7 +46,10 @@ std::string tensorProto(const std::vector<int64_t>& dims, int dataType,
 }
 
 Status readBytes(const std::string& bytes, NpyArray* out) {
-  std::string path = testing::TempDir() + "/graphrt_tensorproto.pb";
+  // One file per test: ctest runs the tests as parallel processes.
+  std::string path =
+      testing::TempDir() + "/graphrt_tensorproto_" +
+      testing::UnitTest::GetInstance()->current_test_info()->name() + ".pb";
   std::ofstream(path, std::ios::binary) << bytes;
   return readTensorProto(path, out);
 }
