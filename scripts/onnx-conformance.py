@@ -119,11 +119,26 @@ def op_label(model):
 
 
 # ONNX element types that have a graph-run dtype (runtime/include/graphrt);
-# the others (strings, the 2-, 4- and 8-bit floats and integers, complex)
-# cannot be fed or returned.
+# the others (strings, complex) cannot be fed or returned.
 RUNTIME_TYPES = {1: "float", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16",
                  6: "int32", 7: "int64", 9: "bool", 10: "float16",
-                 11: "double", 12: "uint32", 13: "uint64", 16: "bfloat16"}
+                 11: "double", 12: "uint32", 13: "uint64", 16: "bfloat16",
+                 17: "float8e4m3fn", 18: "float8e4m3fnuz", 19: "float8e5m2",
+                 20: "float8e5m2fnuz", 21: "uint4", 22: "int4",
+                 23: "float4e2m1", 24: "float8e8m0", 25: "uint2", 26: "int2"}
+
+# The small types, which NumPy (and the onnx here, 1.12) cannot represent.
+# graph-run writes them one element per byte (docs/user/graph-run.md): the
+# float formats' bit patterns as uint8, int4/int2 as int8 (sign-extended),
+# uint4/uint2 as uint8. The .pb files pack 4-bit types two to a byte and
+# 2-bit types four to a byte, the first element in the lowest bits.
+# Floats: ONNX type -> (exponent bits, mantissa bits, bias, NaN/inf kind).
+SMALL_FLOATS = {17: (4, 3, 7, "fn"), 18: (4, 3, 8, "fnuz"),
+                19: (5, 2, 15, "ieee"), 20: (5, 2, 16, "fnuz"),
+                23: (2, 1, 1, "none"), 24: (8, 0, 127, "e8m0")}
+# Integers: ONNX type -> (bits, signed).
+SMALL_INTS = {21: (4, False), 22: (4, True), 25: (2, False), 26: (2, True)}
+PACKED_BITS = {21: 4, 22: 4, 23: 4, 25: 2, 26: 2}
 ONNX_TYPE_NAMES = {8: "string", 14: "complex64", 15: "complex128",
                    17: "float8e4m3fn", 18: "float8e4m3fnuz",
                    19: "float8e5m2", 20: "float8e5m2fnuz", 21: "uint4",
@@ -154,11 +169,82 @@ def first_error(text):
     return lines[0] if lines else "(no message)"
 
 
+def decode_small_float(bits, onnx_type):
+    """The float64 values of small-float bit patterns (exact)."""
+    e, m, bias, kind = SMALL_FLOATS[onnx_type]
+    bits = np.asarray(bits).astype(np.int64)
+    if kind == "e8m0":  # no sign, no mantissa, no zero; 0xff is NaN
+        return np.where(bits == 0xFF, np.nan, np.ldexp(1.0, bits - bias))
+    sign = (bits >> (e + m)) & 1
+    mag = bits & ((1 << (e + m)) - 1)
+    ex, man = mag >> m, mag & ((1 << m) - 1)
+    v = np.where(ex == 0,
+                 np.ldexp(man.astype(np.float64), 1 - bias - m),
+                 np.ldexp((man + (1 << m)).astype(np.float64),
+                          ex - bias - m))
+    v = np.where(sign == 1, -v, v)
+    if kind == "ieee":  # exponent all ones: inf (mantissa 0) or NaN
+        top = ex == (1 << e) - 1
+        v = np.where(top & (man == 0), np.copysign(np.inf, v), v)
+        v = np.where(top & (man != 0), np.nan, v)
+    elif kind == "fn":  # S.1111.111 is NaN, no inf
+        v = np.where(mag == (1 << (e + m)) - 1, np.nan, v)
+    elif kind == "fnuz":  # the sign bit alone (-0) is NaN
+        v = np.where(bits == 1 << (e + m), np.nan, v)
+    return v
+
+
+def small_elements(t):
+    """The elements of a small-type TensorProto, one per byte: bit
+    patterns (uint8) for floats, values for integers."""
+    count = int(np.prod(t.dims)) if len(t.dims) else 1
+    data = np.frombuffer(t.raw_data, np.uint8) if t.raw_data else \
+        np.array(t.int32_data, np.int64).astype(np.uint8)
+    bits = PACKED_BITS.get(t.data_type)
+    if bits:
+        shifts = np.arange(0, 8, bits, dtype=np.uint8)
+        data = ((data[:, None] >> shifts) & ((1 << bits) - 1)).reshape(-1)
+    data = data[:count].reshape(tuple(t.dims))
+    if t.data_type in SMALL_INTS:
+        width, signed = SMALL_INTS[t.data_type]
+        if signed:
+            v = data.astype(np.int8)
+            return np.where(v >= 1 << (width - 1), v - (1 << width),
+                            v).astype(np.int8)
+        return data.astype(np.uint8)
+    return data.astype(np.uint8)
+
+
 def load_tensor(path):
     t = onnx.TensorProto()
     with open(path, "rb") as fh:
         t.ParseFromString(fh.read())
+    if t.data_type in SMALL_FLOATS or t.data_type in SMALL_INTS:
+        return t, small_elements(t)
     return t, numpy_helper.to_array(t)
+
+
+def compare_small(got, want, onnx_type):
+    """compare() for a small type: graph-run's one-byte elements against
+    the test's unpacked ones; floats compare as values (NaN equals NaN,
+    +0 equals -0 only where the bit patterns agree), integers exactly."""
+    if got.shape != want.shape:
+        return f"shape {list(got.shape)} != expected {list(want.shape)}"
+    if got.dtype.itemsize != 1:
+        return f"dtype {got.dtype} != expected one byte per element"
+    if onnx_type in SMALL_INTS:
+        g, w = got.astype(np.int64), want.astype(np.int64)
+    else:
+        g = decode_small_float(got.view(np.uint8), onnx_type)
+        w = decode_small_float(want, onnx_type)
+    same = (g == w) | (np.isnan(g) & np.isnan(w))
+    if onnx_type not in SMALL_INTS:
+        same &= (np.signbit(g) == np.signbit(w)) | np.isnan(w)
+    if same.all():
+        return None
+    i = np.unravel_index(np.argmin(same), g.shape) if g.ndim else ()
+    return (f"{int((~same).sum())}/{g.size} elements differ, first at "
+            f"{list(i)}: {g[i]!r} != expected {w[i]!r}")
 
 
 def compare(got, want):
@@ -355,8 +441,11 @@ def run_test(test, work, bindir):
             if not os.path.exists(got_path):
                 return "run", f"graph-run wrote no '{name}.npy'", label
             got = np.load(got_path)
-            _, want = load_tensor(want_path)
-            why = compare(got, want)
+            t, want = load_tensor(want_path)
+            if t.data_type in SMALL_FLOATS or t.data_type in SMALL_INTS:
+                why = compare_small(got, want, t.data_type)
+            else:
+                why = compare(got, want)
             if why:
                 return "mismatch", f"output '{name}': {why}", label
     shutil.rmtree(tdir, ignore_errors=True)

@@ -174,7 +174,7 @@ struct CastOfExactCast : OpRewritePattern<CastOp> {
     if (!isExactCast(from, inner.getTo()))
       return failure();
     rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), inner.getInput(),
-                                        op.getToAttr());
+                                        op.getToAttr(), op.getSaturateAttr());
     return success();
   }
 };

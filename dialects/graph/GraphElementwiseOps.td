@@ -408,13 +408,29 @@ def Graph_CastOp : Graph_Op<"cast", [Pure, Graph_CostOpInterface]> {
       target's range give an undefined result;
     * anything to `i1`: true when non-zero (NaN is true).
 
+    The small formats (`f8E4M3FN`, `f8E4M3FNUZ`, `f8E5M2`, `f8E5M2FNUZ`,
+    `f8E8M0FNU`, `f4E2M1FN`) convert exactly to wider floats; a conversion
+    to them rounds to nearest, ties to even (`f8E8M0FNU`: the exponent of
+    the magnitude, rounded up, as ONNX's default `round_mode`). `saturate`
+    (default true) says what happens to finite values beyond the format's
+    largest finite value and to infinities: true clamps them to the largest
+    finite value of their sign; false gives infinity where the format has
+    one (`f8E5M2`) and NaN elsewhere. NaN stays NaN (`f4E2M1FN` has none:
+    NaN becomes -0 there, as in ONNX's reference); the FNUZ formats have no
+    -0, so a negative value that rounds to zero gives +0. `saturate` has no
+    effect on other targets. A float converts to a 2- or 4-bit integer
+    through an 8-bit one: truncation towards zero, then the low bits
+    (wrapping, as ONNX's reference: -9.0 to i4 is 7).
+
     Example:
 
     ```mlir
     %y = graph.cast %x {to = f16} : (tensor<4xf32>) -> tensor<4xf16>
+    %z = graph.cast %x {saturate = false, to = f8E4M3FN} : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
     ```
   }];
-  let arguments = (ins Graph_IntOrFloatTensor:$input, TypeAttr:$to);
+  let arguments = (ins Graph_IntOrFloatTensor:$input, TypeAttr:$to,
+                       DefaultValuedAttr<BoolAttr, "true">:$saturate);
   let results = (outs Graph_IntOrFloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;

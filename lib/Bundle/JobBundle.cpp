@@ -39,10 +39,27 @@ std::string manifestDType(Type t) {
     return "bf16";
   if (t.isInteger(1))
     return "bool";
+  // ONNX's small types (one element per byte in the runtime's buffers).
+  if (isa<Float8E4M3FNType>(t))
+    return "f8e4m3fn";
+  if (isa<Float8E4M3FNUZType>(t))
+    return "f8e4m3fnuz";
+  if (isa<Float8E5M2Type>(t))
+    return "f8e5m2";
+  if (isa<Float8E5M2FNUZType>(t))
+    return "f8e5m2fnuz";
+  if (isa<Float8E8M0FNUType>(t))
+    return "f8e8m0";
+  if (isa<Float4E2M1FNType>(t))
+    return "f4e2m1";
   if (auto i = dyn_cast<IntegerType>(t)) {
     if (i.isSigned())
       return ""; // the graph dialect's integers are signless or unsigned
     switch (i.getWidth()) {
+    case 2:
+      return i.isUnsigned() ? "u2" : "i2";
+    case 4:
+      return i.isUnsigned() ? "u4" : "i4";
     case 8:
       return i.isUnsigned() ? "u8" : "i8";
     case 16:

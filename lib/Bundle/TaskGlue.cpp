@@ -50,6 +50,16 @@ static graphrt_dtype_t dtypeEnum(llvm::StringRef dtype) {
       .Case("u16", GRAPHRT_DTYPE_U16)
       .Case("u32", GRAPHRT_DTYPE_U32)
       .Case("u64", GRAPHRT_DTYPE_U64)
+      .Case("f8e4m3fn", GRAPHRT_DTYPE_F8E4M3FN)
+      .Case("f8e4m3fnuz", GRAPHRT_DTYPE_F8E4M3FNUZ)
+      .Case("f8e5m2", GRAPHRT_DTYPE_F8E5M2)
+      .Case("f8e5m2fnuz", GRAPHRT_DTYPE_F8E5M2FNUZ)
+      .Case("f8e8m0", GRAPHRT_DTYPE_F8E8M0)
+      .Case("f4e2m1", GRAPHRT_DTYPE_F4E2M1)
+      .Case("i4", GRAPHRT_DTYPE_I4)
+      .Case("u4", GRAPHRT_DTYPE_U4)
+      .Case("i2", GRAPHRT_DTYPE_I2)
+      .Case("u2", GRAPHRT_DTYPE_U2)
       .Default(GRAPHRT_DTYPE_INVALID);
 }
 

@@ -79,6 +79,7 @@ Type convertOnnxElementType(MLIRContext *ctx, int32_t type) {
   case 20:
     return Float8E5M2FNUZType::get(ctx);
   case 21: // UINT4
+    return IntegerType::get(ctx, 4, IntegerType::Unsigned);
   case 22: // INT4
     return IntegerType::get(ctx, 4);
   case 23:
@@ -86,6 +87,7 @@ Type convertOnnxElementType(MLIRContext *ctx, int32_t type) {
   case 24:
     return Float8E8M0FNUType::get(ctx);
   case 25: // UINT2
+    return IntegerType::get(ctx, 2, IntegerType::Unsigned);
   case 26: // INT2
     return IntegerType::get(ctx, 2);
   default:
@@ -107,6 +109,68 @@ static LogicalResult tensorShape(const onnx::TensorProto &tensor, Location at,
     }
     shape.push_back(dim);
     count *= dim;
+  }
+  return success();
+}
+
+/// A tensor of a 4- or 2-bit type (INT4, UINT4, FLOAT4E2M1, INT2, UINT2):
+/// ONNX packs its elements, the first in the lowest bits of the first byte,
+/// in raw_data or in int32_data (8 bits' worth in each int32).
+FailureOr<DenseElementsAttr>
+OnnxImporter::convertPackedTensor(const onnx::TensorProto &tensor,
+                                  RankedTensorType type, const std::string *raw,
+                                  Location at) {
+  Type element = type.getElementType();
+  unsigned width = element.getIntOrFloatBitWidth();
+  int64_t count = type.getNumElements();
+  std::string packed;
+  if (raw) {
+    packed = *raw;
+  } else {
+    for (int32_t v : tensor.int32_data()) {
+      packed.push_back(char(v & 0xff));
+    }
+  }
+  int64_t perByte = 8 / width;
+  int64_t need = (count + perByte - 1) / perByte;
+  if (int64_t(packed.size()) != need) {
+    return emitError(at) << "tensor '" << tensor.name() << "' holds "
+                         << packed.size() << " bytes of packed " << element
+                         << " data, its type " << type << " needs " << need;
+  }
+  llvm::SmallVector<llvm::APInt> values;
+  for (int64_t i = 0; i < count; ++i) {
+    unsigned byte = uint8_t(packed[i / perByte]);
+    values.push_back(llvm::APInt(width, byte >> (width * (i % perByte)),
+                                 /*isSigned=*/false, /*implicitTrunc=*/true));
+  }
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    llvm::SmallVector<llvm::APFloat> floats;
+    for (const llvm::APInt &v : values) {
+      floats.emplace_back(floatType.getFloatSemantics(), v);
+    }
+    return DenseElementsAttr::get(type, floats);
+  }
+  return DenseElementsAttr::get(type, values);
+}
+
+LogicalResult
+OnnxImporter::castAttributes(const onnx::NodeProto &def, Type to, Location at,
+                             llvm::SmallVectorImpl<NamedAttribute> &attrs) {
+  // ONNX's saturate (opset 19+) applies to the float8/float4 targets only;
+  // graph.cast's default is the same (true).
+  if (attrInt(def, "saturate", 1) == 0) {
+    attrs.push_back(
+        builder.getNamedAttr("saturate", builder.getBoolAttr(false)));
+  }
+  // round_mode (opset 25+) applies to FLOAT8E8M0 only; "up" is the default
+  // and what graph.cast does.
+  if (const onnx::AttributeProto *mode = attr(def, "round_mode")) {
+    if (isa<Float8E8M0FNUType>(to) && mode->s() != "up") {
+      return emitError(at) << def.op_type() << " to " << to
+                           << " with round_mode '" << mode->s()
+                           << "' is not supported (only 'up')";
+    }
   }
   return success();
 }
@@ -139,9 +203,7 @@ OnnxImporter::convertTensor(const onnx::TensorProto &tensor, Location at) {
   }
   unsigned width = element.isInteger(1) ? 8 : element.getIntOrFloatBitWidth();
   if (width % 8 != 0) {
-    return emitError(at) << "tensor '" << tensor.name() << "' of " << element
-                         << " holds packed sub-byte data, which is not "
-                            "supported";
+    return convertPackedTensor(tensor, type, raw, at);
   }
   size_t bytesPer = width / 8;
   if (raw) {
@@ -581,7 +643,11 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
       return emitError(at) << "Cast to unsupported ONNX element type "
                            << attrInt(def, "to", 0);
     }
-    result = emit("graph.cast", {in[0]}, {named("to", TypeAttr::get(to))}, to);
+    llvm::SmallVector<NamedAttribute> attrs = {named("to", TypeAttr::get(to))};
+    if (failed(castAttributes(def, to, at, attrs))) {
+      return failure();
+    }
+    result = emit("graph.cast", {in[0]}, attrs, to);
   } else if (op == "LeakyRelu" || op == "Elu") {
     if (failed(need(1))) {
       return failure();
@@ -1380,8 +1446,11 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
       return failure();
     }
     Type to = getElementType(in[1]);
-    return one(build1(at, "graph.cast", {in[0]},
-                      {named("to", TypeAttr::get(to))}, to));
+    llvm::SmallVector<NamedAttribute> attrs = {named("to", TypeAttr::get(to))};
+    if (failed(castAttributes(def, to, at, attrs))) {
+      return failure();
+    }
+    return one(build1(at, "graph.cast", {in[0]}, attrs, to));
   }
   if (op == "Clip") {
     if (failed(need(1))) {

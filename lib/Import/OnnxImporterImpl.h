@@ -74,6 +74,14 @@ public:
 
   FailureOr<DenseElementsAttr> convertTensor(const onnx::TensorProto &tensor,
                                              Location at);
+  /// convertTensor for the 4- and 2-bit types, which ONNX packs.
+  FailureOr<DenseElementsAttr>
+  convertPackedTensor(const onnx::TensorProto &tensor, RankedTensorType type,
+                      const std::string *raw, Location at);
+  /// Appends graph.cast's attributes beyond `to` for Cast/CastLike `def`
+  /// (saturate); fails on a round_mode graph.cast does not implement.
+  LogicalResult castAttributes(const onnx::NodeProto &def, Type to, Location at,
+                               llvm::SmallVectorImpl<NamedAttribute> &attrs);
   FailureOr<Type> convertValueType(const onnx::ValueInfoProto &info,
                                    Location at);
   LogicalResult importNode(const GraphNode &node);

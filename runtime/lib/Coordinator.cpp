@@ -246,7 +246,7 @@ bool Job::readInputs() {
       Status st = readTensorFile(it->second, &a);
       if (!st.isOk())
         return fail(st.message());
-      if (a.dtype != parseDType(sig.dtype()) ||
+      if (!npyCanFeed(a.dtype, parseDType(sig.dtype())) ||
           a.shape != std::vector<int64_t>(sig.shape().begin(),
                                           sig.shape().end())) {
         manifest::TensorSignature got;

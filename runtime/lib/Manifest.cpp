@@ -26,6 +26,11 @@ const DTypeName kDTypes[] = {
     {GRAPHRT_DTYPE_BF16, "bf16"}, {GRAPHRT_DTYPE_I16, "i16"},
     {GRAPHRT_DTYPE_U16, "u16"},   {GRAPHRT_DTYPE_U32, "u32"},
     {GRAPHRT_DTYPE_U64, "u64"},
+    {GRAPHRT_DTYPE_F8E4M3FN, "f8e4m3fn"}, {GRAPHRT_DTYPE_F8E4M3FNUZ, "f8e4m3fnuz"},
+    {GRAPHRT_DTYPE_F8E5M2, "f8e5m2"},     {GRAPHRT_DTYPE_F8E5M2FNUZ, "f8e5m2fnuz"},
+    {GRAPHRT_DTYPE_F8E8M0, "f8e8m0"},     {GRAPHRT_DTYPE_F4E2M1, "f4e2m1"},
+    {GRAPHRT_DTYPE_I4, "i4"},             {GRAPHRT_DTYPE_U4, "u4"},
+    {GRAPHRT_DTYPE_I2, "i2"},             {GRAPHRT_DTYPE_U2, "u2"},
 };
 
 Status invalid(const std::string& msg) {

@@ -21,6 +21,28 @@ const Descr kDescrs[] = {
     {GRAPHRT_DTYPE_U32, "<u4"},  {GRAPHRT_DTYPE_U64, "<u8"},
 };
 
+// NumPy has no 8-, 4- or 2-bit floats and no 4- or 2-bit integers: their
+// one-byte elements are written as bytes, the floats' bit patterns as '|u1',
+// the signed integers (sign-extended) as '|i1', the unsigned as '|u1'.
+const char* smallTypeDescr(graphrt_dtype_t dtype) {
+  switch (dtype) {
+  case GRAPHRT_DTYPE_I4:
+  case GRAPHRT_DTYPE_I2:
+    return "|i1";
+  case GRAPHRT_DTYPE_F8E4M3FN:
+  case GRAPHRT_DTYPE_F8E4M3FNUZ:
+  case GRAPHRT_DTYPE_F8E5M2:
+  case GRAPHRT_DTYPE_F8E5M2FNUZ:
+  case GRAPHRT_DTYPE_F8E8M0:
+  case GRAPHRT_DTYPE_F4E2M1:
+  case GRAPHRT_DTYPE_U4:
+  case GRAPHRT_DTYPE_U2:
+    return "|u1";
+  default:
+    return nullptr;
+  }
+}
+
 Status bad(const std::string& path, const std::string& why) {
   return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                 "'" + path + "' is not a supported .npy file: " + why);
@@ -52,6 +74,14 @@ std::string field(const std::string& header, const std::string& key) {
 }
 
 } // namespace
+
+bool npyCanFeed(graphrt_dtype_t file, graphrt_dtype_t declared) {
+  if (file == declared)
+    return true;
+  const char* descr = smallTypeDescr(declared);
+  return descr && file == (descr[1] == 'i' ? GRAPHRT_DTYPE_I8
+                                           : GRAPHRT_DTYPE_U8);
+}
 
 Status readNpy(const std::string& path, NpyArray* out) {
   std::ifstream in(path, std::ios::binary);
@@ -135,6 +165,8 @@ Status writeNpy(const std::string& path, const NpyArray& array) {
   for (const Descr& d : kDescrs)
     if (d.dtype == array.dtype)
       descr = d.descr;
+  if (!descr)
+    descr = smallTypeDescr(array.dtype);
   if (!descr)
     return Status(GRAPHRT_STATUS_UNIMPLEMENTED,
                   "cannot write dtype " + std::to_string(array.dtype) +

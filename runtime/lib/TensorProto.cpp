@@ -25,9 +25,55 @@ graphrt_dtype_t dtypeOfOnnx(int64_t t) {
   case 12: return GRAPHRT_DTYPE_U32;
   case 13: return GRAPHRT_DTYPE_U64;
   case 16: return GRAPHRT_DTYPE_BF16;
+  case 17: return GRAPHRT_DTYPE_F8E4M3FN;
+  case 18: return GRAPHRT_DTYPE_F8E4M3FNUZ;
+  case 19: return GRAPHRT_DTYPE_F8E5M2;
+  case 20: return GRAPHRT_DTYPE_F8E5M2FNUZ;
+  case 21: return GRAPHRT_DTYPE_U4;
+  case 22: return GRAPHRT_DTYPE_I4;
+  case 23: return GRAPHRT_DTYPE_F4E2M1;
+  case 24: return GRAPHRT_DTYPE_F8E8M0;
+  case 25: return GRAPHRT_DTYPE_U2;
+  case 26: return GRAPHRT_DTYPE_I2;
   default: return GRAPHRT_DTYPE_INVALID;
   }
 }
+
+// Bits per element in ONNX's packed encoding of the sub-byte types (0 for
+// the others), and whether an element is a signed integer.
+unsigned packedBits(graphrt_dtype_t d) {
+  switch (d) {
+  case GRAPHRT_DTYPE_I4:
+  case GRAPHRT_DTYPE_U4:
+  case GRAPHRT_DTYPE_F4E2M1:
+    return 4;
+  case GRAPHRT_DTYPE_I2:
+  case GRAPHRT_DTYPE_U2:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+} // namespace
+
+std::string unpackSubByte(const std::string& packed, graphrt_dtype_t dtype,
+                          size_t count) {
+  unsigned bits = packedBits(dtype);
+  bool isSigned = dtype == GRAPHRT_DTYPE_I4 || dtype == GRAPHRT_DTYPE_I2;
+  unsigned perByte = 8 / bits, mask = (1u << bits) - 1;
+  std::string out(count, '\0');
+  for (size_t i = 0; i < count; ++i) {
+    unsigned byte = static_cast<uint8_t>(packed[i / perByte]);
+    unsigned v = (byte >> (bits * (i % perByte))) & mask;
+    if (isSigned && (v >> (bits - 1)))
+      v |= ~mask; // sign-extend to the byte
+    out[i] = static_cast<char>(v & 0xff);
+  }
+  return out;
+}
+
+namespace {
 
 struct Reader {
   const std::string& b;
@@ -144,6 +190,22 @@ Status readTensorProto(const std::string& path, NpyArray* out) {
   }
   size_t elem = graphrt_dtype_size(out->dtype);
   size_t want = count * elem;
+  if (unsigned bits = packedBits(out->dtype)) {
+    // 4- and 2-bit types are packed, the first element in the lowest bits,
+    // in raw_data, or in int32_data (8 bits' worth in each int32).
+    std::string packed = raw;
+    if (packed.empty())
+      for (int64_t v : ints)
+        packed.push_back(static_cast<char>(v & 0xff));
+    size_t perByte = 8 / bits;
+    size_t need = (count + perByte - 1) / perByte;
+    if (packed.size() != need)
+      return bad("holds " + std::to_string(packed.size()) +
+                 " bytes of packed data, its shape needs " +
+                 std::to_string(need));
+    out->data = unpackSubByte(packed, out->dtype, count);
+    return Status::ok();
+  }
   if (!raw.empty() || count == 0) {
     out->data = raw;
   } else if (!fixed.empty()) {

@@ -78,6 +78,18 @@ TEST(Manifest, DTypeNamesRoundTrip) {
   EXPECT_EQ(parseDType("float"), GRAPHRT_DTYPE_INVALID);
 }
 
+TEST(Manifest, SmallDTypesAreOneBytePerElement) {
+  // ONNX's small types, appended after u64 in this order.
+  int value = GRAPHRT_DTYPE_U64;
+  for (const char* n : {"f8e4m3fn", "f8e4m3fnuz", "f8e5m2", "f8e5m2fnuz",
+                        "f8e8m0", "f4e2m1", "i4", "u4", "i2", "u2"}) {
+    graphrt_dtype_t d = parseDType(n);
+    EXPECT_EQ(d, ++value) << n;
+    EXPECT_STREQ(dtypeName(d), n);
+    EXPECT_EQ(graphrt_dtype_size(d), 1u) << n;
+  }
+}
+
 struct BadCase {
   const char* from;
   const char* to;

@@ -96,3 +96,28 @@ TEST(Npy, WritesBFloat16AsItsFloat32Widening) {
     EXPECT_EQ(f, values[i]);
   }
 }
+
+TEST(Npy, WritesSmallTypesAsBytes) {
+  // f8/f4 bit patterns and u4/u2 values as uint8, i4/i2 values as int8.
+  for (auto [dtype, descr] :
+       {std::pair{GRAPHRT_DTYPE_F8E4M3FN, "|u1"},
+        std::pair{GRAPHRT_DTYPE_F4E2M1, "|u1"}, std::pair{GRAPHRT_DTYPE_U4, "|u1"},
+        std::pair{GRAPHRT_DTYPE_I4, "|i1"}, std::pair{GRAPHRT_DTYPE_I2, "|i1"}}) {
+    NpyArray a;
+    a.dtype = dtype;
+    a.shape = {3};
+    a.data = std::string("\x7e\xff\x01", 3);
+    std::string path = testing::TempDir() + "/graphrt_npy_small.npy";
+    ASSERT_TRUE(writeNpy(path, a).isOk());
+    NpyArray b;
+    Status st = readNpy(path, &b);
+    ASSERT_TRUE(st.isOk()) << st.toString();
+    EXPECT_EQ(b.dtype, descr[1] == 'i' ? GRAPHRT_DTYPE_I8 : GRAPHRT_DTYPE_U8);
+    EXPECT_EQ(b.data, a.data);
+    // ... and such a file feeds an input of the small type back.
+    EXPECT_TRUE(npyCanFeed(b.dtype, dtype));
+  }
+  EXPECT_FALSE(npyCanFeed(GRAPHRT_DTYPE_I8, GRAPHRT_DTYPE_F8E5M2));
+  EXPECT_FALSE(npyCanFeed(GRAPHRT_DTYPE_U8, GRAPHRT_DTYPE_I4));
+  EXPECT_FALSE(npyCanFeed(GRAPHRT_DTYPE_U8, GRAPHRT_DTYPE_I8));
+}

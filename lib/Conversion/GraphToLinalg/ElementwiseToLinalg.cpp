@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+#include "SmallTypes.h"
 
 #include "graph/GraphOps.h"
 
@@ -286,11 +287,21 @@ Value scalar(CompareOp op, OpBuilder &b, Location loc, ValueRange a, Type) {
   }
   return arith::CmpIOp::create(b, loc, pred, a[0], a[1]);
 }
-Value scalar(CastOp, OpBuilder &b, Location loc, ValueRange a, Type to) {
+Value scalar(CastOp op, OpBuilder &b, Location loc, ValueRange a, Type to) {
   Value x = a[0];
   Type from = x.getType();
   if (from == to) {
     return x;
+  }
+  // LLVM has no 8- and 4-bit floats: through f32, which holds all their
+  // values, with the bit arithmetic of SmallFloatCasts.cpp at the ends.
+  if (isSmallFloat(from)) {
+    return scalar(op, b, loc, extendSmallFloat(b, loc, x), to);
+  }
+  if (isSmallFloat(to)) {
+    Value wide = scalar(op, b, loc, x, b.getF32Type());
+    return truncateToSmallFloat(b, loc, wide, cast<FloatType>(to),
+                                op.getSaturate());
   }
   if (to.isInteger(1)) {
     // True when non-zero; NaN is true (unordered-or-not-equal).

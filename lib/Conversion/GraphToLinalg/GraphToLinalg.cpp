@@ -4,6 +4,7 @@
 #include "graphc/Conversion/Passes.h"
 
 #include "LoweringUtils.h"
+#include "SmallTypes.h"
 
 #include "graph/GraphDialect.h"
 #include "graph/GraphOps.h"
@@ -68,6 +69,11 @@ struct ConvertGraphToLinalgPass
       }
     });
     if (hasUnranked) {
+      return signalPassFailure();
+    }
+    // Small types first: 2- and 4-bit integers become 8-bit ones, which
+    // the unsigned legalization below then sees like any other.
+    if (failed(lowering::legalizeSmallTypes(getOperation()))) {
       return signalPassFailure();
     }
     if (failed(lowering::lowerUnsignedIntegers(getOperation()))) {

@@ -106,6 +106,19 @@ typedef enum graphrt_dtype_e {
   GRAPHRT_DTYPE_U16 = 11,
   GRAPHRT_DTYPE_U32 = 12,
   GRAPHRT_DTYPE_U64 = 13,
+  /* ONNX's small types, one element per byte: the float formats' bit
+   * patterns in the low bits (zero above), the integers sign- (i4, i2) or
+   * zero-extended (u4, u2) to 8 bits. */
+  GRAPHRT_DTYPE_F8E4M3FN = 14,
+  GRAPHRT_DTYPE_F8E4M3FNUZ = 15,
+  GRAPHRT_DTYPE_F8E5M2 = 16,
+  GRAPHRT_DTYPE_F8E5M2FNUZ = 17,
+  GRAPHRT_DTYPE_F8E8M0 = 18,
+  GRAPHRT_DTYPE_F4E2M1 = 19,
+  GRAPHRT_DTYPE_I4 = 20,
+  GRAPHRT_DTYPE_U4 = 21,
+  GRAPHRT_DTYPE_I2 = 22,
+  GRAPHRT_DTYPE_U2 = 23,
 } graphrt_dtype_t;
 
 /// Name, element type and static shape of an input, output, variable or
@@ -317,6 +330,16 @@ static inline size_t graphrt_dtype_size(graphrt_dtype_t dtype) {
   case GRAPHRT_DTYPE_U8:
   case GRAPHRT_DTYPE_I8:
   case GRAPHRT_DTYPE_BOOL:
+  case GRAPHRT_DTYPE_F8E4M3FN:
+  case GRAPHRT_DTYPE_F8E4M3FNUZ:
+  case GRAPHRT_DTYPE_F8E5M2:
+  case GRAPHRT_DTYPE_F8E5M2FNUZ:
+  case GRAPHRT_DTYPE_F8E8M0:
+  case GRAPHRT_DTYPE_F4E2M1:
+  case GRAPHRT_DTYPE_I4:
+  case GRAPHRT_DTYPE_U4:
+  case GRAPHRT_DTYPE_I2:
+  case GRAPHRT_DTYPE_U2:
     return 1;
   default:
     return 0;

@@ -102,3 +102,16 @@ func.func @cast_of_exact_cast(%i: tensor<4xi8>, %f: tensor<4xf16>, %b: tensor<4x
   // CHECK: return %[[A]], %[[F]], %[[C]], %[[D]], %[[E]], %[[G1]]
   return %1, %3, %5, %7, %9, %12 : tensor<4xi16>, tensor<4xf16>, tensor<4xi32>, tensor<4xf64>, tensor<4xi32>, tensor<4xi8>
 }
+
+// -----
+
+// The outer cast's `saturate` survives folding an exact inner cast.
+// CHECK-LABEL: func @cast_of_exact_cast_keeps_saturate
+// CHECK-SAME: (%[[H:.*]]: tensor<4xf16>)
+// CHECK: %[[A:.*]] = graph.cast %[[H]] {saturate = false, to = f8E4M3FN} : (tensor<4xf16>) -> tensor<4xf8E4M3FN>
+// CHECK: return %[[A]]
+func.func @cast_of_exact_cast_keeps_saturate(%h: tensor<4xf16>) -> tensor<4xf8E4M3FN> {
+  %0 = graph.cast %h {to = f32} : (tensor<4xf16>) -> tensor<4xf32>
+  %1 = graph.cast %0 {saturate = false, to = f8E4M3FN} : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
+  return %1 : tensor<4xf8E4M3FN>
+}

@@ -220,3 +220,18 @@ func.func @arg_reduce(%x: tensor<8x10xf32>, %i: tensor<?x3xi8>, %u: tensor<*xf32
   %2 = graph.arg_reduce %u {axis = 0 : i64, kind = #graph<reduce_kind max>} : (tensor<*xf32>) -> tensor<*xi64>
   return
 }
+
+// ONNX's small types; `saturate` is printed only when false (the default is
+// true).
+// CHECK-LABEL: func @cast_small_types
+func.func @cast_small_types(%x: tensor<4xf32>, %q: tensor<4xf8E4M3FNUZ>, %i: tensor<4xi4>) {
+  // CHECK: graph.cast %{{.*}} {saturate = false, to = f8E5M2} : (tensor<4xf32>) -> tensor<4xf8E5M2>
+  %0 = graph.cast %x {saturate = false, to = f8E5M2} : (tensor<4xf32>) -> tensor<4xf8E5M2>
+  // CHECK: graph.cast %{{.*}} {to = f4E2M1FN} : (tensor<4xf32>) -> tensor<4xf4E2M1FN>
+  %1 = graph.cast %x {saturate = true, to = f4E2M1FN} : (tensor<4xf32>) -> tensor<4xf4E2M1FN>
+  // CHECK: graph.cast %{{.*}} {to = f16} : (tensor<4xf8E4M3FNUZ>) -> tensor<4xf16>
+  %2 = graph.cast %q {to = f16} : (tensor<4xf8E4M3FNUZ>) -> tensor<4xf16>
+  // CHECK: graph.cast %{{.*}} {to = ui2} : (tensor<4xi4>) -> tensor<4xui2>
+  %3 = graph.cast %i {to = ui2} : (tensor<4xi4>) -> tensor<4xui2>
+  return
+}
