@@ -185,10 +185,8 @@ struct QuantBuilder : NodeBuilder {
         return {};
       }
       llvm::SmallVector<NamedAttribute> attrs = {
-          named("to", TypeAttr::get(target))};
-      if (saturate) {
-        attrs.push_back(unit("saturate"));
-      }
+          named("to", TypeAttr::get(target)),
+          named("saturate", BoolAttr::get(scaled.getContext(), saturate))};
       return op("graph.cast", {scaled}, attrs, target);
     }
     auto integer = dyn_cast<IntegerType>(target);
