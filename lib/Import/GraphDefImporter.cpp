@@ -3018,6 +3018,9 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
   // gives the inputs and outputs.
   std::vector<std::string> inputSpecs = options.inputs;
   std::vector<std::string> outputSpecs = options.outputs;
+  // A signature's outputs are named by their keys (what a serving client
+  // asks for), not by the nodes that compute them.
+  std::vector<std::string> outputKeys;
   if (inputSpecs.empty() && outputSpecs.empty() && !model.signatures.empty()) {
     std::vector<std::string> keys;
     // TF2's "__saved_model_init_op" only names the initializer NoOp.
@@ -3063,8 +3066,10 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       llvm::sort(outs);
       for (auto &[key, spec] : ins)
         inputSpecs.push_back(spec);
-      for (auto &[key, name] : outs)
+      for (auto &[key, name] : outs) {
         outputSpecs.push_back(name);
+        outputKeys.push_back(key);
+      }
     }
   }
 
@@ -3178,7 +3183,8 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     return nullptr;
   llvm::SmallVector<Value> results;
   llvm::SmallVector<std::string> resultNames;
-  for (auto [node, index] : outputs) {
+  for (auto [i, output] : llvm::enumerate(outputs)) {
+    auto [node, index] = output;
     std::string key = graph.nodes[node].name + ":" + std::to_string(index);
     Value v = values.lookup(key);
     if (!v) {
@@ -3189,7 +3195,9 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       continue;
     }
     results.push_back(v);
-    resultNames.push_back(index == 0 ? graph.nodes[node].name : key);
+    resultNames.push_back(i < outputKeys.size() ? outputKeys[i]
+                          : index == 0        ? graph.nodes[node].name
+                                              : key);
   }
   // Nodes whose translation leaves nothing to carry a placement (NoOp,
   // Identity of a variable, queues, dropped ops, folded nodes) keep their
