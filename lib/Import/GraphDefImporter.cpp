@@ -26,6 +26,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -600,7 +601,8 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
   }
   // Only variable ops take resource handles.
   bool takesHandles = op == "ReadVariableOp" || op.starts_with("Assign") ||
-                      op.starts_with("ResourceApply") || op == "Identity" ||
+                      op.starts_with("ResourceApply") ||
+                      op == "ResourceSparseApplyFtrl" || op == "Identity" ||
                       op == "Conv2D" || op == "DepthwiseConv2dNative" ||
                       op == "VarIsInitializedOp" || op == "IdentityN";
   takesHandles |= rule->action == OpAction::GraphInput;
@@ -1064,6 +1066,75 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     created.push_back(assign);
     if (!op.ends_with("VariableOp"))
       result = in[1]; // the ref output: the assigned value
+  } else if (op == "SparseApplyFtrl" || op == "ResourceSparseApplyFtrl") {
+    // TF: var accum linear grad indices lr l1 l2 lr_power. The rows named
+    // by `indices` take an FTRL step: they are gathered from the three
+    // variables, updated with graph.ftrl_update, and scattered back. TF
+    // applies a row named twice twice, in order; here each such row takes
+    // one step from its old value (scatter_nd's last write wins) -- TF's
+    // own optimizers pass unique indices (Unique + UnsortedSegmentSum).
+    if (failed(need(9)))
+      return failure();
+    if (boolAttr("multiply_linear_by_lr"))
+      return emitError(at) << op << " with multiply_linear_by_lr is not "
+                              "supported";
+    auto indexType = dyn_cast<RankedTensorType>(in[4].getType());
+    if (!indexType || indexType.getRank() != 1)
+      return emitError(at) << op << ": indices must be a vector, not "
+                           << in[4].getType();
+    llvm::SmallVector<FlatSymbolRefAttr> vars;
+    llvm::SmallVector<Value> rows;
+    llvm::SmallVector<Value> whole;
+    for (unsigned i = 0; i < 3; ++i) {
+      auto symbol = variableFor(i, at);
+      if (failed(symbol))
+        return failure();
+      vars.push_back(*symbol);
+      Value read = readVariable(at, *symbol);
+      Value row = read ? emit(at, "graph.gather", {read, in[4]},
+                              {named("axis", builder.getI64IntegerAttr(0))})
+                       : Value();
+      if (!row)
+        return failure();
+      whole.push_back(read);
+      rows.push_back(row);
+    }
+    std::optional<RegisteredOperationName> name =
+        RegisteredOperationName::lookup("graph.ftrl_update", ctx);
+    std::optional<RegisteredOperationName> assignName =
+        RegisteredOperationName::lookup("graph.assign_variable", ctx);
+    Attribute set = parseAttr(ctx, at, "#graph<assign_mode set>");
+    if (!name || !assignName || !set)
+      return emitError(at) << "importing " << op
+                           << " needs graph.ftrl_update and "
+                              "graph.assign_variable";
+    OperationState st(at, *name);
+    st.addOperands({rows[0], rows[1], rows[2], in[3], in[5], in[6], in[7],
+                    in[8]});
+    for (Value row : rows)
+      st.addTypes(row.getType());
+    Operation *upd = builder.create(st);
+    created.push_back(upd);
+    if (failed(mlir::verify(upd)))
+      return failure();
+    Value index = emit(at, "graph.unsqueeze", {in[4]},
+                       {named("axes", builder.getDenseI64ArrayAttr({1}))});
+    if (!index)
+      return failure();
+    for (unsigned i = 0; i < 3; ++i) {
+      Value updated =
+          emit(at, "graph.scatter_nd", {whole[i], index, upd->getResult(i)},
+               {});
+      if (!updated)
+        return failure();
+      OperationState as(at, *assignName);
+      as.addOperands(updated);
+      as.addAttribute("variable", vars[i]);
+      as.addAttribute("mode", set);
+      created.push_back(builder.create(as));
+      if (i == 0 && !op.starts_with("Resource"))
+        result = updated;
+    }
   } else if (op == "ApplyGradientDescent" || op == "ResourceApplyGradientDescent" ||
              op == "ApplyAdam" || op == "ResourceApplyAdam" ||
              op == "ApplyFtrl" || op == "ResourceApplyFtrl" ||
@@ -3412,6 +3483,7 @@ bool isTFOpTranslated(StringRef op) {
     "Reshape",
     "ResourceApplyAdam",
     "ResourceApplyFtrl",
+    "ResourceSparseApplyFtrl",
     "ResourceApplyGradientDescent",
     "ResourceApplyMomentum",
     "Round",
@@ -3428,6 +3500,7 @@ bool isTFOpTranslated(StringRef op) {
     "Snapshot",
     "Softmax",
     "SoftmaxCrossEntropyWithLogits",
+    "SparseApplyFtrl",
     "Softplus",
     "SpaceToBatchND",
     "SparseSoftmaxCrossEntropyWithLogits",
