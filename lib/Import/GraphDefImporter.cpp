@@ -26,6 +26,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -105,6 +106,9 @@ private:
                                              Location at);
   FailureOr<Type> placeholderType(const tensorflow::NodeDef &node,
                                   Location at);
+  /// A Placeholder's `shape` attribute, when it gives a rank.
+  std::optional<llvm::SmallVector<int64_t>>
+  placeholderShape(const tensorflow::NodeDef &node);
   LogicalResult importNode(const GraphNode &node);
   LogicalResult annotate(Operation *op, const GraphNode &node);
   FailureOr<FlatSymbolRefAttr> variableFor(unsigned input, Location at);
@@ -230,6 +234,13 @@ private:
     return nd.op() == "NoOp";
   }
   LogicalResult importCutInput(const GraphNode &node, StringRef shapeSpec);
+  /// ParseExample/ParseExampleV2: the dense features become arguments.
+  LogicalResult importParseExample(const GraphNode &node, Location at);
+  /// The strings of a DT_STRING Const (through Identity) feeding `input`.
+  std::optional<llvm::SmallVector<std::string>>
+  stringConstant(const NodeInput &input);
+  /// (serialized input, feature key) -> the argument of a parsed feature.
+  llvm::StringMap<Value> parsedFeatures;
   LogicalResult computeFrames(llvm::ArrayRef<unsigned> order);
   void noteUnshapedInputs(unsigned index);
   LogicalResult freezeVariables();
@@ -418,14 +429,26 @@ GraphDefImporter::placeholderType(const tensorflow::NodeDef &node,
     }
     return Type(RankedTensorType::get(shape, element));
   }
+  std::optional<llvm::SmallVector<int64_t>> shape = placeholderShape(node);
+  if (!shape)
+    return Type(UnrankedTensorType::get(element));
+  return Type(RankedTensorType::get(*shape, element));
+}
+
+std::optional<llvm::SmallVector<int64_t>>
+GraphDefImporter::placeholderShape(const tensorflow::NodeDef &node) {
   const tensorflow::AttrValue *shapeAttr = attr(node, "shape");
   if (!shapeAttr || !shapeAttr->has_shape() ||
       shapeAttr->shape().unknown_rank())
-    return Type(UnrankedTensorType::get(element));
+    return std::nullopt;
+  // Before GraphDef version 21, a Placeholder's empty shape meant unknown.
+  if (shapeAttr->shape().dim_size() == 0 &&
+      model.graph.versions().producer() < 21)
+    return std::nullopt;
   llvm::SmallVector<int64_t> shape;
   for (const auto &dim : shapeAttr->shape().dim())
     shape.push_back(dim.size() < 0 ? ShapedType::kDynamic : dim.size());
-  return Type(RankedTensorType::get(shape, element));
+  return shape;
 }
 
 LogicalResult GraphDefImporter::annotate(Operation *op, const GraphNode &node) {
@@ -556,8 +579,10 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
       in.push_back(Value());
       continue;
     }
-    if (!v && opaque.count(key) && op == "IdentityN") {
-      in.push_back(Value()); // passed through, still opaque
+    if (!v && opaque.count(key) &&
+        (op == "IdentityN" || op == "Identity" || op == "ParseExample" ||
+         op == "ParseExampleV2")) {
+      in.push_back(Value()); // passed through, still opaque / parsed away
       continue;
     }
     if (!v && opaque.count(key))
@@ -576,7 +601,8 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
   }
   // Only variable ops take resource handles.
   bool takesHandles = op == "ReadVariableOp" || op.starts_with("Assign") ||
-                      op.starts_with("ResourceApply") || op == "Identity" ||
+                      op.starts_with("ResourceApply") ||
+                      op == "ResourceSparseApplyFtrl" || op == "Identity" ||
                       op == "Conv2D" || op == "DepthwiseConv2dNative" ||
                       op == "VarIsInitializedOp" || op == "IdentityN";
   takesHandles |= rule->action == OpAction::GraphInput;
@@ -603,6 +629,8 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
 
   bool isRandom = op == "RandomUniform" || op == "RandomStandardNormal" ||
                   op == "TruncatedNormal";
+  if (op == "ParseExample" || op == "ParseExampleV2")
+    return importParseExample(node, at);
   if (rule->action == OpAction::GraphInput && !isRandom) {
     // A dequeue's components become arguments; the queue itself vanishes.
     if (op.starts_with("QueueDequeue")) {
@@ -855,6 +883,13 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
         return emitError(at) << "BiasAdd with data_format NCHW is not "
                                 "supported yet";
     }
+    // A string passes through Identity, still opaque.
+    if (op == "Identity" && !in[0]) {
+      if (auto it = opaque.find(inKeys[0]); it != opaque.end()) {
+        opaque[node.name + ":0"] = it->second;
+        return success();
+      }
+    }
     // A variable read through Identity stays a variable reference.
     if (simple == "graph.identity" && variableOf.count(inKeys[0])) {
       variableOf[node.name + ":0"] = variableOf.lookup(inKeys[0]);
@@ -1031,6 +1066,75 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     created.push_back(assign);
     if (!op.ends_with("VariableOp"))
       result = in[1]; // the ref output: the assigned value
+  } else if (op == "SparseApplyFtrl" || op == "ResourceSparseApplyFtrl") {
+    // TF: var accum linear grad indices lr l1 l2 lr_power. The rows named
+    // by `indices` take an FTRL step: they are gathered from the three
+    // variables, updated with graph.ftrl_update, and scattered back. TF
+    // applies a row named twice twice, in order; here each such row takes
+    // one step from its old value (scatter_nd's last write wins) -- TF's
+    // own optimizers pass unique indices (Unique + UnsortedSegmentSum).
+    if (failed(need(9)))
+      return failure();
+    if (boolAttr("multiply_linear_by_lr"))
+      return emitError(at) << op << " with multiply_linear_by_lr is not "
+                              "supported";
+    auto indexType = dyn_cast<RankedTensorType>(in[4].getType());
+    if (!indexType || indexType.getRank() != 1)
+      return emitError(at) << op << ": indices must be a vector, not "
+                           << in[4].getType();
+    llvm::SmallVector<FlatSymbolRefAttr> vars;
+    llvm::SmallVector<Value> rows;
+    llvm::SmallVector<Value> whole;
+    for (unsigned i = 0; i < 3; ++i) {
+      auto symbol = variableFor(i, at);
+      if (failed(symbol))
+        return failure();
+      vars.push_back(*symbol);
+      Value read = readVariable(at, *symbol);
+      Value row = read ? emit(at, "graph.gather", {read, in[4]},
+                              {named("axis", builder.getI64IntegerAttr(0))})
+                       : Value();
+      if (!row)
+        return failure();
+      whole.push_back(read);
+      rows.push_back(row);
+    }
+    std::optional<RegisteredOperationName> name =
+        RegisteredOperationName::lookup("graph.ftrl_update", ctx);
+    std::optional<RegisteredOperationName> assignName =
+        RegisteredOperationName::lookup("graph.assign_variable", ctx);
+    Attribute set = parseAttr(ctx, at, "#graph<assign_mode set>");
+    if (!name || !assignName || !set)
+      return emitError(at) << "importing " << op
+                           << " needs graph.ftrl_update and "
+                              "graph.assign_variable";
+    OperationState st(at, *name);
+    st.addOperands({rows[0], rows[1], rows[2], in[3], in[5], in[6], in[7],
+                    in[8]});
+    for (Value row : rows)
+      st.addTypes(row.getType());
+    Operation *upd = builder.create(st);
+    created.push_back(upd);
+    if (failed(mlir::verify(upd)))
+      return failure();
+    Value index = emit(at, "graph.unsqueeze", {in[4]},
+                       {named("axes", builder.getDenseI64ArrayAttr({1}))});
+    if (!index)
+      return failure();
+    for (unsigned i = 0; i < 3; ++i) {
+      Value updated =
+          emit(at, "graph.scatter_nd", {whole[i], index, upd->getResult(i)},
+               {});
+      if (!updated)
+        return failure();
+      OperationState as(at, *assignName);
+      as.addOperands(updated);
+      as.addAttribute("variable", vars[i]);
+      as.addAttribute("mode", set);
+      created.push_back(builder.create(as));
+      if (i == 0 && !op.starts_with("Resource"))
+        result = updated;
+    }
   } else if (op == "ApplyGradientDescent" || op == "ResourceApplyGradientDescent" ||
              op == "ApplyAdam" || op == "ResourceApplyAdam" ||
              op == "ApplyFtrl" || op == "ResourceApplyFtrl" ||
@@ -2392,6 +2496,223 @@ LogicalResult GraphDefImporter::importLoop(StringRef frame,
   return success();
 }
 
+std::optional<llvm::SmallVector<std::string>>
+GraphDefImporter::stringConstant(const NodeInput &input) {
+  int producer = input.producer;
+  // Follow Identity chains (bounded by the node count: no cycles here).
+  for (size_t steps = 0; producer >= 0 && steps < graph.nodes.size();
+       ++steps) {
+    const tensorflow::NodeDef &nd = def(graph.nodes[producer]);
+    if (nd.op() != "Identity" || graph.nodes[producer].inputs.empty())
+      break;
+    producer = graph.nodes[producer].inputs[0].producer;
+  }
+  if (producer < 0)
+    return std::nullopt;
+  const tensorflow::NodeDef &nd = def(graph.nodes[producer]);
+  const tensorflow::AttrValue *value = attr(nd, "value");
+  if (nd.op() != "Const" || !value || !value->has_tensor() ||
+      value->tensor().dtype() != tensorflow::DT_STRING)
+    return std::nullopt;
+  const tensorflow::TensorProto &t = value->tensor();
+  int64_t count = 1;
+  for (const auto &d : t.tensor_shape().dim())
+    count = d.size() < 0 ? -1 : count * d.size();
+  if (count < 0 || count > (1 << 20) ||
+      (t.string_val_size() == 0 && count > 0) || t.string_val_size() > count)
+    return std::nullopt;
+  llvm::SmallVector<std::string> out(t.string_val().begin(),
+                                     t.string_val().end());
+  // TensorFlow stores a repeated tail once.
+  if (!out.empty())
+    out.resize(count, out.back());
+  return out;
+}
+
+/// Parsing serialized tf.Example protos is where the model's data enters: a
+/// frontend boundary, like a queue. The node goes (with a warning naming
+/// it); each dense feature it parses becomes an argument named by its
+/// feature key and typed by `Tdense` and `dense_shapes` under the batch
+/// shape of the serialized input. Sparse and ragged features have no
+/// graphc type: their outputs are opaque, and a node that reads one is
+/// refused naming the feature.
+LogicalResult GraphDefImporter::importParseExample(const GraphNode &node,
+                                                   Location at) {
+  const tensorflow::NodeDef &nd = def(node);
+  bool v2 = node.op == "ParseExampleV2";
+  const tensorflow::AttrValue *tdense = attr(nd, "Tdense");
+  const tensorflow::AttrValue *denseShapes = attr(nd, "dense_shapes");
+  const tensorflow::AttrValue *sparseCount =
+      attr(nd, v2 ? "num_sparse" : "Nsparse");
+  int numDense = tdense ? tdense->list().type_size() : 0;
+  int numShapes = denseShapes ? denseShapes->list().shape_size() : 0;
+  if (numShapes != numDense)
+    return emitError(at) << node.op << ": dense_shapes has " << numShapes
+                         << " shapes for " << numDense << " Tdense types";
+  int64_t numSparse = sparseCount ? sparseCount->i() : 0;
+  int numRagged = 0;
+  if (v2)
+    if (const tensorflow::AttrValue *r = attr(nd, "ragged_value_types"))
+      numRagged = r->list().type_size();
+  if (numSparse < 0 || numSparse > (1 << 16))
+    return emitError(at) << node.op << ": bad sparse feature count "
+                         << numSparse;
+  // Inputs: serialized, names, then (V1) sparse_keys[Nsparse],
+  // dense_keys[Ndense], dense_defaults[Ndense]; (V2) sparse_keys,
+  // dense_keys, ragged_keys (1-D string tensors), dense_defaults[Ndense].
+  size_t expected = v2 ? 5 + numDense : 2 + numSparse + 2 * numDense;
+  if (node.inputs.size() != expected)
+    return emitError(at) << node.op << " with " << numSparse
+                         << " sparse and " << numDense
+                         << " dense features needs " << expected
+                         << " inputs, has " << node.inputs.size();
+  auto keysOf = [&](size_t first, size_t n, size_t vectorInput) {
+    llvm::SmallVector<std::string> keys;
+    if (v2) {
+      if (auto k = stringConstant(node.inputs[vectorInput]);
+          k && k->size() == n)
+        keys = *k;
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        auto k = stringConstant(node.inputs[first + i]);
+        keys.push_back(k && k->size() == 1 ? k->front() : std::string());
+      }
+    }
+    keys.resize(n);
+    return keys;
+  };
+  llvm::SmallVector<std::string> sparseKeys = keysOf(2, numSparse, 2);
+  llvm::SmallVector<std::string> denseKeys =
+      keysOf(2 + numSparse, numDense, 3);
+  llvm::SmallVector<std::string> raggedKeys = keysOf(0, numRagged, 4);
+  auto output = [&](int64_t flat) {
+    return node.name + ":" + std::to_string(flat);
+  };
+  auto describe = [&](StringRef kind, StringRef key) {
+    return (kind + " feature '" + key + "' parsed by " + node.op + " '" +
+            node.name + "' (only dense features are imported)")
+        .str();
+  };
+  for (int64_t i = 0; i < numSparse; ++i) {
+    std::string key = sparseKeys[i].empty() ? "#" + std::to_string(i)
+                                            : sparseKeys[i];
+    for (int64_t part = 0; part < 3; ++part)
+      opaque[output(part * numSparse + i)] = describe("the sparse", key);
+  }
+  for (int i = 0; i < numRagged; ++i) {
+    std::string key = raggedKeys[i].empty() ? "#" + std::to_string(i)
+                                            : raggedKeys[i];
+    int64_t first = 3 * numSparse + numDense;
+    opaque[output(first + i)] = describe("the ragged", key);
+    opaque[output(first + numRagged + i)] = describe("the ragged", key);
+  }
+
+  // The batch shape: --input-shape of the serialized placeholder, else its
+  // shape attribute, else one dimension (ParseExample takes a vector of
+  // serialized protos; tf.io.parse_example passes one).
+  const NodeInput &serialized = node.inputs[0];
+  std::optional<llvm::SmallVector<int64_t>> batch;
+  std::string serializedName =
+      serialized.producer >= 0 ? graph.nodes[serialized.producer].name
+                               : serialized.name;
+  for (StringRef spec : options.inputShapes) {
+    auto [name, dims] = spec.rsplit(':');
+    if (name != serializedName)
+      continue;
+    llvm::SmallVector<StringRef> parts;
+    if (!dims.empty())
+      dims.split(parts, 'x');
+    batch.emplace();
+    for (StringRef part : parts) {
+      int64_t size;
+      if (part == "?")
+        size = ShapedType::kDynamic;
+      else if (part.getAsInteger(10, size) || size < 0)
+        return emitError(loc(serializedName))
+               << "--input-shape '" << spec << "': bad dimension '" << part
+               << "'";
+      batch->push_back(size);
+    }
+  }
+  if (!batch && serialized.producer >= 0 &&
+      def(graph.nodes[serialized.producer]).op() == "Placeholder")
+    batch = placeholderShape(def(graph.nodes[serialized.producer]));
+  if (!batch)
+    batch = llvm::SmallVector<int64_t>{ShapedType::kDynamic};
+  if (!v2 && batch->size() != 1)
+    return emitError(at) << "ParseExample takes a vector of serialized "
+                            "examples; '"
+                         << serializedName << "' has rank " << batch->size();
+
+  std::optional<dist::DeviceAttr> device;
+  if (!nd.device().empty()) {
+    std::string error;
+    auto parsed = dist::DeviceAttr::fromString(ctx, nd.device(), error);
+    if (failed(parsed))
+      return emitError(at) << "bad device '" << nd.device() << "': " << error;
+    device = *parsed;
+    placed.insert(node.name);
+  }
+  std::string names;
+  for (int i = 0; i < numDense; ++i) {
+    Type element = convertTFType(ctx, tdense->list().type(i));
+    if (!element)
+      return emitError(at) << node.op << ": dense feature '" << denseKeys[i]
+                           << "' has type "
+                           << tensorflow::DataType_Name(
+                                  tdense->list().type(i))
+                           << ", which graphc has no tensor type for";
+    const tensorflow::TensorShapeProto &shape =
+        denseShapes->list().shape(i);
+    if (shape.unknown_rank())
+      return emitError(at) << node.op << ": dense feature '" << denseKeys[i]
+                           << "' has no rank in dense_shapes";
+    llvm::SmallVector<int64_t> dims(batch->begin(), batch->end());
+    for (const auto &d : shape.dim())
+      dims.push_back(d.size() < 0 ? ShapedType::kDynamic : d.size());
+    auto type = RankedTensorType::get(dims, element);
+    std::string key =
+        denseKeys[i].empty() ? output(3 * numSparse + i) : denseKeys[i];
+    // The same feature of the same serialized input (a regress and a
+    // classify signature) is one argument; another feature of that name
+    // is told apart by its node.
+    std::string featureId = serializedName + ":" +
+                            std::to_string(serialized.index) + "|" + key;
+    Value arg = parsedFeatures.lookup(featureId);
+    if (arg && arg.getType() != type)
+      return emitError(at) << node.op << ": dense feature '" << key
+                           << "' is " << type << " here and "
+                           << arg.getType() << " where parsed before";
+    if (!arg) {
+      std::string argName = key;
+      for (BlockArgument a : func.getArguments())
+        if (auto n = func.getArgAttrOfType<StringAttr>(a.getArgNumber(),
+                                                       "graph.name");
+            n && n.getValue() == argName)
+          argName = node.name + "/" + key;
+      llvm::SmallVector<NamedAttribute> argAttrs = {
+          builder.getNamedAttr("graph.name", builder.getStringAttr(argName))};
+      if (device)
+        argAttrs.push_back(builder.getNamedAttr("dist.device", *device));
+      unsigned index = func.getNumArguments();
+      if (failed(func.insertArgument(
+              index, type, builder.getDictionaryAttr(argAttrs), at)))
+        return failure();
+      arg = func.getArgument(index);
+      parsedFeatures[featureId] = arg;
+    }
+    values[output(3 * numSparse + i)] = arg;
+    names += (i ? ", '" : "'") + key + "'";
+  }
+  emitWarning(at) << "dropping '" << node.op << "': the serialized "
+                  << "tf.Example input '" << serializedName
+                  << "' is not imported; "
+                  << (numDense ? "the dense features " + names +
+                                     " become arguments"
+                               : std::string("it parses no dense feature"));
+  return success();
+}
+
 LogicalResult GraphDefImporter::importCutInput(const GraphNode &node,
                                                StringRef shapeSpec) {
   const tensorflow::NodeDef &nd = def(node);
@@ -2493,6 +2814,40 @@ static std::optional<unsigned> flatOutputIndex(StringRef op, StringRef arg,
   return index;
 }
 
+/// The flat output number of a ParseExample(V2) output argument: its lists
+/// are sized by the node's attributes.
+static std::optional<unsigned>
+parseExampleOutputIndex(const tensorflow::NodeDef &nd, StringRef arg,
+                        unsigned index) {
+  bool v2 = nd.op() == "ParseExampleV2";
+  auto find = [&](StringRef name) -> const tensorflow::AttrValue * {
+    auto it = nd.attr().find(name.str());
+    return it == nd.attr().end() ? nullptr : &it->second;
+  };
+  auto listSize = [&](StringRef name) -> int64_t {
+    const tensorflow::AttrValue *a = find(name);
+    return a ? a->list().type_size() : 0;
+  };
+  const tensorflow::AttrValue *sparse = find(v2 ? "num_sparse" : "Nsparse");
+  int64_t numSparse = sparse ? sparse->i() : 0;
+  int64_t numDense = listSize("Tdense");
+  int64_t numRagged = v2 ? listSize("ragged_value_types") : 0;
+  const std::pair<const char *, int64_t> lists[] = {
+      {"sparse_indices", numSparse}, {"sparse_values", numSparse},
+      {"sparse_shapes", numSparse},  {"dense_values", numDense},
+      {"ragged_values", numRagged},  {"ragged_row_splits", numRagged}};
+  int64_t first = 0;
+  for (const auto &[name, size] : lists) {
+    if (size < 0)
+      return std::nullopt;
+    if (arg == name)
+      return int64_t(index) < size ? std::optional<unsigned>(first + index)
+                                   : std::nullopt;
+    first += size;
+  }
+  return std::nullopt;
+}
+
 FailureOr<std::string>
 GraphDefImporter::renameInput(StringRef spelling, const InlineScope &scope,
                               StringRef node) {
@@ -2534,6 +2889,8 @@ GraphDefImporter::renameInput(StringRef spelling, const InlineScope &scope,
     if (!flat && parts[1] == "output" && index < unsigned(outs.size()) &&
         src.op() != callee->signature().name())
       flat = index;
+  } else if (src.op() == "ParseExample" || src.op() == "ParseExampleV2") {
+    flat = parseExampleOutputIndex(src, parts[1], index);
   } else {
     flat = flatOutputIndex(src.op(), parts[1], index);
   }
@@ -2732,6 +3089,9 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
   // gives the inputs and outputs.
   std::vector<std::string> inputSpecs = options.inputs;
   std::vector<std::string> outputSpecs = options.outputs;
+  // A signature's outputs are named by their keys (what a serving client
+  // asks for), not by the nodes that compute them.
+  std::vector<std::string> outputKeys;
   if (inputSpecs.empty() && outputSpecs.empty() && !model.signatures.empty()) {
     std::vector<std::string> keys;
     // TF2's "__saved_model_init_op" only names the initializer NoOp.
@@ -2777,8 +3137,10 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       llvm::sort(outs);
       for (auto &[key, spec] : ins)
         inputSpecs.push_back(spec);
-      for (auto &[key, name] : outs)
+      for (auto &[key, name] : outs) {
         outputSpecs.push_back(name);
+        outputKeys.push_back(key);
+      }
     }
   }
 
@@ -2892,7 +3254,8 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
     return nullptr;
   llvm::SmallVector<Value> results;
   llvm::SmallVector<std::string> resultNames;
-  for (auto [node, index] : outputs) {
+  for (auto [i, output] : llvm::enumerate(outputs)) {
+    auto [node, index] = output;
     std::string key = graph.nodes[node].name + ":" + std::to_string(index);
     Value v = values.lookup(key);
     if (!v) {
@@ -2903,7 +3266,9 @@ OwningOpRef<ModuleOp> GraphDefImporter::run() {
       continue;
     }
     results.push_back(v);
-    resultNames.push_back(index == 0 ? graph.nodes[node].name : key);
+    resultNames.push_back(i < outputKeys.size() ? outputKeys[i]
+                          : index == 0        ? graph.nodes[node].name
+                                              : key);
   }
   // Nodes whose translation leaves nothing to carry a placement (NoOp,
   // Identity of a variable, queues, dropped ops, folded nodes) keep their
@@ -3094,6 +3459,8 @@ bool isTFOpTranslated(StringRef op) {
     "PadV2",
     "PartitionedCall",
     "PaddingFIFOQueueV2",
+    "ParseExample",
+    "ParseExampleV2",
     "Placeholder",
     "PlaceholderWithDefault",
     "Pow",
@@ -3116,6 +3483,7 @@ bool isTFOpTranslated(StringRef op) {
     "Reshape",
     "ResourceApplyAdam",
     "ResourceApplyFtrl",
+    "ResourceSparseApplyFtrl",
     "ResourceApplyGradientDescent",
     "ResourceApplyMomentum",
     "Round",
@@ -3132,6 +3500,7 @@ bool isTFOpTranslated(StringRef op) {
     "Snapshot",
     "Softmax",
     "SoftmaxCrossEntropyWithLogits",
+    "SparseApplyFtrl",
     "Softplus",
     "SpaceToBatchND",
     "SparseSoftmaxCrossEntropyWithLogits",

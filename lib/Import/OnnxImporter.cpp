@@ -22,6 +22,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -2987,11 +2988,112 @@ Value OnnxImporter::lookupValue(StringRef name) {
     }
     value = *dense;
   }
-  Value v = constant(at, value);
+  Value v;
+  auto role = initializerRoles.find(name);
+  if (role != initializerRoles.end() &&
+      role->second != InitializerRole::Constant) {
+    v = declareVariable(name, value,
+                        role->second == InitializerRole::Trainable, at);
+  } else {
+    v = constant(at, value);
+  }
   if (v) {
     values[name] = v;
   }
   return v;
+}
+
+void OnnxImporter::classifyInitializers(llvm::ArrayRef<GraphNode> nodes,
+                                        const std::vector<bool> &needed) {
+  // Floating-point initializers are the model's parameters; integer ones
+  // are shapes, axes and indices, which stay constants. A float input the
+  // translation must know at import time is configuration, not a
+  // parameter, and stays a constant too; BatchNormalization's running mean
+  // and variance are state the step updates, not differentiated.
+  struct Slots {
+    const char *op;
+    std::initializer_list<int> inputs;
+  };
+  static const Slots kConfiguration[] = {
+      {"Dropout", {1, 2}}, {"Resize", {1, 2, 3}}, {"Upsample", {1}},
+      {"OneHot", {1}},     {"Range", {0, 1, 2}},
+  };
+  for (const auto &entry : initializers) {
+    Type element = convertOnnxElementType(ctx, entry.second->data_type());
+    if (element && isa<FloatType>(element)) {
+      initializerRoles[entry.first()] = InitializerRole::Trainable;
+    }
+  }
+  auto demote = [&](StringRef name, InitializerRole to) {
+    auto it = initializerRoles.find(name);
+    if (it != initializerRoles.end() && to < it->second) {
+      it->second = to;
+    }
+  };
+  for (unsigned index = 0; index < nodes.size(); ++index) {
+    if (!needed[index]) {
+      continue;
+    }
+    const GraphNode &node = nodes[index];
+    if (!node.domain.empty() && node.domain != "ai.onnx") {
+      continue;
+    }
+    for (const Slots &slots : kConfiguration) {
+      if (node.op != slots.op) {
+        continue;
+      }
+      for (int i : slots.inputs) {
+        if (i < int(node.inputs.size())) {
+          demote(node.inputs[i].name, InitializerRole::Constant);
+        }
+      }
+    }
+    if (node.op == "BatchNormalization") {
+      for (int i : {3, 4}) {
+        if (i < int(node.inputs.size())) {
+          demote(node.inputs[i].name, InitializerRole::State);
+        }
+      }
+    }
+  }
+}
+
+Value OnnxImporter::declareVariable(StringRef name, ElementsAttr value,
+                                    bool trainable, Location at) {
+  std::optional<RegisteredOperationName> variableOp =
+      RegisteredOperationName::lookup("graph.variable", ctx);
+  if (!variableOp || !mainFunc) {
+    emitError(at) << "importing initializers as variables needs "
+                     "graph.variable";
+    return {};
+  }
+  // The initializer's name, unless a symbol (the entry function) has it.
+  auto module = cast<ModuleOp>(mainFunc->getParentOp());
+  std::string symbol = name.str();
+  for (unsigned n = 1; SymbolTable::lookupSymbolIn(module, symbol); ++n) {
+    symbol = name.str() + "_" + std::to_string(n);
+  }
+  llvm::SmallVector<NamedAttribute> attrs = {
+      builder.getNamedAttr("sym_name", builder.getStringAttr(symbol)),
+      builder.getNamedAttr("type", TypeAttr::get(value.getType())),
+      builder.getNamedAttr("initial_value", value)};
+  if (trainable) {
+    attrs.push_back(builder.getNamedAttr("trainable", builder.getUnitAttr()));
+  }
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(mainFunc);
+    OperationState state(at, *variableOp);
+    state.addAttributes(attrs);
+    builder.create(state);
+  }
+  Operation *read = createGraphOp(
+      builder, at, "graph.read_variable", {},
+      {builder.getNamedAttr("variable",
+                            FlatSymbolRefAttr::get(ctx, symbol)),
+       builder.getNamedAttr("value_type", TypeAttr::get(value.getType()))},
+      {value.getElementType()});
+  return read ? read->getResult(0) : Value();
 }
 
 OwningOpRef<ModuleOp> OnnxImporter::run() {
@@ -3018,11 +3120,6 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
       path, [](const GraphNode &, unsigned) { return false; });
   if (!order) {
     emitError(fileLoc) << llvm::toString(order.takeError());
-    return nullptr;
-  }
-  if (options.training) {
-    emitError(fileLoc) << "importing initializers as variables (training) is "
-                          "not implemented yet";
     return nullptr;
   }
 
@@ -3156,6 +3253,10 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
   llvm::SmallVector<Type> resultTypes;
   auto func = func::FuncOp::create(
       builder, fileLoc, "main", builder.getFunctionType(argTypes, resultTypes));
+  mainFunc = func;
+  if (options.training) {
+    classifyInitializers(nodeGraph->nodes, needed);
+  }
   Block *entry = func.addEntryBlock();
   for (unsigned i = 0; i < argNames.size(); ++i) {
     values[argNames[i]] = entry->getArgument(i);

@@ -254,6 +254,18 @@ public:
   FailureOr<ElementsAttr> adoptLargeTensor(const onnx::TensorProto &tensor,
                                            Location at);
   const onnx::ModelProto *model = nullptr;
+  /// Training imports (ImportOptions::training): what each floating-point
+  /// initializer becomes, from how the imported nodes use it.
+  /// Ordered by precedence: a use as configuration makes a constant, a use
+  /// as running statistics a non-trainable variable.
+  enum class InitializerRole { Constant, State, Trainable };
+  llvm::StringMap<InitializerRole> initializerRoles;
+  void classifyInitializers(llvm::ArrayRef<GraphNode> nodes,
+                            const std::vector<bool> &needed);
+  /// A read of a new graph.variable holding `value` (initializer `name`).
+  Value declareVariable(StringRef name, ElementsAttr value, bool trainable,
+                        Location at);
+  Operation *mainFunc = nullptr;
 };
 
 } // namespace graphc::import

@@ -284,6 +284,8 @@ const OpRule kTFRules[] = {
   {"Pad", M, "graph.pad,graph.slice"},
   {"PadV2", M, "graph.pad"},
   {"PaddingFIFOQueueV2", In, ""},
+  {"ParseExample", In, ""},
+  {"ParseExampleV2", In, ""},
   {"PartitionedCall", M, "func.call"},
   {"Placeholder", M, ""},
   {"PlaceholderWithDefault", M, "graph.identity"},

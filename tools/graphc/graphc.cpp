@@ -103,6 +103,12 @@ cl::opt<std::string> trainOp(
     "train-op", cl::desc("TensorFlow training graphs: the op that runs one "
                          "step (imports initializers as variables)"),
     cl::init(""), cl::cat(graphcCategory));
+cl::opt<bool> training(
+    "training",
+    cl::desc("ONNX: import for training: floating-point initializers become "
+             "graph.variable (trainable; BatchNormalization's running mean "
+             "and variance not) instead of constants"),
+    cl::init(false), cl::cat(graphcCategory));
 cl::opt<bool> listUnsupported(
     "list-unsupported",
     cl::desc("List every op of the model the importer cannot take, with "
@@ -246,8 +252,20 @@ int main(int argc, char **argv) {
                       "--inputs past the value instead\n";
       return 1;
     }
+    if (*format == graphc::import::ModelFormat::Onnx && !trainOp.empty()) {
+      llvm::errs() << "graphc: error: --train-op names a TensorFlow node; an "
+                      "ONNX model has none: import it for training with "
+                      "--training\n";
+      return 1;
+    }
+    if (*format != graphc::import::ModelFormat::Onnx && training) {
+      llvm::errs() << "graphc: error: --training is for ONNX models; a "
+                      "TensorFlow training graph takes --train-op=NAME (its "
+                      "variables are variables already)\n";
+      return 1;
+    }
     if (*format == graphc::import::ModelFormat::Onnx) {
-      options.training = !trainOp.empty();
+      options.training = training;
     } else if (!trainOp.empty()) {
       // TensorFlow: the train op's variable updates are imported.
       llvm::SmallVector<StringRef> names;
