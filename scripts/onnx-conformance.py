@@ -198,8 +198,15 @@ RUNTIME_OPERAND = re.compile(
     r"must be a constant|computed at run time|with computed|a computed")
 
 
+# Ops whose every operand (operand 0 included) is a size, a shape or a
+# bound: their results' shapes follow from the operands' values.
+ALL_OPERANDS_STATIC = {"ConstantOfShape", "Range", "HannWindow",
+                       "HammingWindow", "BlackmanWindow", "MelWeightMatrix"}
+
+
 def inputs_to_freeze(model, reason, inputs, frozen):
-    """Graph inputs the failing node takes as operands >= 1, when the
+    """Graph inputs the failing node's operands >= 1 (all operands for the
+    ops in ALL_OPERANDS_STATIC) are, or are computed from, when the
     importer's reason says an operand must be known at compile time."""
     if not RUNTIME_OPERAND.search(reason):
         return []
@@ -208,10 +215,25 @@ def inputs_to_freeze(model, reason, inputs, frozen):
         return []
     where = m.group(1)
     names = {vi.name for vi in inputs}
+    producer = {o: n for n in model.graph.node for o in n.output}
     for i, n in enumerate(model.graph.node):
-        if (n.name or f"{n.op_type}_#{i}") == where:
-            return [x for x in list(n.input)[1:]
-                    if x in names and x not in frozen]
+        if (n.name or f"{n.op_type}_#{i}") != where:
+            continue
+        first = 0 if n.op_type in ALL_OPERANDS_STATIC else 1
+        # Walk back from the operands to the graph inputs they come from
+        # (an expanded function computes a Range's limit from its input).
+        found, todo, seen = [], list(n.input)[first:], set()
+        while todo:
+            x = todo.pop()
+            if not x or x in seen:
+                continue
+            seen.add(x)
+            if x in names:
+                if x not in frozen:
+                    found.append(x)
+            elif x in producer:
+                todo += list(producer[x].input)
+        return sorted(found)
     return []
 
 
