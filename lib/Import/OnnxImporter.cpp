@@ -2536,6 +2536,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   if (auto r = importMath(node, def, in, at)) return std::move(*r);
   if (auto r = importShrink(node, def, in, at)) return std::move(*r);
   if (auto r = importAttentionFamily(node, def, in, at)) return std::move(*r);
+  if (auto r = importSignal(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3249,6 +3250,12 @@ bool isOnnxOpTranslated(StringRef op) {
       "CausalConvWithState",
       "LinearAttention",
       "FlexAttention",
+      "BlackmanWindow",
+      "DFT",
+      "HammingWindow",
+      "HannWindow",
+      "MelWeightMatrix",
+      "STFT",
   };
   for (const char *name : kTranslated) {
     if (op == name) {

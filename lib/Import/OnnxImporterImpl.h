@@ -200,6 +200,11 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importAttentionFamily(const GraphNode &node, const onnx::NodeProto &def,
                         llvm::ArrayRef<Value> in, Location at);
+  /// HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix, DFT, STFT
+  /// (OnnxImportSignal.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importSignal(const GraphNode &node, const onnx::NodeProto &def,
+               llvm::ArrayRef<Value> in, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {
