@@ -409,7 +409,9 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
         return failure();
       }
     }
-    result = emit(simple, operands, {});
+    if (!simple.empty()) {
+      result = emit(simple, operands, {});
+    }
   } else if (op == "Max" || op == "Min" || op == "Sum") {
     if (failed(need(1))) {
       return failure();
@@ -2245,10 +2247,10 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     StringRef coord =
         attrStr("coordinate_transformation_mode",
                 (op == "Upsample" || opset < 11) ? "asymmetric" : "half_pixel");
-    StringRef nearest = attrStr("nearest_mode", "round_prefer_floor");
-    if (attrInt(def, "exclude_outside", 0)) {
-      return emitError(at) << op << " with exclude_outside is not supported";
-    }
+    // Opset < 11 rounds nearest down.
+    StringRef nearest = attrStr("nearest_mode", (op == "Upsample" || opset < 11)
+                                                    ? "floor"
+                                                    : "round_prefer_floor");
     // Opset 18: scales/sizes may name only some axes.
     llvm::SmallVector<int64_t> axes;
     if (auto a = attrInts(def, "axes")) {
@@ -2270,11 +2272,6 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
       return emitError(at) << op << " keep_aspect_ratio_policy '" << policy
                            << "' is unknown";
     }
-    if (mode == "cubic" && attrFloat(def, "cubic_coeff_a", -0.75f) != -0.75f) {
-      return emitError(at) << op
-                           << " cubic_coeff_a other than -0.75 is not "
-                              "supported";
-    }
     if (mode == "bilinear" || mode == "trilinear") {
       mode = "linear";
     }
@@ -2282,9 +2279,34 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
       return emitError(at) << op << " mode '" << mode << "' is unknown";
     }
     if (coord != "half_pixel" && coord != "align_corners" &&
-        coord != "asymmetric" && coord != "pytorch_half_pixel") {
+        coord != "asymmetric" && coord != "pytorch_half_pixel" &&
+        coord != "half_pixel_symmetric" && coord != "tf_crop_and_resize") {
       return emitError(at) << op << " coordinate_transformation_mode '" << coord
-                           << "' is not supported";
+                           << "' is unknown";
+    }
+    // tf_crop_and_resize: the box, normalized, per named axis (input 1).
+    std::optional<llvm::SmallVector<double>> roi;
+    if (coord == "tf_crop_and_resize") {
+      DenseElementsAttr r;
+      if (!operand(1) || !matchPattern(in[1], m_Constant(&r)) ||
+          !isa<FloatType>(r.getElementType())) {
+        return emitError(at) << op
+                             << " roi must be a constant for "
+                                "tf_crop_and_resize";
+      }
+      if (r.getNumElements() != int64_t(2 * axes.size())) {
+        return emitError(at) << op << " roi has " << r.getNumElements()
+                             << " entries for " << axes.size() << " axes";
+      }
+      roi.emplace(2 * rank, 0.0);
+      for (int64_t i = 0; i < rank; ++i) {
+        (*roi)[rank + i] = 1.0;
+      }
+      auto v = llvm::to_vector(r.getValues<llvm::APFloat>());
+      for (size_t i = 0; i < axes.size(); ++i) {
+        (*roi)[axes[i]] = v[i].convertToDouble();
+        (*roi)[rank + axes[i]] = v[axes.size() + i].convertToDouble();
+      }
     }
     // Sizes: from `sizes`, else from scales times the input shape.
     llvm::SmallVector<int64_t> sizes;
@@ -2366,41 +2388,10 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
         sizes.push_back(int64_t(std::floor((*shape)[i] * (*scales)[i])));
       }
     }
-    // Antialiasing only changes a linear or cubic downscale.
-    if (attrInt(def, "antialias", 0) && mode != "nearest") {
-      for (int64_t i = 0; i < rank; ++i) {
-        if (ShapedType::isDynamic((*shape)[i]) || sizes[i] < (*shape)[i]) {
-          return emitError(at) << op
-                               << " with antialias that shrinks "
-                                  "dimension "
-                               << i << " is not supported";
-        }
-      }
-    }
-    if (mode == "nearest" && nearest != "round_prefer_floor") {
-      // graph.resize rounds half down; `floor` agrees where no output
-      // coordinate maps to a fraction >= 0.5, e.g. integer upscaling
-      // with asymmetric coordinates by 1 or 2.
-      bool same = nearest == "floor" && coord == "asymmetric";
-      for (int64_t i = 0; i < rank && same; ++i) {
-        same = !ShapedType::isDynamic((*shape)[i]) &&
-               (sizes[i] == (*shape)[i] || sizes[i] == 2 * (*shape)[i]);
-      }
-      if (!same) {
-        return emitError(at)
-               << op << " nearest_mode '" << nearest << "' is not supported";
-      }
-    }
-    if (legacyScales && mode == "nearest") {
-      // Opset < 11 rounds down (floor): same as above.
-      for (int64_t i = 0; i < rank; ++i) {
-        if (ShapedType::isDynamic((*shape)[i]) ||
-            (sizes[i] != (*shape)[i] && sizes[i] != 2 * (*shape)[i])) {
-          return emitError(at) << op << " (opset " << opset
-                               << ") nearest with scale other than 1 or 2 "
-                                  "rounds down, which is not supported";
-        }
-      }
+    if (nearest != "round_prefer_floor" && nearest != "round_prefer_ceil" &&
+        nearest != "floor" && nearest != "ceil") {
+      return emitError(at) << op << " nearest_mode '" << nearest
+                           << "' is unknown";
     }
     // Scales that sizes / input does not reproduce (a size rounded down)
     // go to graph.resize: the coordinate transformation uses them.
@@ -2413,7 +2404,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     // At scale 1 every mode and coordinate mapping is the identity (this
     // also covers integer inputs, which graph.resize interpolates only by
     // nearest).
-    if (llvm::equal(sizes, *shape) && !exactScales) {
+    if (llvm::equal(sizes, *shape) && !exactScales && !roi) {
       return one(build1(at, "graph.identity", {in[0]}));
     }
     Attribute m = kindAttr(("#graph<resize_mode " + mode + ">").str());
@@ -2427,6 +2418,35 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     if (exactScales) {
       resizeAttrs.push_back(
           named("scales", builder.getDenseF64ArrayAttr(*scales)));
+    }
+    if (mode == "nearest" && nearest != "round_prefer_floor") {
+      Attribute n = kindAttr(("#graph<nearest_mode " + nearest + ">").str());
+      if (!n) {
+        return failure();
+      }
+      resizeAttrs.push_back(named("nearest_mode", n));
+    }
+    if (mode == "cubic") {
+      float a = attrFloat(def, "cubic_coeff_a", -0.75f);
+      if (a != -0.75f) {
+        resizeAttrs.push_back(
+            named("cubic_coeff_a", builder.getF64FloatAttr(a)));
+      }
+    }
+    if (mode != "nearest" && attrInt(def, "exclude_outside", 0)) {
+      resizeAttrs.push_back(named("exclude_outside", builder.getUnitAttr()));
+    }
+    // Antialiasing only changes a linear or cubic downscale.
+    if (mode != "nearest" && attrInt(def, "antialias", 0)) {
+      resizeAttrs.push_back(named("antialias", builder.getUnitAttr()));
+    }
+    if (roi) {
+      resizeAttrs.push_back(named("roi", builder.getDenseF64ArrayAttr(*roi)));
+      float e = attrFloat(def, "extrapolation_value", 0.0f);
+      if (e != 0.0f) {
+        resizeAttrs.push_back(
+            named("extrapolation_value", builder.getF64FloatAttr(e)));
+      }
     }
     return one(build1(at, "graph.resize", {in[0]}, resizeAttrs));
   }
