@@ -399,8 +399,28 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     }
     llvm::SmallVector<Value> operands(
         llvm::ArrayRef<Value>(in).take_front(arity));
-    if (simple == "graph.pow" &&
-        getElementType(operands[0]) != getElementType(operands[1])) {
+    Type powBase = getElementType(operands[0]);
+    if (simple == "graph.pow" && isa<IntegerType>(powBase)) {
+      // graph.pow is a float op: an integer base (and any exponent) is
+      // raised in f64, exact for integer results below 2^53, and the
+      // result truncated back to the base's type as ONNX's reference does.
+      Type f64 = builder.getF64Type();
+      for (Value &v : operands) {
+        v = emit("graph.cast", {v}, {named("to", TypeAttr::get(f64))}, f64);
+        if (!v) {
+          return failure();
+        }
+      }
+      Value p = emit("graph.pow", operands, {});
+      result = p ? emit("graph.cast", {p},
+                        {named("to", TypeAttr::get(powBase))}, powBase)
+                 : Value();
+      if (!result) {
+        return failure();
+      }
+      simple = "";
+    } else if (simple == "graph.pow" &&
+               getElementType(operands[0]) != getElementType(operands[1])) {
       // ONNX lets the exponent's type differ; the op set does not.
       Type base = getElementType(operands[0]);
       operands[1] = emit("graph.cast", {operands[1]},
@@ -1151,6 +1171,13 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     } else if (op == "ReduceLogSumExp") {
       x = build1(at, "graph.exp", {x});
     }
+    // Booleans reduce as 0/1 bytes (max = any, min = all), compared back.
+    bool boolean = getElementType(x).isInteger(1);
+    if (boolean && (kind == "max" || kind == "min")) {
+      Type i8 = builder.getIntegerType(8);
+      x = build1(at, "graph.select", {x, scalar(at, i8, 1), scalar(at, i8, 0)},
+                 {}, i8);
+    }
     if (!x) {
       return failure();
     }
@@ -1164,6 +1191,13 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
       attrs.push_back(named("keepdims", builder.getUnitAttr()));
     }
     Value r = build1(at, "graph.reduce", {x}, attrs);
+    if (r && boolean && (kind == "max" || kind == "min")) {
+      Attribute ne = kindAttr("#graph<compare_direction ne>");
+      r = ne ? build1(at, "graph.compare",
+                      {r, scalar(at, getElementType(r), 0)},
+                      {named("direction", ne)}, builder.getI1Type())
+             : Value();
+    }
     if (r && op == "ReduceL2") {
       r = build1(at, "graph.sqrt", {r});
     } else if (r && (op == "ReduceLogSum" || op == "ReduceLogSumExp")) {
