@@ -2591,6 +2591,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   if (auto r = importShrink(node, def, in, at)) return std::move(*r);
   if (auto r = importAttentionFamily(node, def, in, at)) return std::move(*r);
   if (auto r = importSignal(node, def, in, at)) return std::move(*r);
+  if (auto r = importUnpool(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3310,6 +3311,7 @@ bool isOnnxOpTranslated(StringRef op) {
       "HannWindow",
       "MelWeightMatrix",
       "STFT",
+      "MaxUnpool",
   };
   for (const char *name : kTranslated) {
     if (op == name) {

@@ -205,6 +205,10 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importSignal(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
+  /// MaxUnpool as a scatter into zeros (OnnxImportUnpool.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importUnpool(const GraphNode &node, const onnx::NodeProto &def,
+               llvm::ArrayRef<Value> in, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {

@@ -113,6 +113,7 @@ const OpRule kOnnxRules[] = {
   {"MatMul", M, "graph.matmul"},
   {"Max", M, "graph.max"},
   {"MaxPool", M, "graph.pool"},
+  {"MaxUnpool", M, "graph.constant,graph.reshape,graph.scatter_elements"},
   {"Mean", M, "graph.add,graph.div"},
   {"MeanVarianceNormalization", M, "graph.reduce,graph.mul,graph.sub,graph.sqrt,graph.add,graph.div"},
   {"MelWeightMatrix", M, "graph.constant"},

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """onnx-small-ops-gen.py DIR: writes models for the importer's handling of
-an integer Pow base, ReduceMax/ReduceMin of booleans and LpNormalization's
-zero norm."""
+an integer Pow base, ReduceMax/ReduceMin of booleans, LpNormalization's
+zero norm and MaxUnpool."""
 import os
 import sys
 
@@ -26,3 +26,22 @@ save("reduce-max-bool", [h.make_node("ReduceMax", ["x"], ["y"], keepdims=0)],
      [v("x", T.BOOL, [2, 3])], [v("y", T.BOOL, [])])
 save("lp-norm", [h.make_node("LpNormalization", ["x"], ["y"], axis=0)],
      [v("x", T.FLOAT, [2, 3])], [v("y", T.FLOAT, [2, 3])])
+# MaxUnpool of a 2x2 MaxPool result (kernel 2, stride 2) back to 4x4, and
+# to 5x5 through output_shape.
+save("unpool", [h.make_node("MaxUnpool", ["x", "i"], ["y"],
+                            kernel_shape=[2, 2], strides=[2, 2])],
+     [v("x", T.FLOAT, [1, 1, 2, 2]), v("i", T.INT64, [1, 1, 2, 2])],
+     [v("y", T.FLOAT, [1, 1, 4, 4])])
+save("unpool-shape", [
+    h.make_node("Constant", [], ["s"], value=h.make_tensor(
+        "s", T.INT64, [4], [1, 1, 5, 5])),
+    h.make_node("MaxUnpool", ["x", "i", "s"], ["y"], kernel_shape=[2, 2],
+                strides=[2, 2])],
+     [v("x", T.FLOAT, [1, 1, 2, 2]), v("i", T.INT64, [1, 1, 2, 2])],
+     [v("y", T.FLOAT, [1, 1, 5, 5])])
+save("unpool-bad-shape", [
+    h.make_node("Constant", [], ["s"], value=h.make_tensor(
+        "s", T.INT64, [4], [2, 1, 5, 5])),
+    h.make_node("MaxUnpool", ["x", "i", "s"], ["y"], kernel_shape=[2, 2])],
+     [v("x", T.FLOAT, [1, 1, 2, 2]), v("i", T.INT64, [1, 1, 2, 2])],
+     [v("y", T.FLOAT, [2, 1, 5, 5])])
