@@ -284,10 +284,17 @@ RUNTIME_OPERAND = re.compile(
     r"must be a constant|computed at run time|with computed|a computed")
 
 
+# Ops whose every operand (operand 0 included) is a size, a shape or a
+# bound: their results' shapes follow from the operands' values.
+ALL_OPERANDS_STATIC = {"ConstantOfShape", "Range", "HannWindow",
+                       "HammingWindow", "BlackmanWindow", "MelWeightMatrix"}
+
+
 def inputs_to_freeze(model, reason, inputs, frozen):
-    """Graph inputs the failing node's operands >= 1 are computed from (or
-    are), when the importer's reason says an operand must be known at
-    compile time; never the node's data operand 0."""
+    """Graph inputs the failing node's operands >= 1 (all operands for the
+    ops in ALL_OPERANDS_STATIC) are, or are computed from, when the
+    importer's reason says an operand must be known at compile time; never
+    the data operand 0 of the other ops."""
     if not RUNTIME_OPERAND.search(reason):
         return []
     m = re.search(r":([^:\s]+): error:", reason)
@@ -295,26 +302,29 @@ def inputs_to_freeze(model, reason, inputs, frozen):
         return []
     where = m.group(1)
     names = {vi.name for vi in inputs}
-    producer = {out: n for n in model.graph.node for out in n.output}
+    producer = {o: n for n in model.graph.node for o in n.output}
     for i, n in enumerate(model.graph.node):
-        if (n.name or f"{n.op_type}_#{i}") == where:
-            # The graph inputs whose values the operands are computed from
-            # (an expanded function computes Pad's pads from its `shape`
-            # input); Shape and Size read only the static shape, so the
-            # walk stops there.
-            found, seen, todo = [], set(), list(n.input)[1:]
-            while todo:
-                x = todo.pop(0)
-                if not x or x in seen or x == n.input[0]:
-                    continue
-                seen.add(x)
-                if x in names:
-                    if x not in frozen:
-                        found.append(x)
-                elif x in producer and \
-                        producer[x].op_type not in ("Shape", "Size"):
-                    todo.extend(producer[x].input)
-            return found
+        if (n.name or f"{n.op_type}_#{i}") != where:
+            continue
+        first = 0 if n.op_type in ALL_OPERANDS_STATIC else 1
+        data = n.input[0] if first == 1 and n.input else None
+        # Walk back from the operands to the graph inputs they come from (an
+        # expanded function computes a Range's limit or Pad's pads from its
+        # inputs); Shape and Size read only the static shape, so the walk
+        # stops there.
+        found, todo, seen = [], list(n.input)[first:], set()
+        while todo:
+            x = todo.pop()
+            if not x or x in seen or x == data:
+                continue
+            seen.add(x)
+            if x in names:
+                if x not in frozen:
+                    found.append(x)
+            elif x in producer and \
+                    producer[x].op_type not in ("Shape", "Size"):
+                todo += list(producer[x].input)
+        return sorted(found)
     return []
 
 

@@ -770,6 +770,23 @@ LogicalResult ResizeOp::inferReturnTypes(MLIRContext *,
         return emitOptionalError(location, opName, ": scales entry ", i,
                                  " is ", scale, ", expected a positive value");
   }
+  bool crop = adaptor.getCoordinateMode() == CoordinateMode::tf_crop_and_resize;
+  if (std::optional<ArrayRef<double>> roi = adaptor.getRoi()) {
+    if (!crop)
+      return emitOptionalError(location, opName,
+                               ": roi is only used by coordinate_mode "
+                               "tf_crop_and_resize, got ",
+                               stringifyCoordinateMode(
+                                   adaptor.getCoordinateMode()));
+    if (roi->size() != 2 * sizes.size())
+      return emitOptionalError(location, opName, ": roi has ", roi->size(),
+                               " entries, expected ", 2 * sizes.size(),
+                               " (a start and an end per dimension)");
+  } else if (crop) {
+    return emitOptionalError(location, opName,
+                             ": coordinate_mode tf_crop_and_resize needs a "
+                             "roi");
+  }
   if (adaptor.getMode() != ResizeMode::nearest &&
       !isa<FloatType>(inputType.getElementType()))
     return emitOptionalError(location, opName, ": ",

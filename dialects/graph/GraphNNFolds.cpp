@@ -38,7 +38,8 @@ OpFoldResult ResizeOp::fold(FoldAdaptor) {
   // At scale 1 every coordinate mode maps output index i to input index i,
   // and nearest picks that element exactly. Linear and cubic would compute
   // 0 * neighbour, which is NaN next to an infinity, so they stay.
-  if (getMode() != ResizeMode::nearest || getInput().getType() != getType())
+  if (getMode() != ResizeMode::nearest || getInput().getType() != getType() ||
+      getCoordinateMode() == CoordinateMode::tf_crop_and_resize)
     return {};
   // Explicit scales other than 1 move the sampling points.
   if (std::optional<ArrayRef<double>> scales = getScales())

@@ -37,12 +37,25 @@ def Graph_CoordinateMode : I32EnumAttr<"CoordinateMode",
     "how resize maps output coordinates to input coordinates", [
       I32EnumAttrCase<"half_pixel", 0>, I32EnumAttrCase<"align_corners", 1>,
       I32EnumAttrCase<"asymmetric", 2>,
-      I32EnumAttrCase<"pytorch_half_pixel", 3>]> {
+      I32EnumAttrCase<"pytorch_half_pixel", 3>,
+      I32EnumAttrCase<"half_pixel_symmetric", 4>,
+      I32EnumAttrCase<"tf_crop_and_resize", 5>]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::graphc::graph";
 }
 def Graph_CoordinateModeAttr
     : EnumAttr<Graph_Dialect, Graph_CoordinateMode, "coordinate_mode">;
+
+def Graph_NearestMode : I32EnumAttr<"NearestMode",
+    "how a nearest resize rounds a source coordinate to an index", [
+      I32EnumAttrCase<"round_prefer_floor", 0>,
+      I32EnumAttrCase<"round_prefer_ceil", 1>, I32EnumAttrCase<"floor", 2>,
+      I32EnumAttrCase<"ceil", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::graphc::graph";
+}
+def Graph_NearestModeAttr
+    : EnumAttr<Graph_Dialect, Graph_NearestMode, "nearest_mode">;
 
 def Graph_RNNDirection : I32EnumAttr<"RNNDirection",
     "direction of a recurrent layer", [
@@ -439,8 +452,21 @@ def Graph_ResizeOp : Graph_Op<"resize", [Pure, Graph_CostOpInterface]> {
     is rounded, the scale is not; `align_corners` uses `input * scale` as
     the resized length).
 
+    `nearest_mode` (default `round_prefer_floor`) rounds a nearest resize's
+    source coordinate. `cubic_coeff_a` (default -0.75) is the cubic
+    kernel's A. With `exclude_outside`, linear/cubic taps that fall outside
+    the input weigh 0 and the others are renormalized. With `antialias`, a
+    linear or cubic downscale by `s < 1` stretches the kernel by `1 / s`
+    (more taps, weights renormalized), as ONNX Resize-18 does.
+
+    `tf_crop_and_resize` samples the box `roi` (required with that mode
+    only: the start of every dimension, then its end, in normalized input
+    coordinates); an output element whose source coordinate falls outside
+    the input along any dimension is `extrapolation_value`.
+
     A `nearest` resize to the input's own shape without `scales` folds to
-    its input (every coordinate mode maps each index to itself at scale 1).
+    its input (every coordinate mode but `tf_crop_and_resize` maps each
+    index to itself at scale 1).
 
     Example:
 
@@ -453,7 +479,13 @@ def Graph_ResizeOp : Graph_Op<"resize", [Pure, Graph_CostOpInterface]> {
                        Graph_ResizeModeAttr:$mode,
                        DefaultValuedAttr<Graph_CoordinateModeAttr,
                          "::graphc::graph::CoordinateMode::half_pixel">:$coordinate_mode,
-                       OptionalAttr<DenseF64ArrayAttr>:$scales);
+                       OptionalAttr<DenseF64ArrayAttr>:$scales,
+                       DefaultValuedAttr<Graph_NearestModeAttr,
+                         "::graphc::graph::NearestMode::round_prefer_floor">:$nearest_mode,
+                       DefaultValuedAttr<F64Attr, "-0.75">:$cubic_coeff_a,
+                       UnitAttr:$exclude_outside, UnitAttr:$antialias,
+                       OptionalAttr<DenseF64ArrayAttr>:$roi,
+                       DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = [{
     $input attr-dict `:` functional-type(operands, results)

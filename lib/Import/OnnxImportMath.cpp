@@ -152,7 +152,13 @@ OnnxImporter::importMath(const GraphNode &node, const onnx::NodeProto &def,
     } else {
       return nodeFailed(emitError(at) << op << " p " << p << " is not 1 or 2");
     }
-    return nodeResults({b.op("graph.div", {x, norm})});
+    // A zero norm divides by 1 (its slice is all zeros), as ONNX's
+    // reference does, instead of making NaNs.
+    Value zero = b.scalar(element, 0);
+    Value safe = b.op("graph.select",
+                      {b.compare(norm, zero, "eq"), b.scalar(element, 1), norm},
+                      {}, element);
+    return nodeResults({b.op("graph.div", {x, safe})});
   }
 
   if (op == "MeanVarianceNormalization") {

@@ -514,8 +514,28 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     }
     llvm::SmallVector<Value> operands(
         llvm::ArrayRef<Value>(in).take_front(arity));
-    if (simple == "graph.pow" &&
-        getElementType(operands[0]) != getElementType(operands[1])) {
+    Type powBase = getElementType(operands[0]);
+    if (simple == "graph.pow" && isa<IntegerType>(powBase)) {
+      // graph.pow is a float op: an integer base (and any exponent) is
+      // raised in f64, exact for integer results below 2^53, and the
+      // result truncated back to the base's type as ONNX's reference does.
+      Type f64 = builder.getF64Type();
+      for (Value &v : operands) {
+        v = emit("graph.cast", {v}, {named("to", TypeAttr::get(f64))}, f64);
+        if (!v) {
+          return failure();
+        }
+      }
+      Value p = emit("graph.pow", operands, {});
+      result = p ? emit("graph.cast", {p},
+                        {named("to", TypeAttr::get(powBase))}, powBase)
+                 : Value();
+      if (!result) {
+        return failure();
+      }
+      simple = "";
+    } else if (simple == "graph.pow" &&
+               getElementType(operands[0]) != getElementType(operands[1])) {
       // ONNX lets the exponent's type differ; the op set does not.
       Type base = getElementType(operands[0]);
       operands[1] = emit("graph.cast", {operands[1]},
@@ -524,7 +544,9 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
         return failure();
       }
     }
-    result = emit(simple, operands, {});
+    if (!simple.empty()) {
+      result = emit(simple, operands, {});
+    }
   } else if (op == "Max" || op == "Min" || op == "Sum") {
     if (failed(need(1))) {
       return failure();
@@ -1230,6 +1252,13 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     } else if (op == "ReduceLogSumExp") {
       x = build1(at, "graph.exp", {x});
     }
+    // Booleans reduce as 0/1 bytes (max = any, min = all), compared back.
+    bool boolean = getElementType(x).isInteger(1);
+    if (boolean && (kind == "max" || kind == "min")) {
+      Type i8 = builder.getIntegerType(8);
+      x = build1(at, "graph.select", {x, scalar(at, i8, 1), scalar(at, i8, 0)},
+                 {}, i8);
+    }
     if (!x) {
       return failure();
     }
@@ -1243,6 +1272,13 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
       attrs.push_back(named("keepdims", builder.getUnitAttr()));
     }
     Value r = build1(at, "graph.reduce", {x}, attrs);
+    if (r && boolean && (kind == "max" || kind == "min")) {
+      Attribute ne = kindAttr("#graph<compare_direction ne>");
+      r = ne ? build1(at, "graph.compare",
+                      {r, scalar(at, getElementType(r), 0)},
+                      {named("direction", ne)}, builder.getI1Type())
+             : Value();
+    }
     if (r && op == "ReduceL2") {
       r = build1(at, "graph.sqrt", {r});
     } else if (r && (op == "ReduceLogSum" || op == "ReduceLogSumExp")) {
@@ -2332,10 +2368,10 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     StringRef coord =
         attrStr("coordinate_transformation_mode",
                 (op == "Upsample" || opset < 11) ? "asymmetric" : "half_pixel");
-    StringRef nearest = attrStr("nearest_mode", "round_prefer_floor");
-    if (attrInt(def, "exclude_outside", 0)) {
-      return emitError(at) << op << " with exclude_outside is not supported";
-    }
+    // Opset < 11 rounds nearest down.
+    StringRef nearest = attrStr("nearest_mode", (op == "Upsample" || opset < 11)
+                                                    ? "floor"
+                                                    : "round_prefer_floor");
     // Opset 18: scales/sizes may name only some axes.
     llvm::SmallVector<int64_t> axes;
     if (auto a = attrInts(def, "axes")) {
@@ -2357,11 +2393,6 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
       return emitError(at) << op << " keep_aspect_ratio_policy '" << policy
                            << "' is unknown";
     }
-    if (mode == "cubic" && attrFloat(def, "cubic_coeff_a", -0.75f) != -0.75f) {
-      return emitError(at) << op
-                           << " cubic_coeff_a other than -0.75 is not "
-                              "supported";
-    }
     if (mode == "bilinear" || mode == "trilinear") {
       mode = "linear";
     }
@@ -2369,9 +2400,34 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
       return emitError(at) << op << " mode '" << mode << "' is unknown";
     }
     if (coord != "half_pixel" && coord != "align_corners" &&
-        coord != "asymmetric" && coord != "pytorch_half_pixel") {
+        coord != "asymmetric" && coord != "pytorch_half_pixel" &&
+        coord != "half_pixel_symmetric" && coord != "tf_crop_and_resize") {
       return emitError(at) << op << " coordinate_transformation_mode '" << coord
-                           << "' is not supported";
+                           << "' is unknown";
+    }
+    // tf_crop_and_resize: the box, normalized, per named axis (input 1).
+    std::optional<llvm::SmallVector<double>> roi;
+    if (coord == "tf_crop_and_resize") {
+      DenseElementsAttr r;
+      if (!operand(1) || !matchPattern(in[1], m_Constant(&r)) ||
+          !isa<FloatType>(r.getElementType())) {
+        return emitError(at) << op
+                             << " roi must be a constant for "
+                                "tf_crop_and_resize";
+      }
+      if (r.getNumElements() != int64_t(2 * axes.size())) {
+        return emitError(at) << op << " roi has " << r.getNumElements()
+                             << " entries for " << axes.size() << " axes";
+      }
+      roi.emplace(2 * rank, 0.0);
+      for (int64_t i = 0; i < rank; ++i) {
+        (*roi)[rank + i] = 1.0;
+      }
+      auto v = llvm::to_vector(r.getValues<llvm::APFloat>());
+      for (size_t i = 0; i < axes.size(); ++i) {
+        (*roi)[axes[i]] = v[i].convertToDouble();
+        (*roi)[rank + axes[i]] = v[axes.size() + i].convertToDouble();
+      }
     }
     // Sizes: from `sizes`, else from scales times the input shape.
     llvm::SmallVector<int64_t> sizes;
@@ -2453,41 +2509,10 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
         sizes.push_back(int64_t(std::floor((*shape)[i] * (*scales)[i])));
       }
     }
-    // Antialiasing only changes a linear or cubic downscale.
-    if (attrInt(def, "antialias", 0) && mode != "nearest") {
-      for (int64_t i = 0; i < rank; ++i) {
-        if (ShapedType::isDynamic((*shape)[i]) || sizes[i] < (*shape)[i]) {
-          return emitError(at) << op
-                               << " with antialias that shrinks "
-                                  "dimension "
-                               << i << " is not supported";
-        }
-      }
-    }
-    if (mode == "nearest" && nearest != "round_prefer_floor") {
-      // graph.resize rounds half down; `floor` agrees where no output
-      // coordinate maps to a fraction >= 0.5, e.g. integer upscaling
-      // with asymmetric coordinates by 1 or 2.
-      bool same = nearest == "floor" && coord == "asymmetric";
-      for (int64_t i = 0; i < rank && same; ++i) {
-        same = !ShapedType::isDynamic((*shape)[i]) &&
-               (sizes[i] == (*shape)[i] || sizes[i] == 2 * (*shape)[i]);
-      }
-      if (!same) {
-        return emitError(at)
-               << op << " nearest_mode '" << nearest << "' is not supported";
-      }
-    }
-    if (legacyScales && mode == "nearest") {
-      // Opset < 11 rounds down (floor): same as above.
-      for (int64_t i = 0; i < rank; ++i) {
-        if (ShapedType::isDynamic((*shape)[i]) ||
-            (sizes[i] != (*shape)[i] && sizes[i] != 2 * (*shape)[i])) {
-          return emitError(at) << op << " (opset " << opset
-                               << ") nearest with scale other than 1 or 2 "
-                                  "rounds down, which is not supported";
-        }
-      }
+    if (nearest != "round_prefer_floor" && nearest != "round_prefer_ceil" &&
+        nearest != "floor" && nearest != "ceil") {
+      return emitError(at) << op << " nearest_mode '" << nearest
+                           << "' is unknown";
     }
     // Scales that sizes / input does not reproduce (a size rounded down)
     // go to graph.resize: the coordinate transformation uses them.
@@ -2500,7 +2525,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     // At scale 1 every mode and coordinate mapping is the identity (this
     // also covers integer inputs, which graph.resize interpolates only by
     // nearest).
-    if (llvm::equal(sizes, *shape) && !exactScales) {
+    if (llvm::equal(sizes, *shape) && !exactScales && !roi) {
       return one(build1(at, "graph.identity", {in[0]}));
     }
     Attribute m = kindAttr(("#graph<resize_mode " + mode + ">").str());
@@ -2514,6 +2539,35 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
     if (exactScales) {
       resizeAttrs.push_back(
           named("scales", builder.getDenseF64ArrayAttr(*scales)));
+    }
+    if (mode == "nearest" && nearest != "round_prefer_floor") {
+      Attribute n = kindAttr(("#graph<nearest_mode " + nearest + ">").str());
+      if (!n) {
+        return failure();
+      }
+      resizeAttrs.push_back(named("nearest_mode", n));
+    }
+    if (mode == "cubic") {
+      float a = attrFloat(def, "cubic_coeff_a", -0.75f);
+      if (a != -0.75f) {
+        resizeAttrs.push_back(
+            named("cubic_coeff_a", builder.getF64FloatAttr(a)));
+      }
+    }
+    if (mode != "nearest" && attrInt(def, "exclude_outside", 0)) {
+      resizeAttrs.push_back(named("exclude_outside", builder.getUnitAttr()));
+    }
+    // Antialiasing only changes a linear or cubic downscale.
+    if (mode != "nearest" && attrInt(def, "antialias", 0)) {
+      resizeAttrs.push_back(named("antialias", builder.getUnitAttr()));
+    }
+    if (roi) {
+      resizeAttrs.push_back(named("roi", builder.getDenseF64ArrayAttr(*roi)));
+      float e = attrFloat(def, "extrapolation_value", 0.0f);
+      if (e != 0.0f) {
+        resizeAttrs.push_back(
+            named("extrapolation_value", builder.getF64FloatAttr(e)));
+      }
     }
     return one(build1(at, "graph.resize", {in[0]}, resizeAttrs));
   }
@@ -2625,6 +2679,8 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   if (auto r = importAttentionFamily(node, def, in, at)) return std::move(*r);
   if (auto r = importSampling(node, def, in, at)) return std::move(*r);
   if (auto r = importQuant(node, def, in, at)) return std::move(*r);
+  if (auto r = importSignal(node, def, in, at)) return std::move(*r);
+  if (auto r = importUnpool(node, def, in, at)) return std::move(*r);
 
   const OpRule *rule = lookupOnnxOp(node.domain, op);
   return emitError(at) << "ONNX op '" << op << "' "
@@ -3451,6 +3507,13 @@ bool isOnnxOpTranslated(StringRef op) {
       "ConvInteger",
       "QLinearMatMul",
       "QLinearConv",
+      "BlackmanWindow",
+      "DFT",
+      "HammingWindow",
+      "HannWindow",
+      "MelWeightMatrix",
+      "STFT",
+      "MaxUnpool",
   };
   for (const char *name : kTranslated) {
     if (op == name) {

@@ -230,6 +230,15 @@ public:
   windowAttrs(StringRef op, const onnx::NodeProto &def,
               llvm::ArrayRef<int64_t> inShape, llvm::ArrayRef<int64_t> window,
               Location at);
+  /// HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix, DFT, STFT
+  /// (OnnxImportSignal.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importSignal(const GraphNode &node, const onnx::NodeProto &def,
+               llvm::ArrayRef<Value> in, Location at);
+  /// MaxUnpool as a scatter into zeros (OnnxImportUnpool.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importUnpool(const GraphNode &node, const onnx::NodeProto &def,
+               llvm::ArrayRef<Value> in, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {

@@ -249,39 +249,65 @@ struct ScatterNdLowering : OpConversionPattern<ScatterNdOp> {
 // ResizeOp
 //===----------------------------------------------------------------------===//
 
-/// The input coordinate (f64) that output index `out` (index) of a
-/// dimension of `in` cells resized by `scale` maps to, as ONNX defines each
-/// coordinate transformation mode (the resized length is `in * scale`,
-/// which is the output size unless the scale was given explicitly).
+/// How one dimension of a resize maps output indices to input coordinates.
+struct ResizeAxis {
+  int64_t in;   // input size
+  int64_t out;  // output size
+  double scale; // the ratio the coordinate transformation uses
+  double roiStart = 0, roiEnd = 1; // tf_crop_and_resize's box
+};
+
+/// The input coordinate (f64) that output index `out` (index) maps to, as
+/// ONNX defines each coordinate transformation mode (the resized length is
+/// `in * scale`, which is the output size unless the scale was given
+/// explicitly).
 Value sourceCoordinate(OpBuilder &b, Location loc, CoordinateMode mode,
-                       Value out, int64_t in, double scale) {
+                       Value out, const ResizeAxis &axis) {
   Type f64 = b.getF64Type();
   Value x = arith::UIToFPOp::create(
       b, loc, f64, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), out));
   auto constant = [&](double value) -> Value {
     return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(value));
   };
-  double size = static_cast<double>(in) * scale;
+  double in = static_cast<double>(axis.in);
+  double size = in * axis.scale;
+  // (x + 0.5) / scale - 0.5 + offset
+  auto halfPixel = [&](double offset) -> Value {
+    Value shifted = arith::AddFOp::create(b, loc, x, constant(0.5));
+    Value scaled = arith::DivFOp::create(b, loc, shifted, constant(axis.scale));
+    if (offset == 0) {
+      return arith::SubFOp::create(b, loc, scaled, constant(0.5));
+    }
+    return arith::AddFOp::create(b, loc, scaled, constant(offset - 0.5));
+  };
   switch (mode) {
   case CoordinateMode::half_pixel:
-  case CoordinateMode::pytorch_half_pixel: {
-    if (mode == CoordinateMode::pytorch_half_pixel && size == 1) {
-      return constant(0);
-    }
-    // (x + 0.5) / scale - 0.5
-    Value shifted = arith::AddFOp::create(b, loc, x, constant(0.5));
-    return arith::SubFOp::create(
-        b, loc, arith::DivFOp::create(b, loc, shifted, constant(scale)),
-        constant(0.5));
+    return halfPixel(0);
+  case CoordinateMode::pytorch_half_pixel:
+    return size == 1 ? constant(0) : halfPixel(0);
+  case CoordinateMode::half_pixel_symmetric: {
+    // The sampling grid is centred on the input's centre, not its origin,
+    // when the output size was rounded from in * scale.
+    double adjustment = static_cast<double>(axis.out) / size;
+    return halfPixel(in / 2 * (1 - adjustment));
   }
   case CoordinateMode::align_corners:
     if (size == 1) {
       return constant(0);
     }
-    return arith::MulFOp::create(
-        b, loc, x, constant(static_cast<double>(in - 1) / (size - 1)));
+    return arith::MulFOp::create(b, loc, x, constant((in - 1) / (size - 1)));
   case CoordinateMode::asymmetric:
-    return arith::DivFOp::create(b, loc, x, constant(scale));
+    return arith::DivFOp::create(b, loc, x, constant(axis.scale));
+  case CoordinateMode::tf_crop_and_resize: {
+    double extent = (axis.roiEnd - axis.roiStart) * (in - 1);
+    double origin = axis.roiStart * (in - 1);
+    if (size == 1) {
+      return constant(extent / 2 + origin);
+    }
+    return arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, x, constant(extent / (size - 1))),
+        constant(origin));
+  }
   }
   llvm_unreachable("unknown coordinate mode");
 }
@@ -296,10 +322,24 @@ Value clampedIndex(OpBuilder &b, Location loc, Value value, int64_t in) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
 }
 
+/// The most input reads one output element of a resize may take (the
+/// product of the taps of the interpolated dimensions).
+constexpr int64_t kMaxResizeReads = 4096;
+
+/// The number of taps an interpolating dimension reads: 2 (linear) or 4
+/// (cubic), times 1 / scale when antialiasing a downscale.
+int64_t tapsPerAxis(ResizeOp op, double scale) {
+  bool linear = op.getMode() == ResizeMode::linear;
+  double s = op.getAntialias() ? std::min(scale, 1.0) : 1.0;
+  return 2 * static_cast<int64_t>(std::ceil((linear ? 1.0 : 2.0) / s));
+}
+
 /// One generic over the result that reads the input with tensor.extract:
-/// nearest takes the rounded (half down) source coordinate; linear blends
-/// the two neighbours of every resized dimension, cubic the four (Keys,
-/// A = -0.75), clamping indices at the edges as ONNX's edge padding does.
+/// nearest takes the source coordinate rounded by `nearest_mode`; linear and
+/// cubic (Keys, A = `cubic_coeff_a`) blend 2 or 4 neighbours per resized
+/// dimension (more when antialiasing a downscale, with the kernel stretched
+/// and the weights renormalized), clamping indices at the edges as ONNX's
+/// edge padding does, or dropping outside taps with `exclude_outside`.
 struct ResizeLowering : OpConversionPattern<ResizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -314,15 +354,39 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
     auto inputType = cast<RankedTensorType>(input.getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     Type elementType = resultType.getElementType();
-    bool linear = op.getMode() == ResizeMode::linear;
-    if (op.getMode() != ResizeMode::nearest && !isa<FloatType>(elementType)) {
+    ResizeMode kind = op.getMode();
+    if (kind != ResizeMode::nearest && !isa<FloatType>(elementType)) {
       // The verifier rejects these already.
       return op.emitError("graph-to-linalg: interpolating resize of ")
              << elementType << " is not supported";
     }
     CoordinateMode mode = op.getCoordinateMode();
+    bool crop = mode == CoordinateMode::tf_crop_and_resize;
     std::optional<ArrayRef<double>> scales = op.getScales();
+    std::optional<ArrayRef<double>> roi = op.getRoi();
     int64_t rank = resultType.getRank();
+    SmallVector<ResizeAxis> axes;
+    int64_t reads = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      ResizeAxis axis{inputType.getDimSize(d), resultType.getDimSize(d), 1.0};
+      axis.scale =
+          scales ? (*scales)[d]
+                 : static_cast<double>(axis.out) / static_cast<double>(axis.in);
+      if (roi) {
+        axis.roiStart = (*roi)[d];
+        axis.roiEnd = (*roi)[rank + d];
+      }
+      if (kind != ResizeMode::nearest) {
+        reads *= tapsPerAxis(op, axis.scale);
+      }
+      axes.push_back(axis);
+    }
+    if (reads > kMaxResizeReads) {
+      return op.emitError("graph-to-linalg: resize reads ")
+             << reads << " input elements per output element, more than "
+             << kMaxResizeReads;
+    }
+    double a = op.getCubicCoeffA().convertToDouble();
     Value result = buildParallelGeneric(
         rewriter, loc, createEmpty(rewriter, loc, resultType), elementType,
         ValueRange{}, {},
@@ -330,8 +394,6 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
           auto constant = [&](double value) -> Value {
             return arith::ConstantOp::create(b, nloc, b.getF64FloatAttr(value));
           };
-          // Per dimension: the taps (source index, weight) it reads; one
-          // unweighted tap where the size is kept or for nearest.
           auto sub = [&](Value p, Value q) -> Value {
             return arith::SubFOp::create(b, nloc, p, q);
           };
@@ -341,96 +403,176 @@ struct ResizeLowering : OpConversionPattern<ResizeOp> {
           auto add = [&](Value p, Value q) -> Value {
             return arith::AddFOp::create(b, nloc, p, q);
           };
+          auto cmp = [&](arith::CmpFPredicate pred, Value p, Value q) -> Value {
+            return arith::CmpFOp::create(b, nloc, pred, p, q);
+          };
+          auto select = [&](Value c, Value p, Value q) -> Value {
+            return arith::SelectOp::create(b, nloc, c, p, q);
+          };
+          // Keys' cubic convolution: |s| <= 1: (A+2)|s|^3 - (A+3)|s|^2 + 1;
+          // 1 < |s| < 2: A|s|^3 - 5A|s|^2 + 8A|s| - 4A; s = distance.
+          auto near = [&](Value s) {
+            Value s2 = mul(s, s);
+            return add(
+                sub(mul(constant(a + 2), mul(s2, s)), mul(constant(a + 3), s2)),
+                constant(1));
+          };
+          auto far = [&](Value s) {
+            Value s2 = mul(s, s);
+            return sub(
+                add(sub(mul(constant(a), mul(s2, s)), mul(constant(5 * a), s2)),
+                    mul(constant(8 * a), s)),
+                constant(4 * a));
+          };
+          // Per dimension: the taps (source index, weight) it reads; one
+          // unweighted tap where the size is kept or for nearest.
           SmallVector<SmallVector<std::pair<Value, Value>>> taps;
           SmallVector<int64_t> resized;
-          for (int64_t d = 0; d < rank; ++d) {
+          Value outside; // i1: tf_crop_and_resize reads outside the input
+          for (auto [d, axis] : llvm::enumerate(axes)) {
             Value out = linalg::IndexOp::create(b, nloc, d);
-            int64_t in = inputType.getDimSize(d);
-            int64_t size = resultType.getDimSize(d);
-            double scale = scales ? (*scales)[d]
-                                  : static_cast<double>(size) /
-                                        static_cast<double>(in);
-            if (in == size && scale == 1.0) {
+            // Kept sizes map each index to itself (a crop only when its
+            // box is the whole dimension).
+            if (axis.in == axis.out && axis.scale == 1.0 &&
+                (!crop || (axis.roiStart == 0 && axis.roiEnd == 1))) {
               taps.push_back({{out, nullptr}});
               continue;
             }
-            Value x = sourceCoordinate(b, nloc, mode, out, in, scale);
-            if (op.getMode() == ResizeMode::nearest) {
-              // round_prefer_floor: ceil(x - 0.5).
-              Value rounded = math::CeilOp::create(
-                  b, nloc, arith::SubFOp::create(b, nloc, x, constant(0.5)));
-              taps.push_back({{clampedIndex(b, nloc, rounded, in), nullptr}});
+            Value x = sourceCoordinate(b, nloc, mode, out, axis);
+            if (crop) {
+              Value off = arith::OrIOp::create(
+                  b, nloc, cmp(arith::CmpFPredicate::OLT, x, constant(0)),
+                  cmp(arith::CmpFPredicate::OGT, x,
+                      constant(static_cast<double>(axis.in - 1))));
+              outside =
+                  outside ? arith::OrIOp::create(b, nloc, outside, off) : off;
+            }
+            if (kind == ResizeMode::nearest) {
+              Value rounded;
+              switch (op.getNearestMode()) {
+              case NearestMode::round_prefer_floor:
+                rounded = math::CeilOp::create(b, nloc, sub(x, constant(0.5)));
+                break;
+              case NearestMode::round_prefer_ceil:
+                rounded = math::FloorOp::create(b, nloc, add(x, constant(0.5)));
+                break;
+              case NearestMode::floor:
+                rounded = math::FloorOp::create(b, nloc, x);
+                break;
+              case NearestMode::ceil:
+                rounded = math::CeilOp::create(b, nloc, x);
+                break;
+              }
+              taps.push_back(
+                  {{clampedIndex(b, nloc, rounded, axis.in), nullptr}});
               continue;
             }
             resized.push_back(d);
             Value floor = math::FloorOp::create(b, nloc, x);
-            Value t = arith::SubFOp::create(b, nloc, x, floor);
-            auto at = [&](double offset) {
-              return clampedIndex(
-                  b, nloc,
-                  arith::AddFOp::create(b, nloc, floor, constant(offset)), in);
-            };
-            if (linear) {
-              taps.push_back({{at(0), sub(constant(1), t)}, {at(1), t}});
-              continue;
+            Value t = sub(x, floor);
+            int64_t n = tapsPerAxis(op, axis.scale);
+            bool stretched = n > (kind == ResizeMode::linear ? 2 : 4);
+            double s = std::min(axis.scale, 1.0);
+            SmallVector<std::pair<Value, Value>> dimTaps;
+            SmallVector<Value> inRange;
+            for (int64_t i = 1 - n / 2; i <= n / 2; ++i) {
+              Value raw = add(floor, constant(static_cast<double>(i)));
+              Value weight;
+              if (!stretched) {
+                // The fixed kernels: distances 1 + t, t, 1 - t, 2 - t.
+                Value oneMinus = sub(constant(1), t);
+                if (kind == ResizeMode::linear) {
+                  weight = i == 0 ? oneMinus : t;
+                } else {
+                  weight = i == -1  ? far(add(t, constant(1)))
+                           : i == 0 ? near(t)
+                           : i == 1 ? near(oneMinus)
+                                    : far(add(oneMinus, constant(1)));
+                }
+              } else {
+                // The kernel stretched by 1 / s: distance |i - t| * s.
+                Value dist = math::AbsFOp::create(
+                    b, nloc,
+                    mul(sub(constant(static_cast<double>(i)), t), constant(s)));
+                Value zero = constant(0);
+                if (kind == ResizeMode::linear) {
+                  weight = arith::MaximumFOp::create(
+                      b, nloc, sub(constant(1), dist), zero);
+                } else {
+                  weight = select(
+                      cmp(arith::CmpFPredicate::OLE, dist, constant(1)),
+                      near(dist),
+                      select(cmp(arith::CmpFPredicate::OLT, dist, constant(2)),
+                             far(dist), zero));
+                }
+              }
+              if (op.getExcludeOutside()) {
+                Value inside = arith::AndIOp::create(
+                    b, nloc, cmp(arith::CmpFPredicate::OGE, raw, constant(0)),
+                    cmp(arith::CmpFPredicate::OLE, raw,
+                        constant(static_cast<double>(axis.in - 1))));
+                weight = select(inside, weight, constant(0));
+              }
+              dimTaps.push_back({clampedIndex(b, nloc, raw, axis.in), weight});
             }
-            // Keys' cubic convolution with A = -0.75 (ONNX's default and
-            // PyTorch's): |s| <= 1: (A+2)|s|^3 - (A+3)|s|^2 + 1;
-            // 1 < |s| < 2: A|s|^3 - 5A|s|^2 + 8A|s| - 4A; s = distance.
-            double a = -0.75;
-            auto near = [&](Value s) {
-              Value s2 = mul(s, s);
-              return add(sub(mul(constant(a + 2), mul(s2, s)),
-                             mul(constant(a + 3), s2)),
-                         constant(1));
-            };
-            auto far = [&](Value s) {
-              Value s2 = mul(s, s);
-              return sub(add(sub(mul(constant(a), mul(s2, s)),
-                                 mul(constant(5 * a), s2)),
-                             mul(constant(8 * a), s)),
-                         constant(4 * a));
-            };
-            Value oneMinus = sub(constant(1), t);
-            taps.push_back({{at(-1), far(add(t, constant(1)))},
-                            {at(0), near(t)},
-                            {at(1), near(oneMinus)},
-                            {at(2), far(add(oneMinus, constant(1)))}});
+            if (stretched || op.getExcludeOutside()) {
+              Value sum = constant(0);
+              for (auto &tap : dimTaps) {
+                sum = add(sum, tap.second);
+              }
+              for (auto &tap : dimTaps) {
+                tap.second = arith::DivFOp::create(b, nloc, tap.second, sum);
+              }
+            }
+            taps.push_back(std::move(dimTaps));
           }
           SmallVector<Value> coords;
           for (auto &dimTaps : taps) {
             coords.push_back(dimTaps.front().first);
           }
+          Value value;
           if (resized.empty()) {
-            return tensor::ExtractOp::create(b, nloc, input, coords);
+            value = tensor::ExtractOp::create(b, nloc, input, coords);
+          } else {
+            // Sum over every combination of taps in f64 (2^k reads for
+            // linear, 4^k for cubic, k resized dimensions).
+            Value acc = constant(0);
+            SmallVector<size_t> pick(resized.size(), 0);
+            while (true) {
+              Value weight = constant(1);
+              for (auto [i, d] : llvm::enumerate(resized)) {
+                coords[d] = taps[d][pick[i]].first;
+                weight = mul(weight, taps[d][pick[i]].second);
+              }
+              Value v = tensor::ExtractOp::create(b, nloc, input, coords);
+              if (v.getType() != b.getF64Type()) {
+                v = arith::ExtFOp::create(b, nloc, b.getF64Type(), v);
+              }
+              acc = add(acc, mul(weight, v));
+              size_t i = 0;
+              while (i < pick.size() && ++pick[i] == taps[resized[i]].size()) {
+                pick[i++] = 0;
+              }
+              if (i == pick.size()) {
+                break;
+              }
+            }
+            value = elementType == b.getF64Type()
+                        ? acc
+                        : arith::TruncFOp::create(b, nloc, elementType, acc);
           }
-          // Sum over every combination of taps in f64 (2^k reads for linear,
-          // 4^k for cubic, k resized dimensions).
-          Value acc = constant(0);
-          SmallVector<size_t> pick(resized.size(), 0);
-          while (true) {
-            Value weight = constant(1);
-            for (auto [i, d] : llvm::enumerate(resized)) {
-              coords[d] = taps[d][pick[i]].first;
-              weight = mul(weight, taps[d][pick[i]].second);
-            }
-            Value v = tensor::ExtractOp::create(b, nloc, input, coords);
-            if (v.getType() != b.getF64Type()) {
-              v = arith::ExtFOp::create(b, nloc, b.getF64Type(), v);
-            }
-            acc = add(acc, mul(weight, v));
-            size_t i = 0;
-            while (i < pick.size() && ++pick[i] == taps[resized[i]].size()) {
-              pick[i++] = 0;
-            }
-            if (i == pick.size()) {
-              break;
-            }
+          if (outside) {
+            double e = op.getExtrapolationValue().convertToDouble();
+            Value fill = isa<FloatType>(elementType)
+                             ? arith::ConstantOp::create(
+                                   b, nloc, b.getFloatAttr(elementType, e))
+                             : arith::ConstantOp::create(
+                                   b, nloc,
+                                   b.getIntegerAttr(elementType,
+                                                    static_cast<int64_t>(e)));
+            value = select(outside, fill, value);
           }
-          if (elementType == b.getF64Type()) {
-            return acc;
-          }
-          return arith::TruncFOp::create(b, nloc, elementType, acc);
+          return value;
         });
     rewriter.replaceOp(op, result);
     return success();

@@ -611,3 +611,30 @@ func.func @f(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>) {
   %0 = graph.conv %x, %w : (tensor<1x1x3x3xui8>, tensor<1x1x2x2xui8>) -> tensor<1x1x2x2xui8>
   return
 }
+
+// -----
+// resize: roi without tf_crop_and_resize
+func.func @f(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{graph.resize: roi is only used by coordinate_mode tf_crop_and_resize, got half_pixel}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 1, 3, 4, 4>, mode = #graph<resize_mode linear>, roi = array<f64: 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+// resize: roi of the wrong length
+func.func @f(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{graph.resize: roi has 4 entries, expected 8 (a start and an end per dimension)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 1, 3, 4, 4>, mode = #graph<resize_mode linear>, coordinate_mode = #graph<coordinate_mode tf_crop_and_resize>, roi = array<f64: 0.0, 0.0, 1.0, 1.0>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+// resize: tf_crop_and_resize without a roi
+func.func @f(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{graph.resize: coordinate_mode tf_crop_and_resize needs a roi}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = graph.resize %x {sizes = array<i64: 1, 3, 4, 4>, mode = #graph<resize_mode linear>, coordinate_mode = #graph<coordinate_mode tf_crop_and_resize>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return
+}

@@ -138,3 +138,16 @@ func.func @conv_integer(%x: tensor<1x1x3x3xi32>, %w: tensor<2x1x2x2xi32>, %b: te
   %0 = graph.conv %x, %w, %b {pad_low = array<i64: 1, 1>, pad_high = array<i64: 1, 1>} : (tensor<1x1x3x3xi32>, tensor<2x1x2x2xi32>, tensor<2xi32>) -> tensor<1x2x4x4xi32>
   return %0 : tensor<1x2x4x4xi32>
 }
+
+// Resize's ONNX options: nearest rounding, the cubic coefficient,
+// exclude_outside, antialias, and a tf_crop_and_resize box.
+// CHECK-LABEL: func @resize_options
+func.func @resize_options(%x: tensor<1x3x32x32xf32>) {
+  // CHECK: graph.resize %{{.*}} {coordinate_mode = #graph<coordinate_mode half_pixel_symmetric>, mode = #graph<resize_mode nearest>, nearest_mode = #graph<nearest_mode ceil>, sizes = array<i64: 1, 3, 48, 48>}
+  %0 = graph.resize %x {sizes = array<i64: 1, 3, 48, 48>, mode = #graph<resize_mode nearest>, nearest_mode = #graph<nearest_mode ceil>, coordinate_mode = #graph<coordinate_mode half_pixel_symmetric>} : (tensor<1x3x32x32xf32>) -> tensor<1x3x48x48xf32>
+  // CHECK: graph.resize %{{.*}} {antialias, cubic_coeff_a = -5.000000e-01 : f64, exclude_outside, mode = #graph<resize_mode cubic>, sizes = array<i64: 1, 3, 12, 12>}
+  %1 = graph.resize %x {sizes = array<i64: 1, 3, 12, 12>, mode = #graph<resize_mode cubic>, cubic_coeff_a = -0.5 : f64, exclude_outside, antialias} : (tensor<1x3x32x32xf32>) -> tensor<1x3x12x12xf32>
+  // CHECK: graph.resize %{{.*}} {coordinate_mode = #graph<coordinate_mode tf_crop_and_resize>, extrapolation_value = 1.000000e+01 : f64, mode = #graph<resize_mode linear>, roi = array<f64: 0.000000e+00, 0.000000e+00, 4.000000e-01, 6.000000e-01, 1.000000e+00, 1.000000e+00, 6.000000e-01, 8.000000e-01>, sizes = array<i64: 1, 3, 3, 3>}
+  %2 = graph.resize %x {sizes = array<i64: 1, 3, 3, 3>, mode = #graph<resize_mode linear>, coordinate_mode = #graph<coordinate_mode tf_crop_and_resize>, roi = array<f64: 0.0, 0.0, 0.4, 0.6, 1.0, 1.0, 0.6, 0.8>, extrapolation_value = 10.0 : f64} : (tensor<1x3x32x32xf32>) -> tensor<1x3x3x3xf32>
+  return
+}
