@@ -184,9 +184,10 @@ struct CpuCodegenPipelineOptions
   Option<unsigned> numThreads{*this, "num-threads",
                               llvm::cl::desc("OpenMP threads (0: runtime)"),
                               llvm::cl::init(0)};
-  Option<bool> convGemm{*this, "conv-gemm",
-                        llvm::cl::desc("2-D NCHW convolutions as im2col + GEMM"),
-                        llvm::cl::init(true)};
+  Option<bool> convGemm{
+      *this, "conv-gemm",
+      llvm::cl::desc("2-D NCHW convolutions as im2col + GEMM"),
+      llvm::cl::init(true)};
 };
 } // namespace
 

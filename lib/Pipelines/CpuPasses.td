@@ -21,7 +21,7 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       `vector.contract` of `mr x 1` by `1 x nr`. After hoisting, the C tile
       lives in registers across the K loop: the BLIS micro-kernel shape.
     * `linalg.conv_2d_nchw_fchw` (`conv-gemm`, the default): rewritten into
-      im2col (one strided copy per filter tap) and a `linalg.batch_matmul`
+      im2col (one copy generic) and a `linalg.batch_matmul`
       with the filter broadcast over the batch, which takes the contraction
       strategy above (docs/design/conv-codegen.md). Task tiles divide the
       extent where a divisor near `parallel-m`/`parallel-n` exists, and a

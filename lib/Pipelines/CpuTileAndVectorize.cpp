@@ -270,19 +270,20 @@ int64_t pickTaskTile(int64_t extent, int64_t preferred, int64_t reg) {
 }
 
 /// Rewrites `conv` (NCHW input, already padded; FCHW filter) into im2col
-/// (one strided copy per filter tap) plus a GEMM-shaped contraction that
+/// (one copy generic) plus a GEMM-shaped contraction that
 /// the matmul strategy register-tiles:
 ///
 ///   col[n, c, kh, kw, oh, ow] = in[n, c, oh*sh + kh*dh, ow*sw + kw*dw]
 ///   out[n, o, p] += w[o, k] * col[n, k, p]      (k = c*kh*kw, p = oh*ow)
 ///
 /// The contraction is a batch matmul over (n, o, p, k) with the filter
-/// shared by every image, so batch needs no transpose and the output stays NCHW. A 1x1
-/// convolution at stride 1 reads its input as `col` directly (no copy).
-/// Returns failure (and leaves `conv` alone) for non-float or mixed element
-/// types, non-static shapes, and when the im2col buffer would exceed
+/// shared by every image, so batch needs no transpose and the output stays
+/// NCHW. A 1x1 convolution at stride 1 reads its input as `col` directly (no
+/// copy). Returns failure (and leaves `conv` alone) for non-float or mixed
+/// element types, non-static shapes, and when the im2col buffer would exceed
 /// kMaxIm2colElements.
-LogicalResult convToGemm(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
+LogicalResult convToGemm(RewriterBase &rewriter,
+                         linalg::Conv2DNchwFchwOp conv) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
   auto it = dyn_cast<RankedTensorType>(input.getType());
@@ -323,48 +324,27 @@ LogicalResult convToGemm(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) 
     SmallVector<ReassociationIndices> toNKP = {{0}, {1}, {2, 3}};
     col = tensor::CollapseShapeOp::create(rewriter, loc, input, toNKP);
   } else {
-    // One copy per filter tap (kh, kw): the strided window of the input
-    // that the tap sees, in[:, :, kh*dh :: sh, kw*dw :: sw], goes to
-    // col[:, :, kh, kw]. Each copy is a generic with permutation maps, which
-    // the vectoriser accepts (a single generic with the strides in its
-    // input map is not vectorised, and LLVM left it scalar); loops (c, n,
-    // oh, ow): C outermost to spread over threads at batch 1, output
-    // columns innermost.
+    // One generic with the strides and dilations in its input map, over
+    // loops (c, kh, kw, n, oh, ow): C outermost to spread over threads even
+    // at batch 1, output columns innermost. The vectoriser rejects the
+    // non-permutation map, so it stays a scalar copy; one vectorised copy
+    // per filter tap was tried and made compile time 10-30x longer (49
+    // copies for a 7x7 filter), see docs/design/conv-codegen.md.
     SmallVector<int64_t> colShape = {n, c, kh, kw, oh, ow};
-    Value cols = tensor::EmptyOp::create(rewriter, loc, colShape, et);
-    AffineMap nchw = AffineMap::get(4, 0, {d(1), d(0), d(2), d(3)}, ctx);
-    SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
-    auto windowType = RankedTensorType::get({n, c, oh, ow}, et);
-    OpFoldResult one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
-    for (int64_t i = 0; i < kh; ++i) {
-      for (int64_t j = 0; j < kw; ++j) {
-        SmallVector<OpFoldResult> offsets = {
-            zero, zero, rewriter.getIndexAttr(i * dilations[0]),
-            rewriter.getIndexAttr(j * dilations[1])};
-        SmallVector<OpFoldResult> sizes =
-            getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>{n, c, oh, ow});
-        SmallVector<OpFoldResult> steps = {one, one,
-                                           rewriter.getIndexAttr(strides[0]),
-                                           rewriter.getIndexAttr(strides[1])};
-        Value window = tensor::ExtractSliceOp::create(
-            rewriter, loc, windowType, input, offsets, sizes, steps);
-        SmallVector<OpFoldResult> colOffsets = {
-            zero, zero, rewriter.getIndexAttr(i), rewriter.getIndexAttr(j),
-            zero, zero};
-        SmallVector<OpFoldResult> colSizes = getAsIndexOpFoldResult(
-            ctx, ArrayRef<int64_t>{n, c, 1, 1, oh, ow});
-        SmallVector<OpFoldResult> colSteps(6, one);
-        Value dest = tensor::ExtractSliceOp::create(
-            rewriter, loc, windowType, cols, colOffsets, colSizes, colSteps);
-        Value copied = linalg::GenericOp::create(
-                           rewriter, loc, TypeRange{windowType},
-                           ValueRange{window}, ValueRange{dest},
-                           ArrayRef<AffineMap>{nchw, nchw}, iters, yieldBody)
-                           .getResult(0);
-        cols = tensor::InsertSliceOp::create(rewriter, loc, copied, cols,
-                                             colOffsets, colSizes, colSteps);
-      }
-    }
+    Value empty = tensor::EmptyOp::create(rewriter, loc, colShape, et);
+    AffineMap read =
+        AffineMap::get(6, 0,
+                       {d(3), d(0), d(4) * strides[0] + d(1) * dilations[0],
+                        d(5) * strides[1] + d(2) * dilations[1]},
+                       ctx);
+    AffineMap write =
+        AffineMap::get(6, 0, {d(3), d(0), d(1), d(2), d(4), d(5)}, ctx);
+    SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+    Value cols = linalg::GenericOp::create(
+                     rewriter, loc, TypeRange{empty.getType()},
+                     ValueRange{input}, ValueRange{empty},
+                     ArrayRef<AffineMap>{read, write}, iters, yieldBody)
+                     .getResult(0);
     SmallVector<ReassociationIndices> toNKP = {{0}, {1, 2, 3}, {4, 5}};
     col = tensor::CollapseShapeOp::create(rewriter, loc, cols, toNKP);
   }
@@ -376,8 +356,8 @@ LogicalResult convToGemm(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) 
   SmallVector<ReassociationIndices> toNOP = {{0}, {1}, {2, 3}};
   Value acc;
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    Value empty = tensor::EmptyOp::create(rewriter, loc,
-                                          ArrayRef<int64_t>{n, o, p}, et);
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{n, o, p}, et);
     acc = linalg::FillOp::create(rewriter, loc, ValueRange{fill.getInputs()[0]},
                                  ValueRange{empty})
               .getResult(0);
@@ -392,13 +372,12 @@ LogicalResult convToGemm(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) 
       AffineMapAttr::get(AffineMap::get(4, 0, {d(1), d(3)}, ctx)),
       AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx)),
       AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx))};
-  auto gemmOp = linalg::BatchMatmulOp::create(
-      rewriter, loc, TypeRange{acc.getType()}, ValueRange{weights, col},
-      ValueRange{acc});
+  auto gemmOp =
+      linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                    ValueRange{weights, col}, ValueRange{acc});
   gemmOp.setIndexingMapsAttr(rewriter.getArrayAttr(maps));
   Value gemm = gemmOp.getResult(0);
-  Value result =
-      tensor::ExpandShapeOp::create(rewriter, loc, ot, gemm, toNOP);
+  Value result = tensor::ExpandShapeOp::create(rewriter, loc, ot, gemm, toNOP);
   rewriter.replaceOp(conv, result);
   return success();
 }
@@ -507,8 +486,7 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   Operation *rest = *tiled;
   if (!ShapedType::isDynamic(extentN) && extentN > lanes &&
       extentN % regN != 0) {
-    int64_t bounds[] = {extentN - extentN % regN,
-                        extentN - extentN % lanes};
+    int64_t bounds[] = {extentN - extentN % regN, extentN - extentN % lanes};
     int64_t widths[] = {regN, extentN % regN - extentN % lanes};
     int64_t done = 0;
     for (int i = 0; i < 2; ++i) {
@@ -516,9 +494,9 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
         continue;
       }
       rewriter.setInsertionPoint(rest);
-      auto [head, tail] = linalg::splitOp(
-          rewriter, cast<TilingInterface>(rest), nDim,
-          rewriter.getIndexAttr(bounds[i] - done));
+      auto [head, tail] =
+          linalg::splitOp(rewriter, cast<TilingInterface>(rest), nDim,
+                          rewriter.getIndexAttr(bounds[i] - done));
       if (!head || !tail) {
         break;
       }
@@ -716,7 +694,8 @@ void CpuTileAndVectorize::runOnOperation() {
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     func.walk([&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
     for (linalg::Conv2DNchwFchwOp conv : convs) {
-      if (conv.hasPureTensorSemantics() && succeeded(convToGemm(rewriter, conv))) {
+      if (conv.hasPureTensorSemantics() &&
+          succeeded(convToGemm(rewriter, conv))) {
         ++numConvGemms;
       }
     }
