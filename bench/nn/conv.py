@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""conv.py BUILD [--quick] [--batch B ...]: conv2d on ResNet-50 layer shapes,
+"""conv.py BUILD [--quick] [--batch B] [--only SUBSTRING] [--rounds R]: conv2d
+on ResNet-50 layer shapes,
 graphc against PyTorch 1.13 (torch.nn.functional.conv2d), both on 2 threads.
 
 For every shape and batch (1 and 8) it writes an ONNX model holding one Conv
@@ -10,7 +11,13 @@ N after 3 warm-up calls). The graphc output of the last step is compared with
 PyTorch's (max abs error); a result beyond tolerance is printed as MISMATCH.
 Prints ms for both and graphc/PyTorch (goal <= 1/0.8 = 1.25), and the
 runtime's own per-step floor measured on a trivial job.
+
+--rounds R measures every case R times, alternating graphc and PyTorch, and
+reports the median of the R medians and the minimum of the R minima: on a
+loaded machine one round can land entirely in a busy spell of either side.
+--only keeps the shapes whose name contains SUBSTRING.
 """
+import statistics
 import os
 import sys
 import tempfile
@@ -58,6 +65,9 @@ def main():
     if "--batch" in sys.argv:
         batches = [int(sys.argv[sys.argv.index("--batch") + 1])]
     budget = 300 if quick else 1500
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    rounds = (int(sys.argv[sys.argv.index("--rounds") + 1])
+              if "--rounds" in sys.argv else 1)
     print("conv bench: ResNet-50 conv2d shapes, %d threads, graphc vs PyTorch "
           "%s F.conv2d; %s" % (common.THREADS, torch.__version__,
                                common.load_info()))
@@ -66,6 +76,8 @@ def main():
         common.print_floor(build, tmp)
         rng = np.random.default_rng(0)
         for i, (name, cin, cout, k, stride, hw) in enumerate(SHAPES):
+            if only and only not in name:
+                continue
             w = (rng.standard_normal((cout, cin, k, k), dtype=np.float32)
                  / np.sqrt(cin * k * k)).astype(np.float32)
             for n in batches:
@@ -84,15 +96,25 @@ def main():
                     conv_model(model, n, cin, cout, k, stride, hw, w)
                     ctime, _ = common.compile_model(build, model, job)
                     paths, _ = common.write_inputs(job, tmp, given={"x": x})
-                    stats, outs = common.run_job(build, job, paths, repeat,
-                                                 outdir=job + ".out")
+                    g_meds, g_mins, t_meds, t_mins, walls = [], [], [], [], []
+                    for _ in range(rounds):
+                        stats, outs = common.run_job(build, job, paths, repeat,
+                                                     outdir=job + ".out")
+                        g_meds.append(stats["median_ms"])
+                        g_mins.append(stats["min_ms"])
+                        walls.append(stats["wall_median_ms"])
+                        t_med, t_min1 = common.torch_time_ms(fn, repeat)
+                        t_meds.append(t_med)
+                        t_mins.append(t_min1)
                     err = float(np.max(np.abs(outs["y"] - want)))
                     ok = np.allclose(outs["y"], want, rtol=1e-3, atol=1e-3)
-                    g_ms = stats["median_ms"]
+                    g_ms = statistics.median(g_meds)
                 except common.Failed as e:
                     rows.append(row + [str(e)])
                     continue
-                t_ms, t_min = common.torch_time_ms(fn, repeat)
+                t_ms, t_min = statistics.median(t_meds), min(t_mins)
+                stats = {"min_ms": min(g_mins),
+                         "wall_median_ms": statistics.median(walls)}
                 ratio = g_ms / t_ms
                 ratios.append(ratio)
                 min_ratios.append(stats["min_ms"] / t_min)

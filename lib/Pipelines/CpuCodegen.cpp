@@ -45,6 +45,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   tiling.parallelM = options.parallelM;
   tiling.parallelN = options.parallelN;
   tiling.parallel = options.openmp;
+  tiling.convGemm = options.convGemm;
   pm.addNestedPass<func::FuncOp>(createCpuTileAndVectorize(tiling));
   // Fold the affine.min/extract_slice clutter tiling leaves behind.
   pm.addPass(createCanonicalizerPass());
@@ -183,6 +184,10 @@ struct CpuCodegenPipelineOptions
   Option<unsigned> numThreads{*this, "num-threads",
                               llvm::cl::desc("OpenMP threads (0: runtime)"),
                               llvm::cl::init(0)};
+  Option<bool> convGemm{
+      *this, "conv-gemm",
+      llvm::cl::desc("2-D NCHW convolutions as im2col + GEMM"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -202,6 +207,7 @@ void registerCpuCodegenPasses() {
         options.parallelN = cl.parallelN;
         options.openmp = cl.openmp;
         options.numThreads = cl.numThreads;
+        options.convGemm = cl.convGemm;
         buildCpuCodegenPipeline(pm, options);
       });
 }

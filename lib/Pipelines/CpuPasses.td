@@ -20,9 +20,17 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       every M tile), and a K loop of step 1 whose body is vectorised into one
       `vector.contract` of `mr x 1` by `1 x nr`. After hoisting, the C tile
       lives in registers across the K loop: the BLIS micro-kernel shape.
-    * `linalg.conv_2d_nchw_fchw` / `conv_2d_nhwc_hwcf`: an `scf.forall` over
-      batch and output channels, tiling of output rows and filter rows to 1,
-      decomposition to 1-D convolutions, which the vectoriser handles.
+    * `linalg.conv_2d_nchw_fchw` (`conv-gemm`, the default): rewritten into
+      im2col (one copy generic) and a `linalg.batch_matmul`
+      with the filter broadcast over the batch, which takes the contraction
+      strategy above (docs/design/conv-codegen.md). Task tiles divide the
+      extent where a divisor near `parallel-m`/`parallel-n` exists, and a
+      static edge that is not a multiple of `nr` is split into whole `nr`
+      tiles, whole vectors and the rest.
+    * `linalg.conv_2d_nhwc_hwcf` (and NCHW ones not rewritten): an
+      `scf.forall` over batch and output channels, tiling of output rows and
+      filter rows to 1, decomposition to 1-D convolutions, which the
+      vectoriser handles (NHWC only; NCHW stays scalar).
     * Everything else with static shapes (elementwise generics, reductions,
       fills, transposes): an `scf.forall` over the outermost parallel loop,
       then tiles of 1 x ... x `vector-width` vectorised.
@@ -48,6 +56,8 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
            "Columns of one matmul task (scf.forall tile)">,
     Option<"parallel", "parallel", "bool", /*default=*/"true",
            "Create scf.forall loops for threads">,
+    Option<"convGemm", "conv-gemm", "bool", /*default=*/"true",
+           "Rewrite 2-D NCHW convolutions into im2col + GEMM">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
@@ -56,6 +66,8 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
   ];
   let statistics = [
     Statistic<"numMatmuls", "num-matmuls", "Contractions register-tiled">,
+    Statistic<"numConvGemms", "num-conv-gemms",
+              "2-D convolutions rewritten into im2col + GEMM">,
     Statistic<"numVectorized", "num-vectorized", "Linalg ops vectorised">,
     Statistic<"numScalar", "num-scalar",
               "Linalg ops left scalar (the vectoriser rejected them)">,

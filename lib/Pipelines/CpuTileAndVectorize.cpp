@@ -59,6 +59,10 @@ constexpr int64_t kMinParallelElements = 4096;
 /// arith.maximumf and kept graphc busy for minutes. Such an op stays scalar.
 constexpr int64_t kMaxConvUnroll = 4096;
 
+/// Elements of an im2col buffer above which a convolution keeps the direct
+/// (loop-nest) path instead of becoming a GEMM: 2^26 f32 are 256 MiB.
+constexpr int64_t kMaxIm2colElements = int64_t(1) << 26;
+
 /// Whether some value `op` yields, in an op with a reduction loop, is
 /// computed from no input element: e.g. `out + 1.0`, which the elementwise
 /// fusion of a pooling over a tensor of ones leaves (the divisor of an
@@ -226,6 +230,158 @@ bool isMatmulLike(linalg::LinalgOp op) {
          op.getNumDpsInputs() == 2;
 }
 
+/// The task tile along a matmul dimension of static `extent`: `preferred`,
+/// unless the last task would then have a size that is not a multiple of
+/// the register tile `reg`. Such a task has a dynamic size whose register
+/// remainder stays scalar (a dynamic edge cannot be peeled to static
+/// vectors), so a divisor of `extent` between preferred/2 and 2*preferred is
+/// taken instead, a multiple of `reg` first, then the nearest to
+/// `preferred`: every task then has the same static size and its edge tile
+/// is vectorised too. An extent of at most `preferred` is one task of that
+/// static size. E.g. 784 output pixels (28x28) with preferred 128 and
+/// reg 32: 112, not 6 x 128 + 16.
+int64_t pickTaskTile(int64_t extent, int64_t preferred, int64_t reg) {
+  if (ShapedType::isDynamic(extent) || preferred <= 0 ||
+      (preferred % reg == 0 && (extent % preferred) % reg == 0)) {
+    return preferred;
+  }
+  // One task along this dimension: its full (static) extent.
+  if (extent <= preferred) {
+    return extent;
+  }
+  int64_t best = 0;
+  auto better = [&](int64_t t) {
+    if (best == 0) {
+      return true;
+    }
+    bool tAligned = t % reg == 0, bestAligned = best % reg == 0;
+    if (tAligned != bestAligned) {
+      return tAligned;
+    }
+    return std::abs(t - preferred) < std::abs(best - preferred);
+  };
+  for (int64_t t = std::max<int64_t>(1, preferred / 2); t <= 2 * preferred;
+       ++t) {
+    if (extent % t == 0 && better(t)) {
+      best = t;
+    }
+  }
+  return best == 0 ? preferred : best;
+}
+
+/// Rewrites `conv` (NCHW input, already padded; FCHW filter) into im2col
+/// (one copy generic) plus a GEMM-shaped contraction that
+/// the matmul strategy register-tiles:
+///
+///   col[n, c, kh, kw, oh, ow] = in[n, c, oh*sh + kh*dh, ow*sw + kw*dw]
+///   out[n, o, p] += w[o, k] * col[n, k, p]      (k = c*kh*kw, p = oh*ow)
+///
+/// The contraction is a batch matmul over (n, o, p, k) with the filter
+/// shared by every image, so batch needs no transpose and the output stays
+/// NCHW. A 1x1 convolution at stride 1 reads its input as `col` directly (no
+/// copy). Returns failure (and leaves `conv` alone) for non-float or mixed
+/// element types, non-static shapes, and when the im2col buffer would exceed
+/// kMaxIm2colElements.
+LogicalResult convToGemm(RewriterBase &rewriter,
+                         linalg::Conv2DNchwFchwOp conv) {
+  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
+  Value init = conv.getOutputs()[0];
+  auto it = dyn_cast<RankedTensorType>(input.getType());
+  auto ft = dyn_cast<RankedTensorType>(filter.getType());
+  auto ot = dyn_cast<RankedTensorType>(init.getType());
+  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
+      !ot.hasStaticShape() || conv->getNumResults() != 1) {
+    return failure();
+  }
+  Type et = ot.getElementType();
+  if (!isa<FloatType>(et) || it.getElementType() != et ||
+      ft.getElementType() != et) {
+    return failure();
+  }
+  SmallVector<int64_t> strides =
+      llvm::to_vector(conv.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations =
+      llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  int64_t n = ot.getDimSize(0), o = ot.getDimSize(1);
+  int64_t oh = ot.getDimSize(2), ow = ot.getDimSize(3);
+  int64_t c = ft.getDimSize(1), kh = ft.getDimSize(2), kw = ft.getDimSize(3);
+  int64_t k = c * kh * kw, p = oh * ow;
+  bool pointwise = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
+                   it.getDimSize(2) == oh && it.getDimSize(3) == ow;
+  if (!pointwise && n * k * p > kMaxIm2colElements) {
+    return failure();
+  }
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  auto yieldBody = [](OpBuilder &b, Location l, ValueRange args) {
+    linalg::YieldOp::create(b, l, args[0]);
+  };
+
+  Value col;
+  if (pointwise) {
+    SmallVector<ReassociationIndices> toNKP = {{0}, {1}, {2, 3}};
+    col = tensor::CollapseShapeOp::create(rewriter, loc, input, toNKP);
+  } else {
+    // One generic with the strides and dilations in its input map, over
+    // loops (c, kh, kw, n, oh, ow): C outermost to spread over threads even
+    // at batch 1, output columns innermost. The vectoriser rejects the
+    // non-permutation map, so it stays a scalar copy; one vectorised copy
+    // per filter tap was tried and made compile time 10-30x longer (49
+    // copies for a 7x7 filter), see docs/design/conv-codegen.md.
+    SmallVector<int64_t> colShape = {n, c, kh, kw, oh, ow};
+    Value empty = tensor::EmptyOp::create(rewriter, loc, colShape, et);
+    AffineMap read =
+        AffineMap::get(6, 0,
+                       {d(3), d(0), d(4) * strides[0] + d(1) * dilations[0],
+                        d(5) * strides[1] + d(2) * dilations[1]},
+                       ctx);
+    AffineMap write =
+        AffineMap::get(6, 0, {d(3), d(0), d(1), d(2), d(4), d(5)}, ctx);
+    SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+    Value cols = linalg::GenericOp::create(
+                     rewriter, loc, TypeRange{empty.getType()},
+                     ValueRange{input}, ValueRange{empty},
+                     ArrayRef<AffineMap>{read, write}, iters, yieldBody)
+                     .getResult(0);
+    SmallVector<ReassociationIndices> toNKP = {{0}, {1, 2, 3}, {4, 5}};
+    col = tensor::CollapseShapeOp::create(rewriter, loc, cols, toNKP);
+  }
+  SmallVector<ReassociationIndices> toOK = {{0}, {1, 2, 3}};
+  Value weights = tensor::CollapseShapeOp::create(rewriter, loc, filter, toOK);
+
+  // The accumulator: a zero fill is re-created at the GEMM's shape so the
+  // matmul strategy fuses it into its tasks; any other init is reshaped.
+  SmallVector<ReassociationIndices> toNOP = {{0}, {1}, {2, 3}};
+  Value acc;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    Value empty =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{n, o, p}, et);
+    acc = linalg::FillOp::create(rewriter, loc, ValueRange{fill.getInputs()[0]},
+                                 ValueRange{empty})
+              .getResult(0);
+  } else {
+    acc = tensor::CollapseShapeOp::create(rewriter, loc, init, toNOP);
+  }
+  // A batch matmul over (n, o, p, k) whose filter operand has no batch
+  // dimension (broadcast through its indexing map): batch, M, N, K of the
+  // matmul strategy, and a named contraction, so the register tile becomes
+  // one vector.contract.
+  SmallVector<Attribute> maps = {
+      AffineMapAttr::get(AffineMap::get(4, 0, {d(1), d(3)}, ctx)),
+      AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx)),
+      AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx))};
+  auto gemmOp =
+      linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                    ValueRange{weights, col}, ValueRange{acc});
+  gemmOp.setIndexingMapsAttr(rewriter.getArrayAttr(maps));
+  Value gemm = gemmOp.getResult(0);
+  Value result = tensor::ExpandShapeOp::create(rewriter, loc, ot, gemm, toNOP);
+  rewriter.replaceOp(conv, result);
+  return success();
+}
+
 /// Whether `op` reads or writes memory of an element type narrower than a
 /// byte (i1). Memory holds one byte per such element, but the vectoriser's
 /// transfers on vector<Nxi1> lower to bit-packed loads and stores, so these
@@ -251,6 +407,8 @@ private:
   int64_t lanes = 16;
   SmallVector<Operation *> decomposable;
   void tileContraction(RewriterBase &rewriter, linalg::LinalgOp op);
+  void registerTile(RewriterBase &rewriter, Operation *op, unsigned numBatch,
+                    int64_t regM, int64_t regN);
   void tileConvolution(RewriterBase &rewriter, linalg::LinalgOp op);
   void parallelizeOther(RewriterBase &rewriter, linalg::LinalgOp op);
   void tileLeaf(RewriterBase &rewriter, linalg::LinalgOp op);
@@ -276,9 +434,12 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
     return;
   }
   if (parallel) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t taskM = pickTaskTile(ranges[numBatch], parallelM, regM);
+    int64_t taskN = pickTaskTile(ranges[numBatch + 1], parallelN, regN);
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(
-        op->getContext(), withBatch(1, {parallelM, parallelN, 0})));
+        op->getContext(), withBatch(1, {taskM, taskN, 0})));
     options.tilingOptions.setLoopType(
         scf::SCFTilingOptions::LoopType::ForallOp);
     options.setFusionControlFn(
@@ -314,21 +475,70 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   if (failed(tiled)) {
     return;
   }
-  // Registers: mr x nr output tiles, N outer so the B micro-panel is reused
-  // by each M tile, then K innermost with step 1.
+  // Registers: mr x nr output tiles. A static N extent that is not a
+  // multiple of nr is first split into [whole nr tiles | whole vectors | the
+  // rest]: a peeled edge tile of e.g. 17 columns became one 17-lane vector
+  // per row, which LLVM legalised into shuffles and spills (the 8 x 17 tail
+  // of a 49-pixel 7x7 convolution ran slower than the 8 x 32 main part).
+  SmallVector<std::pair<Operation *, int64_t>> pieces;
+  unsigned nDim = numBatch + 1;
+  int64_t extentN = cast<linalg::LinalgOp>(*tiled).getStaticLoopRanges()[nDim];
+  Operation *rest = *tiled;
+  if (!ShapedType::isDynamic(extentN) && extentN > lanes &&
+      extentN % regN != 0) {
+    int64_t bounds[] = {extentN - extentN % regN, extentN - extentN % lanes};
+    int64_t widths[] = {regN, extentN % regN - extentN % lanes};
+    int64_t done = 0;
+    for (int i = 0; i < 2; ++i) {
+      if (bounds[i] <= done || bounds[i] >= extentN) {
+        continue;
+      }
+      rewriter.setInsertionPoint(rest);
+      auto [head, tail] =
+          linalg::splitOp(rewriter, cast<TilingInterface>(rest), nDim,
+                          rewriter.getIndexAttr(bounds[i] - done));
+      if (!head || !tail) {
+        break;
+      }
+      pieces.push_back({head.getOperation(), widths[i]});
+      rest = tail.getOperation();
+      done = bounds[i];
+    }
+    pieces.push_back({rest, std::min(regN, extentN - done)});
+  } else {
+    pieces.push_back({rest, regN});
+  }
+  for (auto [piece, width] : pieces) {
+    registerTile(rewriter, piece, numBatch, regM, width);
+  }
+  ++numMatmuls;
+}
+
+/// Tiles `op` (one K block of a matmul task) into regM x regN register
+/// tiles, N outer so the B micro-panel is reused by each M tile, then K
+/// innermost with step 1 (marked for vector.contract); edge tiles are
+/// peeled into static smaller tiles.
+void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
+                                       unsigned numBatch, int64_t regM,
+                                       int64_t regN) {
+  auto withBatch = [&](int64_t batch, std::initializer_list<int64_t> rest) {
+    SmallVector<int64_t> sizes(numBatch, batch);
+    sizes.append(rest);
+    return sizes;
+  };
   SmallVector<int64_t> interchange;
   for (unsigned i = 0; i < numBatch; ++i) {
     interchange.push_back(i);
   }
   interchange.append({numBatch + 1, numBatch, numBatch + 2});
   SmallVector<scf::ForOp> regLoops;
-  tiled = tileOp(rewriter, *tiled, withBatch(1, {regM, regN, 0}),
-                 /*forall=*/false, interchange, &regLoops);
+  FailureOr<Operation *> tiled =
+      tileOp(rewriter, op, withBatch(1, {regM, regN, 0}),
+             /*forall=*/false, interchange, &regLoops);
   if (failed(tiled)) {
     return;
   }
-  Operation *regTile = *tiled;
-  tiled = tileOp(rewriter, regTile, withBatch(0, {0, 0, 1}), /*forall=*/false);
+  tiled = tileOp(rewriter, *tiled, withBatch(0, {0, 0, 1}), /*forall=*/false);
   if (failed(tiled)) {
     return;
   }
@@ -339,7 +549,6 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   for (scf::ForOp loop : llvm::reverse(regLoops)) {
     peel(rewriter, loop);
   }
-  ++numMatmuls;
 }
 
 void CpuTileAndVectorize::tileConvolution(RewriterBase &rewriter,
@@ -478,6 +687,19 @@ void CpuTileAndVectorize::runOnOperation() {
   lanes = vectorWidth > 0 ? int64_t(vectorWidth)
                           : int64_t(graphc::detectHostCpu().vectorBits / 32);
   IRRewriter rewriter(ctx);
+
+  // Phase 0: 2-D NCHW convolutions become im2col + GEMM (convToGemm), so
+  // phase 1 register-tiles them like a matmul.
+  if (convGemm) {
+    SmallVector<linalg::Conv2DNchwFchwOp> convs;
+    func.walk([&](linalg::Conv2DNchwFchwOp op) { convs.push_back(op); });
+    for (linalg::Conv2DNchwFchwOp conv : convs) {
+      if (conv.hasPureTensorSemantics() &&
+          succeeded(convToGemm(rewriter, conv))) {
+        ++numConvGemms;
+      }
+    }
+  }
 
   // Phase 1: contractions and convolutions get their own strategies.
   SmallVector<linalg::LinalgOp> roots;

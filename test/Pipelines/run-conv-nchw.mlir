@@ -1,11 +1,17 @@
-// Numeric check of the CPU pipeline on linalg.conv_2d_nchw_fchw: tiled over
-// batch and output channels, decomposed into 1-D convolutions and
-// vectorised; compared with NumPy (Inputs/reference.py).
+// Numeric check of the CPU pipeline on linalg.conv_2d_nchw_fchw, compared
+// with NumPy (Inputs/reference.py): by default as im2col + GEMM
+// (docs/design/conv-codegen.md), and with conv-gemm=false on the direct path
+// (tiled over batch and output channels, scalar loops inside), which
+// convolutions above the im2col size limit keep.
 // REQUIRES: libomp
 // RUN: graph-opt %s --graphc-cpu-codegen \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.out
 // RUN: %numpy_python %S/Inputs/reference.py conv_nchw 2,3,10,21,5,3,2 %t.out
+// RUN: graph-opt %s --graphc-cpu-codegen=conv-gemm=false \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.direct
+// RUN: %numpy_python %S/Inputs/reference.py conv_nchw 2,3,10,21,5,3,2 %t.direct
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 

@@ -41,6 +41,9 @@ struct CpuCodegenOptions {
   /// OpenMP threads per parallel region; 0: the runtime's default
   /// (OMP_NUM_THREADS or the number of cores).
   unsigned numThreads = 0;
+  /// 2-D NCHW convolutions become im2col + GEMM (docs/design/conv-codegen.md);
+  /// false keeps the direct loop nest (for comparisons and its tests).
+  bool convGemm = true;
 };
 
 /// Appends the CPU pipeline to `pm`, which must be anchored on a ModuleOp

@@ -38,6 +38,19 @@ def conv_nchw(n, c, h, w, f, kh, kw):
     return out
 
 
+def conv_nchw_strided(n, c, h, w, f, kh, kw, sh, sw, dh, dw):
+    """conv_nchw with strides (sh, sw) and dilations (dh, dw), no padding."""
+    x, k = make(0, (n, c, h, w)), make(1, (f, c, kh, kw))
+    oh, ow = (h - dh * (kh - 1) - 1) // sh + 1, (w - dw * (kw - 1) - 1) // sw + 1
+    out = np.zeros((n, f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            win = x[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                    j * dw:j * dw + sw * (ow - 1) + 1:sw]
+            out += np.einsum("nchw,fc->nfhw", win, k[:, :, i, j])
+    return out
+
+
 def softmax_rows(m, n):
     x = make(0, (m, n)) * 0.25
     e = np.exp(x - x.max(axis=1, keepdims=True))
