@@ -220,6 +220,8 @@ private:
   std::vector<rpc::Tensor> inputs_;
   std::vector<rpc::RunStepResponse> lastResponses_;
   std::string error_;
+  /// A worker refused to load its task because of the bundle (exit 1, not 4).
+  bool bundleRefused_ = false;
   SecurityConfig security_;
   std::vector<std::string> lossOutputs_; // per worker: its "loss" output
   std::vector<StepRecord> stepRecords_;
@@ -509,14 +511,27 @@ bool Job::connectAndLoad() {
   for (std::thread& t : threads)
     t.join();
   for (size_t i = 0; i < workers_.size(); ++i) {
-    if (!results[i].ok())
+    if (!results[i].ok()) {
+      // The worker answered and refused the task itself (its files fail
+      // the size/sha256 check, PERMISSION_DENIED, or its binary disagrees
+      // with the manifest): the bundle is at fault, not the cluster. A
+      // worker that cannot be reached or refuses our credentials
+      // (UNAUTHENTICATED) is a start failure.
+      grpc::StatusCode code = results[i].error_code();
+      bundleRefused_ = code != grpc::StatusCode::UNAVAILABLE &&
+                       code != grpc::StatusCode::DEADLINE_EXCEEDED &&
+                       code != grpc::StatusCode::CANCELLED &&
+                       code != grpc::StatusCode::UNAUTHENTICATED;
       return fail(taskLabel(workers_[i]) + " refused to load the task: " +
                   results[i].error_message());
-    if (responses[i].manifest_sha256() != bundle_.manifestSha256)
+    }
+    if (responses[i].manifest_sha256() != bundle_.manifestSha256) {
+      bundleRefused_ = true;
       return fail(taskLabel(workers_[i]) + " read a manifest with sha256 " +
                   responses[i].manifest_sha256() + ", graph-run read " +
                   bundle_.manifestSha256 +
                   "; every worker must see the same bundle");
+    }
   }
   return true;
 }
@@ -1171,7 +1186,8 @@ int Job::run() {
                  "graph-run: error: %s\ngraph-run: the job was stopped; see "
                  "the worker log above for details\n",
                  error_.c_str());
-    return failCode;
+    return failCode == kExitStartFailed && bundleRefused_ ? kExitBundle
+                                                         : failCode;
   }
   return kExitOk;
 }

@@ -10,15 +10,19 @@ namespace graphrt {
 /// graph-run's exit codes (docs/user/graph-run.md lists them).
 enum ExitCode {
   kExitOk = 0,
-  /// The job started but failed: a task returned an error, a worker died or
-  /// stalled, or a step exceeded --step-timeout.
+  /// The job failed: a task returned an error, a worker died or stalled, or
+  /// a step exceeded --step-timeout.
   kExitJobFailed = 1,
   /// Bad command line (unknown flag, bad value, TLS files unreadable).
   kExitUsage = 2,
-  /// The bundle or the inputs are invalid (manifest, files, --input).
-  kExitBundle = 3,
-  /// The workers could not be started, reached or loaded (a worker refused
-  /// the task, e.g. a tampered file, or the cluster file is wrong).
+  /// The job could not run as given: the bundle or the inputs are invalid
+  /// (manifest, files, --input names, shapes and dtypes), or a worker refused
+  /// to load a task of it (a file whose size or sha256 does not match the
+  /// manifest, a task binary that disagrees with it). Exit 1, as a job that
+  /// failed: the message says which (issue 4 asks for 1 here).
+  kExitBundle = 1,
+  /// The workers could not be started or reached (the cluster file is
+  /// wrong, a worker is down, credentials are refused).
   kExitStartFailed = 4,
   /// --emit-k8s could not write the manifests.
   kExitEmitFailed = 5,

@@ -63,8 +63,9 @@ void usage() {
       "                       workers; cluster workers need the same flags)\n"
       "  --token-file FILE    the job token (default: $GRAPHRT_JOB_TOKEN; a\n"
       "                       fresh random one for --local)\n"
-      "exit codes: 0 ok, 1 the job failed, 2 usage, 3 invalid bundle or\n"
-      "inputs, 4 workers could not start or load, 5 --emit-k8s failed\n");
+      "exit codes: 0 ok, 1 the job failed or its bundle or inputs are\n"
+      "invalid, 2 usage, 4 workers could not start or be reached,\n"
+      "5 --emit-k8s failed\n");
 }
 
 // The first of `names` set in the environment ("" if none); its name in *which.
