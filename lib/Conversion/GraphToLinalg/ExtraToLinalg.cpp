@@ -41,25 +41,6 @@ Value binaryScalar(OpBuilder &b, Location loc, ValueRange a) {
   return ArithOp::create(b, loc, a[0], a[1]);
 }
 
-/// Lowers an elementwise op by `Body` (static shapes; the broadcast of a
-/// dynamic dimension is left to the core elementwise ops).
-template <typename OpTy, Value (*Body)(OpBuilder &, Location, ValueRange)>
-struct ExtraElementwiseLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = getRankedResultType(op);
-    if (failed(type)) {
-      return failure();
-    }
-    rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), *type,
-                                            adaptor.getOperands(), Body));
-    return success();
-  }
-};
-
 //===----------------------------------------------------------------------===//
 // GatherElementsOp
 //===----------------------------------------------------------------------===//
@@ -308,19 +289,19 @@ struct TopKLowering : OpConversionPattern<TopKOp> {
 void populateExtraPatterns(RewritePatternSet &patterns,
                            const TypeConverter *converter) {
   addPatterns<
-      ExtraElementwiseLowering<TanOp, mathScalar<math::TanOp>>,
-      ExtraElementwiseLowering<AsinOp, mathScalar<math::AsinOp>>,
-      ExtraElementwiseLowering<AcosOp, mathScalar<math::AcosOp>>,
-      ExtraElementwiseLowering<AtanOp, mathScalar<math::AtanOp>>,
-      ExtraElementwiseLowering<SinhOp, mathScalar<math::SinhOp>>,
-      ExtraElementwiseLowering<CoshOp, mathScalar<math::CoshOp>>,
-      ExtraElementwiseLowering<AsinhOp, mathScalar<math::AsinhOp>>,
-      ExtraElementwiseLowering<AcoshOp, mathScalar<math::AcoshOp>>,
-      ExtraElementwiseLowering<AtanhOp, mathScalar<math::AtanhOp>>,
-      ExtraElementwiseLowering<BitwiseAndOp, binaryScalar<arith::AndIOp>>,
-      ExtraElementwiseLowering<BitwiseOrOp, binaryScalar<arith::OrIOp>>,
-      ExtraElementwiseLowering<BitwiseXorOp, binaryScalar<arith::XOrIOp>>,
-      ExtraElementwiseLowering<BitwiseNotOp, bitwiseNot>,
+      ElementwiseBodyLowering<TanOp, mathScalar<math::TanOp>>,
+      ElementwiseBodyLowering<AsinOp, mathScalar<math::AsinOp>>,
+      ElementwiseBodyLowering<AcosOp, mathScalar<math::AcosOp>>,
+      ElementwiseBodyLowering<AtanOp, mathScalar<math::AtanOp>>,
+      ElementwiseBodyLowering<SinhOp, mathScalar<math::SinhOp>>,
+      ElementwiseBodyLowering<CoshOp, mathScalar<math::CoshOp>>,
+      ElementwiseBodyLowering<AsinhOp, mathScalar<math::AsinhOp>>,
+      ElementwiseBodyLowering<AcoshOp, mathScalar<math::AcoshOp>>,
+      ElementwiseBodyLowering<AtanhOp, mathScalar<math::AtanhOp>>,
+      ElementwiseBodyLowering<BitwiseAndOp, binaryScalar<arith::AndIOp>>,
+      ElementwiseBodyLowering<BitwiseOrOp, binaryScalar<arith::OrIOp>>,
+      ElementwiseBodyLowering<BitwiseXorOp, binaryScalar<arith::XOrIOp>>,
+      ElementwiseBodyLowering<BitwiseNotOp, bitwiseNot>,
       GatherElementsLowering, CumulativeLowering, TopKLowering>(patterns,
                                                                 converter);
 }

@@ -69,6 +69,27 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType resultType,
                              mlir::ValueRange operands, ScalarBuilder body);
 
+/// Lowers an elementwise op whose scalar computation is `Body` with
+/// buildElementwise (static shapes; the broadcast of a dynamic dimension is
+/// left to the core elementwise ops).
+template <typename OpTy, mlir::Value (*Body)(mlir::OpBuilder &, mlir::Location,
+                                             mlir::ValueRange)>
+struct ElementwiseBodyLowering : mlir::OpConversionPattern<OpTy> {
+  using mlir::OpConversionPattern<OpTy>::OpConversionPattern;
+
+  mlir::LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const override {
+    mlir::FailureOr<mlir::RankedTensorType> type = getRankedResultType(op);
+    if (mlir::failed(type)) {
+      return mlir::failure();
+    }
+    rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), *type,
+                                            adaptor.getOperands(), Body));
+    return mlir::success();
+  }
+};
+
 /// A parallel `linalg.generic` over the shape of `shapeSource` producing
 /// `elementType` elements from `inputs` read through `inputMaps`.
 mlir::Value buildParallelGeneric(mlir::OpBuilder &b, mlir::Location loc,

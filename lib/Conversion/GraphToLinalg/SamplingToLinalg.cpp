@@ -426,24 +426,6 @@ Value shiftScalar(OpBuilder &b, Location loc, ValueRange a) {
                                  ShiftOp::create(b, loc, a[0], a[1]), zero);
 }
 
-/// Lowers an elementwise op by `Body` (static shapes).
-template <typename OpTy, Value (*Body)(OpBuilder &, Location, ValueRange)>
-struct SamplingElementwiseLowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = getRankedResultType(op);
-    if (failed(type)) {
-      return failure();
-    }
-    rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), *type,
-                                            adaptor.getOperands(), Body));
-    return success();
-  }
-};
-
 struct BitcastLowering : OpConversionPattern<BitcastOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -493,8 +475,8 @@ void populateSamplingPatterns(RewritePatternSet &patterns,
                               const TypeConverter *converter) {
   addPatterns<
       GridSampleLowering, Col2ImLowering, BitcastLowering,
-      SamplingElementwiseLowering<ShiftLeftOp, shiftScalar<arith::ShLIOp>>,
-      SamplingElementwiseLowering<ShiftRightOp, shiftScalar<arith::ShRUIOp>>>(
+      ElementwiseBodyLowering<ShiftLeftOp, shiftScalar<arith::ShLIOp>>,
+      ElementwiseBodyLowering<ShiftRightOp, shiftScalar<arith::ShRUIOp>>>(
       patterns, converter);
 }
 
