@@ -220,6 +220,17 @@ struct QuantBuilder : NodeBuilder {
     return zeroPoint ? op("graph.sub", {r, castTo(zeroPoint, i32)}) : r;
   }
 
+  /// A per-tensor operand (`what`): one element, made a scalar; null after
+  /// an error otherwise.
+  Value scalarOperand(Value v, StringRef what) {
+    auto shape = v ? getShape(v) : std::nullopt;
+    if (!shape || numElements(*shape) != 1) {
+      emitError(at) << opName << " " << what << " must be one element";
+      return {};
+    }
+    return shape->empty() ? v : reshape(v, {});
+  }
+
   /// A per-tensor (one element) or per-row (`rows` elements) operand of an
   /// `[..., rows, cols]` matmul operand, shaped to broadcast against it.
   Value alignRows(Value v, StringRef what, int64_t rows) {
@@ -494,16 +505,8 @@ Results OnnxImporter::importQuant(const GraphNode &node,
     channels = wShape->front();
     outRank = aShape->size();
     Value xZero = input(aZeroIdx), wZero = input(bZeroIdx);
-    if (xZero) {
-      auto zs = getShape(xZero);
-      if (!zs || numElements(*zs) != 1) {
-        return nodeFailed(emitError(at) << opName << " x_zero_point must be "
-                                        << "one element");
-      }
-      xZero = zs->empty() ? xZero : b.reshape(xZero, {});
-      if (!xZero) {
-        return nodeFailed(failure());
-      }
+    if (xZero && !(xZero = b.scalarOperand(xZero, "x_zero_point"))) {
+      return nodeFailed(failure());
     }
     if (wZero) {
       wZero = b.alignChannels(wZero, "w_zero_point", channels, 0, outRank - 1);
@@ -547,30 +550,14 @@ Results OnnxImporter::importQuant(const GraphNode &node,
     aS = aShape->size() >= 2 ? b.alignRows(aScale, "a_scale", rows) : aScale;
     bS = b.alignColumns(bScale, "b_scale");
   } else {
-    auto xs = getShape(aScale);
-    if (!xs || numElements(*xs) != 1) {
-      return nodeFailed(emitError(at) << opName << " x_scale must be one "
-                                      << "element");
-    }
-    aS = xs->empty() ? aScale : b.reshape(aScale, {});
-    bS = b.alignChannels(bScale, "w_scale", channels, 1, outRank - 2);
-  }
-  auto ys = yScale ? getShape(yScale) : std::nullopt;
-  if (!ys || numElements(*ys) != 1) {
-    return nodeFailed(emitError(at) << opName << " y_scale must be one "
-                                    << "element");
-  }
-  Value yS = ys->empty() ? yScale : b.reshape(yScale, {});
-  if (yZero) {
-    auto zs = getShape(yZero);
-    if (!zs || numElements(*zs) != 1) {
-      return nodeFailed(emitError(at) << opName << " y_zero_point must be "
-                                      << "one element");
-    }
-    yZero = zs->empty() ? yZero : b.reshape(yZero, {});
-    if (!yZero) {
+    if (!(aS = b.scalarOperand(aScale, "x_scale"))) {
       return nodeFailed(failure());
     }
+    bS = b.alignChannels(bScale, "w_scale", channels, 1, outRank - 2);
+  }
+  Value yS = b.scalarOperand(yScale, "y_scale");
+  if (!yS || (yZero && !(yZero = b.scalarOperand(yZero, "y_zero_point")))) {
+    return nodeFailed(failure());
   }
   Value multiplier =
       b.op("graph.div", {b.op("graph.mul", {b.castTo(aS, f), b.castTo(bS, f)}),
