@@ -14,6 +14,8 @@ PACKAGES=(
   libssl-dev
   # Tests and numeric references.
   libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-onnx
+  # PyTorch 1.13: models exported in tests (test/Distribute) and references.
+  python3-torch
   # Test certificates for the runtime's TLS tests (openssl CLI).
   openssl
   libopenblas-dev
