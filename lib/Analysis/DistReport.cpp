@@ -452,6 +452,8 @@ void Analyzer::criticalPath() {
     if (report.tasks[i].finishSeconds > report.tasks[t].finishSeconds)
       t = i;
   std::vector<PathStep> path;
+  // Ops merged into each compute stretch of `path`.
+  std::vector<unsigned> merged;
   auto push = [&](int task, StringRef kind, StringRef name, double start,
                   double end) {
     if (end <= start)
@@ -460,10 +462,11 @@ void Analyzer::criticalPath() {
     if (!path.empty() && kind == "compute" && path.back().kind == "compute" &&
         path.back().task == report.tasks[task].name) {
       path.back().startSeconds = start;
-      path.back().name = "ops";
+      path.back().name = std::to_string(++merged.back()) + " ops";
       return;
     }
     path.push_back({report.tasks[task].name, kind.str(), name.str(), start, end});
+    merged.push_back(1);
   };
   long idx = long(programs[t].size()) - 1;
   while (idx >= 0) {
