@@ -217,6 +217,10 @@ LogicalResult Analyzer::collect() {
     r.device = task.getDevice().str();
     report.tasks.push_back(std::move(r));
   }
+  if (tasks.empty())
+    return module.emitError()
+           << "the module has no dist.task: the report reads a partitioned "
+              "module (the output of the graphc-dist pipeline)";
   programs.resize(tasks.size());
 
   for (auto [ti, task] : llvm::enumerate(tasks)) {

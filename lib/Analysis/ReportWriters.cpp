@@ -122,7 +122,8 @@ void graphc::printReportTable(const DistReport &r, llvm::raw_ostream &os) {
                           c.bytes, c.messages);
     if (t.unknownCostOps)
       os << "  (" << t.unknownCostOps
-         << " ops with dynamic shapes are not in the estimate)\n";
+         << (t.unknownCostOps == 1 ? " op" : " ops")
+         << " with dynamic shapes not in the estimate)\n";
   }
   if (!r.transfers.empty()) {
     os << "transfers:\n";

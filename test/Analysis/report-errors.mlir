@@ -46,3 +46,12 @@ module attributes {dist.cluster = #dist.cluster<{worker = 2}>} {
     dist.return
   }
 }
+
+// -----
+
+// expected-error @+1 {{the module has no dist.task: the report reads a partitioned module (the output of the graphc-dist pipeline)}}
+module {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
