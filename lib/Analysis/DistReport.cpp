@@ -193,6 +193,8 @@ private:
   DenseMap<Attribute, int> taskByDevice;
   std::vector<std::vector<Instr>> programs;
   llvm::StringMap<int> collectiveByKey;
+  /// Per send key: where the send is (task, instr).
+  llvm::StringMap<std::pair<int, size_t>> sendAt;
   /// Per collective: where each member is in its program (task, instr).
   std::vector<std::vector<std::pair<int, size_t>>> members;
 };
@@ -250,6 +252,7 @@ LogicalResult Analyzer::collect() {
           rc.bytes += *bytes;
           rc.messages += 1;
         }
+        sendAt[t.key] = {int(ti), prog.size()};
         Instr in{Instr::Send, &op, t.key};
         in.bytes = *bytes;
         in.seconds = double(*bytes) / machine.linkBytesPerSecond;
@@ -485,18 +488,15 @@ void Analyzer::criticalPath() {
       --idx;
       break;
     case Instr::Recv: {
-      // Find the send through the arrivals: recorded per key in simulate;
-      // recompute from the programs to keep simulate's state local.
-      if (in.end > in.ready) {
-        for (auto [st, prog] : llvm::enumerate(programs))
-          for (auto [si, s] : llvm::enumerate(prog))
-            if (s.kind == Instr::Send && s.name == in.name) {
-              push(st, "transfer", in.name + " -> " + report.tasks[t].name,
-                   s.start, in.end);
-              t = st;
-              idx = long(si) - 1;
-              goto next;
-            }
+      // A receive that waited continues the path in its sender.
+      auto it = sendAt.find(in.name);
+      if (in.end > in.ready && it != sendAt.end()) {
+        auto [st, si] = it->second;
+        push(st, "transfer", in.name + " -> " + report.tasks[t].name,
+             programs[st][si].start, in.end);
+        t = st;
+        idx = long(si) - 1;
+        break;
       }
       --idx;
       break;
@@ -509,15 +509,14 @@ void Analyzer::criticalPath() {
         for (auto [mt, mi] : members[in.collective])
           if (programs[mt][mi].ready == in.start) {
             t = mt;
-            idx = long(mi) - 1;
-            goto next;
+            idx = long(mi);
+            break;
           }
       }
       --idx;
       break;
     }
     }
-  next:;
   }
   std::reverse(path.begin(), path.end());
   report.criticalPath = std::move(path);
