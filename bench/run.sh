@@ -7,6 +7,7 @@
 #   bash bench/run.sh conv [--quick]      # ResNet-50 conv2d shapes vs PyTorch F.conv2d
 #   bash bench/run.sh e2e [--quick]       # whole-model latency vs PyTorch eager
 #   bash bench/run.sh compile             # compile time and peak RSS on a ResNet-50
+#   bash bench/run.sh machine-model [OUT.json] [--quick]  # this machine for graphc --machine-model
 # BUILD_DIR (default: build) is the build folder; the suite's targets are
 # built first.
 set -euo pipefail
@@ -29,12 +30,19 @@ case "$name" in
     cmake --build "$build" --target graphc graph-run graph-worker
     /usr/bin/python3 "$root/bench/nn/$name.py" "$build" "$@"
     ;;
+  machine-model)
+    cmake --build "$build" --target graphc graph-run graph-worker \
+      graphrt_test_producer graphrt_test_consumer
+    out="machine-model.json"
+    if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then out="$1"; shift; fi
+    /usr/bin/python3 "$root/bench/machine_model/measure.py" "$build" "$out" "$@"
+    ;;
   gemm)
     cmake --build "$build" --target gemm-bench
     exec "$build/bin/gemm-bench" "$@"
     ;;
   *)
-    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, compile" >&2
+    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, compile, machine-model" >&2
     exit 2
     ;;
 esac

@@ -1,6 +1,7 @@
 //===- InitAll.cpp - register graphc's dialects and passes -----------------===//
 
 #include "graphc/InitAll.h"
+#include "graphc/Analysis/Passes.h"
 #include "graphc/Conversion/Passes.h"
 
 #include "dist/DistDialect.h"
@@ -24,6 +25,7 @@ void graphc::registerAllPasses() {
   static bool once = [] {
     graph::registerGraphPasses();
     registerConversionPasses();
+    registerAnalysisPasses();
     registerCpuCodegenPasses();
     return true;
   }();

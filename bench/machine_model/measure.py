@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""measure.py BUILD OUT.json [--quick]: measure this machine for the
+communication report's machine model (docs/design/distribution.md) and write
+it as the JSON `graphc --machine-model` reads.
+
+Everything is measured through graphc's own code, one thread per worker
+(OMP_NUM_THREADS=1), because that is what the estimate predicts:
+* flops_per_second: a 256x1024 . 1024x1024 f32 MatMul (ONNX, both operands
+  inputs so nothing folds) compiled by graphc, its step time from
+  `graph-run --stats` (the fastest step inside the worker: on a shared
+  machine the median measures the neighbours too);
+* memory_bytes_per_second: an f32 Add of two 1M-element tensors (12 MB read
+  plus written), the bytes the graph cost interface counts over its step;
+* link_latency_seconds and link_bytes_per_second: the runtime's hand-written
+  producer/consumer pair (test/runtime/pair.test) on loopback, from its
+  `--trace`: an 8-byte message's time from the send's start to the end of
+  the receive that was waiting for it is the latency; the 400 000-byte
+  message's time less that latency gives the bandwidth. Medians over the
+  steps after the first (which opens the connections).
+"""
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(root, "bench", "nn"))
+sys.path.insert(0, os.path.join(root, "test", "runtime", "Inputs"))
+import common  # noqa: E402
+import graphrt_test  # noqa: E402
+
+common.THREADS = 1
+
+
+def cpu_name():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def onnx_model(path, op, inputs, output):
+    """A one-node ONNX model: inputs [(name, shape)], output (name, shape)."""
+    node = helper.make_node(op, [n for n, _ in inputs], [output[0]])
+    graph = helper.make_graph(
+        [node], op.lower(),
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in inputs],
+        [helper.make_tensor_value_info(output[0], TensorProto.FLOAT, output[1])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.save(model, path)
+
+
+def step_seconds(build, tmp, name, op, inputs, output, repeat):
+    model = os.path.join(tmp, name + ".onnx")
+    job = os.path.join(tmp, name + ".gjob")
+    onnx_model(model, op, inputs, output)
+    common.compile_model(build, model, job)
+    paths, _ = common.write_inputs(job, tmp)
+    stats, _ = common.run_job(build, job, paths, repeat)
+    # The fastest step: what the machine can do when the step is not
+    # interrupted by other processes (the development machine is shared).
+    return stats["min_ms"] / 1e3
+
+
+def link(build, tmp, steps):
+    d = os.path.join(tmp, "pair")
+    os.makedirs(d, exist_ok=True)
+    graphrt_test.pair_bundle(d, os.path.join(build, "lib"))
+    trace = os.path.join(tmp, "pair.trace.json")
+    cmd = [common.tool(build, "graph-run"), "--quiet", "--steps", str(steps),
+           "--input", "x=" + os.path.join(d, "x.npy"), "--trace", trace,
+           os.path.join(d, "pair.gjob")]
+    r = subprocess.run(cmd, env=dict(os.environ, OMP_NUM_THREADS="1"),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, timeout=600)
+    if r.returncode != 0:
+        raise common.Failed("pair run failed: " + common.first_error(r.stderr))
+    events = json.load(open(trace))["traceEvents"]
+    names = {e["pid"]: e["args"]["name"].split()[-1]
+             for e in events if e["ph"] == "M"}
+    spans = {}
+    for e in events:
+        if e["ph"] == "X" and e["cat"] in ("send", "recv"):
+            spans[(names[e["pid"]], e["name"], e["args"]["step"])] = e
+
+    def message_seconds(sender, receiver, key, step):
+        s = spans[(sender, "send " + key, step)]
+        r = spans[(receiver, "recv " + key, step)]
+        return (r["ts"] + r["dur"] - s["ts"]) / 1e6
+
+    latency, big = [], []
+    for step in range(1, steps):
+        latency.append(message_seconds("consumer", "producer", "back", step))
+        big.append(message_seconds("producer", "consumer", "edge", step))
+    lat = statistics.median(latency)
+    edge_bytes = graphrt_test.N * 4
+    bw = edge_bytes / max(statistics.median(big) - lat, 1e-9)
+    return lat, bw
+
+
+def main():
+    build, out = sys.argv[1], sys.argv[2]
+    quick = "--quick" in sys.argv[3:]
+    repeat = 5 if quick else 30
+    with tempfile.TemporaryDirectory() as tmp:
+        m, k, n = 256, 1024, 1024
+        gemm = step_seconds(build, tmp, "gemm", "MatMul",
+                            [("a", [m, k]), ("b", [k, n])], ("c", [m, n]),
+                            repeat)
+        flops = 2.0 * m * k * n / gemm
+        elems = 1 << 20
+        add = step_seconds(build, tmp, "add", "Add",
+                           [("a", [elems]), ("b", [elems])], ("c", [elems]),
+                           repeat)
+        membw = 3.0 * 4 * elems / add
+        lat, bw = link(build, tmp, 6 if quick else 40)
+    model = {
+        "name": "%s, 1 thread (bench/run.sh machine-model)" % cpu_name(),
+        "flops_per_second": float("%.4g" % flops),
+        "memory_bytes_per_second": float("%.4g" % membw),
+        "link_bytes_per_second": float("%.4g" % bw),
+        "link_latency_seconds": float("%.4g" % lat),
+    }
+    with open(out, "w") as f:
+        json.dump(model, f, indent=2)
+        f.write("\n")
+    print("machine model (%s):" % model["name"])
+    print("  GEMM %dx%dx%d: %.3f ms, %.2f GFLOP/s" % (m, k, n, gemm * 1e3, flops / 1e9))
+    print("  Add of 2 x %d f32: %.3f ms, %.2f GB/s" % (elems, add * 1e3, membw / 1e9))
+    print("  loopback link: latency %.1f us, %.2f GB/s" % (lat * 1e6, bw / 1e9))
+    print("wrote " + out)
+
+
+if __name__ == "__main__":
+    main()
