@@ -5,6 +5,9 @@
 
 #include "graph/GraphOps.h"
 
+#include "graphrt/common/DType.h"
+#include "graphrt/common/ManifestSchema.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -28,51 +31,60 @@ using namespace mlir;
 
 namespace graphc {
 
-std::string manifestDType(Type t) {
+/// The runtime's dtype for an element type; GRAPHRT_DTYPE_INVALID if it has
+/// none. The names are the shared table's (graphrt/common/DType.h).
+static graphrt_dtype_t runtimeDType(Type t) {
   if (t.isF32())
-    return "f32";
+    return GRAPHRT_DTYPE_F32;
   if (t.isF64())
-    return "f64";
+    return GRAPHRT_DTYPE_F64;
   if (t.isF16())
-    return "f16";
+    return GRAPHRT_DTYPE_F16;
   if (t.isBF16())
-    return "bf16";
+    return GRAPHRT_DTYPE_BF16;
   if (t.isInteger(1))
-    return "bool";
+    return GRAPHRT_DTYPE_BOOL;
   // ONNX's small types (one element per byte in the runtime's buffers).
   if (isa<Float8E4M3FNType>(t))
-    return "f8e4m3fn";
+    return GRAPHRT_DTYPE_F8E4M3FN;
   if (isa<Float8E4M3FNUZType>(t))
-    return "f8e4m3fnuz";
+    return GRAPHRT_DTYPE_F8E4M3FNUZ;
   if (isa<Float8E5M2Type>(t))
-    return "f8e5m2";
+    return GRAPHRT_DTYPE_F8E5M2;
   if (isa<Float8E5M2FNUZType>(t))
-    return "f8e5m2fnuz";
+    return GRAPHRT_DTYPE_F8E5M2FNUZ;
   if (isa<Float8E8M0FNUType>(t))
-    return "f8e8m0";
+    return GRAPHRT_DTYPE_F8E8M0;
   if (isa<Float4E2M1FNType>(t))
-    return "f4e2m1";
+    return GRAPHRT_DTYPE_F4E2M1;
   if (auto i = dyn_cast<IntegerType>(t)) {
     if (i.isSigned())
-      return ""; // the graph dialect's integers are signless or unsigned
+      return GRAPHRT_DTYPE_INVALID; // the graph dialect's integers are
+                                    // signless or unsigned
+    bool u = i.isUnsigned();
     switch (i.getWidth()) {
     case 2:
-      return i.isUnsigned() ? "u2" : "i2";
+      return u ? GRAPHRT_DTYPE_U2 : GRAPHRT_DTYPE_I2;
     case 4:
-      return i.isUnsigned() ? "u4" : "i4";
+      return u ? GRAPHRT_DTYPE_U4 : GRAPHRT_DTYPE_I4;
     case 8:
-      return i.isUnsigned() ? "u8" : "i8";
+      return u ? GRAPHRT_DTYPE_U8 : GRAPHRT_DTYPE_I8;
     case 16:
-      return i.isUnsigned() ? "u16" : "i16";
+      return u ? GRAPHRT_DTYPE_U16 : GRAPHRT_DTYPE_I16;
     case 32:
-      return i.isUnsigned() ? "u32" : "i32";
+      return u ? GRAPHRT_DTYPE_U32 : GRAPHRT_DTYPE_I32;
     case 64:
-      return i.isUnsigned() ? "u64" : "i64";
+      return u ? GRAPHRT_DTYPE_U64 : GRAPHRT_DTYPE_I64;
     default:
-      return "";
+      return GRAPHRT_DTYPE_INVALID;
     }
   }
-  return "";
+  return GRAPHRT_DTYPE_INVALID;
+}
+
+std::string manifestDType(Type t) {
+  graphrt_dtype_t dtype = runtimeDType(t);
+  return dtype == GRAPHRT_DTYPE_INVALID ? "" : graphrt::dtypeName(dtype);
 }
 
 LogicalResult lowerGraphToLinalg(ModuleOp module) {
@@ -313,38 +325,19 @@ static std::string sha256Hex(StringRef bytes) {
   return hex;
 }
 
-static void writeJsonString(llvm::raw_ostream &os, StringRef s) {
-  os << '"';
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      os << '\\' << c;
-    else if (static_cast<unsigned char>(c) < 0x20)
-      os << llvm::format("\\u%04x", c);
-    else
-      os << c;
-  }
-  os << '"';
-}
-
-static void writeSignatures(llvm::raw_ostream &os, StringRef key,
-                            ArrayRef<TaskTensor> tensors,
-                            ArrayRef<std::string> files = {}) {
-  os << ",\n     ";
-  writeJsonString(os, key);
-  os << ": [";
+/// Appends one signature per tensor; `files[i]` is tensor i's weights file.
+static void addSignatures(
+    google::protobuf::RepeatedPtrField<graphrt::manifest::TensorSignature> *out,
+    ArrayRef<TaskTensor> tensors, ArrayRef<std::string> files = {}) {
   for (auto [i, t] : llvm::enumerate(tensors)) {
-    os << (i ? ",\n       {" : "\n       {") << "\"name\": ";
-    writeJsonString(os, t.name);
-    os << ", \"dtype\": \"" << t.dtype << "\", \"shape\": [";
-    llvm::interleaveComma(t.shape, os);
-    os << "]";
-    if (i < files.size()) {
-      os << ", \"file\": ";
-      writeJsonString(os, files[i]);
-    }
-    os << "}";
+    graphrt::manifest::TensorSignature *s = out->Add();
+    s->set_name(t.name);
+    s->set_dtype(t.dtype);
+    for (int64_t d : t.shape)
+      s->add_shape(d);
+    if (i < files.size())
+      s->set_file(files[i]);
   }
-  os << "]";
 }
 
 /// Writes `bytes` to `path`; diagnoses failures at `loc`.
@@ -392,33 +385,39 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
     files.push_back(file);
   }
 
-  std::string json;
-  llvm::raw_string_ostream os(json);
-  os << "{\n  \"format_version\": 1,\n  \"name\": ";
-  writeJsonString(os, options.jobName);
-  os << ",\n  \"tasks\": [\n    {\"name\": ";
-  writeJsonString(os, sig.name);
-  os << ", \"job\": \"worker\", \"index\": 0, \"library\": ";
-  writeJsonString(os, library);
-  os << ",\n     \"device\": \"/job:worker/task:0/device:CPU:0\", "
-        "\"entry\": \"graphrt_task_descriptor_v1\"";
-  writeSignatures(os, "inputs", sig.inputs);
-  writeSignatures(os, "outputs", sig.outputs);
-  writeSignatures(os, "variables", sig.variables, weightFiles);
-  os << "}\n  ],\n  \"files\": [";
-  for (auto [i, file] : llvm::enumerate(files)) {
+  graphrt::manifest::Manifest manifest;
+  manifest.set_format_version(graphrt::kManifestFormatVersion);
+  manifest.set_name(options.jobName);
+  graphrt::manifest::Task *task = manifest.add_tasks();
+  task->set_name(sig.name);
+  task->set_job("worker");
+  task->set_index(0);
+  task->set_library(library);
+  task->set_device("/job:worker/task:0/device:CPU:0");
+  task->set_entry(GRAPHRT_TASK_DESCRIPTOR_SYMBOL);
+  addSignatures(task->mutable_inputs(), sig.inputs);
+  addSignatures(task->mutable_outputs(), sig.outputs);
+  addSignatures(task->mutable_variables(), sig.variables, weightFiles);
+  for (const std::string &file : files) {
     auto buffer = llvm::MemoryBuffer::getFile(path(file), /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
     if (!buffer)
       return emitError(loc) << "cannot read back '" << path(file)
                             << "': " << buffer.getError().message();
-    os << (i ? ",\n    {" : "\n    {") << "\"path\": ";
-    writeJsonString(os, file);
-    os << ", \"sha256\": \"" << sha256Hex((*buffer)->getBuffer())
-       << "\", \"size\": " << (*buffer)->getBufferSize() << "}";
+    graphrt::manifest::File *f = manifest.add_files();
+    f->set_path(file);
+    f->set_sha256(sha256Hex((*buffer)->getBuffer()));
+    f->set_size((*buffer)->getBufferSize());
   }
-  os << "\n  ]\n}\n";
-  return writeFile(loc, path("manifest.json"), json);
+  // The runtime's own rules: a bundle graph-run would refuse is a graphc bug,
+  // better reported here than when the job is deployed.
+  std::string error;
+  if (!graphrt::checkManifest(manifest, &error))
+    return emitError(loc) << "internal error: the manifest of job '"
+                          << options.jobName << "' breaks a rule graph-run "
+                          << "checks: " << error;
+  return writeFile(loc, path("manifest.json"),
+                   graphrt::printManifestJson(manifest));
 }
 
 } // namespace graphc

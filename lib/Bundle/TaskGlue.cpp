@@ -14,6 +14,7 @@
 
 #include "graphc/Bundle/JobBundle.h"
 
+#include "graphrt/common/DType.h"
 #include "graphrt/graphrt.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -34,34 +35,6 @@ static_assert(sizeof(graphrt_tensor_signature_t) == 24,
               "graphrt_tensor_signature_t");
 static_assert(sizeof(graphrt_task_descriptor_v1_t) == 112,
               "graphrt_task_descriptor_v1_t");
-
-static graphrt_dtype_t dtypeEnum(llvm::StringRef dtype) {
-  return llvm::StringSwitch<graphrt_dtype_t>(dtype)
-      .Case("f32", GRAPHRT_DTYPE_F32)
-      .Case("f64", GRAPHRT_DTYPE_F64)
-      .Case("i32", GRAPHRT_DTYPE_I32)
-      .Case("i64", GRAPHRT_DTYPE_I64)
-      .Case("u8", GRAPHRT_DTYPE_U8)
-      .Case("i8", GRAPHRT_DTYPE_I8)
-      .Case("bool", GRAPHRT_DTYPE_BOOL)
-      .Case("f16", GRAPHRT_DTYPE_F16)
-      .Case("bf16", GRAPHRT_DTYPE_BF16)
-      .Case("i16", GRAPHRT_DTYPE_I16)
-      .Case("u16", GRAPHRT_DTYPE_U16)
-      .Case("u32", GRAPHRT_DTYPE_U32)
-      .Case("u64", GRAPHRT_DTYPE_U64)
-      .Case("f8e4m3fn", GRAPHRT_DTYPE_F8E4M3FN)
-      .Case("f8e4m3fnuz", GRAPHRT_DTYPE_F8E4M3FNUZ)
-      .Case("f8e5m2", GRAPHRT_DTYPE_F8E5M2)
-      .Case("f8e5m2fnuz", GRAPHRT_DTYPE_F8E5M2FNUZ)
-      .Case("f8e8m0", GRAPHRT_DTYPE_F8E8M0)
-      .Case("f4e2m1", GRAPHRT_DTYPE_F4E2M1)
-      .Case("i4", GRAPHRT_DTYPE_I4)
-      .Case("u4", GRAPHRT_DTYPE_U4)
-      .Case("i2", GRAPHRT_DTYPE_I2)
-      .Case("u2", GRAPHRT_DTYPE_U2)
-      .Default(GRAPHRT_DTYPE_INVALID);
-}
 
 namespace {
 
@@ -120,7 +93,7 @@ public:
       sig = LLVM::InsertValueOp::create(b, loc, sig, address(syms[i].first),
                                         ArrayRef<int64_t>{0});
       sig = LLVM::InsertValueOp::create(
-          b, loc, sig, constant(i32, dtypeEnum(t.dtype)), ArrayRef<int64_t>{1});
+          b, loc, sig, constant(i32, graphrt::parseDType(t.dtype)), ArrayRef<int64_t>{1});
       sig = LLVM::InsertValueOp::create(
           b, loc, sig, constant(i32, t.shape.size()), ArrayRef<int64_t>{2});
       sig = LLVM::InsertValueOp::create(b, loc, sig, address(syms[i].second),
