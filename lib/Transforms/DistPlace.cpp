@@ -154,6 +154,8 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
   }
 
   LogicalResult checkOptions(ModuleOp module) {
+    // Plain copies: a pass option streams into a diagnostic as nothing.
+    int64_t replicas = this->replicas, psTasks = this->psTasks;
     if (replicas < 1)
       return module.emitError()
              << "dist-place: replicas=" << replicas << " must be at least 1";

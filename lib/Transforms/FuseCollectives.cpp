@@ -161,10 +161,15 @@ struct DistFuseCollectivesPass
       for (dist::AllReduceOp op : members) {
         auto type = cast<RankedTensorType>(op.getInput().getType());
         total += type.getNumElements();
-        flat.push_back(graph::ReshapeOp::create(
-            b, op.getLoc(), RankedTensorType::get({type.getNumElements()},
-                                                  type.getElementType()),
-            op.getInput(), b.getDenseI64ArrayAttr({type.getNumElements()})));
+        flat.push_back(type.getRank() == 1
+                           ? op.getInput()
+                           : graph::ReshapeOp::create(
+                                 b, op.getLoc(),
+                                 RankedTensorType::get({type.getNumElements()},
+                                                       type.getElementType()),
+                                 op.getInput(),
+                                 b.getDenseI64ArrayAttr({type.getNumElements()}))
+                                 .getResult());
       }
       auto flatType =
           RankedTensorType::get({total}, members.front().getInput()
@@ -182,9 +187,11 @@ struct DistFuseCollectivesPass
             b, op.getLoc(), RankedTensorType::get({n}, type.getElementType()),
             fused.getResult(), b.getDenseI64ArrayAttr({offset}),
             b.getDenseI64ArrayAttr({offset + n}), b.getDenseI64ArrayAttr({1}));
-        Value shaped = graph::ReshapeOp::create(
-            b, op.getLoc(), type, part,
-            b.getDenseI64ArrayAttr(type.getShape()));
+        Value shaped = part;
+        if (type.getRank() != 1)
+          shaped = graph::ReshapeOp::create(
+              b, op.getLoc(), type, part,
+              b.getDenseI64ArrayAttr(type.getShape()));
         op.getResult().replaceAllUsesWith(shaped);
         offset += n;
       }

@@ -41,8 +41,10 @@ struct RowState {
   Operation *origin = nullptr;
 
   static RowState batched(int64_t axis) { return {Batched, axis}; }
-  static RowState partial(dist::ReductionKind kind, Operation *origin) {
-    return {Partial, -1, kind, origin};
+  /// `axis` is the batch axis the reduction removed (for diagnostics).
+  static RowState partial(dist::ReductionKind kind, Operation *origin,
+                          int64_t axis) {
+    return {Partial, axis, kind, origin};
   }
 };
 
@@ -190,7 +192,7 @@ struct ReplicaRewriter {
     // Both contract over the batch: each replica's product is its share of
     // the whole product (a gradient), summed by an all-reduce.
     if (lb && rb && l.axis == lK && r.axis == rK)
-      return all(op, RowState::partial(dist::ReductionKind::sum, op));
+      return all(op, RowState::partial(dist::ReductionKind::sum, op, l.axis));
     if ((lb && l.axis == lK) || (rb && r.axis == rK))
       return refuse("contracts over the batch axis with an operand that is "
                     "not split");
@@ -224,7 +226,7 @@ struct ReplicaRewriter {
     for (int64_t a : op.getAxes())
       axes.push_back(normalizeAxis(a, rank));
     if (llvm::is_contained(axes, in.axis))
-      return all(op, RowState::partial(toReduction(op.getKind()), op));
+      return all(op, RowState::partial(toReduction(op.getKind()), op, in.axis));
     int64_t axis = in.axis;
     if (!op.getKeepdims())
       axis -= llvm::count_if(axes, [&](int64_t a) { return a < in.axis; });
@@ -480,9 +482,8 @@ struct ReplicaRewriter {
   /// Diagnoses a partial value reaching `user`, pointing at its reduction.
   LogicalResult partialReaches(RowState s, Operation *user,
                                StringRef userName) {
-    return error(s.origin, "reduces over the batch axis, and its result "
-                           "reaches ")
-           << userName << " without a dist.replica_all_reduce; each replica "
+    return error(s.origin, "reduces over the batch axis ")
+           << s.axis << ", and its result reaches " << userName << " without a dist.replica_all_reduce; each replica "
            << "holds only its share of it (all-reduce it, or keep the "
               "batch axis)";
   }
@@ -560,7 +561,8 @@ struct ReplicaRewriter {
                  << stringifyReductionKind(reduce.getReduction())
                  << " the value that " << describe(s.origin)
                  << " reduces with " << stringifyReductionKind(s.reduction)
-                 << " over the batch axis; use dist.replica_all_reduce "
+                 << " over the batch axis " << s.axis
+                 << "; use dist.replica_all_reduce "
                  << stringifyReductionKind(s.reduction);
         anyBatched |= s.kind == RowState::Batched;
       }
