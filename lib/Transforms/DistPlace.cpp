@@ -55,8 +55,27 @@ StringRef transforms::getNodeName(Location loc) {
   return "";
 }
 
+/// The entry function, or null after an error.
+static func::FuncOp lookupEntry(ModuleOp module, StringRef entry,
+                                StringRef passName);
+
 func::FuncOp transforms::findEntryFunction(ModuleOp module, StringRef entry,
                                            StringRef passName) {
+  func::FuncOp func = lookupEntry(module, entry, passName);
+  // Placement and partitioning follow one order of the ops: a function with
+  // control flow between blocks has none.
+  if (func && !func.getBody().hasOneBlock()) {
+    func.emitError() << passName << ": @" << func.getSymName() << " has "
+                     << func.getBody().getBlocks().size()
+                     << " blocks; only a single-block function can be "
+                        "distributed (structured control flow is fine)";
+    return {};
+  }
+  return func;
+}
+
+static func::FuncOp lookupEntry(ModuleOp module, StringRef entry,
+                                StringRef passName) {
   if (!entry.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal())
@@ -114,6 +133,13 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
     func::FuncOp func = findEntryFunction(module, entry, "dist-place");
     if (!func)
       return signalPassFailure();
+    if (std::optional<int64_t> placed = dist::getReplicaCount(func)) {
+      // Splitting the batch twice would halve it again.
+      func.emitError() << "dist-place: @" << func.getSymName()
+                       << " is already the step of " << *placed
+                       << " replicas (dist.replicas); run dist-place once";
+      return signalPassFailure();
+    }
 
     PlacementOptions options;
     options.strategy = strategy;

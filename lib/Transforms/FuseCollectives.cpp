@@ -69,7 +69,8 @@ struct DistFuseCollectivesPass
     ModuleOp module = getOperation();
     if (bucketBytes <= 0) {
       module.emitError() << "dist-fuse-collectives: bucket-bytes="
-                         << bucketBytes << " must be positive";
+                         << static_cast<int64_t>(bucketBytes)
+                         << " must be positive";
       return signalPassFailure();
     }
     // Every instance of every all-reduce key, and each task's op order.

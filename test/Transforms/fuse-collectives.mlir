@@ -1,5 +1,7 @@
 // RUN: graph-opt %s -split-input-file --dist-fuse-collectives | FileCheck %s
 // RUN: graph-opt %s -split-input-file --dist-fuse-collectives=bucket-bytes=40 | FileCheck %s --check-prefix=SMALL
+// RUN: not graph-opt %s --dist-fuse-collectives=bucket-bytes=0 2>&1 | FileCheck %s --check-prefix=BUCKET
+// BUCKET: error: dist-fuse-collectives: bucket-bytes=0 must be positive
 
 // Four sum all-reduces of f32 over one group. @w0 uses %g2 before %g3 runs,
 // so the bucket closes after %g2 in both tasks (their buckets must agree):

@@ -80,3 +80,99 @@ module attributes {dist.cluster = #dist.cluster<{worker = 1}>} {
     return %x : tensor<4xf32>
   }
 }
+
+// -----
+
+// Two replicas of a training step (as dist-place strategy=replicas writes
+// it). The input's owner (worker0) slices the batch and sends replica 1 its
+// rows; replica 1 sends its output rows back for the concat; the gradient
+// all-reduce spans both replicas under one key; the variable has one copy
+// per replica, each read and assigned in its own task.
+
+// CHECK-LABEL: module attributes {dist.cluster = #dist.cluster<{worker = 2 x [CPU:0]}>}
+// CHECK: graph.variable @w : tensor<4x3xf32> = dense<1.000000e+00> {dist.device = #dist.device<"/job:worker/task:0">}
+// CHECK-NEXT: graph.variable @w_r1 : tensor<4x3xf32> = dense<1.000000e+00> {dist.device = #dist.device<"/job:worker/task:1">}
+// CHECK-LABEL: dist.task @worker0 on #dist.device<"/job:worker/task:0">
+// CHECK-SAME: (%[[X:.*]]: tensor<6x4xf32> {graph.name = "x"}, %[[LR:.*]]: tensor<f32> {graph.name = "lr"}) -> (tensor<6x3xf32> {graph.name = "y"})
+// CHECK-NEXT: dist.send %[[LR]] to #dist.device<"/job:worker/task:1"> key "lr/worker0->worker1" : tensor<f32>
+// CHECK-NEXT: %[[X0:.*]] = graph.slice %[[X]] {limits = array<i64: 3, 4>, starts = array<i64: 0, 0>, strides = array<i64: 1, 1>}
+// CHECK-NEXT: %[[X1:.*]] = graph.slice %[[X]] {limits = array<i64: 6, 4>, starts = array<i64: 3, 0>, strides = array<i64: 1, 1>}
+// CHECK-NEXT: dist.send %[[X1]] to #dist.device<"/job:worker/task:1"> key "x/r1/worker0->worker1" : tensor<3x4xf32>
+// CHECK-NEXT: %[[W:.*]] = graph.read_variable @w : tensor<4x3xf32>
+// CHECK-NEXT: %[[Y:.*]] = graph.matmul %[[X0]], %[[W]]
+// CHECK-NEXT: %[[G:.*]] = graph.matmul %[[X0]], %[[Y]] {transpose_lhs}
+// CHECK-NEXT: %[[GS:.*]] = dist.all_reduce sum %[[G]] group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "grad/all_reduce" : tensor<4x3xf32> -> tensor<4x3xf32>
+// CHECK-NEXT: %[[W1:.*]] = graph.sgd_update %[[W]], %[[GS]], %[[LR]]
+// CHECK-NEXT: graph.assign_variable @w, %[[W1]]
+// CHECK-NEXT: %[[Y1:.*]] = dist.recv from #dist.device<"/job:worker/task:1"> key "y/r1/worker1->worker0" : tensor<3x3xf32>
+// CHECK-NEXT: %[[CAT:.*]] = graph.concat %[[Y]], %[[Y1]] {axis = 0 : i64}
+// CHECK-NEXT: dist.return %[[CAT]] : tensor<6x3xf32>
+// CHECK-LABEL: dist.task @worker1 on #dist.device<"/job:worker/task:1"> () {
+// CHECK-NEXT: %[[RX:.*]] = dist.recv from #dist.device<"/job:worker/task:0"> key "x/r1/worker0->worker1" : tensor<3x4xf32>
+// CHECK-NEXT: %[[RW:.*]] = graph.read_variable @w_r1 : tensor<4x3xf32>
+// CHECK-NEXT: %[[RY:.*]] = graph.matmul %[[RX]], %[[RW]]
+// CHECK-NEXT: dist.send %[[RY]] to #dist.device<"/job:worker/task:0"> key "y/r1/worker1->worker0" : tensor<3x3xf32>
+// CHECK-NEXT: %[[RG:.*]] = graph.matmul %[[RX]], %[[RY]] {transpose_lhs}
+// CHECK-NEXT: %[[RGS:.*]] = dist.all_reduce sum %[[RG]] {{.*}} key "grad/all_reduce"
+// CHECK-NEXT: %[[RLR:.*]] = dist.recv from #dist.device<"/job:worker/task:0"> key "lr/worker0->worker1" : tensor<f32>
+// CHECK-NEXT: %[[RW1:.*]] = graph.sgd_update %[[RW]], %[[RGS]], %[[RLR]]
+// CHECK-NEXT: graph.assign_variable @w_r1, %[[RW1]]
+// CHECK-NEXT: dist.return
+module attributes {dist.cluster = #dist.cluster<{worker = 2}>} {
+  graph.variable @w : tensor<4x3xf32> = dense<1.0> {dist.device = #dist.device<"/job:worker">}
+  func.func @main(%x: tensor<6x4xf32> {dist.device = #dist.device<"/job:worker/task:0">, graph.name = "x"},
+                  %lr: tensor<f32> {dist.device = #dist.device<"/job:worker/task:0">, graph.name = "lr"})
+      -> (tensor<6x3xf32> {dist.device = #dist.device<"/job:worker/task:0">, graph.name = "y"})
+      attributes {dist.replicas = 2 : i64} {
+    %xs = dist.replica_split %x axis 0 {dist.device = #dist.device<"/job:worker">} : tensor<6x4xf32> -> tensor<3x4xf32> loc("m.pb:x")
+    %w = graph.read_variable @w {dist.device = #dist.device<"/job:worker">} : tensor<4x3xf32> loc("m.pb:w")
+    %y = graph.matmul %xs, %w {dist.device = #dist.device<"/job:worker">} : (tensor<3x4xf32>, tensor<4x3xf32>) -> tensor<3x3xf32> loc("m.pb:y")
+    %g = graph.matmul %xs, %y {dist.device = #dist.device<"/job:worker">, transpose_lhs} : (tensor<3x4xf32>, tensor<3x3xf32>) -> tensor<4x3xf32> loc("m.pb:g")
+    %gs = dist.replica_all_reduce sum %g {dist.device = #dist.device<"/job:worker">} : tensor<4x3xf32> loc("m.pb:grad")
+    %w1 = graph.sgd_update %w, %gs, %lr {dist.device = #dist.device<"/job:worker">} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32> loc("m.pb:update")
+    graph.assign_variable @w, %w1 {dist.device = #dist.device<"/job:worker">} : tensor<4x3xf32> loc("m.pb:assign")
+    %yc = dist.replica_concat %y axis 0 {dist.device = #dist.device<"/job:worker/task:0">} : tensor<3x3xf32> -> tensor<6x3xf32> loc("m.pb:y")
+    return %yc : tensor<6x3xf32>
+  }
+}
+
+// -----
+
+// Two replicas with the variable on a parameter server (strategy=ps
+// replicas=2): one read on ps0 sent to both replicas, the all-reduced
+// gradient sent from replica 0 to ps0, which updates in place.
+
+// CHECK-LABEL: module attributes {dist.cluster = #dist.cluster<{worker = 2 x [CPU:0], ps = 1 x [CPU:0]}>}
+// CHECK: graph.variable @w : tensor<4x3xf32> {dist.device = #dist.device<"/job:ps/task:0">}
+// CHECK-NOT: graph.variable
+// CHECK-LABEL: dist.task @worker0
+// CHECK: dist.recv from #dist.device<"/job:ps/task:0"> key "w/ps0->worker0"
+// CHECK: %[[GS:.*]] = dist.all_reduce sum
+// CHECK-NEXT: dist.send %[[GS]] to #dist.device<"/job:ps/task:0"> key "grad/worker0->ps0"
+// CHECK-LABEL: dist.task @worker1
+// CHECK: dist.recv from #dist.device<"/job:ps/task:0"> key "w/ps0->worker1"
+// CHECK: dist.all_reduce sum
+// CHECK-NOT: dist.send
+// CHECK-LABEL: dist.task @ps0
+// CHECK-NEXT: %[[W:.*]] = graph.read_variable @w
+// CHECK-NEXT: dist.send %[[W]] to #dist.device<"/job:worker/task:0"> key "w/ps0->worker0"
+// CHECK-NEXT: dist.send %[[W]] to #dist.device<"/job:worker/task:1"> key "w/ps0->worker1"
+// CHECK-NEXT: %[[G:.*]] = dist.recv from #dist.device<"/job:worker/task:0"> key "grad/worker0->ps0"
+// CHECK-NEXT: %[[LR:.*]] = dist.recv from #dist.device<"/job:worker/task:0"> key "lr/worker0->ps0"
+// CHECK-NEXT: %[[W1:.*]] = graph.sgd_update %[[W]], %[[G]], %[[LR]]
+// CHECK-NEXT: graph.assign_variable @w, %[[W1]]
+module attributes {dist.cluster = #dist.cluster<{worker = 2, ps = 1}>} {
+  graph.variable @w : tensor<4x3xf32> {dist.device = #dist.device<"/job:ps/task:0">}
+  func.func @main(%x: tensor<6x4xf32> {dist.device = #dist.device<"/job:worker/task:0">, graph.name = "x"},
+                  %lr: tensor<f32> {dist.device = #dist.device<"/job:worker/task:0">, graph.name = "lr"})
+      attributes {dist.replicas = 2 : i64} {
+    %xs = dist.replica_split %x axis 0 {dist.device = #dist.device<"/job:worker">} : tensor<6x4xf32> -> tensor<3x4xf32> loc("m.pb:x")
+    %w = graph.read_variable @w {dist.device = #dist.device<"/job:ps/task:0">} : tensor<4x3xf32> loc("m.pb:w")
+    %y = graph.matmul %xs, %w {dist.device = #dist.device<"/job:worker">} : (tensor<3x4xf32>, tensor<4x3xf32>) -> tensor<3x3xf32> loc("m.pb:y")
+    %g = graph.matmul %xs, %y {dist.device = #dist.device<"/job:worker">, transpose_lhs} : (tensor<3x4xf32>, tensor<3x3xf32>) -> tensor<4x3xf32> loc("m.pb:g")
+    %gs = dist.replica_all_reduce sum %g {dist.device = #dist.device<"/job:worker">} : tensor<4x3xf32> loc("m.pb:grad")
+    %w1 = graph.sgd_update %w, %gs, %lr {dist.device = #dist.device<"/job:ps/task:0">} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32> loc("m.pb:update")
+    graph.assign_variable @w, %w1 {dist.device = #dist.device<"/job:ps/task:0">} : tensor<4x3xf32> loc("m.pb:assign")
+    return
+  }
+}

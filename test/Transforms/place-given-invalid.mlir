@@ -44,3 +44,19 @@ module {
     return
   }
 }
+
+// -----
+
+// expected-error @+1 {{dist-place: @twice is already the step of 2 replicas (dist.replicas); run dist-place once}}
+func.func @twice(%x: tensor<4xf32>) -> tensor<4xf32> attributes {dist.replicas = 2 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{dist-place: @blocks has 2 blocks; only a single-block function can be distributed (structured control flow is fine)}}
+func.func @blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
+  cf.br ^next
+^next:
+  return %x : tensor<4xf32>
+}
