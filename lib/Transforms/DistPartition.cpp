@@ -426,23 +426,10 @@ struct Partitioner {
     }
   }
 
-  /// Values `op` reads: operands and what its regions use from above.
-  static SmallVector<Value> usedValues(Operation *op) {
-    llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
-    op->walk([&](Operation *nested) {
-      if (nested == op)
-        return;
-      for (Value v : nested->getOperands())
-        if (!op->isAncestor(v.getParentRegion()->getParentOp()))
-          used.insert(v);
-    });
-    return used.takeVector();
-  }
-
   void cloneInstance(Operation &op, const Instance &inst) {
     receiveControlTokens(&op, inst);
     IRMapping mapping;
-    for (Value v : usedValues(&op))
+    for (Value v : getUsedValues(&op))
       mapping.map(v, materialize(v, inst.task));
     TaskProgram &p = program(inst.task);
     Operation *clone = p.builder.clone(op, mapping);

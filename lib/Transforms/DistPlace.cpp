@@ -13,6 +13,7 @@
 #include "graphc/Transforms/Passes.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace graphc {
@@ -98,6 +99,30 @@ static func::FuncOp lookupEntry(ModuleOp module, StringRef entry,
                                            "@main")
                      << "; name the function with entry=NAME";
   return {};
+}
+
+void transforms::placeAllOn(ModuleOp module, func::FuncOp func,
+                            DeviceAttr task) {
+  for (Operation &op : func.getBody().front().without_terminator())
+    setPlacement(&op, task);
+  for (unsigned a = 0; a < func.getNumArguments(); ++a)
+    func.setArgAttr(a, dist::DistDialect::kDeviceAttrName, task);
+  for (unsigned r = 0; r < func.getNumResults(); ++r)
+    func.setResultAttr(r, dist::DistDialect::kDeviceAttrName, task);
+  for (auto var : module.getOps<graph::VariableOp>())
+    setPlacement(var, task);
+}
+
+SmallVector<Value> transforms::getUsedValues(Operation *op) {
+  llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
+  op->walk([&](Operation *nested) {
+    if (nested == op)
+      return;
+    for (Value v : nested->getOperands())
+      if (!op->isAncestor(v.getParentRegion()->getParentOp()))
+        used.insert(v);
+  });
+  return used.takeVector();
 }
 
 bool transforms::isPartitioned(ModuleOp module) {

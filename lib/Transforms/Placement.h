@@ -52,6 +52,15 @@ mlir::func::FuncOp findEntryFunction(mlir::ModuleOp module,
                                      llvm::StringRef entry,
                                      llvm::StringRef passName);
 
+/// Places every op of `func`'s body, its arguments and results, and every
+/// variable of `module` on `task`.
+void placeAllOn(mlir::ModuleOp module, mlir::func::FuncOp func,
+                dist::DeviceAttr task);
+
+/// The values `op` reads: its operands, then what its regions use from
+/// above, each once.
+llvm::SmallVector<mlir::Value> getUsedValues(mlir::Operation *op);
+
 /// True when the module already holds `dist.task` ops (hand-partitioned or
 /// partitioned before): the distribution passes leave it unchanged.
 bool isPartitioned(mlir::ModuleOp module);

@@ -378,13 +378,7 @@ public:
       if (failed(rewriteForReplicas(module, entry, options.replicas, workerJob)))
         return failure();
     } else {
-      DeviceAttr worker = options.defaultTask;
-      for (Operation &op : entry.getBody().front().without_terminator())
-        setPlacement(&op, worker);
-      for (unsigned a = 0; a < entry.getNumArguments(); ++a)
-        entry.setArgAttr(a, dist::DistDialect::kDeviceAttrName, worker);
-      for (unsigned r = 0; r < entry.getNumResults(); ++r)
-        entry.setResultAttr(r, dist::DistDialect::kDeviceAttrName, worker);
+      placeAllOn(module, entry, options.defaultTask);
     }
 
     // Variables updated by one op (a weight and its optimizer slots) share a

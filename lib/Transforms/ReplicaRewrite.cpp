@@ -437,19 +437,6 @@ struct ReplicaRewriter {
   // The rewrite
   //===--------------------------------------------------------------------===//
 
-  /// Values an op reads: its operands and what its regions use from above.
-  SmallVector<Value> usedValues(Operation *op) {
-    SmallVector<Value> used(op->getOperands());
-    op->walk([&](Operation *nested) {
-      if (nested == op)
-        return;
-      for (Value v : nested->getOperands())
-        if (!op->isAncestor(v.getParentRegion()->getParentOp()))
-          used.push_back(v);
-    });
-    return used;
-  }
-
   /// Gives `op` the result types its (now per-replica) operands infer,
   /// keeping static sizes the inference loses off the batch axis.
   LogicalResult reinferTypes(Operation *op, ArrayRef<RowState> results) {
@@ -548,7 +535,7 @@ struct ReplicaRewriter {
       if (isa<dist::ReplicaSplitOp>(op))
         continue;
       bool anyBatched = false;
-      for (Value v : usedValues(&op)) {
+      for (Value v : getUsedValues(&op)) {
         RowState s = stateOf(v);
         auto reduce = dyn_cast<dist::ReplicaAllReduceOp>(op);
         if (s.kind == RowState::Partial && !reduce)
@@ -600,9 +587,10 @@ struct ReplicaRewriter {
                                   func.getSymName().str());
       if (s.kind != RowState::Batched)
         continue;
+      // Located at its input, so keys and diagnostics name the tensor.
       auto concat = dist::ReplicaConcatOp::create(
-          builder, ret.getLoc(), func.getResultTypes()[r], operand.get(),
-          s.axis);
+          builder, operand.get().getLoc(), func.getResultTypes()[r],
+          operand.get(), s.axis);
       setPlacement(concat, first);
       operand.set(concat.getResult());
     }
@@ -618,16 +606,9 @@ LogicalResult transforms::rewriteForReplicas(ModuleOp module,
                                              int64_t replicas, StringRef job) {
   if (replicas == 1) {
     // One replica is the plain step on one task: nothing to split.
-    DeviceAttr task = DeviceAttr::get(module.getContext(), job, std::nullopt,
-                                      0, "", std::nullopt);
-    for (Operation &op : func.getBody().front().without_terminator())
-      setPlacement(&op, task);
-    for (unsigned a = 0; a < func.getNumArguments(); ++a)
-      func.setArgAttr(a, dist::DistDialect::kDeviceAttrName, task);
-    for (unsigned r = 0; r < func.getNumResults(); ++r)
-      func.setResultAttr(r, dist::DistDialect::kDeviceAttrName, task);
-    for (auto var : module.getOps<graph::VariableOp>())
-      setPlacement(var, task);
+    placeAllOn(module, func,
+               DeviceAttr::get(module.getContext(), job, std::nullopt, 0, "",
+                               std::nullopt));
     return success();
   }
   ReplicaRewriter rewriter(module, func, replicas, job);
