@@ -522,6 +522,14 @@ struct ReplicaRewriter {
       if (!type || type.getRank() < 1 || type.getDimSize(0) != globalBatch ||
           arg.use_empty())
         continue;
+      // Partitioning slices the batch with static bounds.
+      if (!type.hasStaticShape())
+        return func.emitError()
+               << "dist-place: replicas=" << replicas << ": input #"
+               << arg.getArgNumber() << " of @" << func.getSymName()
+               << " has type " << type
+               << "; a batched input needs a static shape to be split "
+                  "(graph-infer-shapes arg-shapes)";
       SmallVector<int64_t> shape(type.getShape());
       shape[0] = localBatch;
       auto split = dist::ReplicaSplitOp::create(

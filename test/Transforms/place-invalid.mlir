@@ -113,3 +113,11 @@ func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 func.func @scalars(%x: tensor<f32>) -> tensor<f32> {
   return %x : tensor<f32>
 }
+
+// -----
+
+// expected-error @+1 {{dist-place: replicas=2: input #1 of @ragged has type 'tensor<8x?xf32>'; a batched input needs a static shape to be split (graph-infer-shapes arg-shapes)}}
+func.func @ragged(%x: tensor<8x4xf32>, %y: tensor<8x?xf32>) -> tensor<8x?xf32> {
+  %z = graph.relu %y : (tensor<8x?xf32>) -> tensor<8x?xf32>
+  return %z : tensor<8x?xf32>
+}
