@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Placement.h"
+#include "graphc/Transforms/Placement.h"
 
 #include "graph/GraphOps.h"
 #include "graphc/Transforms/Passes.h"

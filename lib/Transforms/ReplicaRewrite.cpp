@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Placement.h"
+#include "graphc/Transforms/Placement.h"
 
 #include "graph/GraphOps.h"
 

@@ -22,7 +22,7 @@ def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
     inserts the cross-replica placeholders (`dist.replica_split`,
     `dist.replica_concat`).
 
-    Strategies (a registry keyed by name, see PlacementStrategy.h):
+    Strategies (a registry keyed by name, see graphc/Transforms/Placement.h):
 
     * `given`: the model's own `dist.device` attributes, partial ones filled
       from `default-device`, colocation groups (`graph.colocate`) honoured,

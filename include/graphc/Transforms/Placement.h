@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef GRAPHC_LIB_TRANSFORMS_PLACEMENT_H
-#define GRAPHC_LIB_TRANSFORMS_PLACEMENT_H
+#ifndef GRAPHC_TRANSFORMS_PLACEMENT_H
+#define GRAPHC_TRANSFORMS_PLACEMENT_H
 
 #include "dist/DistOps.h"
 
@@ -130,4 +130,4 @@ llvm::LogicalResult rewriteForReplicas(mlir::ModuleOp module,
 
 } // namespace graphc::transforms
 
-#endif // GRAPHC_LIB_TRANSFORMS_PLACEMENT_H
+#endif // GRAPHC_TRANSFORMS_PLACEMENT_H
