@@ -466,6 +466,47 @@ struct ReplicaRewriter {
     return success();
   }
 
+  /// The state of a linear function of partial values, which is partial
+  /// too: the all-reduce that follows combines it as it would have combined
+  /// its inputs (a gradient scaled by 1/B, the sum of two gradient paths, a
+  /// transposed gradient). None when `op` is not one.
+  std::optional<RowState> linearOfPartial(Operation *op) {
+    SmallVector<RowState> partials;
+    for (Value v : op->getOperands()) {
+      RowState s = stateOf(v);
+      if (s.kind == RowState::Batched)
+        return std::nullopt;
+      if (s.kind == RowState::Partial)
+        partials.push_back(s);
+    }
+    if (partials.empty() || op->getNumRegions() != 0)
+      return std::nullopt;
+    RowState first = partials.front();
+    bool allSame = llvm::all_of(partials, [&](const RowState &s) {
+      return s.reduction == first.reduction;
+    });
+    // Rearranging elements commutes with any elementwise reduction.
+    if (isa<graph::ReshapeOp, graph::TransposeOp, graph::IdentityOp>(op))
+      return first;
+    bool additive = first.reduction == dist::ReductionKind::sum ||
+                    first.reduction == dist::ReductionKind::mean;
+    if (!additive || !allSame)
+      return std::nullopt;
+    if (isa<graph::NegOp>(op))
+      return first;
+    // Sums and differences of partial sums (or means) only.
+    if (isa<graph::AddOp, graph::SubOp>(op) &&
+        partials.size() == op->getNumOperands())
+      return first;
+    // Scaling by a value every replica shares.
+    if (isa<graph::MulOp>(op) && partials.size() == 1)
+      return first;
+    if (isa<graph::DivOp>(op) && partials.size() == 1 &&
+        stateOf(op->getOperand(0)).kind == RowState::Partial)
+      return first;
+    return std::nullopt;
+  }
+
   /// Diagnoses a partial value reaching `user`, pointing at its reduction.
   LogicalResult partialReaches(RowState s, Operation *user,
                                StringRef userName) {
@@ -542,6 +583,11 @@ struct ReplicaRewriter {
       setPlacement(&op, replicated);
       if (isa<dist::ReplicaSplitOp>(op))
         continue;
+      if (std::optional<RowState> partial = linearOfPartial(&op)) {
+        for (Value result : op.getResults())
+          states[result] = *partial;
+        continue;
+      }
       bool anyBatched = false;
       for (Value v : getUsedValues(&op)) {
         RowState s = stateOf(v);

@@ -121,3 +121,16 @@ func.func @ragged(%x: tensor<8x4xf32>, %y: tensor<8x?xf32>) -> tensor<8x?xf32> {
   %z = graph.relu %y : (tensor<8x?xf32>) -> tensor<8x?xf32>
   return %z : tensor<8x?xf32>
 }
+
+// -----
+
+// Adding a shared value to a partial sum is not linear: every replica would
+// add it, and the all-reduce would count it twice.
+
+func.func @decay(%x: tensor<4x3xf32>, %w: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.matmul' at loc({{.*}}) reduces over the batch axis 0, and its result reaches 'graph.add' at loc({{.*}}) without a dist.replica_all_reduce}}
+  %g = graph.matmul %x, %x {transpose_lhs} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<3x3xf32>
+  %d = graph.add %g, %w : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %r = dist.replica_all_reduce sum %d : tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}

@@ -77,3 +77,24 @@ func.func @conv(%x: tensor<6x1x8x8xf32>, %f: tensor<4x1x3x3xf32>, %lr: tensor<f3
   graph.assign_variable @v, %v1 : tensor<36x36xf32>
   return
 }
+
+// -----
+
+// Linear functions of partial values stay partial until the all-reduce: the
+// weight gradient scaled by 1/batch, plus a second path, transposed.
+
+// CHECK-LABEL: func.func @linear
+// CHECK: %[[G:.*]] = graph.matmul {{.*}} -> tensor<3x3xf32>
+// CHECK: %[[S:.*]] = graph.mul %[[G]], %{{.*}} {{.*}} -> tensor<3x3xf32>
+// CHECK: %[[A:.*]] = graph.add %[[S]], %[[G]]
+// CHECK: %[[T:.*]] = graph.transpose %[[A]]
+// CHECK: dist.replica_all_reduce sum %[[T]]
+func.func @linear(%x: tensor<4x3xf32>) -> tensor<3x3xf32> {
+  %g = graph.matmul %x, %x {transpose_lhs} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<3x3xf32>
+  %inv = graph.constant dense<0.25> : tensor<f32>
+  %s = graph.mul %g, %inv : (tensor<3x3xf32>, tensor<f32>) -> tensor<3x3xf32>
+  %a = graph.add %s, %g : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %t = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  %r = dist.replica_all_reduce sum %t : tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}
