@@ -62,10 +62,11 @@ SmallVector<std::string> transforms::getPlacementStrategyNames() {
 /// fields dropped.
 static FailureOr<DeviceAttr> resolveTask(DeviceAttr requested,
                                          DeviceAttr defaultTask,
-                                         function_ref<InFlightDiagnostic()> emit) {
+                                         function_ref<InFlightDiagnostic()> emit,
+                                         StringRef what) {
   if (requested.getReplica().value_or(0) != 0)
-    return emit() << "dist-place: device '" << requested.str()
-                  << "' names replica " << *requested.getReplica()
+    return emit() << "dist-place: device '" << requested.str() << "' of "
+                  << what << " names replica " << *requested.getReplica()
                   << "; graphc's clusters have tasks of replica 0 only (use "
                      "/job:NAME/task:N)";
   StringRef job = requested.getJob();
@@ -125,8 +126,7 @@ struct GivenPlacer {
 
   InFlightDiagnostic emitAt(unsigned index) {
     const Placeable &item = items[index];
-    return item.op ? item.op->emitError()
-                   : func.emitError() << "argument #" << item.argIndex << ": ";
+    return item.op ? item.op->emitError() : func.emitError();
   }
 
   LogicalResult collect() {
@@ -151,8 +151,8 @@ struct GivenPlacer {
                         item.argIndex, dist::DistDialect::kDeviceAttrName);
       if (!requested)
         continue;
-      FailureOr<DeviceAttr> task =
-          resolveTask(requested, defaultTask, [&] { return emitAt(i); });
+      FailureOr<DeviceAttr> task = resolveTask(
+          requested, defaultTask, [&] { return emitAt(i); }, describe(i));
       if (failed(task))
         return failure();
       item.task = *task;
@@ -292,7 +292,9 @@ struct GivenPlacer {
       if (auto requested = func.getResultAttrOfType<DeviceAttr>(
               r, dist::DistDialect::kDeviceAttrName)) {
         FailureOr<DeviceAttr> resolved = resolveTask(
-            requested, defaultTask, [&] { return ret.emitError(); });
+            requested, defaultTask, [&] { return ret.emitError(); },
+            "output #" + std::to_string(r) + " of @" +
+                func.getSymName().str());
         if (failed(resolved))
           return failure();
         task = *resolved;

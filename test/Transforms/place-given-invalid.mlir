@@ -28,9 +28,16 @@ func.func @colocated(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @replica(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{dist-place: device '/job:worker/replica:1/task:0' names replica 1; graphc's clusters have tasks of replica 0 only (use /job:NAME/task:N)}}
+  // expected-error-re @+1 {{dist-place: device '/job:worker/replica:1/task:0' of 'graph.relu' at loc({{.*}}) names replica 1; graphc's clusters have tasks of replica 0 only (use /job:NAME/task:N)}}
   %a = graph.relu %x {dist.device = #dist.device<"/job:worker/replica:1/task:0">} : (tensor<4xf32>) -> tensor<4xf32>
   return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{dist-place: device '/job:ps/replica:2' of argument #0 of @arg_replica names replica 2}}
+func.func @arg_replica(%x: tensor<4xf32> {dist.device = #dist.device<"/job:ps/replica:2">}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
 }
 
 // -----
