@@ -79,6 +79,8 @@ struct Partitioner {
   llvm::DenseSet<std::tuple<Operation *, DeviceAttr, DeviceAttr>> tokensSent;
   llvm::StringSet<> keys;
   llvm::DenseMap<Value, std::string> valueNames;
+  /// The job-wide names of the entry's inputs and outputs.
+  SmallVector<std::string> argNames, resultNames;
   unsigned unnamed = 0;
 
   MLIRContext *ctx() { return module.getContext(); }
@@ -300,9 +302,7 @@ struct Partitioner {
       return it->second;
     std::string name;
     if (auto arg = dyn_cast<BlockArgument>(value)) {
-      auto attr = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                    kNameAttrName);
-      name = attr ? attr.str() : "input" + std::to_string(arg.getArgNumber());
+      name = argNames[arg.getArgNumber()];
     } else {
       Operation *op = value.getDefiningOp();
       name = getNodeName(op->getLoc()).str();
@@ -533,6 +533,7 @@ struct Partitioner {
   LogicalResult build() {
     Block &body = func.getBody().front();
     // Create the programs with their signatures; bodies fill in below.
+    nameSignature();
     OpBuilder detached(ctx());
     for (auto &p : programs) {
       SmallVector<Type> inputs, outputs;
@@ -589,22 +590,46 @@ struct Partitioner {
   /// Task arguments and results keep the entry's attributes (graph.name
   /// first of all), without the placement the task op now states.
   void copySignatureAttrs(TaskProgram &p) {
-    auto outputNames = func->getAttrOfType<ArrayAttr>(kOutputNamesAttrName);
-    auto strip = [&](DictionaryAttr dict) {
+    auto strip = [&](DictionaryAttr dict, StringRef name) {
       NamedAttrList attrs;
       if (dict)
         attrs.append(dict.getValue());
       attrs.erase(dist::DistDialect::kDeviceAttrName);
+      attrs.set(kNameAttrName, StringAttr::get(ctx(), name));
       return attrs;
     };
     for (auto [i, a] : llvm::enumerate(p.args))
-      p.op.setArgAttrs(i, strip(func.getArgAttrDict(a)));
-    for (auto [i, r] : llvm::enumerate(p.results)) {
-      NamedAttrList attrs = strip(func.getResultAttrDict(r));
-      if (!attrs.get(kNameAttrName) && outputNames &&
-          r < outputNames.size())
-        attrs.set(kNameAttrName, outputNames[r]);
-      p.op.setResultAttrs(i, attrs);
+      p.op.setArgAttrs(i, strip(func.getArgAttrDict(a), argNames[a]));
+    for (auto [i, r] : llvm::enumerate(p.results))
+      p.op.setResultAttrs(i, strip(func.getResultAttrDict(r), resultNames[r]));
+  }
+
+  /// Names every input and output uniquely across the job: its graph.name
+  /// (for an output, else the importers' graph.output_names entry), else
+  /// `inputN` / `outputN`, with `_K` appended to a repeat (as the
+  /// single-task bundle names them).
+  void nameSignature() {
+    llvm::StringSet<> taken;
+    auto unique = [&](StringRef base) {
+      std::string name = base.str();
+      for (int k = 1; !taken.insert(name).second; ++k)
+        name = (base + "_" + Twine(k)).str();
+      return name;
+    };
+    auto outputNames = func->getAttrOfType<ArrayAttr>(kOutputNamesAttrName);
+    for (unsigned a = 0; a < func.getNumArguments(); ++a) {
+      auto name = func.getArgAttrOfType<StringAttr>(a, kNameAttrName);
+      argNames.push_back(unique(name && !name.getValue().empty()
+                                    ? name.getValue().str()
+                                    : "input" + std::to_string(a)));
+    }
+    for (unsigned r = 0; r < func.getNumResults(); ++r) {
+      auto name = func.getResultAttrOfType<StringAttr>(r, kNameAttrName);
+      if (!name && outputNames && r < outputNames.size())
+        name = dyn_cast<StringAttr>(outputNames[r]);
+      resultNames.push_back(unique(name && !name.getValue().empty()
+                                       ? name.getValue().str()
+                                       : "output" + std::to_string(r)));
     }
   }
 

@@ -176,3 +176,23 @@ module attributes {dist.cluster = #dist.cluster<{worker = 2, ps = 1}>} {
     return
   }
 }
+
+// -----
+
+// Every input and output of the job gets a graph.name unique across the
+// job: its own, else inputN / outputN, a repeat made unique with _K
+// (inputs first, then outputs, as the single-task bundle names them).
+
+// CHECK-LABEL: dist.task @worker0
+// CHECK-SAME: (%{{.*}}: tensor<4xf32> {graph.name = "input0"}) -> (tensor<4xf32> {graph.name = "out_1"})
+// CHECK-LABEL: dist.task @worker1
+// CHECK-SAME: (%{{.*}}: tensor<4xf32> {graph.name = "out"}) -> (tensor<4xf32> {graph.name = "output1"}, tensor<4xf32> {graph.name = "out_2"})
+module attributes {dist.cluster = #dist.cluster<{worker = 2}>} {
+  func.func @main(%x: tensor<4xf32> {dist.device = #dist.device<"/job:worker/task:0">},
+                  %y: tensor<4xf32> {dist.device = #dist.device<"/job:worker/task:1">, graph.name = "out"})
+      -> (tensor<4xf32> {dist.device = #dist.device<"/job:worker/task:0">, graph.name = "out"},
+          tensor<4xf32> {dist.device = #dist.device<"/job:worker/task:1">},
+          tensor<4xf32> {dist.device = #dist.device<"/job:worker/task:1">, graph.name = "out"}) {
+    return %x, %y, %y : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  }
+}
