@@ -306,6 +306,9 @@ struct Partitioner {
     } else {
       Operation *op = value.getDefiningOp();
       name = getNodeName(op->getLoc()).str();
+      // An unnamed read is named after what it reads.
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op); read && name.empty())
+        name = read.getVariable().str();
       if (name.empty())
         name = op->getName().stripDialect().str() + "_" +
                std::to_string(unnamed++);

@@ -196,3 +196,20 @@ module attributes {dist.cluster = #dist.cluster<{worker = 2}>} {
     return %x, %y, %y : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
   }
 }
+
+// -----
+
+// A read with no TF node name is keyed after its variable.
+
+// CHECK-LABEL: dist.task @worker0
+// CHECK: dist.recv from #dist.device<"/job:ps/task:0"> key "bias/ps0->worker0" : tensor<4xf32>
+// CHECK-LABEL: dist.task @ps0
+// CHECK: dist.send %{{.*}} key "bias/ps0->worker0"
+module attributes {dist.cluster = #dist.cluster<{worker = 1, ps = 1}>} {
+  graph.variable @bias : tensor<4xf32> {dist.device = #dist.device<"/job:ps/task:0">}
+  func.func @main(%x: tensor<4xf32> {dist.device = #dist.device<"/job:worker/task:0">}) -> (tensor<4xf32> {dist.device = #dist.device<"/job:worker/task:0">}) {
+    %b = graph.read_variable @bias {dist.device = #dist.device<"/job:ps/task:0">} : tensor<4xf32>
+    %y = graph.add %x, %b {dist.device = #dist.device<"/job:worker/task:0">} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    return %y : tensor<4xf32>
+  }
+}
