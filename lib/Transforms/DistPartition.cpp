@@ -103,27 +103,32 @@ struct Partitioner {
   /// The instances of a placement, checked against the cluster.
   FailureOr<SmallVector<Instance, 1>> instancesOf(Operation *op,
                                                   DeviceAttr device) {
-    if (!device)
-      return error(op, "'") << op->getName()
-                            << "' has no dist.device; run dist-place first";
+    if (!device) {
+      return error(op, "'")
+             << op->getName() << "' has no dist.device; run dist-place first";
+    }
     if (isReplicatedPlacement(device)) {
-      if (replicas <= 1 || device.getJob() != replicaJob)
+      if (replicas <= 1 || device.getJob() != replicaJob) {
         return error(op, "placement '")
                << device.str() << "' names no task, and @" << func.getSymName()
                << " is not replicated on that job (dist.replicas)";
+      }
       SmallVector<Instance, 1> all;
-      for (int64_t r = 0; r < replicas; ++r)
+      for (int64_t r = 0; r < replicas; ++r) {
         all.push_back({replicaTask(r), r});
+      }
       return all;
     }
     DeviceAttr task = device.getTaskAttr();
-    if (!device.namesTask() && !(device.getTask() && !device.getJob().empty()))
+    if (!device.namesTask() &&
+        !(device.getTask() && !device.getJob().empty())) {
       return error(op, "placement '")
              << device.str() << "' does not name a task; run dist-place first";
-    if (!programOf.count(task))
+    }
+    if (!programOf.count(task)) {
       return error(op, "placement '")
-             << device.str() << "' is not a task of the cluster "
-             << cluster;
+             << device.str() << "' is not a task of the cluster " << cluster;
+    }
     return SmallVector<Instance, 1>{{task, -1}};
   }
 
@@ -142,25 +147,28 @@ struct Partitioner {
       replicas = *count;
       // The replicated step runs on the job of the op placements that
       // name no task; dist-place uses the default device's job.
-      for (Operation &op : func.getBody().front().without_terminator())
+      for (Operation &op : func.getBody().front().without_terminator()) {
         if (DeviceAttr d = getPlacement(&op); isReplicatedPlacement(d)) {
           replicaJob = d.getJob();
           break;
         }
+      }
       dist::JobAttr job = cluster.getJob(replicaJob);
-      if (!replicaJob.empty() && (!job || job.getNumTasks() < replicas))
+      if (!replicaJob.empty() && (!job || job.getNumTasks() < replicas)) {
         return func.emitError()
                << "dist-partition: @" << func.getSymName() << " has "
                << replicas << " replicas on job '" << replicaJob
                << "' but the cluster " << cluster << " has "
                << (job ? job.getNumTasks() : 0) << " tasks there";
+      }
     }
     return success();
   }
 
   /// Homes every variable: one copy per replica for a replicated one.
   LogicalResult homeVariables() {
-    for (auto var : llvm::make_early_inc_range(module.getOps<graph::VariableOp>())) {
+    for (auto var :
+         llvm::make_early_inc_range(module.getOps<graph::VariableOp>())) {
       DeviceAttr device = getPlacement(var);
       auto &copies = homes[var.getSymName()];
       if (!device) {
@@ -168,8 +176,9 @@ struct Partitioner {
         device = programs.front()->device;
       }
       FailureOr<SmallVector<Instance, 1>> where = instancesOf(var, device);
-      if (failed(where))
+      if (failed(where)) {
         return failure();
+      }
       OpBuilder builder(var);
       builder.setInsertionPointAfter(var);
       for (const Instance &inst : *where) {
@@ -195,11 +204,14 @@ struct Partitioner {
                                                  const Instance &inst) {
     auto &copies = homes[variable];
     if (inst.replica >= 0 && inst.replica < int64_t(copies.size()) &&
-        copies.size() > 1)
+        copies.size() > 1) {
       return copies[inst.replica];
-    for (auto &copy : copies)
-      if (copy.second == inst.task)
+    }
+    for (auto &copy : copies) {
+      if (copy.second == inst.task) {
         return copy;
+      }
+    }
     return copies.front();
   }
 
@@ -208,55 +220,66 @@ struct Partitioner {
     for (Operation &op : body.without_terminator()) {
       FailureOr<SmallVector<Instance, 1>> where =
           instancesOf(&op, getPlacement(&op));
-      if (failed(where))
+      if (failed(where)) {
         return failure();
+      }
       // Reads and assignments run where the variable lives: a variable is
       // only touched in its home task (a read elsewhere becomes a send).
       StringRef variable;
-      if (auto read = dyn_cast<graph::ReadVariableOp>(op))
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
         variable = read.getVariable();
-      if (auto assign = dyn_cast<graph::AssignVariableOp>(op))
+      }
+      if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
         variable = assign.getVariable();
+      }
       if (!variable.empty()) {
-        if (!homes.count(variable))
+        if (!homes.count(variable)) {
           return error(&op, "'") << op.getName() << "' uses @" << variable
                                  << ", which is not a graph.variable";
+        }
         SmallVector<Instance, 1> moved;
         for (const Instance &inst : *where) {
           auto [name, home] = variableFor(variable, inst);
           Instance at{home, homes[variable].size() > 1 ? inst.replica : -1};
           if (llvm::none_of(moved, [&](const Instance &m) {
                 return m.task == at.task && m.replica == at.replica;
-              }))
+              })) {
             moved.push_back(at);
+          }
         }
         *where = moved;
       }
       instances[&op] = *where;
-      if (StringRef node = getNodeName(op.getLoc()); !node.empty())
+      if (StringRef node = getNodeName(op.getLoc()); !node.empty()) {
         nodeOps.try_emplace(node, &op);
+      }
     }
     // Inputs belong to their placement, else to their first user's task.
     for (BlockArgument arg : body.getArguments()) {
       DeviceAttr task = func.getArgAttrOfType<DeviceAttr>(
           arg.getArgNumber(), dist::DistDialect::kDeviceAttrName);
-      if (task && isReplicatedPlacement(task))
+      if (task && isReplicatedPlacement(task)) {
         task = replicaTask(0);
-      else if (task)
+      } else if (task) {
         task = task.getTaskAttr();
-      if (!task)
-        for (Operation *user : arg.getUsers())
+      }
+      if (!task) {
+        for (Operation *user : arg.getUsers()) {
           if (instances.count(user)) {
             task = instances[user].front().task;
             break;
           }
-      if (!task)
+        }
+      }
+      if (!task) {
         task = programs.front()->device;
-      if (!programOf.count(task))
+      }
+      if (!programOf.count(task)) {
         return func.emitError()
                << "dist-partition: input #" << arg.getArgNumber()
                << " is placed on '" << task.str()
                << "', which is not a task of the cluster " << cluster;
+      }
       argTask[arg] = task;
       program(task).args.push_back(arg.getArgNumber());
     }
@@ -265,17 +288,20 @@ struct Partitioner {
       unsigned r = operand.getOperandNumber();
       DeviceAttr task = func.getResultAttrOfType<DeviceAttr>(
           r, dist::DistDialect::kDeviceAttrName);
-      if (task && isReplicatedPlacement(task))
+      if (task && isReplicatedPlacement(task)) {
         task = replicaTask(0);
-      else if (task)
+      } else if (task) {
         task = task.getTaskAttr();
-      if (!task)
+      }
+      if (!task) {
         task = sourceTask(operand.get());
-      if (!programOf.count(task))
+      }
+      if (!programOf.count(task)) {
         return ret.emitError()
                << "dist-partition: output #" << r << " is placed on '"
                << task.str() << "', which is not a task of the cluster "
                << cluster;
+      }
       program(task).results.push_back(r);
     }
     return success();
@@ -285,8 +311,9 @@ struct Partitioner {
   /// defined (the first replica for a replicated value, whose copies agree
   /// wherever a single task reads them).
   DeviceAttr sourceTask(Value value) {
-    if (auto arg = dyn_cast<BlockArgument>(value))
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
       return argTask.lookup(arg);
+    }
     return instances[value.getDefiningOp()].front().task;
   }
 
@@ -298,8 +325,9 @@ struct Partitioner {
   /// index), the input's name, or the op's name and a counter.
   std::string nameOf(Value value) {
     auto it = valueNames.find(value);
-    if (it != valueNames.end())
+    if (it != valueNames.end()) {
       return it->second;
+    }
     std::string name;
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       name = argNames[arg.getArgNumber()];
@@ -307,14 +335,18 @@ struct Partitioner {
       Operation *op = value.getDefiningOp();
       name = getNodeName(op->getLoc()).str();
       // An unnamed read is named after what it reads.
-      if (auto read = dyn_cast<graph::ReadVariableOp>(op); read && name.empty())
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op);
+          read && name.empty()) {
         name = read.getVariable().str();
-      if (name.empty())
+      }
+      if (name.empty()) {
         name = op->getName().stripDialect().str() + "_" +
                std::to_string(unnamed++);
+      }
       unsigned index = cast<OpResult>(value).getResultNumber();
-      if (index > 0)
+      if (index > 0) {
         name += ":" + std::to_string(index);
+      }
     }
     return valueNames[value] = name;
   }
@@ -322,8 +354,9 @@ struct Partitioner {
   /// A key no other send, recv or collective of the job uses.
   std::string uniqueKey(const Twine &base) {
     std::string key = base.str();
-    for (unsigned n = 1; !keys.insert(key).second; ++n)
+    for (unsigned n = 1; !keys.insert(key).second; ++n) {
       key = (base + "#" + Twine(n)).str();
+    }
     return key;
   }
 
@@ -355,10 +388,11 @@ struct Partitioner {
     OpBuilder::InsertionGuard guard(p.builder);
     Operation *&point = sendPoint[{key, task}];
     Block &block = p.op.getBody().front();
-    if (point)
+    if (point) {
       p.builder.setInsertionPointAfter(point);
-    else
+    } else {
       p.builder.setInsertionPointToStart(&block);
+    }
     Operation *op = build(p.builder);
     point = op;
     return op;
@@ -370,22 +404,22 @@ struct Partitioner {
                  const Twine &name) {
     std::string key = edgeKey(name, src, dst);
     Location loc = value.getLoc();
-    insertAfterDefinition(entryValue.getAsOpaquePointer(), src,
-                          [&](OpBuilder &b) {
-                            return dist::SendOp::create(b, loc, value, dst, key)
-                                .getOperation();
-                          });
+    insertAfterDefinition(
+        entryValue.getAsOpaquePointer(), src, [&](OpBuilder &b) {
+          return dist::SendOp::create(b, loc, value, dst, key).getOperation();
+        });
     ++numSends;
-    auto recv = dist::RecvOp::create(program(dst).builder, loc,
-                                     value.getType(), src, key);
+    auto recv = dist::RecvOp::create(program(dst).builder, loc, value.getType(),
+                                     src, key);
     return recv.getResult();
   }
 
   /// The copy of `value` in `task`, received from its source task the first
   /// time a task needs it (once per value and destination task).
   Value materialize(Value value, DeviceAttr task) {
-    if (Value local = available.lookup({value, task}))
+    if (Value local = available.lookup({value, task})) {
       return local;
+    }
     DeviceAttr src = sourceTask(value);
     Value there = available.lookup({value, src});
     assert(there && "a value is used before its definition");
@@ -398,27 +432,29 @@ struct Partitioner {
   /// predecessor in its task, received before the op in this one.
   void receiveControlTokens(Operation *op, const Instance &inst) {
     auto names = op->getAttrOfType<ArrayAttr>(kControlDepsAttrName);
-    if (!names)
+    if (!names) {
       return;
+    }
     for (auto name : names.getAsRange<StringAttr>()) {
       Operation *pred = nodeOps.lookup(name.getValue());
-      if (!pred || !instances.count(pred))
+      if (!pred || !instances.count(pred)) {
         continue; // a node the import dropped: nothing to wait for
+      }
       for (const Instance &from : instances[pred]) {
-        if (from.task == inst.task ||
-            (from.replica >= 0 && inst.replica >= 0 &&
-             from.replica != inst.replica))
+        if (from.task == inst.task || (from.replica >= 0 && inst.replica >= 0 &&
+                                       from.replica != inst.replica)) {
           continue;
-        if (!tokensSent.insert({pred, from.task, inst.task}).second)
+        }
+        if (!tokensSent.insert({pred, from.task, inst.task}).second) {
           continue;
-        std::string key =
-            edgeKey("^" + name.getValue(), from.task, inst.task);
+        }
+        std::string key = edgeKey("^" + name.getValue(), from.task, inst.task);
         auto tokenType = RankedTensorType::get({0}, IntegerType::get(ctx(), 8));
         Location loc = pred->getLoc();
         insertAfterDefinition(pred, from.task, [&](OpBuilder &b) {
           auto token = graph::ConstantOp::create(
-              b, loc, tokenType, DenseElementsAttr::get(tokenType,
-                                                        ArrayRef<int8_t>{}));
+              b, loc, tokenType,
+              DenseElementsAttr::get(tokenType, ArrayRef<int8_t>{}));
           return dist::SendOp::create(b, loc, token, inst.task, key)
               .getOperation();
         });
@@ -432,17 +468,21 @@ struct Partitioner {
   void cloneInstance(Operation &op, const Instance &inst) {
     receiveControlTokens(&op, inst);
     IRMapping mapping;
-    for (Value v : getUsedValues(&op))
+    for (Value v : getUsedValues(&op)) {
       mapping.map(v, materialize(v, inst.task));
+    }
     TaskProgram &p = program(inst.task);
     Operation *clone = p.builder.clone(op, mapping);
     clone->removeAttr(dist::DistDialect::kDeviceAttrName);
-    if (auto read = dyn_cast<graph::ReadVariableOp>(clone))
+    if (auto read = dyn_cast<graph::ReadVariableOp>(clone)) {
       read.setVariable(variableFor(read.getVariable(), inst).first);
-    if (auto assign = dyn_cast<graph::AssignVariableOp>(clone))
+    }
+    if (auto assign = dyn_cast<graph::AssignVariableOp>(clone)) {
       assign.setVariable(variableFor(assign.getVariable(), inst).first);
-    for (auto [orig, copy] : llvm::zip(op.getResults(), clone->getResults()))
+    }
+    for (auto [orig, copy] : llvm::zip(op.getResults(), clone->getResults())) {
       define(orig, inst.task, copy, clone);
+    }
     // A control token of this op is sent after it (no results to hang the
     // send point on).
     sendPoint[{&op, inst.task}] = clone;
@@ -459,7 +499,8 @@ struct Partitioner {
     int64_t axis = split.getAxis();
     int64_t share = type.getDimSize(axis);
     for (int64_t r = 0; r < replicas; ++r) {
-      SmallVector<int64_t> starts(type.getRank(), 0), strides(type.getRank(), 1);
+      SmallVector<int64_t> starts(type.getRank(), 0),
+          strides(type.getRank(), 1);
       SmallVector<int64_t> limits(type.getShape());
       starts[axis] = r * share;
       limits[axis] = (r + 1) * share;
@@ -472,8 +513,7 @@ struct Partitioner {
       }
       // Each slice is its own value: sends of it follow it.
       sendPoint[{slice.getOperation(), src}] = slice;
-      std::string key =
-          edgeKey(nameOf(whole) + "/r" + Twine(r), src, dst);
+      std::string key = edgeKey(nameOf(whole) + "/r" + Twine(r), src, dst);
       insertAfterDefinition(slice.getOperation(), src, [&](OpBuilder &ib) {
         return dist::SendOp::create(ib, split.getLoc(), slice.getResult(), dst,
                                     key)
@@ -491,9 +531,11 @@ struct Partitioner {
   LogicalResult concatFromReplicas(dist::ReplicaConcatOp concat,
                                    const Instance &inst) {
     Value part = concat.getInput();
-    if (replicas <= 1 || instances[part.getDefiningOp()].size() != size_t(replicas))
+    if (replicas <= 1 ||
+        instances[part.getDefiningOp()].size() != size_t(replicas)) {
       return error(concat, "dist.replica_concat of a value that is not "
                            "computed by every replica");
+    }
     SmallVector<Value> parts;
     for (int64_t r = 0; r < replicas; ++r) {
       DeviceAttr src = replicaTask(r);
@@ -505,9 +547,8 @@ struct Partitioner {
       parts.push_back(transfer(part, there, src, inst.task,
                                nameOf(concat.getResult()) + "/r" + Twine(r)));
     }
-    auto joined = graph::ConcatOp::create(program(inst.task).builder,
-                                          concat.getLoc(), parts,
-                                          concat.getAxis());
+    auto joined = graph::ConcatOp::create(
+        program(inst.task).builder, concat.getLoc(), parts, concat.getAxis());
     define(concat.getResult(), inst.task, joined.getResult(), joined);
     return success();
   }
@@ -521,8 +562,9 @@ struct Partitioner {
       return;
     }
     SmallVector<Attribute> group;
-    for (const Instance &inst : where)
+    for (const Instance &inst : where) {
       group.push_back(inst.task);
+    }
     std::string key = uniqueKey(nameOf(reduce.getResult()) + "/all_reduce");
     for (const Instance &inst : where) {
       Value in = materialize(reduce.getInput(), inst.task);
@@ -540,10 +582,12 @@ struct Partitioner {
     OpBuilder detached(ctx());
     for (auto &p : programs) {
       SmallVector<Type> inputs, outputs;
-      for (unsigned a : p->args)
+      for (unsigned a : p->args) {
         inputs.push_back(func.getArgumentTypes()[a]);
-      for (unsigned r : p->results)
+      }
+      for (unsigned r : p->results) {
         outputs.push_back(func.getResultTypes()[r]);
+      }
       p->op = dist::TaskOp::create(detached, func.getLoc(), p->name, p->device,
                                    FunctionType::get(ctx(), inputs, outputs));
       p->builder.setInsertionPointToEnd(&p->op.getBody().front());
@@ -565,26 +609,30 @@ struct Partitioner {
         continue;
       }
       if (auto concat = dyn_cast<dist::ReplicaConcatOp>(op)) {
-        if (where.size() != 1)
+        if (where.size() != 1) {
           return error(&op, "dist.replica_concat must run on one task, not "
                             "be replicated");
-        if (failed(concatFromReplicas(concat, where.front())))
+        }
+        if (failed(concatFromReplicas(concat, where.front()))) {
           return failure();
+        }
         continue;
       }
       if (auto reduce = dyn_cast<dist::ReplicaAllReduceOp>(op)) {
         allReduceReplicas(reduce, where);
         continue;
       }
-      for (const Instance &inst : where)
+      for (const Instance &inst : where) {
         cloneInstance(op, inst);
+      }
     }
 
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     for (auto &p : programs) {
       SmallVector<Value> values;
-      for (unsigned r : p->results)
+      for (unsigned r : p->results) {
         values.push_back(materialize(ret.getOperand(r), p->device));
+      }
       dist::ReturnOp::create(p->builder, ret.getLoc(), values);
     }
     return success();
@@ -595,16 +643,19 @@ struct Partitioner {
   void copySignatureAttrs(TaskProgram &p) {
     auto strip = [&](DictionaryAttr dict, StringRef name) {
       NamedAttrList attrs;
-      if (dict)
+      if (dict) {
         attrs.append(dict.getValue());
+      }
       attrs.erase(dist::DistDialect::kDeviceAttrName);
       attrs.set(kNameAttrName, StringAttr::get(ctx(), name));
       return attrs;
     };
-    for (auto [i, a] : llvm::enumerate(p.args))
+    for (auto [i, a] : llvm::enumerate(p.args)) {
       p.op.setArgAttrs(i, strip(func.getArgAttrDict(a), argNames[a]));
-    for (auto [i, r] : llvm::enumerate(p.results))
+    }
+    for (auto [i, r] : llvm::enumerate(p.results)) {
       p.op.setResultAttrs(i, strip(func.getResultAttrDict(r), resultNames[r]));
+    }
   }
 
   /// Names every input and output uniquely across the job: its graph.name
@@ -615,8 +666,9 @@ struct Partitioner {
     llvm::StringSet<> taken;
     auto unique = [&](StringRef base) {
       std::string name = base.str();
-      for (int k = 1; !taken.insert(name).second; ++k)
+      for (int k = 1; !taken.insert(name).second; ++k) {
         name = (base + "_" + Twine(k)).str();
+      }
       return name;
     };
     auto outputNames = func->getAttrOfType<ArrayAttr>(kOutputNamesAttrName);
@@ -628,8 +680,9 @@ struct Partitioner {
     }
     for (unsigned r = 0; r < func.getNumResults(); ++r) {
       auto name = func.getResultAttrOfType<StringAttr>(r, kNameAttrName);
-      if (!name && outputNames && r < outputNames.size())
+      if (!name && outputNames && r < outputNames.size()) {
         name = dyn_cast<StringAttr>(outputNames[r]);
+      }
       resultNames.push_back(unique(name && !name.getValue().empty()
                                        ? name.getValue().str()
                                        : "output" + std::to_string(r)));
@@ -640,44 +693,52 @@ struct Partitioner {
   /// task (the contract the task lowering relies on).
   LogicalResult checkVariableHomes() {
     llvm::StringMap<DeviceAttr> home;
-    for (auto var : module.getOps<graph::VariableOp>())
+    for (auto var : module.getOps<graph::VariableOp>()) {
       home[var.getSymName()] = getPlacement(var);
+    }
     for (auto &p : programs) {
       WalkResult result = p->op.walk([&](Operation *op) {
         StringRef variable;
-        if (auto read = dyn_cast<graph::ReadVariableOp>(op))
+        if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
           variable = read.getVariable();
-        else if (auto assign = dyn_cast<graph::AssignVariableOp>(op))
+        } else if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
           variable = assign.getVariable();
-        if (variable.empty() || home.lookup(variable) == p->device)
+        }
+        if (variable.empty() || home.lookup(variable) == p->device) {
           return WalkResult::advance();
+        }
         op->emitError() << "dist-partition: '" << op->getName() << "' of @"
                         << variable << " in task @" << p->name
                         << " but the variable lives in '"
                         << home.lookup(variable).str() << "'";
         return WalkResult::interrupt();
       });
-      if (result.wasInterrupted())
+      if (result.wasInterrupted()) {
         return failure();
+      }
     }
     return success();
   }
 
   LogicalResult run() {
     if (failed(createPrograms()) || failed(homeVariables()) ||
-        failed(placeOps()))
+        failed(placeOps())) {
       return failure();
+    }
     if (failed(build())) {
       // The programs are not in the module yet: destroy them here.
-      for (auto &p : programs)
-        if (p->op)
+      for (auto &p : programs) {
+        if (p->op) {
           p->op->erase();
+        }
+      }
       return failure();
     }
     Block *moduleBody = module.getBody();
     Block::iterator at = func->getIterator();
-    for (auto &p : programs)
+    for (auto &p : programs) {
       moduleBody->getOperations().insert(at, p->op);
+    }
     func.erase();
     return checkVariableHomes();
   }
@@ -689,8 +750,9 @@ struct DistPartitionPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (isPartitioned(module))
+    if (isPartitioned(module)) {
       return;
+    }
     auto cluster = module->getAttrOfType<dist::ClusterAttr>(
         dist::DistDialect::kClusterAttrName);
     if (!cluster) {
@@ -700,11 +762,13 @@ struct DistPartitionPass
       return signalPassFailure();
     }
     func::FuncOp func = findEntryFunction(module, entry, "dist-partition");
-    if (!func)
+    if (!func) {
       return signalPassFailure();
+    }
     Partitioner partitioner(module, func, cluster);
-    if (failed(partitioner.run()))
+    if (failed(partitioner.run())) {
       return signalPassFailure();
+    }
     numSends += partitioner.numSends;
     numTasks += partitioner.programs.size();
   }

@@ -49,10 +49,13 @@ StringRef transforms::getNodeName(Location loc) {
     size_t colon = text.rfind(':');
     return colon == StringRef::npos ? text : text.drop_front(colon + 1);
   }
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (StringRef name = getNodeName(inner); !name.empty())
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations()) {
+      if (StringRef name = getNodeName(inner); !name.empty()) {
         return name;
+      }
+    }
+  }
   return "";
 }
 
@@ -79,20 +82,26 @@ static func::FuncOp lookupEntry(ModuleOp module, StringRef entry,
                                 StringRef passName) {
   if (!entry.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(entry);
-    if (!func || func.isExternal())
+    if (!func || func.isExternal()) {
       module.emitError() << passName << ": no function with a body named '"
                          << entry << "'";
+    }
     return func && !func.isExternal() ? func : func::FuncOp();
   }
   SmallVector<func::FuncOp> defined;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal())
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func.isExternal()) {
       defined.push_back(func);
-  if (defined.size() == 1)
+    }
+  }
+  if (defined.size() == 1) {
     return defined.front();
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
-    if (!main.isExternal())
+  }
+  if (auto main = module.lookupSymbol<func::FuncOp>("main")) {
+    if (!main.isExternal()) {
       return main;
+    }
+  }
   module.emitError() << passName << ": "
                      << (defined.empty() ? "no function to place"
                                          : "several functions and none is "
@@ -103,24 +112,31 @@ static func::FuncOp lookupEntry(ModuleOp module, StringRef entry,
 
 void transforms::placeAllOn(ModuleOp module, func::FuncOp func,
                             DeviceAttr task) {
-  for (Operation &op : func.getBody().front().without_terminator())
+  for (Operation &op : func.getBody().front().without_terminator()) {
     setPlacement(&op, task);
-  for (unsigned a = 0; a < func.getNumArguments(); ++a)
+  }
+  for (unsigned a = 0; a < func.getNumArguments(); ++a) {
     func.setArgAttr(a, dist::DistDialect::kDeviceAttrName, task);
-  for (unsigned r = 0; r < func.getNumResults(); ++r)
+  }
+  for (unsigned r = 0; r < func.getNumResults(); ++r) {
     func.setResultAttr(r, dist::DistDialect::kDeviceAttrName, task);
-  for (auto var : module.getOps<graph::VariableOp>())
+  }
+  for (auto var : module.getOps<graph::VariableOp>()) {
     setPlacement(var, task);
+  }
 }
 
 SmallVector<Value> transforms::getUsedValues(Operation *op) {
   llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
   op->walk([&](Operation *nested) {
-    if (nested == op)
+    if (nested == op) {
       return;
-    for (Value v : nested->getOperands())
-      if (!op->isAncestor(v.getParentRegion()->getParentOp()))
+    }
+    for (Value v : nested->getOperands()) {
+      if (!op->isAncestor(v.getParentRegion()->getParentOp())) {
         used.insert(v);
+      }
+    }
   });
   return used.takeVector();
 }
@@ -139,10 +155,12 @@ namespace {
 struct TaskCollector {
   llvm::MapVector<StringRef, int64_t> jobs; // job -> task count
   void add(DeviceAttr device, int64_t replicas) {
-    if (!device)
+    if (!device) {
       return;
-    int64_t count = isReplicatedPlacement(device) ? replicas
-                                                  : device.getTask().value_or(0) + 1;
+    }
+    int64_t count = isReplicatedPlacement(device)
+                        ? replicas
+                        : device.getTask().value_or(0) + 1;
     int64_t &n = jobs[device.getJob()];
     n = std::max(n, count);
   }
@@ -153,11 +171,13 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (isPartitioned(module))
+    if (isPartitioned(module)) {
       return;
+    }
     func::FuncOp func = findEntryFunction(module, entry, "dist-place");
-    if (!func)
+    if (!func) {
       return signalPassFailure();
+    }
     if (std::optional<int64_t> placed = dist::getReplicaCount(func)) {
       // Splitting the batch twice would halve it again.
       func.emitError() << "dist-place: @" << func.getSymName()
@@ -171,8 +191,9 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
     options.replicas = replicas;
     options.psTasks = psTasks;
     if (failed(parseDefaultDevice(module, options)) ||
-        failed(checkOptions(module)))
+        failed(checkOptions(module))) {
       return signalPassFailure();
+    }
 
     std::unique_ptr<PlacementStrategy> impl = createPlacementStrategy(strategy);
     if (!impl) {
@@ -182,24 +203,26 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
       return signalPassFailure();
     }
     if (failed(impl->place(module, func, options)) ||
-        failed(setCluster(module, func, options)))
+        failed(setCluster(module, func, options))) {
       return signalPassFailure();
+    }
   }
 
   LogicalResult parseDefaultDevice(ModuleOp module, PlacementOptions &options) {
     std::string error;
     FailureOr<DeviceAttr> device =
         DeviceAttr::fromString(module.getContext(), defaultDevice, error);
-    if (failed(device))
-      return module.emitError()
-             << "dist-place: bad default-device '" << defaultDevice
-             << "': " << error;
+    if (failed(device)) {
+      return module.emitError() << "dist-place: bad default-device '"
+                                << defaultDevice << "': " << error;
+    }
     if (device->getJob().empty() || !device->getTask() ||
-        device->getReplica().value_or(0) != 0)
+        device->getReplica().value_or(0) != 0) {
       return module.emitError()
              << "dist-place: default-device '" << defaultDevice
              << "' must name a job and a task of replica 0, such as "
                 "/job:worker/task:0";
+    }
     options.defaultTask = device->getTaskAttr();
     return success();
   }
@@ -207,24 +230,28 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
   LogicalResult checkOptions(ModuleOp module) {
     // Plain copies: a pass option streams into a diagnostic as nothing.
     int64_t replicas = this->replicas, psTasks = this->psTasks;
-    if (replicas < 1)
+    if (replicas < 1) {
       return module.emitError()
              << "dist-place: replicas=" << replicas << " must be at least 1";
-    if (psTasks < 1)
+    }
+    if (psTasks < 1) {
       return module.emitError()
              << "dist-place: ps-tasks=" << psTasks << " must be at least 1";
+    }
     // An option the strategy would ignore is a mistake the user should hear
     // about, not a silent single-task job.
-    if (strategy == "given" && (replicas != 1 || psTasks != 1))
+    if (strategy == "given" && (replicas != 1 || psTasks != 1)) {
       return module.emitError()
              << "dist-place: strategy=given takes no replicas or ps-tasks "
                 "(got replicas="
              << replicas << ", ps-tasks=" << psTasks
              << "); use strategy=replicas or strategy=ps";
-    if (strategy == "replicas" && psTasks != 1)
+    }
+    if (strategy == "replicas" && psTasks != 1) {
       return module.emitError()
              << "dist-place: strategy=replicas takes no ps-tasks (got "
              << psTasks << "); use strategy=ps with replicas=N";
+    }
     return success();
   }
 
@@ -239,33 +266,40 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
     tasks.jobs[options.defaultTask.getJob()] = 0;
     for (Operation &op : func.getBody().front().without_terminator()) {
       DeviceAttr device = getPlacement(&op);
-      if (!device || (!device.namesTask() && !isReplicatedPlacement(device)))
-        return op.emitError() << "dist-place: strategy '" << strategy
-                              << "' left '" << op.getName()
-                              << "' without a task";
+      if (!device || (!device.namesTask() && !isReplicatedPlacement(device))) {
+        return op.emitError()
+               << "dist-place: strategy '" << strategy << "' left '"
+               << op.getName() << "' without a task";
+      }
       tasks.add(device, replicaCount);
       ++numPlaced;
     }
     auto addAttrs = [&](ArrayAttr attrs) {
-      if (attrs)
-        for (auto dict : attrs.getAsRange<DictionaryAttr>())
+      if (attrs) {
+        for (auto dict : attrs.getAsRange<DictionaryAttr>()) {
           tasks.add(dict.getAs<DeviceAttr>(dist::DistDialect::kDeviceAttrName),
                     replicaCount);
+        }
+      }
     };
     addAttrs(func.getArgAttrsAttr());
     addAttrs(func.getResAttrsAttr());
-    for (auto var : module.getOps<graph::VariableOp>())
+    for (auto var : module.getOps<graph::VariableOp>()) {
       tasks.add(getPlacement(var), replicaCount);
+    }
 
     SmallVector<dist::JobAttr> jobs;
     MLIRContext *ctx = module.getContext();
     auto cpu = DeviceAttr::get(ctx, "", std::nullopt, std::nullopt, "CPU", 0);
-    for (auto [job, count] : tasks.jobs)
-      if (count > 0)
+    for (auto [job, count] : tasks.jobs) {
+      if (count > 0) {
         jobs.push_back(dist::JobAttr::get(ctx, job, count, {cpu}));
-    if (jobs.empty())
-      jobs.push_back(dist::JobAttr::get(ctx, options.defaultTask.getJob(), 1,
-                                        {cpu}));
+      }
+    }
+    if (jobs.empty()) {
+      jobs.push_back(
+          dist::JobAttr::get(ctx, options.defaultTask.getJob(), 1, {cpu}));
+    }
     module->setAttr(dist::DistDialect::kClusterAttrName,
                     dist::ClusterAttr::get(ctx, jobs));
     return success();

@@ -46,8 +46,9 @@ struct TaskIndex {
     unsigned first = ~0u;
     for (Operation *user : op.getResult().getUsers()) {
       Operation *top = user;
-      while (top->getBlock() != op->getBlock())
+      while (top->getBlock() != op->getBlock()) {
         top = top->getParentOp();
+      }
       first = std::min(first, position.lookup(top));
     }
     return first;
@@ -55,8 +56,9 @@ struct TaskIndex {
 };
 
 static std::optional<int64_t> bytesOf(RankedTensorType type) {
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat()) {
     return std::nullopt;
+  }
   return type.getNumElements() *
          ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
 }
@@ -78,11 +80,13 @@ struct DistFuseCollectivesPass
     llvm::DenseMap<Operation *, TaskIndex> indexes;
     for (auto task : module.getOps<dist::TaskOp>()) {
       TaskIndex &index = indexes[task];
-      for (auto [i, op] : llvm::enumerate(task.getBody().front()))
+      for (auto [i, op] : llvm::enumerate(task.getBody().front())) {
         index.position[&op] = i;
+      }
       task.getBody().front().walk([&](dist::AllReduceOp op) {
-        if (op->getBlock() == &task.getBody().front())
+        if (op->getBlock() == &task.getBody().front()) {
           byKey[op.getKey()].push_back(op);
+        }
       });
     }
 
@@ -91,8 +95,9 @@ struct DistFuseCollectivesPass
     SmallVector<std::pair<FusionClass, SmallVector<StringRef>>> classes;
     for (auto &[key, ops] : byKey) {
       auto type = cast<RankedTensorType>(ops.front().getInput().getType());
-      if (!bytesOf(type))
+      if (!bytesOf(type)) {
         continue;
+      }
       FusionClass cls{ops.front().getGroup(), ops.front().getReduction(),
                       type.getElementType()};
       auto it = llvm::find_if(classes, [&](auto &c) { return c.first == cls; });
@@ -107,10 +112,10 @@ struct DistFuseCollectivesPass
       SmallVector<StringRef> bucket;
       int64_t bytes = 0;
       for (StringRef key : keys) {
-        int64_t size = *bytesOf(cast<RankedTensorType>(
-            byKey[key].front().getInput().getType()));
-        if (!bucket.empty() &&
-            (bytes + size > bucketBytes || !canJoin(bucket, key, byKey, indexes))) {
+        int64_t size = *bytesOf(
+            cast<RankedTensorType>(byKey[key].front().getInput().getType()));
+        if (!bucket.empty() && (bytes + size > bucketBytes ||
+                                !canJoin(bucket, key, byKey, indexes))) {
           fuse(bucket, byKey);
           bucket.clear();
           bytes = 0;
@@ -125,17 +130,21 @@ struct DistFuseCollectivesPass
   /// True when, in every task, no result of the bucket is used before `key`
   /// runs: the fused op then sits where `key` was without any use of a
   /// result moving before it (and `key` cannot depend on the bucket).
-  bool canJoin(ArrayRef<StringRef> bucket, StringRef key,
-               llvm::MapVector<StringRef, SmallVector<dist::AllReduceOp>> &byKey,
-               llvm::DenseMap<Operation *, TaskIndex> &indexes) {
+  bool
+  canJoin(ArrayRef<StringRef> bucket, StringRef key,
+          llvm::MapVector<StringRef, SmallVector<dist::AllReduceOp>> &byKey,
+          llvm::DenseMap<Operation *, TaskIndex> &indexes) {
     for (dist::AllReduceOp next : byKey[key]) {
       Operation *task = next->getParentOp();
       TaskIndex &index = indexes[task];
       unsigned at = index.position.lookup(next);
-      for (StringRef member : bucket)
-        for (dist::AllReduceOp op : byKey[member])
-          if (op->getParentOp() == task && index.firstUse(op) <= at)
+      for (StringRef member : bucket) {
+        for (dist::AllReduceOp op : byKey[member]) {
+          if (op->getParentOp() == task && index.firstUse(op) <= at) {
             return false;
+          }
+        }
+      }
     }
     return true;
   }
@@ -144,16 +153,20 @@ struct DistFuseCollectivesPass
   /// flattened concatenation, placed where the last one was.
   void fuse(ArrayRef<StringRef> bucket,
             llvm::MapVector<StringRef, SmallVector<dist::AllReduceOp>> &byKey) {
-    if (bucket.size() < 2)
+    if (bucket.size() < 2) {
       return;
+    }
     std::string key = (bucket.front() + ".." + bucket.back()).str();
     for (dist::AllReduceOp last : byKey[bucket.back()]) {
       Operation *task = last->getParentOp();
       SmallVector<dist::AllReduceOp> members;
-      for (StringRef k : bucket)
-        for (dist::AllReduceOp op : byKey[k])
-          if (op->getParentOp() == task)
+      for (StringRef k : bucket) {
+        for (dist::AllReduceOp op : byKey[k]) {
+          if (op->getParentOp() == task) {
             members.push_back(op);
+          }
+        }
+      }
       OpBuilder b(last);
       Location loc = b.getFusedLoc(llvm::map_to_vector(
           members, [](dist::AllReduceOp op) { return op.getLoc(); }));
@@ -162,24 +175,22 @@ struct DistFuseCollectivesPass
       for (dist::AllReduceOp op : members) {
         auto type = cast<RankedTensorType>(op.getInput().getType());
         total += type.getNumElements();
-        flat.push_back(type.getRank() == 1
-                           ? op.getInput()
-                           : graph::ReshapeOp::create(
-                                 b, op.getLoc(),
-                                 RankedTensorType::get({type.getNumElements()},
-                                                       type.getElementType()),
-                                 op.getInput(),
-                                 b.getDenseI64ArrayAttr({type.getNumElements()}))
-                                 .getResult());
+        flat.push_back(
+            type.getRank() == 1
+                ? op.getInput()
+                : graph::ReshapeOp::create(
+                      b, op.getLoc(),
+                      RankedTensorType::get({type.getNumElements()},
+                                            type.getElementType()),
+                      op.getInput(),
+                      b.getDenseI64ArrayAttr({type.getNumElements()}))
+                      .getResult());
       }
-      auto flatType =
-          RankedTensorType::get({total}, members.front().getInput()
-                                             .getType()
-                                             .getElementType());
+      auto flatType = RankedTensorType::get(
+          {total}, members.front().getInput().getType().getElementType());
       Value joined = graph::ConcatOp::create(b, loc, flatType, flat, 0);
-      auto fused = dist::AllReduceOp::create(b, loc, flatType,
-                                             last.getReduction(), joined,
-                                             last.getGroup(), key);
+      auto fused = dist::AllReduceOp::create(
+          b, loc, flatType, last.getReduction(), joined, last.getGroup(), key);
       int64_t offset = 0;
       for (dist::AllReduceOp op : members) {
         auto type = cast<RankedTensorType>(op.getInput().getType());
@@ -189,15 +200,17 @@ struct DistFuseCollectivesPass
             fused.getResult(), b.getDenseI64ArrayAttr({offset}),
             b.getDenseI64ArrayAttr({offset + n}), b.getDenseI64ArrayAttr({1}));
         Value shaped = part;
-        if (type.getRank() != 1)
-          shaped = graph::ReshapeOp::create(
-              b, op.getLoc(), type, part,
-              b.getDenseI64ArrayAttr(type.getShape()));
+        if (type.getRank() != 1) {
+          shaped =
+              graph::ReshapeOp::create(b, op.getLoc(), type, part,
+                                       b.getDenseI64ArrayAttr(type.getShape()));
+        }
         op.getResult().replaceAllUsesWith(shaped);
         offset += n;
       }
-      for (dist::AllReduceOp op : members)
+      for (dist::AllReduceOp op : members) {
         op.erase();
+      }
       numFused += members.size() - 1;
     }
   }

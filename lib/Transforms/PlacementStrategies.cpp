@@ -47,8 +47,9 @@ transforms::createPlacementStrategy(StringRef name) {
 
 SmallVector<std::string> transforms::getPlacementStrategyNames() {
   SmallVector<std::string> names;
-  for (auto &entry : getRegistry())
+  for (auto &entry : getRegistry()) {
     names.push_back(entry.getKey().str());
+  }
   llvm::sort(names);
   return names;
 }
@@ -60,21 +61,23 @@ SmallVector<std::string> transforms::getPlacementStrategyNames() {
 /// The task a requested device runs on: job and task filled from
 /// `defaultTask` (a job other than the default's means its task 0), device
 /// fields dropped.
-static FailureOr<DeviceAttr> resolveTask(DeviceAttr requested,
-                                         DeviceAttr defaultTask,
-                                         function_ref<InFlightDiagnostic()> emit,
-                                         StringRef what) {
-  if (requested.getReplica().value_or(0) != 0)
+static FailureOr<DeviceAttr>
+resolveTask(DeviceAttr requested, DeviceAttr defaultTask,
+            function_ref<InFlightDiagnostic()> emit, StringRef what) {
+  if (requested.getReplica().value_or(0) != 0) {
     return emit() << "dist-place: device '" << requested.str() << "' of "
                   << what << " names replica " << *requested.getReplica()
                   << "; graphc's clusters have tasks of replica 0 only (use "
                      "/job:NAME/task:N)";
+  }
   StringRef job = requested.getJob();
   std::optional<int64_t> task = requested.getTask();
-  if (job.empty())
+  if (job.empty()) {
     job = defaultTask.getJob();
-  if (!task)
+  }
+  if (!task) {
     task = job == defaultTask.getJob() ? *defaultTask.getTask() : 0;
+  }
   return DeviceAttr::get(requested.getContext(), job, std::nullopt, task, "",
                          std::nullopt);
 }
@@ -108,8 +111,9 @@ struct GivenPlacer {
     unsigned index = items.size();
     items.push_back(item);
     groups.insert(index);
-    if (!node.empty())
+    if (!node.empty()) {
       nodeItem.try_emplace(node, index);
+    }
     return index;
   }
 
@@ -117,10 +121,11 @@ struct GivenPlacer {
     const Placeable &item = items[index];
     std::string s;
     llvm::raw_string_ostream os(s);
-    if (item.op)
+    if (item.op) {
       os << "'" << item.op->getName() << "' at " << item.op->getLoc();
-    else
+    } else {
       os << "argument #" << item.argIndex << " of @" << func.getSymName();
+    }
     return s;
   }
 
@@ -136,12 +141,14 @@ struct GivenPlacer {
     }
     for (unsigned a = 0; a < func.getNumArguments(); ++a) {
       StringRef node;
-      if (auto name = func.getArgAttrOfType<StringAttr>(a, kNameAttrName))
+      if (auto name = func.getArgAttrOfType<StringAttr>(a, kNameAttrName)) {
         node = name.getValue().split(':').first;
+      }
       add({nullptr, a, {}}, node);
     }
-    for (Operation &op : func.getBody().front().without_terminator())
+    for (Operation &op : func.getBody().front().without_terminator()) {
       opItem[&op] = add({&op, -1, {}}, getNodeName(op.getLoc()));
+    }
     // The requested devices, filled from the default.
     for (unsigned i = 0; i < items.size(); ++i) {
       Placeable &item = items[i];
@@ -149,12 +156,14 @@ struct GivenPlacer {
           item.op ? getPlacement(item.op)
                   : func.getArgAttrOfType<DeviceAttr>(
                         item.argIndex, dist::DistDialect::kDeviceAttrName);
-      if (!requested)
+      if (!requested) {
         continue;
+      }
       FailureOr<DeviceAttr> task = resolveTask(
           requested, defaultTask, [&] { return emitAt(i); }, describe(i));
-      if (failed(task))
+      if (failed(task)) {
         return failure();
+      }
       item.task = *task;
     }
     return success();
@@ -165,21 +174,24 @@ struct GivenPlacer {
   LogicalResult colocate() {
     for (unsigned i = 0; i < items.size(); ++i) {
       Operation *op = items[i].op;
-      auto names = op ? op->getAttrOfType<ArrayAttr>(kColocateAttrName)
-                      : ArrayAttr();
-      if (!names)
+      auto names =
+          op ? op->getAttrOfType<ArrayAttr>(kColocateAttrName) : ArrayAttr();
+      if (!names) {
         continue;
+      }
       for (auto name : names.getAsRange<StringAttr>()) {
         // A node the import dropped (an initializer) constrains nothing.
         auto it = nodeItem.find(name.getValue());
-        if (it != nodeItem.end())
+        if (it != nodeItem.end()) {
           groups.unionSets(i, it->second);
+        }
       }
     }
     llvm::DenseMap<unsigned, unsigned> firstPlaced;
     for (unsigned i = 0; i < items.size(); ++i) {
-      if (!items[i].task)
+      if (!items[i].task) {
         continue;
+      }
       unsigned leader = groups.getLeaderValue(i);
       auto [it, inserted] = groupTask.try_emplace(leader, items[i].task);
       if (inserted) {
@@ -201,8 +213,9 @@ struct GivenPlacer {
   /// The task an operand's value comes from, or null while undecided.
   DeviceAttr taskOf(Value value) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (arg.getOwner() == &func.getBody().front())
+      if (arg.getOwner() == &func.getBody().front()) {
         return items[variableItem.size() + arg.getArgNumber()].task;
+      }
       return {};
     }
     auto it = opItem.find(value.getDefiningOp());
@@ -220,53 +233,67 @@ struct GivenPlacer {
     for (Operation &op : func.getBody().front().without_terminator()) {
       unsigned i = opItem[&op];
       FlatSymbolRefAttr var;
-      if (auto read = dyn_cast<graph::ReadVariableOp>(op))
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
         var = read.getVariableAttr();
-      else if (auto assign = dyn_cast<graph::AssignVariableOp>(op))
+      } else if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
         var = assign.getVariableAttr();
+      }
       auto it = var ? variableItem.find(var.getValue()) : variableItem.end();
-      if (it == variableItem.end())
+      if (it == variableItem.end()) {
         continue;
-      if (!items[it->second].task && items[i].task)
+      }
+      if (!items[it->second].task && items[i].task) {
         decide(it->second, items[i].task);
+      }
     }
-    for (unsigned i = 0; i < variableItem.size(); ++i)
-      if (!items[i].task)
+    for (unsigned i = 0; i < variableItem.size(); ++i) {
+      if (!items[i].task) {
         decide(i, groupTaskOr(i, defaultTask));
+      }
+    }
 
     // An op without a device goes with its colocation group, else its
     // variable, else its first placed operand, else the default.
     for (Operation &op : func.getBody().front().without_terminator()) {
       unsigned i = opItem[&op];
-      if (items[i].task)
+      if (items[i].task) {
         continue;
+      }
       DeviceAttr task = groupTaskOr(i, {});
       if (!task) {
         FlatSymbolRefAttr var;
-        if (auto read = dyn_cast<graph::ReadVariableOp>(op))
+        if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
           var = read.getVariableAttr();
-        else if (auto assign = dyn_cast<graph::AssignVariableOp>(op))
+        } else if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
           var = assign.getVariableAttr();
-        if (var)
+        }
+        if (var) {
           if (auto it = variableItem.find(var.getValue());
-              it != variableItem.end())
+              it != variableItem.end()) {
             task = items[it->second].task;
+          }
+        }
       }
-      for (Value operand : op.getOperands())
-        if (!task)
+      for (Value operand : op.getOperands()) {
+        if (!task) {
           task = taskOf(operand);
+        }
+      }
       decide(i, task ? task : defaultTask);
     }
     // An argument without a device belongs to the task of its first user.
     unsigned firstArg = variableItem.size();
     for (unsigned a = 0; a < func.getNumArguments(); ++a) {
       unsigned i = firstArg + a;
-      if (items[i].task)
+      if (items[i].task) {
         continue;
+      }
       DeviceAttr task = groupTaskOr(i, {});
-      for (Operation *user : func.getArgument(a).getUsers())
-        if (!task && opItem.count(user))
+      for (Operation *user : func.getArgument(a).getUsers()) {
+        if (!task && opItem.count(user)) {
           task = items[opItem[user]].task;
+        }
+      }
       decide(i, task ? task : defaultTask);
     }
   }
@@ -278,11 +305,12 @@ struct GivenPlacer {
 
   LogicalResult write() {
     for (const Placeable &item : items) {
-      if (item.op)
+      if (item.op) {
         setPlacement(item.op, item.task);
-      else
+      } else {
         func.setArgAttr(item.argIndex, dist::DistDialect::kDeviceAttrName,
                         item.task);
+      }
     }
     // A result the model places (a TF _Send) keeps that task; the others
     // belong to the task that computes them.
@@ -293,14 +321,15 @@ struct GivenPlacer {
               r, dist::DistDialect::kDeviceAttrName)) {
         FailureOr<DeviceAttr> resolved = resolveTask(
             requested, defaultTask, [&] { return ret.emitError(); },
-            "output #" + std::to_string(r) + " of @" +
-                func.getSymName().str());
-        if (failed(resolved))
+            "output #" + std::to_string(r) + " of @" + func.getSymName().str());
+        if (failed(resolved)) {
           return failure();
+        }
         task = *resolved;
       }
-      if (!task)
+      if (!task) {
         task = taskOf(value);
+      }
       func.setResultAttr(r, dist::DistDialect::kDeviceAttrName,
                          task ? task : defaultTask);
     }
@@ -312,8 +341,9 @@ struct GivenPlacer {
 LogicalResult transforms::placeAsGiven(ModuleOp module, func::FuncOp func,
                                        DeviceAttr defaultTask) {
   GivenPlacer placer(module, func, defaultTask);
-  if (failed(placer.collect()) || failed(placer.colocate()))
+  if (failed(placer.collect()) || failed(placer.colocate())) {
     return failure();
+  }
   placer.propagate();
   return placer.write();
 }
@@ -349,8 +379,9 @@ public:
 /// The bytes of a variable's value (0 for a type without a static size).
 static int64_t variableBytes(graph::VariableOp var) {
   auto type = dyn_cast<RankedTensorType>(var.getType());
-  if (!type || !type.hasStaticShape())
+  if (!type || !type.hasStaticShape()) {
     return 0;
+  }
   int64_t bits = type.getElementType().isIntOrFloat()
                      ? type.getElementType().getIntOrFloatBitWidth()
                      : 8;
@@ -371,14 +402,17 @@ public:
                       const PlacementOptions &options) override {
     MLIRContext *ctx = module.getContext();
     StringRef workerJob = options.defaultTask.getJob();
-    if (workerJob == "ps")
+    if (workerJob == "ps") {
       return module.emitError()
              << "dist-place: strategy=ps computes on the default device's "
                 "job, which must not be 'ps' (default-device "
              << options.defaultTask.str() << ")";
+    }
     if (options.replicas > 1) {
-      if (failed(rewriteForReplicas(module, entry, options.replicas, workerJob)))
+      if (failed(
+              rewriteForReplicas(module, entry, options.replicas, workerJob))) {
         return failure();
+      }
     } else {
       placeAllOn(module, entry, options.defaultTask);
     }
@@ -387,20 +421,24 @@ public:
     // server, so the update runs where all of them live.
     SmallVector<graph::VariableOp> vars(module.getOps<graph::VariableOp>());
     llvm::StringMap<unsigned> varIndex;
-    for (auto [i, var] : llvm::enumerate(vars))
+    for (auto [i, var] : llvm::enumerate(vars)) {
       varIndex[var.getSymName()] = i;
+    }
     llvm::EquivalenceClasses<unsigned> sets;
-    for (unsigned i = 0; i < vars.size(); ++i)
+    for (unsigned i = 0; i < vars.size(); ++i) {
       sets.insert(i);
+    }
     llvm::DenseMap<Operation *, unsigned> updateVar;
     entry.walk([&](graph::AssignVariableOp assign) {
       Operation *def = assign.getValue().getDefiningOp();
       auto it = varIndex.find(assign.getVariable());
-      if (!def || !isUpdateOp(def) || it == varIndex.end())
+      if (!def || !isUpdateOp(def) || it == varIndex.end()) {
         return;
+      }
       auto [prev, inserted] = updateVar.try_emplace(def, it->second);
-      if (!inserted)
+      if (!inserted) {
         sets.unionSets(prev->second, it->second);
+      }
     });
 
     // Largest set first onto the lightest server; ties go to the earlier
@@ -414,51 +452,61 @@ public:
     for (unsigned i = 0; i < vars.size(); ++i) {
       unsigned leader = sets.getLeaderValue(i);
       auto [it, inserted] = setOf.try_emplace(leader, order.size());
-      if (inserted)
+      if (inserted) {
         order.push_back({leader, 0});
+      }
       order[it->second].bytes += variableBytes(vars[i]);
     }
-    llvm::stable_sort(order,
-                      [](const Set &a, const Set &b) { return a.bytes > b.bytes; });
+    llvm::stable_sort(
+        order, [](const Set &a, const Set &b) { return a.bytes > b.bytes; });
     SmallVector<int64_t> load(options.psTasks, 0);
     llvm::DenseMap<unsigned, DeviceAttr> home;
     for (const Set &set : order) {
       auto lightest = llvm::min_element(load) - load.begin();
       load[lightest] += set.bytes;
-      home[set.leader] = DeviceAttr::get(ctx, "ps", std::nullopt, lightest, "",
-                                         std::nullopt);
+      home[set.leader] =
+          DeviceAttr::get(ctx, "ps", std::nullopt, lightest, "", std::nullopt);
     }
-    for (unsigned i = 0; i < vars.size(); ++i)
+    for (unsigned i = 0; i < vars.size(); ++i) {
       setPlacement(vars[i], home[sets.getLeaderValue(i)]);
+    }
 
     // Reads and assignments run with the variable; an update op goes there
     // too when every result only feeds assignments on that server.
     auto homeOf = [&](StringRef name) {
       auto it = varIndex.find(name);
-      return it == varIndex.end() ? DeviceAttr() : getPlacement(vars[it->second]);
+      return it == varIndex.end() ? DeviceAttr()
+                                  : getPlacement(vars[it->second]);
     };
     for (Operation &op : entry.getBody().front().without_terminator()) {
-      if (auto read = dyn_cast<graph::ReadVariableOp>(op))
-        if (DeviceAttr h = homeOf(read.getVariable()))
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
+        if (DeviceAttr h = homeOf(read.getVariable())) {
           setPlacement(&op, h);
-      if (auto assign = dyn_cast<graph::AssignVariableOp>(op))
-        if (DeviceAttr h = homeOf(assign.getVariable()))
+        }
+      }
+      if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
+        if (DeviceAttr h = homeOf(assign.getVariable())) {
           setPlacement(&op, h);
+        }
+      }
     }
     for (Operation &op : entry.getBody().front().without_terminator()) {
-      if (!isUpdateOp(&op))
+      if (!isUpdateOp(&op)) {
         continue;
+      }
       DeviceAttr target;
       bool onlyAssignments = !op.use_empty();
       for (Operation *user : op.getUsers()) {
         auto assign = dyn_cast<graph::AssignVariableOp>(user);
         DeviceAttr h = assign ? homeOf(assign.getVariable()) : DeviceAttr();
-        if (!h || (target && h != target))
+        if (!h || (target && h != target)) {
           onlyAssignments = false;
+        }
         target = h;
       }
-      if (onlyAssignments && target)
+      if (onlyAssignments && target) {
         setPlacement(&op, target);
+      }
     }
     return success();
   }

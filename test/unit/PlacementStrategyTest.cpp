@@ -33,20 +33,21 @@ public:
                       const PlacementOptions &options) override {
     placeAllOn(module, entry, options.defaultTask);
     int64_t i = 0;
-    for (Operation &op : entry.getBody().front().without_terminator())
+    for (Operation &op : entry.getBody().front().without_terminator()) {
       setPlacement(&op, dist::DeviceAttr::get(module.getContext(), "worker",
                                               std::nullopt, i++ % 2, "",
                                               std::nullopt));
+    }
     return success();
   }
 };
 
 TEST(PlacementStrategyTest, RegisteredStrategyDrivesPartition) {
-  registerPlacementStrategy("alternate",
-                            [] { return std::make_unique<AlternateStrategy>(); });
+  registerPlacementStrategy(
+      "alternate", [] { return std::make_unique<AlternateStrategy>(); });
   SmallVector<std::string> names = getPlacementStrategyNames();
-  EXPECT_EQ(names, (SmallVector<std::string>{"alternate", "given", "ps",
-                                             "replicas"}));
+  EXPECT_EQ(names,
+            (SmallVector<std::string>{"alternate", "given", "ps", "replicas"}));
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);
@@ -59,7 +60,8 @@ TEST(PlacementStrategyTest, RegisteredStrategyDrivesPartition) {
       %c = graph.exp %b : (tensor<4xf32>) -> tensor<4xf32>
       return %c : tensor<4xf32>
     }
-  )mlir", &ctx);
+  )mlir",
+                                                             &ctx);
   ASSERT_TRUE(module);
 
   PassManager pm(&ctx);
@@ -73,7 +75,8 @@ TEST(PlacementStrategyTest, RegisteredStrategyDrivesPartition) {
   // relu (task 0) -> neg (task 1) -> exp (task 0) -> output (task 0): two
   // cut edges, one send each.
   SmallVector<std::string> tasks, keys;
-  module->walk([&](dist::TaskOp task) { tasks.push_back(task.getSymName().str()); });
+  module->walk(
+      [&](dist::TaskOp task) { tasks.push_back(task.getSymName().str()); });
   module->walk([&](dist::SendOp send) { keys.push_back(send.getKey().str()); });
   EXPECT_EQ(tasks, (SmallVector<std::string>{"worker0", "worker1"}));
   EXPECT_EQ(keys.size(), 2u);

@@ -1,4 +1,5 @@
-//===- Passes.h - graphc's cross-dialect transforms ---------------*- C++ -*-===//
+//===- Passes.h - graphc's cross-dialect transforms ---------------*- C++
+//-*-===//
 
 #ifndef GRAPHC_TRANSFORMS_PASSES_H
 #define GRAPHC_TRANSFORMS_PASSES_H

@@ -1,4 +1,5 @@
-//===- Placement.h - placement strategies and shared helpers -----*- C++ -*-===//
+//===- Placement.h - placement strategies and shared helpers -----*- C++
+//-*-===//
 //
 // What dist-place and dist-partition agree on: how a placement is written in
 // the IR, how a TensorFlow node name is found on an op, and the registry of
@@ -28,11 +29,13 @@ namespace graphc::transforms {
 /// The TF importer's colocation groups: node names an op must run with.
 inline constexpr llvm::StringLiteral kColocateAttrName = "graph.colocate";
 /// The TF importer's control inputs: node names an op must run after.
-inline constexpr llvm::StringLiteral kControlDepsAttrName = "graph.control_deps";
+inline constexpr llvm::StringLiteral kControlDepsAttrName =
+    "graph.control_deps";
 /// The name of an argument or result (a feed or fetch name).
 inline constexpr llvm::StringLiteral kNameAttrName = "graph.name";
 /// The importers' output names, on the function, when results carry none.
-inline constexpr llvm::StringLiteral kOutputNamesAttrName = "graph.output_names";
+inline constexpr llvm::StringLiteral kOutputNamesAttrName =
+    "graph.output_names";
 
 /// The `dist.device` of `op`, or null.
 dist::DeviceAttr getPlacement(mlir::Operation *op);
@@ -102,7 +105,8 @@ using PlacementStrategyFactory =
 void registerPlacementStrategy(llvm::StringRef name,
                                PlacementStrategyFactory factory);
 /// The strategy registered as `name`, or null.
-std::unique_ptr<PlacementStrategy> createPlacementStrategy(llvm::StringRef name);
+std::unique_ptr<PlacementStrategy>
+createPlacementStrategy(llvm::StringRef name);
 /// Every registered strategy name, sorted (for diagnostics).
 llvm::SmallVector<std::string> getPlacementStrategyNames();
 
@@ -113,7 +117,8 @@ llvm::SmallVector<std::string> getPlacementStrategyNames();
 /// The `given` strategy's work: honours the model's `dist.device`s (filled
 /// from `defaultTask`), its colocation groups, puts an unplaced op with its
 /// operands and everything else on `defaultTask`.
-llvm::LogicalResult placeAsGiven(mlir::ModuleOp module, mlir::func::FuncOp entry,
+llvm::LogicalResult placeAsGiven(mlir::ModuleOp module,
+                                 mlir::func::FuncOp entry,
                                  dist::DeviceAttr defaultTask);
 
 /// Rewrites `entry` into the step of one of `replicas` replicas: batched
