@@ -17,6 +17,8 @@
 // PSZERO: error: dist-place: ps-tasks=0 must be at least 1
 // RUN: not graph-opt %s -split-input-file --dist-place="strategy=ps default-device=/job:ps/task:0" 2>&1 | FileCheck %s --check-prefix=PSJOB
 // PSJOB: error: dist-place: strategy=ps computes on the default device's job, which must not be 'ps' (default-device /job:ps/task:0)
+// RUN: not graph-opt %s -split-input-file --dist-place=entry=nope 2>&1 | FileCheck %s --check-prefix=ENTRY
+// ENTRY: error: dist-place: no function with a body named 'nope'
 
 func.func @colocated(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = graph.relu %x {dist.device = #dist.device<"/job:worker/task:1">} : (tensor<4xf32>) -> tensor<4xf32> loc("m.pb:a")
