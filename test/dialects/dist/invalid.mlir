@@ -863,3 +863,11 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = dist.replica_all_reduce avg %x : tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'dist.replica_all_reduce' op failed to verify that all of {input, result} have same type}}
+  %r = "dist.replica_all_reduce"(%x) {reduction = 0 : i32} : (tensor<4xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
