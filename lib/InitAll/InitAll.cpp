@@ -8,6 +8,7 @@
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
 #include "graphc/Pipelines/CpuCodegen.h"
+#include "graphc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,6 +28,7 @@ void graphc::registerAllPasses() {
     registerConversionPasses();
     registerAnalysisPasses();
     registerCpuCodegenPasses();
+    registerTransformsPasses();
     return true;
   }();
   (void)once;
