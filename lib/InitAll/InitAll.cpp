@@ -7,6 +7,7 @@
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
 #include "graphc/Pipelines/CpuCodegen.h"
+#include "graphc/Pipelines/GraphcPipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,6 +26,7 @@ void graphc::registerAllPasses() {
     graph::registerGraphPasses();
     registerConversionPasses();
     registerCpuCodegenPasses();
+    registerGraphcPipelines();
     return true;
   }();
   (void)once;
