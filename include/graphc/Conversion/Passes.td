@@ -97,9 +97,11 @@ def ConvertDistToRuntime : Pass<"convert-dist-to-runtime", "mlir::ModuleOp"> {
            "The entry function of a module without dist.task ops">,
   ];
   let dependentDialects = [
+    "mlir::arith::ArithDialect",
     "mlir::bufferization::BufferizationDialect",
-    "mlir::cf::ControlFlowDialect",
+    "mlir::func::FuncDialect",
     "mlir::linalg::LinalgDialect",
+    "mlir::scf::SCFDialect",
     "mlir::LLVM::LLVMDialect",
     "mlir::memref::MemRefDialect",
     "mlir::tensor::TensorDialect",

@@ -256,8 +256,9 @@ struct ConvertDistToRuntimePass
                                              ArrayRef(outputTypes)})
       for (RankedTensorType type : types)
         argTypes.push_back(memrefOf(type));
+    SmallVector<Type> resultTypes = {ptr}; // the step's status
     auto run = func::FuncOp::create(b, loc, task::kRunFunction,
-                                    b.getFunctionType(argTypes, {ptr}));
+                                    b.getFunctionType(argTypes, resultTypes));
     Block *entry = run.addEntryBlock();
     b.setInsertionPointToStart(entry);
     unsigned firstVar = 2 + inputTypes.size();
@@ -374,8 +375,8 @@ struct ConvertDistToRuntimePass
       memref::CopyOp::create(b, loc, buffer,
                              entry->getArgument(firstVar + i));
     }
-    func::ReturnOp::create(b, loc,
-                           ValueRange{LLVM::ZeroOp::create(b, loc, ptr)});
+    Value ok = LLVM::ZeroOp::create(b, loc, ptr);
+    func::ReturnOp::create(b, loc, ok);
     return lowerCommunication(run, t.name, taskNames);
   }
 };

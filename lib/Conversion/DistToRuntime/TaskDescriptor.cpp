@@ -297,8 +297,12 @@ LogicalResult addGlue(ModuleOp module) {
     if (module.lookupSymbol(taken))
       return module.emitError() << "symbol '" << taken
                                 << "' is reserved for the task glue";
-  // The descriptor is the library's only export (graphrt.h).
-  run.setLinkage(LLVM::Linkage::Internal);
+  // The descriptor is the library's only export (graphrt.h): every function
+  // defined here (graphc_task_run, the communication helpers, functions the
+  // model calls, which func-to-llvm leaves external) becomes internal.
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+    if (!fn.isExternal())
+      fn.setLinkage(LLVM::Linkage::Internal);
   GlueBuilder glue(module);
   if (failed(glue.step(run, *info)))
     return failure();
