@@ -41,8 +41,11 @@ def Dist_Dialect : Dialect {
 
     **Discardable attributes.** `dist.cluster` (a `#dist.cluster`, only on a
     `builtin.module`) names the cluster; `dist.device` (a `#dist.device`, on
-    any op) is a placement request honoured by `dist-place`. Any other
-    `dist.*` attribute name is rejected.
+    any op, function argument or result) is a placement request honoured by
+    `dist-place`, and after it the placement itself; `dist.replicas` (a
+    positive integer, only on a function) says the function is the step of
+    each of that many replicas (see `dist.replica_split`). Any other `dist.*`
+    attribute name is rejected.
 
     **Where the checks run.** Each op verifies what it can see alone: a
     `dist.task` names a task (job and task index) of the enclosing module's
@@ -77,6 +80,8 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kClusterAttrName = "dist.cluster";
     /// The placement attribute (a `#dist.device`) any op may carry.
     static constexpr ::llvm::StringLiteral kDeviceAttrName = "dist.device";
+    /// The replica count (a positive integer) of a replicated function.
+    static constexpr ::llvm::StringLiteral kReplicasAttrName = "dist.replicas";
 
     /// Registers the attributes of DistAttrs.td (defined in DistAttrs.cpp).
     void registerAttributes();

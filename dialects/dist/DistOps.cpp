@@ -45,6 +45,16 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a #dist.device";
     return success();
   }
+  if (name == kReplicasAttrName) {
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' may only be set on a function";
+    auto count = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!count || !count.getType().isSignlessInteger() || count.getInt() < 1)
+      return op->emitError()
+             << "'" << name << "' must be a positive integer, got "
+             << attr.getValue();
+    return success();
+  }
   return op->emitError() << "unknown dist attribute '" << name << "'";
 }
 
@@ -350,6 +360,65 @@ LogicalResult AllToAllOp::verify() {
   expected[split] = divideDim(expected[split], n);
   expected[concat] = scaleDim(expected[concat], n);
   return verifyResultShape(*this, getResult().getType(), expected);
+}
+
+//===----------------------------------------------------------------------===//
+// Cross-replica placeholders
+//===----------------------------------------------------------------------===//
+
+std::optional<int64_t> graphc::dist::getReplicaCount(Operation *op) {
+  for (Operation *parent = op; parent; parent = parent->getParentOp())
+    if (auto count =
+            parent->getAttrOfType<IntegerAttr>(DistDialect::kReplicasAttrName))
+      return count.getInt();
+  return std::nullopt;
+}
+
+/// Checks a split (`whole` -> `part`) or concat (`part` -> `whole`) along
+/// `axis`: equal ranks and element types, equal sizes off the axis, and the
+/// whole axis `N` times the part's, `N` being the enclosing function's
+/// replica count when known.
+static LogicalResult verifyReplicaSlicing(Operation *op, int64_t axis,
+                                          RankedTensorType whole,
+                                          RankedTensorType part) {
+  if (whole.getElementType() != part.getElementType())
+    return op->emitOpError() << "element types " << whole.getElementType()
+                             << " and " << part.getElementType() << " differ";
+  if (whole.getRank() != part.getRank())
+    return op->emitOpError() << "ranks " << whole.getRank() << " and "
+                             << part.getRank() << " differ";
+  if (failed(verifyAxis(op, "axis", axis, whole.getRank())))
+    return failure();
+  for (int64_t d = 0; d < whole.getRank(); ++d) {
+    if (d == axis)
+      continue;
+    int64_t a = whole.getDimSize(d), b = part.getDimSize(d);
+    if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+      return op->emitOpError() << "dimension " << d << " is " << a
+                               << " in the whole value but " << b
+                               << " in a replica's slice";
+  }
+  int64_t a = whole.getDimSize(axis), b = part.getDimSize(axis);
+  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+    return success();
+  std::optional<int64_t> n = getReplicaCount(op);
+  if (n ? a != b * *n : (b == 0 || a % b != 0))
+    return op->emitOpError()
+           << "axis " << axis << " is " << a << " in the whole value and " << b
+           << " in a replica's slice, expected "
+           << (n ? "a ratio of " + std::to_string(*n) + " (dist.replicas)"
+                 : std::string("a whole ratio"));
+  return success();
+}
+
+LogicalResult ReplicaSplitOp::verify() {
+  return verifyReplicaSlicing(*this, getAxis(), getInput().getType(),
+                              getResult().getType());
+}
+
+LogicalResult ReplicaConcatOp::verify() {
+  return verifyReplicaSlicing(*this, getAxis(), getResult().getType(),
+                              getInput().getType());
 }
 
 #define GET_OP_CLASSES

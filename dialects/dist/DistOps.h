@@ -38,6 +38,10 @@ llvm::LogicalResult verifyCollective(mlir::Operation *op);
 /// The `dist.cluster` of the module enclosing `op`, or null.
 ClusterAttr getEnclosingCluster(mlir::Operation *op);
 
+/// The replica count (`dist.replicas`) of `op` or its nearest ancestor that
+/// has one, or none outside a replicated function.
+std::optional<int64_t> getReplicaCount(mlir::Operation *op);
+
 /// Runs the module-wide checks: unique task devices, send/recv pairing and
 /// collective matching (see the dialect description). Emits at the
 /// offending ops.

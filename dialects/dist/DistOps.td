@@ -352,4 +352,105 @@ def Dist_AllToAllOp : Dist_CollectiveOp<"all_to_all"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Cross-replica placeholders (TF-Replicator)
+//===----------------------------------------------------------------------===//
+
+class Dist_ReplicaOp<string mnemonic, list<Trait> traits = []>
+    : Dist_Op<mnemonic, !listconcat(traits, [Pure])> {
+  let hasVerifier = 1;
+}
+
+def Dist_ReplicaSplitOp : Dist_ReplicaOp<"replica_split"> {
+  let summary = "A replica's slice of a batched value";
+  let description = [{
+    Inside a function replicated `N` times (`dist.replicas = N` on the
+    function), the slice of `input` that this replica works on: `input` cut
+    into `N` equal slices along `axis`, slice `r` for replica `r`. The result
+    type is the input type with dimension `axis` divided by `N` (the
+    function's `dist.replicas` when it has one; otherwise the ratio of the two
+    types, which must be a whole number).
+
+    A placeholder written by `dist-place{strategy=replicas}`:
+    `dist-partition` materialises it as a slice per replica in the task that
+    owns `input` and a send of each other slice to its replica.
+
+    ```
+                                    axis 0
+      input [x0 x1 x2 x3] --split--> replica 0: [x0 x1]
+                                 \-> replica 1: [x2 x3]
+    ```
+
+    Example:
+
+    ```mlir
+    %xr = dist.replica_split %x axis 0 : tensor<8x784xf32> -> tensor<4x784xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `axis` $axis attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def Dist_ReplicaConcatOp : Dist_ReplicaOp<"replica_concat"> {
+  let summary = "The replicas' slices joined back into the whole value";
+  let description = [{
+    Inside a function replicated `N` times, the concatenation along `axis`
+    of every replica's `input`, in replica order: the whole batch again. The
+    result type is the input type with dimension `axis` multiplied by `N`.
+
+    A placeholder written by `dist-place{strategy=replicas}`:
+    `dist-partition` materialises it as a send from each other replica to
+    the task that owns the result, and a `graph.concat` there.
+
+    ```
+      replica 0: [y0 y1] --+                 axis 0
+                           +--concat--> [y0 y1 y2 y3]
+      replica 1: [y2 y3] --+
+    ```
+
+    Example:
+
+    ```mlir
+    %y = dist.replica_concat %yr axis 0 : tensor<4x10xf32> -> tensor<8x10xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `axis` $axis attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def Dist_ReplicaAllReduceOp : Dist_ReplicaOp<"replica_all_reduce",
+                                             [AllTypesMatch<["input", "result"]>]> {
+  let summary = "A value that every replica must agree on";
+  let description = [{
+    Inside a replicated function, the elementwise `reduction` of `input` over
+    all replicas (gradients summed or averaged across the batch slices);
+    every replica gets the same result, of the input's type.
+
+    A placeholder: `dist-partition` materialises it as one `dist.all_reduce`
+    over the group of the replicas' tasks.
+
+    ```
+      replica 0: [1 2] --+               +--> replica 0: [4 6]
+                         +--sum--> [4 6] |
+      replica 1: [3 4] --+               +--> replica 1: [4 6]
+    ```
+
+    Example:
+
+    ```mlir
+    %g = dist.replica_all_reduce mean %gr : tensor<784x10xf32>
+    ```
+  }];
+  let arguments = (ins Dist_ReductionKind:$reduction, AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$reduction $input attr-dict `:` type($input)";
+  let hasVerifier = 0;
+}
+
 #endif // GRAPHC_DIALECTS_DIST_DISTOPS_TD

@@ -8,6 +8,7 @@
 #include "graph/Passes.h"
 #include "graphc/Pipelines/CpuCodegen.h"
 #include "graphc/Pipelines/GraphcPipelines.h"
+#include "graphc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,6 +27,7 @@ void graphc::registerAllPasses() {
     graph::registerGraphPasses();
     registerConversionPasses();
     registerCpuCodegenPasses();
+    registerTransformsPasses();
     registerGraphcPipelines();
     return true;
   }();

@@ -6,6 +6,7 @@
 
 #include "graph/Passes.h"
 #include "graphc/Conversion/Passes.h"
+#include "graphc/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -43,6 +44,25 @@ void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
   graph::GraphHoistWeightsOptions hoist;
   hoist.threshold = options.weightsThreshold;
   pm.addPass(graph::createGraphHoistWeights(hoist));
+  // Where everything runs: annotations only (and, for replicas, the
+  // per-replica shapes and cross-replica placeholders).
+  DistPlaceOptions place;
+  place.strategy = options.strategy;
+  place.replicas = options.replicas;
+  place.psTasks = options.psTasks;
+  place.defaultDevice = options.defaultDevice;
+  place.entry = options.entry;
+  pm.addPass(createDistPlace(place));
+  // One dist.task per task with send/recv on the cut edges: the form task
+  // lowering turns into one module, and one .so, per task.
+  DistPartitionOptions partition;
+  partition.entry = options.entry;
+  pm.addPass(createDistPartition(partition));
+  // Fewer, larger all-reduces: one runtime call per bucket instead of one
+  // per gradient.
+  DistFuseCollectivesOptions fuse;
+  fuse.bucketBytes = options.bucketBytes;
+  pm.addPass(createDistFuseCollectives(fuse));
 }
 
 void buildTaskLoweringPipeline(OpPassManager &pm,
@@ -91,6 +111,25 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
       llvm::cl::desc("constants of at least this many bytes become variables "
                      "(negative: none)"),
       llvm::cl::init(4096)};
+  Option<std::string> strategy{
+      *this, "strategy", llvm::cl::desc("placement: given, replicas or ps"),
+      llvm::cl::init("given")};
+  Option<int64_t> replicas{*this, "replicas",
+                           llvm::cl::desc("replicas of the step"),
+                           llvm::cl::init(1)};
+  Option<int64_t> psTasks{*this, "ps-tasks",
+                          llvm::cl::desc("parameter-server tasks"),
+                          llvm::cl::init(1)};
+  Option<std::string> defaultDevice{
+      *this, "default-device",
+      llvm::cl::desc("task of unplaced ops and partial placements"),
+      llvm::cl::init("/job:worker/task:0")};
+  Option<std::string> entry{*this, "entry",
+                            llvm::cl::desc("function to place and partition"),
+                            llvm::cl::init("")};
+  Option<int64_t> bucketBytes{
+      *this, "bucket-bytes", llvm::cl::desc("largest fused all-reduce"),
+      llvm::cl::init(4 * 1024 * 1024)};
 };
 
 struct TaskLoweringCL : PassPipelineOptions<TaskLoweringCL> {
@@ -119,6 +158,12 @@ void registerGraphcPipelines() {
       [](OpPassManager &pm, const DistPipelineCL &cl) {
         DistPipelineOptions options;
         options.weightsThreshold = cl.weightsThreshold;
+        options.strategy = cl.strategy;
+        options.replicas = cl.replicas;
+        options.psTasks = cl.psTasks;
+        options.defaultDevice = cl.defaultDevice;
+        options.entry = cl.entry;
+        options.bucketBytes = cl.bucketBytes;
         buildDistPipeline(pm, options);
       });
   PassPipelineRegistration<TaskLoweringCL>(

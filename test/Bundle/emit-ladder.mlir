@@ -17,7 +17,7 @@
 // GRAPH: graph.matmul
 
 // DIST: graph.variable @W : tensor<3x4xf32> = dense<
-// DIST-LABEL: func.func @main
+// DIST-LABEL: dist.task @main on #dist.device<"/job:worker/task:0">
 // DIST: graph.read_variable @W : tensor<3x4xf32>
 // DIST: graph.constant dense<[5.000000e-01, -1.000000e+00, 2.000000e+00, 0.000000e+00]>
 

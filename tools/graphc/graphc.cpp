@@ -84,6 +84,20 @@ cl::opt<int64_t> weightsThreshold(
              "variables read from weights files; smaller ones stay in the "
              ".so (-1: keep all in the .so)"),
     cl::init(4096), cl::cat(graphcCategory));
+cl::opt<int64_t> replicas(
+    "replicas",
+    cl::desc("Run the step as N data-parallel replicas, one task each, the "
+             "batch split between them (dist-place strategy=replicas)"),
+    cl::init(1), cl::cat(graphcCategory));
+cl::opt<int64_t> psTasks(
+    "ps-tasks",
+    cl::desc("Hold the variables on N parameter-server tasks, balanced by "
+             "bytes, compute on the worker(s) (dist-place strategy=ps)"),
+    cl::init(0), cl::cat(graphcCategory));
+cl::opt<std::string> defaultDevice(
+    "default-device",
+    cl::desc("The task of ops the model does not place"),
+    cl::init("/job:worker/task:0"), cl::cat(graphcCategory));
 cl::opt<bool> noOpenmp("no-openmp",
                        cl::desc("Single-threaded code that needs no libomp"),
                        cl::init(false), cl::cat(graphcCategory));
@@ -139,6 +153,16 @@ static LogicalResult compile(ModuleOp module, EmitStage stage,
   if (stage >= EmitStage::Dist) {
     graphc::DistPipelineOptions distOptions;
     distOptions.weightsThreshold = weightsThreshold;
+    // The flags pick the placement strategy; without them the model's own
+    // placements (often none: one task).
+    distOptions.strategy = psTasks > 0     ? "ps"
+                           : replicas > 1 ? "replicas"
+                                          : "given";
+    distOptions.replicas = replicas;
+    distOptions.psTasks = std::max<int64_t>(psTasks, 1);
+    distOptions.defaultDevice = defaultDevice;
+    if (entryName.getNumOccurrences())
+      distOptions.entry = entryName;
     graphc::buildDistPipeline(pm, distOptions);
   }
   if (stage >= EmitStage::Linalg) {

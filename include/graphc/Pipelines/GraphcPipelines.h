@@ -38,6 +38,18 @@ void buildGraphPipeline(mlir::OpPassManager &pm,
 struct DistPipelineOptions {
   /// graph-hoist-weights' threshold in bytes (negative: keep all inline).
   int64_t weightsThreshold = 4096;
+  /// dist-place: `given` (the model's placements), `replicas` or `ps`.
+  std::string strategy = "given";
+  /// Replicas of the step (replicas, ps).
+  int64_t replicas = 1;
+  /// Parameter-server tasks (ps).
+  int64_t psTasks = 1;
+  /// The task that fills partial placements and takes unplaced ops.
+  std::string defaultDevice = "/job:worker/task:0";
+  /// The function to place and partition ("": the only public one, or main).
+  std::string entry;
+  /// dist-fuse-collectives: the largest fused all-reduce, in bytes.
+  int64_t bucketBytes = 4 * 1024 * 1024;
 };
 void buildDistPipeline(mlir::OpPassManager &pm,
                        const DistPipelineOptions &options);

@@ -794,3 +794,80 @@ module attributes {dist.cluster = #dist.cluster<{w = 3}>} {
     dist.return
   }
 }
+
+// -----
+
+// expected-error @+1 {{'dist.replicas' must be a positive integer, got 0 : i64}}
+func.func @f() attributes {dist.replicas = 0 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'dist.replicas' may only be set on a function}}
+module attributes {dist.replicas = 2 : i64} {
+}
+
+// -----
+
+func.func @f(%x: tensor<8x4xf32>) -> tensor<2x4xf32> attributes {dist.replicas = 2 : i64} {
+  // expected-error @+1 {{'dist.replica_split' op axis 0 is 8 in the whole value and 2 in a replica's slice, expected a ratio of 2 (dist.replicas)}}
+  %s = dist.replica_split %x axis 0 : tensor<8x4xf32> -> tensor<2x4xf32>
+  return %s : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<8x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{'dist.replica_split' op axis 0 is 8 in the whole value and 3 in a replica's slice, expected a whole ratio}}
+  %s = dist.replica_split %x axis 0 : tensor<8x4xf32> -> tensor<3x4xf32>
+  return %s : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<8x4xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'dist.replica_split' op dimension 1 is 4 in the whole value but 3 in a replica's slice}}
+  %s = dist.replica_split %x axis 0 : tensor<8x4xf32> -> tensor<4x3xf32>
+  return %s : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'dist.replica_split' op axis 2 is out of range for a rank-2 tensor}}
+  %s = dist.replica_split %x axis 2 : tensor<8x4xf32> -> tensor<4x4xf32>
+  return %s : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x4xf32>) -> tensor<8x4xf16> {
+  // expected-error @+1 {{'dist.replica_concat' op element types 'f16' and 'f32' differ}}
+  %c = dist.replica_concat %x axis 0 : tensor<4x4xf32> -> tensor<8x4xf16>
+  return %c : tensor<8x4xf16>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x4xf32>) -> tensor<12x4xf32> attributes {dist.replicas = 2 : i64} {
+  // expected-error @+1 {{'dist.replica_concat' op axis 0 is 12 in the whole value and 4 in a replica's slice, expected a ratio of 2 (dist.replicas)}}
+  %c = dist.replica_concat %x axis 0 : tensor<4x4xf32> -> tensor<12x4xf32>
+  return %c : tensor<12x4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'reduction' [sum, mean, max, min, prod]}}
+  %r = dist.replica_all_reduce avg %x : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'dist.replica_all_reduce' op failed to verify that all of {input, result} have same type}}
+  %r = "dist.replica_all_reduce"(%x) {reduction = 0 : i32} : (tensor<4xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

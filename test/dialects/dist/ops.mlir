@@ -88,3 +88,30 @@ module attributes {dist.cluster = #dist.cluster<{chief = 1}>} {
     dist.return %r : tensor<3xi32>
   }
 }
+
+// The cross-replica placeholders inside a replicated function: the slice
+// ratio is the function's dist.replicas.
+
+// CHECK-LABEL: func @replicated
+// CHECK-SAME: dist.replicas = 2
+func.func @replicated(%x: tensor<8x784xf32>, %g: tensor<784x10xf32>) -> (tensor<8x10xf32>, tensor<784x10xf32>) attributes {dist.replicas = 2 : i64} {
+  // CHECK: %[[XR:.*]] = dist.replica_split %{{.*}} axis 0 : tensor<8x784xf32> -> tensor<4x784xf32>
+  %xr = dist.replica_split %x axis 0 : tensor<8x784xf32> -> tensor<4x784xf32>
+  %yr = graph.matmul %xr, %g : (tensor<4x784xf32>, tensor<784x10xf32>) -> tensor<4x10xf32>
+  // CHECK: dist.replica_concat %{{.*}} axis 0 : tensor<4x10xf32> -> tensor<8x10xf32>
+  %y = dist.replica_concat %yr axis 0 : tensor<4x10xf32> -> tensor<8x10xf32>
+  // CHECK: dist.replica_all_reduce mean %{{.*}} : tensor<784x10xf32>
+  %gm = dist.replica_all_reduce mean %g : tensor<784x10xf32>
+  return %y, %gm : tensor<8x10xf32>, tensor<784x10xf32>
+}
+
+// Outside a replicated function, any whole ratio is accepted, on any axis.
+
+// CHECK-LABEL: func @unreplicated
+func.func @unreplicated(%x: tensor<3x6xf32>) -> tensor<3x6xf32> {
+  // CHECK: dist.replica_split %{{.*}} axis 1 : tensor<3x6xf32> -> tensor<3x2xf32>
+  %s = dist.replica_split %x axis 1 : tensor<3x6xf32> -> tensor<3x2xf32>
+  // CHECK: dist.replica_concat %{{.*}} axis 1 : tensor<3x2xf32> -> tensor<3x6xf32>
+  %c = dist.replica_concat %s axis 1 : tensor<3x2xf32> -> tensor<3x6xf32>
+  return %c : tensor<3x6xf32>
+}

@@ -1,0 +1,108 @@
+//===- Passes.td - graphc's cross-dialect transforms -------*- tablegen -*-===//
+//
+// Placement, partitioning and collective fusion: the passes that turn one
+// graph-dialect function into the programs of the tasks of a job
+// (docs/design/distribution.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_TRANSFORMS_PASSES_TD
+#define GRAPHC_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
+  let summary = "Decide which task runs every op and holds every variable";
+  let description = [{
+    Annotates the entry function (and the module's `graph.variable`s) with
+    `dist.device` placements naming tasks (job and task index), its arguments
+    and results with the task that owns them, and sets the module's
+    `dist.cluster` to the tasks used. It restructures nothing except for
+    `strategy=replicas`, which rewrites the entry to one replica's shapes and
+    inserts the cross-replica placeholders (`dist.replica_split`,
+    `dist.replica_concat`).
+
+    Strategies (a registry keyed by name, see graphc/Transforms/Placement.h):
+
+    * `given`: the model's own `dist.device` attributes, partial ones filled
+      from `default-device`, colocation groups (`graph.colocate`) honoured,
+      an unplaced op with its operands' task (else the default); no
+      placement at all puts everything on `default-device`'s task.
+    * `replicas`: `replicas` copies of the step on `/job:worker/task:0..N-1`,
+      the batch (dimension 0 of the batched inputs) split between them; an op
+      that mixes batch rows is an error naming it.
+    * `ps`: compute on `/job:worker/task:0` (or its replicas when `replicas`
+      is above 1), variables spread over `ps-tasks` parameter servers
+      balanced by bytes, their assignments and update ops placed with them.
+
+    A module that already holds `dist.task` ops is left unchanged.
+  }];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"given\"",
+           "Placement strategy: given, replicas or ps">,
+    Option<"replicas", "replicas", "int64_t", /*default=*/"1",
+           "Number of replicas of the step (replicas, ps)">,
+    Option<"psTasks", "ps-tasks", "int64_t", /*default=*/"1",
+           "Number of parameter-server tasks (ps)">,
+    Option<"defaultDevice", "default-device", "std::string",
+           /*default=*/"\"/job:worker/task:0\"",
+           "Device that fills partial placements and takes unplaced ops">,
+    Option<"entry", "entry", "std::string", /*default=*/"\"\"",
+           "Function to place (default: the only public func.func, or @main)">,
+  ];
+  let dependentDialects = ["::graphc::dist::DistDialect",
+                           "::graphc::graph::GraphDialect"];
+  let statistics = [
+    Statistic<"numPlaced", "num-placed", "Number of ops placed">,
+  ];
+}
+
+def DistPartition : Pass<"dist-partition", "mlir::ModuleOp"> {
+  let summary = "Outline one dist.task per task, with send/recv on cut edges";
+  let description = [{
+    Turns the placed entry function (see `dist-place`) into one `dist.task`
+    per task of the module's `dist.cluster` (`worker0`, `ps0`, ...; `@main`
+    for a one-task job), each holding its ops in the entry's order. Every
+    def-use edge between tasks becomes one `dist.send` and one `dist.recv`
+    per (value, destination task); a control dependence across tasks
+    (`graph.control_deps`) an empty token (`tensor<0xi8>`). The
+    cross-replica placeholders become slices, sends, concats and
+    `dist.all_reduce`s; variables are cloned per replica and homed on a
+    task. A module that already holds `dist.task` ops is left unchanged.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"\"",
+           "Function to partition (default: the placed function)">,
+  ];
+  let dependentDialects = ["::graphc::dist::DistDialect",
+                           "::graphc::graph::GraphDialect"];
+  let statistics = [
+    Statistic<"numSends", "num-sends", "Number of send/recv pairs created">,
+    Statistic<"numTasks", "num-tasks", "Number of task programs created">,
+  ];
+}
+
+def DistFuseCollectives : Pass<"dist-fuse-collectives", "mlir::ModuleOp"> {
+  let summary = "Fuse consecutive all-reduces of one group into buckets";
+  let description = [{
+    In each `dist.task`, consecutive `dist.all_reduce`s with the same group,
+    reduction and element type, none depending on another, become one
+    all-reduce over the flattened concatenation of their inputs (reshape and
+    concat before, slice and reshape after), in buckets of at most
+    `bucket-bytes` (Horovod's tensor fusion). No use of a result moves
+    before the fused op. Every task of a group sees the same all-reduces in
+    the same order, so every task forms the same buckets.
+  }];
+  let options = [
+    Option<"bucketBytes", "bucket-bytes", "int64_t",
+           /*default=*/"4 * 1024 * 1024",
+           "Largest fused all-reduce, in bytes">,
+  ];
+  let dependentDialects = ["::graphc::dist::DistDialect",
+                           "::graphc::graph::GraphDialect"];
+  let statistics = [
+    Statistic<"numFused", "num-fused", "Number of all-reduces fused away">,
+  ];
+}
+
+#endif // GRAPHC_TRANSFORMS_PASSES_TD

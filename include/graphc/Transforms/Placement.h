@@ -1,0 +1,138 @@
+//===- Placement.h - placement strategies and shared helpers -----*- C++
+//-*-===//
+//
+// What dist-place and dist-partition agree on: how a placement is written in
+// the IR, how a TensorFlow node name is found on an op, and the registry of
+// placement strategies that dist-place dispatches to.
+//
+// A placed entry function carries `dist.device` (a task, `/job:J/task:I`) on
+// every op of its body, on every argument and result, and on every
+// `graph.variable`. In a function with `dist.replicas = N`, the device
+// `/job:J` (a job without a task) marks the replicated step: replica r runs
+// it on `/job:J/task:r`, and a variable homed there is one copy per replica.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_TRANSFORMS_PLACEMENT_H
+#define GRAPHC_TRANSFORMS_PLACEMENT_H
+
+#include "dist/DistOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <functional>
+#include <memory>
+
+namespace graphc::transforms {
+
+/// The TF importer's colocation groups: node names an op must run with.
+inline constexpr llvm::StringLiteral kColocateAttrName = "graph.colocate";
+/// The TF importer's control inputs: node names an op must run after.
+inline constexpr llvm::StringLiteral kControlDepsAttrName =
+    "graph.control_deps";
+/// The name of an argument or result (a feed or fetch name).
+inline constexpr llvm::StringLiteral kNameAttrName = "graph.name";
+/// The importers' output names, on the function, when results carry none.
+inline constexpr llvm::StringLiteral kOutputNamesAttrName =
+    "graph.output_names";
+
+/// The `dist.device` of `op`, or null.
+dist::DeviceAttr getPlacement(mlir::Operation *op);
+void setPlacement(mlir::Operation *op, dist::DeviceAttr device);
+
+/// True for `/job:J` with no task: the replicated step's placement.
+bool isReplicatedPlacement(dist::DeviceAttr device);
+
+/// The TensorFlow node an op was imported from: the part of a `FILE:NODE`
+/// name location after the last ':' (node names hold no ':'), or "".
+llvm::StringRef getNodeName(mlir::Location loc);
+
+/// The function a distribution pass works on: `entry` when given, else the
+/// one function of the module with a body, else @main. Emits and returns
+/// null when there is none.
+mlir::func::FuncOp findEntryFunction(mlir::ModuleOp module,
+                                     llvm::StringRef entry,
+                                     llvm::StringRef passName);
+
+/// Places every op of `func`'s body, its arguments and results, and every
+/// variable of `module` on `task`.
+void placeAllOn(mlir::ModuleOp module, mlir::func::FuncOp func,
+                dist::DeviceAttr task);
+
+/// The values `op` reads: its operands, then what its regions use from
+/// above, each once.
+llvm::SmallVector<mlir::Value> getUsedValues(mlir::Operation *op);
+
+/// True when the module already holds `dist.task` ops (hand-partitioned or
+/// partitioned before): the distribution passes leave it unchanged.
+bool isPartitioned(mlir::ModuleOp module);
+
+//===----------------------------------------------------------------------===//
+// Placement strategies
+//===----------------------------------------------------------------------===//
+
+/// dist-place's options, as one strategy sees them.
+struct PlacementOptions {
+  std::string strategy;
+  int64_t replicas = 1;
+  int64_t psTasks = 1;
+  /// `default-device` reduced to a task (`/job:worker/task:0`).
+  dist::DeviceAttr defaultTask;
+};
+
+/// One way to decide where things run. A strategy annotates the entry
+/// function (every op of its body, its arguments and results) and the
+/// module's variables with `dist.device`; dist-place then derives the
+/// cluster. Later strategies (pipeline stages, tensor parallelism, a cost
+/// model) plug in here without touching the pass.
+class PlacementStrategy {
+public:
+  virtual ~PlacementStrategy();
+  /// The name `strategy=` selects it by.
+  virtual llvm::StringRef getName() const = 0;
+  /// Places `entry` and the variables of `module`. Emits and fails when the
+  /// model cannot be placed this way.
+  virtual llvm::LogicalResult place(mlir::ModuleOp module,
+                                    mlir::func::FuncOp entry,
+                                    const PlacementOptions &options) = 0;
+};
+
+using PlacementStrategyFactory =
+    std::function<std::unique_ptr<PlacementStrategy>()>;
+
+/// Adds a strategy to the registry (the built-in ones are there already).
+void registerPlacementStrategy(llvm::StringRef name,
+                               PlacementStrategyFactory factory);
+/// The strategy registered as `name`, or null.
+std::unique_ptr<PlacementStrategy>
+createPlacementStrategy(llvm::StringRef name);
+/// Every registered strategy name, sorted (for diagnostics).
+llvm::SmallVector<std::string> getPlacementStrategyNames();
+
+//===----------------------------------------------------------------------===//
+// Building blocks the strategies share
+//===----------------------------------------------------------------------===//
+
+/// The `given` strategy's work: honours the model's `dist.device`s (filled
+/// from `defaultTask`), its colocation groups, puts an unplaced op with its
+/// operands and everything else on `defaultTask`.
+llvm::LogicalResult placeAsGiven(mlir::ModuleOp module,
+                                 mlir::func::FuncOp entry,
+                                 dist::DeviceAttr defaultTask);
+
+/// Rewrites `entry` into the step of one of `replicas` replicas: batched
+/// inputs (dimension 0 equal to the first input's) are split with
+/// `dist.replica_split`, result types are re-derived op by op through an
+/// allowlist of row-independent ops, batched results are joined with
+/// `dist.replica_concat`, and the function gets `dist.replicas`. Places the
+/// step on `/job:<job>` (replicated), the inputs and outputs on
+/// `/job:<job>/task:0`, variables replicated. Emits and fails, naming the
+/// op, when an op mixes batch rows.
+llvm::LogicalResult rewriteForReplicas(mlir::ModuleOp module,
+                                       mlir::func::FuncOp entry,
+                                       int64_t replicas, llvm::StringRef job);
+
+} // namespace graphc::transforms
+
+#endif // GRAPHC_TRANSFORMS_PLACEMENT_H

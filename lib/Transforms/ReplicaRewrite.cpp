@@ -1,0 +1,744 @@
+//===- ReplicaRewrite.cpp - the replicas placement strategy ---------------===//
+//
+// TF-Replicator's data parallelism: the step is written once for the whole
+// batch; this rewrites it into the step of one replica, which sees 1/N of
+// the batch. Every value is tracked as shared (the same in every replica),
+// batched along one axis (each replica holds its own rows), or partial (a
+// reduction over the batch axis: each replica holds its rows' share, and
+// only a dist.replica_all_reduce makes it whole). An allowlist says how each
+// op maps these states; an op that would mix the rows of different
+// replicas, or a partial value that reaches anything but an all-reduce, is
+// an error naming the op, because the replicated program would compute
+// something else.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphc/Transforms/Placement.h"
+
+#include "graph/GraphOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <variant>
+
+using namespace mlir;
+using namespace graphc;
+using namespace graphc::transforms;
+using graphc::dist::DeviceAttr;
+using graphc::dist::stringifyReductionKind;
+
+namespace {
+
+/// How the replicas hold a value.
+struct RowState {
+  enum Kind { Shared, Batched, Partial } kind = Shared;
+  /// The batch axis of a batched value.
+  int64_t axis = -1;
+  /// How a partial value combines across replicas.
+  dist::ReductionKind reduction = dist::ReductionKind::sum;
+  /// The op that reduced over the batch axis (for diagnostics).
+  Operation *origin = nullptr;
+
+  static RowState batched(int64_t axis) { return {Batched, axis}; }
+  /// `axis` is the batch axis the reduction removed (for diagnostics).
+  static RowState partial(dist::ReductionKind kind, Operation *origin,
+                          int64_t axis) {
+    return {Partial, axis, kind, origin};
+  }
+};
+
+/// Why an op cannot run per replica (a reason completes "'op' at LOC ...").
+struct Refusal {
+  std::string reason;
+};
+
+using Outcome = std::variant<SmallVector<RowState>, Refusal>;
+
+static Outcome refuse(const Twine &reason) { return Refusal{reason.str()}; }
+static Outcome all(Operation *op, RowState state) {
+  return SmallVector<RowState>(op->getNumResults(), state);
+}
+
+static int64_t normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+static int64_t rankOf(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type ? type.getRank() : -1;
+}
+
+/// Ops computed element by element with NumPy broadcasting: a row of the
+/// result depends only on the same row of each operand.
+static bool isElementwise(Operation *op) {
+  return isa<
+      graph::NegOp, graph::AbsOp, graph::ReluOp, graph::SignOp, graph::ExpOp,
+      graph::LogOp, graph::SqrtOp, graph::RsqrtOp, graph::ReciprocalOp,
+      graph::TanhOp, graph::SigmoidOp, graph::ErfOp, graph::FloorOp,
+      graph::CeilOp, graph::RoundOp, graph::SinOp, graph::CosOp,
+      graph::SoftplusOp, graph::NotOp, graph::GeluOp, graph::LeakyReluOp,
+      graph::EluOp, graph::CastOp, graph::ClampOp, graph::AddOp, graph::SubOp,
+      graph::MulOp, graph::DivOp, graph::PowOp, graph::MaxOp, graph::MinOp,
+      graph::FloorDivOp, graph::ModOp, graph::RemOp, graph::AndOp, graph::OrOp,
+      graph::XorOp, graph::CompareOp, graph::SelectOp, graph::TanOp,
+      graph::AsinOp, graph::AcosOp, graph::AtanOp, graph::SinhOp, graph::CoshOp,
+      graph::AsinhOp, graph::AcoshOp, graph::AtanhOp, graph::BitwiseAndOp,
+      graph::BitwiseOrOp, graph::BitwiseXorOp, graph::BitwiseNotOp,
+      graph::ShiftLeftOp, graph::ShiftRightOp, graph::IdentityOp>(op);
+}
+
+/// Ops that take a batch on dimension 0 of their first operand (NCHW or
+/// NHWC alike) and treat every example alone, the other operands being
+/// parameters.
+static bool isPerExample(Operation *op) {
+  return isa<graph::ConvOp, graph::ConvTransposeOp, graph::PoolOp,
+             graph::BatchNormOp, graph::LRNOp>(op);
+}
+
+static dist::ReductionKind toReduction(graph::ReduceKind kind) {
+  switch (kind) {
+  case graph::ReduceKind::sum:
+    return dist::ReductionKind::sum;
+  case graph::ReduceKind::mean:
+    return dist::ReductionKind::mean;
+  case graph::ReduceKind::max:
+    return dist::ReductionKind::max;
+  case graph::ReduceKind::min:
+    return dist::ReductionKind::min;
+  case graph::ReduceKind::prod:
+    return dist::ReductionKind::prod;
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+struct ReplicaRewriter {
+  ReplicaRewriter(ModuleOp module, func::FuncOp func, int64_t replicas,
+                  StringRef job)
+      : module(module), func(func), replicas(replicas), job(job) {}
+
+  ModuleOp module;
+  func::FuncOp func;
+  int64_t replicas;
+  StringRef job;
+  /// The whole batch and one replica's share of it.
+  int64_t globalBatch = 0, localBatch = 0;
+  llvm::DenseMap<Value, RowState> states;
+
+  RowState stateOf(Value v) { return states.lookup(v); }
+
+  static std::string describe(Operation *op) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "'" << op->getName() << "' at " << op->getLoc();
+    return s;
+  }
+
+  InFlightDiagnostic error(Operation *op, const Twine &what) {
+    return op->emitError() << "dist-place: replicas=" << replicas << ": '"
+                           << op->getName() << "' at " << op->getLoc() << " "
+                           << what;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The allowlist
+  //===--------------------------------------------------------------------===//
+
+  Outcome elementwise(Operation *op) {
+    int64_t rank = rankOf(op->getResult(0));
+    if (rank < 0) {
+      return refuse("has an unranked result");
+    }
+    int64_t axis = -1;
+    for (Value operand : op->getOperands()) {
+      RowState s = stateOf(operand);
+      if (s.kind != RowState::Batched) {
+        continue;
+      }
+      int64_t at = s.axis + rank - rankOf(operand);
+      if (axis >= 0 && at != axis) {
+        return refuse("combines values batched along different axes (" +
+                      Twine(axis) + " and " + Twine(at) + ")");
+      }
+      axis = at;
+    }
+    // A shared operand must broadcast along the batch axis, not carry one
+    // entry per example of the whole batch.
+    for (Value operand : op->getOperands()) {
+      if (stateOf(operand).kind == RowState::Batched) {
+        continue;
+      }
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type) {
+        return refuse("broadcasts an unranked operand against the batch");
+      }
+      int64_t at = axis - (rank - type.getRank());
+      if (at >= 0 && type.getDimSize(at) != 1) {
+        return refuse("combines the batch with an operand that is not split "
+                      "(its dimension " +
+                      Twine(at) + " has size " + Twine(type.getDimSize(at)) +
+                      ", not 1)");
+      }
+    }
+    return all(op, RowState::batched(axis));
+  }
+
+  Outcome matmul(graph::MatMulOp op) {
+    RowState l = stateOf(op.getLhs()), r = stateOf(op.getRhs());
+    int64_t rl = rankOf(op.getLhs()), rr = rankOf(op.getRhs());
+    int64_t rank = rankOf(op.getResult());
+    if (rl < 2 || rr < 2 || rank < 2) {
+      return refuse("multiplies vectors; only matrices keep the batch apart");
+    }
+    int64_t lRow = op.getTransposeLhs() ? rl - 1 : rl - 2;
+    int64_t lK = op.getTransposeLhs() ? rl - 2 : rl - 1;
+    int64_t rK = op.getTransposeRhs() ? rr - 1 : rr - 2;
+    int64_t rCol = op.getTransposeRhs() ? rr - 2 : rr - 1;
+    bool lb = l.kind == RowState::Batched, rb = r.kind == RowState::Batched;
+    // Both contract over the batch: each replica's product is its share of
+    // the whole product (a gradient), summed by an all-reduce.
+    if (lb && rb && l.axis == lK && r.axis == rK) {
+      return all(op, RowState::partial(dist::ReductionKind::sum, op, l.axis));
+    }
+    if ((lb && l.axis == lK) || (rb && r.axis == rK)) {
+      return refuse("contracts over the batch axis with an operand that is "
+                    "not split");
+    }
+    int64_t axis = -1;
+    if (lb) {
+      axis = l.axis == lRow ? rank - 2 : l.axis + rank - rl;
+    }
+    if (rb) {
+      int64_t at = r.axis == rCol ? rank - 1 : r.axis + rank - rr;
+      if (axis >= 0 && at != axis) {
+        return refuse("combines operands batched along different axes");
+      }
+      axis = at;
+    }
+    // A leading (broadcast) batch dimension of one operand must not meet a
+    // full-size dimension of the other.
+    for (auto [v, st, rk] : {std::make_tuple(op.getLhs(), l, rl),
+                             std::make_tuple(op.getRhs(), r, rr)}) {
+      if (st.kind == RowState::Batched || axis >= rank - 2) {
+        continue;
+      }
+      int64_t at = axis - (rank - rk);
+      auto type = cast<RankedTensorType>(v.getType());
+      if (at >= 0 && at < rk - 2 && type.getDimSize(at) != 1) {
+        return refuse("broadcasts an operand that is not split along the "
+                      "batch axis");
+      }
+    }
+    return all(op, RowState::batched(axis));
+  }
+
+  Outcome reduce(graph::ReduceOp op, RowState in) {
+    int64_t rank = rankOf(op.getInput());
+    SmallVector<int64_t> axes;
+    for (int64_t a : op.getAxes()) {
+      axes.push_back(normalizeAxis(a, rank));
+    }
+    if (llvm::is_contained(axes, in.axis)) {
+      return all(op, RowState::partial(toReduction(op.getKind()), op, in.axis));
+    }
+    int64_t axis = in.axis;
+    if (!op.getKeepdims()) {
+      axis -= llvm::count_if(axes, [&](int64_t a) { return a < in.axis; });
+    }
+    return all(op, RowState::batched(axis));
+  }
+
+  Outcome reshape(graph::ReshapeOp op, RowState in) {
+    auto inType = dyn_cast<RankedTensorType>(op.getInput().getType());
+    if (in.axis != 0 || !inType) {
+      return refuse("reshapes a value whose batch axis is not dimension 0");
+    }
+    SmallVector<int64_t> shape(op.getShape());
+    if (shape.empty()) {
+      return refuse("reshapes the batch into a scalar");
+    }
+    // The target keeps dimension 0 as the batch when it is the batch size
+    // (rewritten to one replica's share) or -1 with the rest of the row
+    // unchanged in size.
+    int64_t rowIn = 1;
+    for (int64_t d : inType.getShape().drop_front()) {
+      rowIn = ShapedType::isDynamic(d) || rowIn < 0 ? -1 : rowIn * d;
+    }
+    int64_t rowOut = 1;
+    for (int64_t d : ArrayRef<int64_t>(shape).drop_front()) {
+      rowOut = d < 0 || rowOut < 0 ? -1 : rowOut * d;
+    }
+    if (shape[0] == globalBatch) {
+      shape[0] = localBatch;
+    } else if (!(shape[0] == -1 && rowIn >= 0 && rowIn == rowOut)) {
+      std::string target;
+      llvm::raw_string_ostream os(target);
+      llvm::interleave(op.getShape(), os, "x");
+      return refuse("reshapes to " + target +
+                    ", which folds the batch axis 0 "
+                    "(size " +
+                    Twine(globalBatch) +
+                    ") into other dimensions; keep the batch as dimension 0");
+    }
+    op.setShape(shape);
+    return all(op, RowState::batched(0));
+  }
+
+  Outcome slice(graph::SliceOp op, RowState in) {
+    int64_t a = in.axis;
+    if (op.getStarts()[a] != 0 || op.getLimits()[a] != globalBatch ||
+        op.getStrides()[a] != 1) {
+      return refuse("slices rows of the batch along axis " + Twine(a));
+    }
+    SmallVector<int64_t> limits(op.getLimits());
+    limits[a] = localBatch;
+    op.setLimits(limits);
+    return all(op, RowState::batched(a));
+  }
+
+  Outcome unsqueeze(graph::UnsqueezeOp op, RowState in) {
+    int64_t outRank = rankOf(op.getResult());
+    SmallVector<bool> inserted(outRank, false);
+    for (int64_t a : op.getAxes()) {
+      inserted[normalizeAxis(a, outRank)] = true;
+    }
+    for (int64_t i = 0, k = 0; i < outRank; ++i) {
+      if (inserted[i]) {
+        continue;
+      }
+      if (k++ == in.axis) {
+        return all(op, RowState::batched(i));
+      }
+    }
+    return refuse("has an unexpected rank");
+  }
+
+  /// The allowlist: the states of `op`'s results given its operands', or
+  /// why it cannot run per replica. Updates attributes that name the batch
+  /// size (reshape targets, slice limits).
+  Outcome transfer(Operation *op) {
+    // The first batched operand decides the axis where only one may be.
+    RowState in;
+    for (Value v : op->getOperands()) {
+      if (stateOf(v).kind == RowState::Batched) {
+        in = stateOf(v);
+        break;
+      }
+    }
+    auto onlyFirstBatched = [&]() {
+      return llvm::all_of(op->getOperands().drop_front(), [&](Value v) {
+        return stateOf(v).kind == RowState::Shared;
+      });
+    };
+    if (isElementwise(op)) {
+      return elementwise(op);
+    }
+    if (isPerExample(op)) {
+      if (stateOf(op->getOperand(0)).kind != RowState::Batched ||
+          in.axis != 0 || !onlyFirstBatched()) {
+        return refuse("takes the batch only on dimension 0 of its input");
+      }
+      return all(op, RowState::batched(0));
+    }
+    return llvm::TypeSwitch<Operation *, Outcome>(op)
+        .Case([&](graph::MatMulOp m) { return matmul(m); })
+        .Case<graph::SoftmaxOp, graph::LogSoftmaxOp>([&](auto s) -> Outcome {
+          int64_t axis = normalizeAxis(s.getAxis(), rankOf(s.getInput()));
+          if (axis == in.axis) {
+            return refuse("normalises over the batch axis " + Twine(axis));
+          }
+          return all(op, in);
+        })
+        .Case([&](graph::LayerNormOp ln) -> Outcome {
+          int64_t axis = normalizeAxis(ln.getAxis(), rankOf(ln.getInput()));
+          if (stateOf(ln.getInput()).kind != RowState::Batched ||
+              !onlyFirstBatched() || in.axis >= axis) {
+            return refuse("normalises over the batch axis " + Twine(in.axis));
+          }
+          return all(op, in);
+        })
+        .Case([&](graph::ReduceOp r) { return reduce(r, in); })
+        .Case([&](graph::ArgReduceOp r) -> Outcome {
+          int64_t rank = rankOf(r.getInput());
+          int64_t axis = normalizeAxis(r.getAxis(), rank);
+          if (axis == in.axis) {
+            return refuse("picks an index along the batch axis " + Twine(axis));
+          }
+          return all(op, RowState::batched(
+                             in.axis - (!r.getKeepdims() && axis < in.axis)));
+        })
+        .Case([&](graph::ReshapeOp r) { return reshape(r, in); })
+        .Case([&](graph::TransposeOp t) -> Outcome {
+          auto perm = t.getPerm();
+          auto it = llvm::find(perm, in.axis);
+          return all(op, RowState::batched(it - perm.begin()));
+        })
+        .Case([&](graph::ConcatOp c) -> Outcome {
+          int64_t axis = normalizeAxis(c.getAxis(), rankOf(c.getResult()));
+          if (axis == in.axis) {
+            return refuse("concatenates along the batch axis " + Twine(axis));
+          }
+          for (Value v : c.getInputs()) {
+            if (stateOf(v).kind != RowState::Batched ||
+                stateOf(v).axis != in.axis) {
+              return refuse("concatenates a split value with one that is "
+                            "not split");
+            }
+          }
+          return all(op, in);
+        })
+        .Case([&](graph::SplitOp s) -> Outcome {
+          int64_t axis = normalizeAxis(s.getAxis(), rankOf(s.getInput()));
+          if (axis == in.axis) {
+            return refuse("splits along the batch axis " + Twine(axis));
+          }
+          return all(op, in);
+        })
+        .Case([&](graph::SliceOp s) { return slice(s, in); })
+        .Case([&](graph::SqueezeOp s) -> Outcome {
+          int64_t rank = rankOf(s.getInput());
+          int64_t removed = 0;
+          for (int64_t a : s.getAxes()) {
+            a = normalizeAxis(a, rank);
+            if (a == in.axis) {
+              return refuse("squeezes the batch axis " + Twine(a));
+            }
+            removed += a < in.axis;
+          }
+          return all(op, RowState::batched(in.axis - removed));
+        })
+        .Case([&](graph::UnsqueezeOp u) { return unsqueeze(u, in); })
+        .Case([&](graph::PadOp p) -> Outcome {
+          if (p.getLow()[in.axis] != 0 || p.getHigh()[in.axis] != 0 ||
+              !onlyFirstBatched()) {
+            return refuse("pads along the batch axis " + Twine(in.axis));
+          }
+          return all(op, in);
+        })
+        .Case([&](graph::GatherOp g) -> Outcome {
+          RowState data = stateOf(g.getInput()), idx = stateOf(g.getIndices());
+          int64_t axis = normalizeAxis(g.getAxis(), rankOf(g.getInput()));
+          if (g.getBatchDims() != 0) {
+            return refuse("gathers with batch_dims");
+          }
+          // An embedding lookup: batched indices into a shared table.
+          if (data.kind == RowState::Shared) {
+            return all(op, RowState::batched(axis + idx.axis));
+          }
+          if (idx.kind != RowState::Shared || axis == data.axis) {
+            return refuse("gathers along the batch axis " + Twine(data.axis));
+          }
+          return all(op, RowState::batched(
+                             data.axis < axis
+                                 ? data.axis
+                                 : data.axis + rankOf(g.getIndices()) - 1));
+        })
+        .Case([&](graph::OneHotOp o) -> Outcome {
+          int64_t outRank = rankOf(o.getResult());
+          int64_t axis = normalizeAxis(o.getAxis(), outRank);
+          if (!onlyFirstBatched()) {
+            return refuse("takes batched on/off values");
+          }
+          return all(op, RowState::batched(in.axis + (axis <= in.axis)));
+        })
+        .Case([&](graph::SoftmaxCrossEntropyOp s) -> Outcome {
+          if (stateOf(s.getLogits()).kind != RowState::Batched ||
+              stateOf(s.getLabels()).kind != RowState::Batched ||
+              stateOf(s.getLogits()).axis != 0 ||
+              stateOf(s.getLabels()).axis != 0) {
+            return refuse("needs logits and labels both split on axis 0");
+          }
+          return all(op, RowState::batched(0));
+        })
+        .Case([&](graph::BatchNormTrainOp) {
+          return refuse("computes statistics over the batch axis; use "
+                        "graph.batch_norm with running statistics, or one "
+                        "replica");
+        })
+        .Case([&](graph::AssignVariableOp a) {
+          return refuse("assigns a split value to variable @" +
+                        a.getVariable() +
+                        "; each replica would store different rows");
+        })
+        .Case([&](dist::ReplicaAllReduceOp) {
+          return refuse("all-reduces a value that is split along the batch; "
+                        "all-reduce a reduction over the batch instead");
+        })
+        .Case([&](graph::ShapeOfOp) {
+          return refuse("reads the shape of a split value, which differs per "
+                        "replica");
+        })
+        .Default([&](Operation *) {
+          return refuse("is not known to keep the rows of the batch apart "
+                        "(dist-place's allowlist does not have it)");
+        });
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The rewrite
+  //===--------------------------------------------------------------------===//
+
+  /// Gives `op` the result types its (now per-replica) operands infer,
+  /// keeping static sizes the inference loses off the batch axis.
+  LogicalResult reinferTypes(Operation *op, ArrayRef<RowState> results) {
+    auto infer = dyn_cast<InferTypeOpInterface>(op);
+    if (!infer) {
+      return error(op, "cannot re-derive its result types for one replica");
+    }
+    SmallVector<Type> inferred;
+    if (failed(infer.inferReturnTypes(
+            op->getContext(), op->getLoc(), op->getOperands(),
+            op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+            op->getRegions(), inferred))) {
+      return error(op, "has no valid result type for one replica's share of "
+                       "the batch");
+    }
+    for (auto [result, type, state] :
+         llvm::zip_equal(op->getResults(), inferred, results)) {
+      auto oldType = dyn_cast<RankedTensorType>(result.getType());
+      auto newType = dyn_cast<RankedTensorType>(type);
+      if (oldType && newType && oldType.getRank() == newType.getRank()) {
+        SmallVector<int64_t> shape(newType.getShape());
+        for (int64_t d = 0; d < newType.getRank(); ++d) {
+          if (ShapedType::isDynamic(shape[d]) && d != state.axis) {
+            shape[d] = oldType.getDimSize(d);
+          }
+        }
+        type = newType.clone(shape);
+      }
+      result.setType(type);
+    }
+    return success();
+  }
+
+  /// The state of a linear function of partial values, which is partial
+  /// too: the all-reduce that follows combines it as it would have combined
+  /// its inputs (a gradient scaled by 1/B, the sum of two gradient paths, a
+  /// transposed gradient). None when `op` is not one.
+  std::optional<RowState> linearOfPartial(Operation *op) {
+    SmallVector<RowState> partials;
+    for (Value v : op->getOperands()) {
+      RowState s = stateOf(v);
+      if (s.kind == RowState::Batched) {
+        return std::nullopt;
+      }
+      if (s.kind == RowState::Partial) {
+        partials.push_back(s);
+      }
+    }
+    if (partials.empty() || op->getNumRegions() != 0) {
+      return std::nullopt;
+    }
+    RowState first = partials.front();
+    bool allSame = llvm::all_of(partials, [&](const RowState &s) {
+      return s.reduction == first.reduction;
+    });
+    // Rearranging elements commutes with any elementwise reduction.
+    if (isa<graph::ReshapeOp, graph::TransposeOp, graph::IdentityOp>(op)) {
+      return first;
+    }
+    bool additive = first.reduction == dist::ReductionKind::sum ||
+                    first.reduction == dist::ReductionKind::mean;
+    if (!additive || !allSame) {
+      return std::nullopt;
+    }
+    if (isa<graph::NegOp>(op)) {
+      return first;
+    }
+    // Sums and differences of partial sums (or means) only.
+    if (isa<graph::AddOp, graph::SubOp>(op) &&
+        partials.size() == op->getNumOperands()) {
+      return first;
+    }
+    // Scaling by a value every replica shares.
+    if (isa<graph::MulOp>(op) && partials.size() == 1) {
+      return first;
+    }
+    if (isa<graph::DivOp>(op) && partials.size() == 1 &&
+        stateOf(op->getOperand(0)).kind == RowState::Partial) {
+      return first;
+    }
+    return std::nullopt;
+  }
+
+  /// Diagnoses a partial value reaching `user`, pointing at its reduction.
+  LogicalResult partialReaches(RowState s, Operation *user,
+                               StringRef userName) {
+    return error(s.origin, "reduces over the batch axis ")
+           << s.axis << ", and its result reaches " << userName
+           << " without a dist.replica_all_reduce; each replica "
+           << "holds only its share of it (all-reduce it, or keep the "
+              "batch axis)";
+  }
+
+  LogicalResult run() {
+    Block &body = func.getBody().front();
+    MLIRContext *ctx = func.getContext();
+    OpBuilder builder(ctx);
+
+    // The batch is dimension 0 of the first input that has one.
+    int64_t batchArg = -1;
+    for (BlockArgument arg : body.getArguments()) {
+      if (rankOf(arg) >= 1) {
+        batchArg = arg.getArgNumber();
+        break;
+      }
+    }
+    if (batchArg < 0) {
+      return func.emitError()
+             << "dist-place: replicas=" << replicas << ": @"
+             << func.getSymName() << " has no input with a batch dimension";
+    }
+    globalBatch = cast<RankedTensorType>(body.getArgument(batchArg).getType())
+                      .getDimSize(0);
+    if (ShapedType::isDynamic(globalBatch)) {
+      return func.emitError()
+             << "dist-place: replicas=" << replicas << ": input #" << batchArg
+             << " of @" << func.getSymName()
+             << " has a dynamic batch size; fix it first (graph-infer-shapes "
+                "arg-shapes)";
+    }
+    if (globalBatch % replicas != 0) {
+      return func.emitError()
+             << "dist-place: replicas=" << replicas << ": the batch size "
+             << globalBatch << " (dimension 0 of input #" << batchArg
+             << ") does not divide into " << replicas << " replicas";
+    }
+    localBatch = globalBatch / replicas;
+
+    DeviceAttr replicated =
+        DeviceAttr::get(ctx, job, std::nullopt, std::nullopt, "", std::nullopt);
+    DeviceAttr first =
+        DeviceAttr::get(ctx, job, std::nullopt, 0, "", std::nullopt);
+    func->setAttr(dist::DistDialect::kReplicasAttrName,
+                  builder.getI64IntegerAttr(replicas));
+
+    // Split every input batched like the first one.
+    builder.setInsertionPointToStart(&body);
+    for (BlockArgument arg : body.getArguments()) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      func.setArgAttr(arg.getArgNumber(), dist::DistDialect::kDeviceAttrName,
+                      first);
+      if (!type || type.getRank() < 1 || type.getDimSize(0) != globalBatch ||
+          arg.use_empty()) {
+        continue;
+      }
+      // Partitioning slices the batch with static bounds.
+      if (!type.hasStaticShape()) {
+        return func.emitError()
+               << "dist-place: replicas=" << replicas << ": input #"
+               << arg.getArgNumber() << " of @" << func.getSymName()
+               << " has type " << type
+               << "; a batched input needs a static shape to be split "
+                  "(graph-infer-shapes arg-shapes)";
+      }
+      SmallVector<int64_t> shape(type.getShape());
+      shape[0] = localBatch;
+      auto split = dist::ReplicaSplitOp::create(
+          builder, arg.getLoc(), type.clone(shape), arg, /*axis=*/0);
+      arg.replaceAllUsesExcept(split.getResult(), split);
+      states[split.getResult()] = RowState::batched(0);
+    }
+
+    for (Operation &op :
+         llvm::make_early_inc_range(body.without_terminator())) {
+      setPlacement(&op, replicated);
+      if (isa<dist::ReplicaSplitOp>(op)) {
+        continue;
+      }
+      if (std::optional<RowState> partial = linearOfPartial(&op)) {
+        for (Value result : op.getResults()) {
+          states[result] = *partial;
+        }
+        continue;
+      }
+      bool anyBatched = false;
+      for (Value v : getUsedValues(&op)) {
+        RowState s = stateOf(v);
+        auto reduce = dyn_cast<dist::ReplicaAllReduceOp>(op);
+        if (s.kind == RowState::Partial && !reduce) {
+          return partialReaches(s, &op, describe(&op));
+        }
+        // Only the reduction that made the partial value makes it whole:
+        // a mean of partial sums is 1/N of the sum the step computes.
+        if (s.kind == RowState::Partial &&
+            reduce.getReduction() != s.reduction) {
+          return error(&op, "combines with ")
+                 << stringifyReductionKind(reduce.getReduction())
+                 << " the value that " << describe(s.origin) << " reduces with "
+                 << stringifyReductionKind(s.reduction)
+                 << " over the batch axis " << s.axis
+                 << "; use dist.replica_all_reduce "
+                 << stringifyReductionKind(s.reduction);
+        }
+        anyBatched |= s.kind == RowState::Batched;
+      }
+      // A partial value made whole is the same in every replica.
+      if (isa<dist::ReplicaAllReduceOp>(op) && !anyBatched) {
+        continue;
+      }
+      if (!anyBatched) {
+        continue;
+      }
+      if (op.getNumRegions() != 0) {
+        return error(&op, "uses a value split along the batch inside a "
+                          "region, which dist-place cannot follow");
+      }
+      Outcome outcome = transfer(&op);
+      if (auto *refusal = std::get_if<Refusal>(&outcome)) {
+        return error(&op, refusal->reason);
+      }
+      auto &results = std::get<SmallVector<RowState>>(outcome);
+      for (auto [value, state] : llvm::zip_equal(op.getResults(), results)) {
+        states[value] = state;
+      }
+      bool typeChanges = llvm::any_of(results, [](const RowState &s) {
+        return s.kind == RowState::Batched;
+      });
+      if (typeChanges && failed(reinferTypes(&op, results))) {
+        return failure();
+      }
+    }
+
+    // Join batched outputs; the outputs belong to the first replica's task.
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    builder.setInsertionPoint(ret);
+    for (OpOperand &operand : ret->getOpOperands()) {
+      unsigned r = operand.getOperandNumber();
+      func.setResultAttr(r, dist::DistDialect::kDeviceAttrName, first);
+      RowState s = stateOf(operand.get());
+      if (s.kind == RowState::Partial) {
+        return partialReaches(s, ret,
+                              "output #" + std::to_string(r) + " of @" +
+                                  func.getSymName().str());
+      }
+      if (s.kind != RowState::Batched) {
+        continue;
+      }
+      // Located at its input, so keys and diagnostics name the tensor.
+      auto concat = dist::ReplicaConcatOp::create(
+          builder, operand.get().getLoc(), func.getResultTypes()[r],
+          operand.get(), s.axis);
+      setPlacement(concat, first);
+      operand.set(concat.getResult());
+    }
+    for (auto var : module.getOps<graph::VariableOp>()) {
+      setPlacement(var, replicated);
+    }
+    return success();
+  }
+};
+} // namespace
+
+LogicalResult transforms::rewriteForReplicas(ModuleOp module, func::FuncOp func,
+                                             int64_t replicas, StringRef job) {
+  if (replicas == 1) {
+    // One replica is the plain step on one task: nothing to split.
+    placeAllOn(module, func,
+               DeviceAttr::get(module.getContext(), job, std::nullopt, 0, "",
+                               std::nullopt));
+    return success();
+  }
+  ReplicaRewriter rewriter(module, func, replicas, job);
+  return rewriter.run();
+}

@@ -1,0 +1,84 @@
+// RUN: graph-opt %s -split-input-file --dist-fuse-collectives | FileCheck %s
+// RUN: graph-opt %s -split-input-file --dist-fuse-collectives=bucket-bytes=40 | FileCheck %s --check-prefix=SMALL
+// RUN: not graph-opt %s --dist-fuse-collectives=bucket-bytes=0 2>&1 | FileCheck %s --check-prefix=BUCKET
+// BUCKET: error: dist-fuse-collectives: bucket-bytes=0 must be positive
+
+// Four sum all-reduces of f32 over one group. @w0 uses %g2 before %g3 runs,
+// so the bucket closes after %g2 in both tasks (their buckets must agree):
+// {g1, g2} and {g3, g4}. The max all-reduce is another class and stays.
+// With 40-byte buckets, g1 + g2 (16 + 24 bytes) still fit, g3 + g4 (64)
+// do not.
+
+// CHECK-LABEL: dist.task @w0
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[Y:.*]]: tensor<2x3xf32>, %[[Z:.*]]: tensor<8xf32>, %[[Z2:.*]]: tensor<8xf32>)
+// CHECK-NEXT: %[[FY:.*]] = graph.reshape %[[Y]] {shape = array<i64: 6>} : (tensor<2x3xf32>) -> tensor<6xf32>
+// CHECK-NEXT: %[[CAT:.*]] = graph.concat %[[X]], %[[FY]] {axis = 0 : i64} : (tensor<4xf32>, tensor<6xf32>) -> tensor<10xf32>
+// CHECK-NEXT: %[[AR:.*]] = dist.all_reduce sum %[[CAT]] group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g1..g2" : tensor<10xf32> -> tensor<10xf32>
+// CHECK-NEXT: %[[G1:.*]] = graph.slice %[[AR]] {limits = array<i64: 4>, starts = array<i64: 0>, strides = array<i64: 1>} : (tensor<10xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[S2:.*]] = graph.slice %[[AR]] {limits = array<i64: 10>, starts = array<i64: 4>, strides = array<i64: 1>} : (tensor<10xf32>) -> tensor<6xf32>
+// CHECK-NEXT: %[[G2:.*]] = graph.reshape %[[S2]] {shape = array<i64: 2, 3>} : (tensor<6xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[M:.*]] = dist.all_reduce max %[[X]] {{.*}} key "m"
+// CHECK-NEXT: graph.neg %[[G2]]
+// CHECK: dist.all_reduce sum {{.*}} key "g3..g4" : tensor<16xf32> -> tensor<16xf32>
+// CHECK-NOT: key "g1"
+// CHECK-NOT: key "g4"
+// CHECK: dist.return %[[G1]], %{{.*}}, %[[M]]
+// CHECK-LABEL: dist.task @w1
+// CHECK: key "g1..g2"
+// CHECK: key "m"
+// CHECK: key "g3..g4"
+// CHECK-NOT: key "g3"
+// SMALL-LABEL: dist.task @w0
+// SMALL: key "g1..g2" : tensor<10xf32>
+// SMALL: key "g3" : tensor<8xf32>
+// SMALL: key "g4" : tensor<8xf32>
+// SMALL-LABEL: dist.task @w1
+// SMALL: key "g1..g2" : tensor<10xf32>
+// SMALL: key "g3" : tensor<8xf32>
+// SMALL: key "g4" : tensor<8xf32>
+module attributes {dist.cluster = #dist.cluster<{w = 2}>} {
+  dist.task @w0 on #dist.device<"/job:w/task:0"> (%x: tensor<4xf32>, %y: tensor<2x3xf32>, %z: tensor<8xf32>, %z2: tensor<8xf32>) -> (tensor<4xf32>, tensor<2x3xf32>, tensor<4xf32>, tensor<8xf32>, tensor<8xf32>) {
+    %g1 = dist.all_reduce sum %x group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g1" : tensor<4xf32> -> tensor<4xf32>
+    %g2 = dist.all_reduce sum %y group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g2" : tensor<2x3xf32> -> tensor<2x3xf32>
+    %m = dist.all_reduce max %x group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "m" : tensor<4xf32> -> tensor<4xf32>
+    %u = graph.neg %g2 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    %g3 = dist.all_reduce sum %z group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g3" : tensor<8xf32> -> tensor<8xf32>
+    %g4 = dist.all_reduce sum %z2 group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g4" : tensor<8xf32> -> tensor<8xf32>
+    dist.return %g1, %u, %m, %g3, %g4 : tensor<4xf32>, tensor<2x3xf32>, tensor<4xf32>, tensor<8xf32>, tensor<8xf32>
+  }
+  dist.task @w1 on #dist.device<"/job:w/task:1"> (%x: tensor<4xf32>, %y: tensor<2x3xf32>, %z: tensor<8xf32>, %z2: tensor<8xf32>) -> (tensor<4xf32>, tensor<2x3xf32>, tensor<8xf32>, tensor<8xf32>) {
+    %g1 = dist.all_reduce sum %x group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g1" : tensor<4xf32> -> tensor<4xf32>
+    %g2 = dist.all_reduce sum %y group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g2" : tensor<2x3xf32> -> tensor<2x3xf32>
+    %m = dist.all_reduce max %x group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "m" : tensor<4xf32> -> tensor<4xf32>
+    %g3 = dist.all_reduce sum %z group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g3" : tensor<8xf32> -> tensor<8xf32>
+    %g4 = dist.all_reduce sum %z2 group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g4" : tensor<8xf32> -> tensor<8xf32>
+    dist.return %g1, %g2, %g3, %g4 : tensor<4xf32>, tensor<2x3xf32>, tensor<8xf32>, tensor<8xf32>
+  }
+}
+
+// -----
+
+// An all-reduce whose input depends on another's result is never fused with
+// it; different element types or groups are other classes.
+
+// CHECK-LABEL: dist.task @solo
+// CHECK: key "a"
+// CHECK: graph.exp
+// CHECK: key "b"
+// CHECK: key "c" : tensor<4xf16>
+// CHECK: key "d"
+// CHECK-NOT: ..
+module attributes {dist.cluster = #dist.cluster<{w = 2}>} {
+  dist.task @solo on #dist.device<"/job:w/task:0"> (%x: tensor<4xf32>, %h: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf16>, tensor<4xf32>) {
+    %a = dist.all_reduce sum %x group [#dist.device<"/job:w/task:0">] key "a" : tensor<4xf32> -> tensor<4xf32>
+    %e = graph.exp %a : (tensor<4xf32>) -> tensor<4xf32>
+    %b = dist.all_reduce sum %e group [#dist.device<"/job:w/task:0">] key "b" : tensor<4xf32> -> tensor<4xf32>
+    %c = dist.all_reduce sum %h group [#dist.device<"/job:w/task:0">] key "c" : tensor<4xf16> -> tensor<4xf16>
+    %d = dist.all_reduce sum %x group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "d" : tensor<4xf32> -> tensor<4xf32>
+    dist.return %b, %c, %d : tensor<4xf32>, tensor<4xf16>, tensor<4xf32>
+  }
+  dist.task @other on #dist.device<"/job:w/task:1"> (%x: tensor<4xf32>) {
+    %d = dist.all_reduce sum %x group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "d" : tensor<4xf32> -> tensor<4xf32>
+    dist.return
+  }
+}

@@ -1,0 +1,136 @@
+// RUN: graph-opt %s -split-input-file -verify-diagnostics --dist-place="strategy=replicas replicas=2"
+
+// Every refusal of the replicas strategy names the op, where it is, and why
+// the replicated step would compute something else.
+
+func.func @sum_over_batch(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.reduce' at loc({{.*}}) reduces over the batch axis 0, and its result reaches 'graph.add' at loc({{.*}}) without a dist.replica_all_reduce}}
+  %s = graph.reduce %x {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<8x4xf32>) -> tensor<4xf32>
+  %y = graph.add %x, %s : (tensor<8x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @mean_output(%x: tensor<8x4xf32>) -> tensor<f32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.reduce' at loc({{.*}}) reduces over the batch axis 0, and its result reaches output #0 of @mean_output without a dist.replica_all_reduce; each replica holds only its share of it (all-reduce it, or keep the batch axis)}}
+  %m = graph.reduce %x {axes = array<i64: 0, 1>, kind = #graph<reduce_kind mean>} : (tensor<8x4xf32>) -> tensor<f32>
+  return %m : tensor<f32>
+}
+
+// -----
+
+func.func @wrong_kind(%x: tensor<8x4xf32>) -> tensor<4xf32> {
+  %s = graph.reduce %x {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<8x4xf32>) -> tensor<4xf32>
+  // expected-error-re @+1 {{dist-place: replicas=2: 'dist.replica_all_reduce' at loc({{.*}}) combines with mean the value that 'graph.reduce' at loc({{.*}}) reduces with sum over the batch axis 0; use dist.replica_all_reduce sum}}
+  %a = dist.replica_all_reduce mean %s : tensor<4xf32>
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+func.func @fold_batch(%x: tensor<8x4xf32>) -> tensor<32xf32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.reshape' at loc({{.*}}) reshapes to 32, which folds the batch axis 0 (size 8) into other dimensions; keep the batch as dimension 0}}
+  %y = graph.reshape %x {shape = array<i64: 32>} : (tensor<8x4xf32>) -> tensor<32xf32>
+  return %y : tensor<32xf32>
+}
+
+// -----
+
+func.func @concat_batch(%x: tensor<8x4xf32>) -> tensor<16x4xf32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.concat' at loc({{.*}}) concatenates along the batch axis 0}}
+  %y = graph.concat %x, %x {axis = 0 : i64} : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<16x4xf32>
+  return %y : tensor<16x4xf32>
+}
+
+// -----
+
+func.func @softmax_batch(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{normalises over the batch axis 0}}
+  %y = graph.softmax %x {axis = 0 : i64} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @row_constant(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c = graph.constant dense<1.0> : tensor<8x4xf32>
+  // expected-error @+1 {{combines the batch with an operand that is not split (its dimension 0 has size 8, not 1)}}
+  %y = graph.add %x, %c : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @weight_from_batch(%x: tensor<8x4xf32>, %w: tensor<4x8xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{contracts over the batch axis with an operand that is not split}}
+  %y = graph.matmul %w, %x : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return %y : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @batch_stats(%x: tensor<8x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<8x3x4x4xf32> {
+  // expected-error @+1 {{computes statistics over the batch axis; use graph.batch_norm with running statistics, or one replica}}
+  %y, %bm, %bv = graph.batch_norm_train %x, %s, %b : (tensor<8x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<8x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %y : tensor<8x3x4x4xf32>
+}
+
+// -----
+
+graph.variable @acts : tensor<8x4xf32>
+func.func @store_rows(%x: tensor<8x4xf32>) {
+  // expected-error @+1 {{assigns a split value to variable @acts; each replica would store different rows}}
+  graph.assign_variable @acts, %x : tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @unknown(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.cumulative' at loc({{.*}}) is not known to keep the rows of the batch apart (dist-place's allowlist does not have it)}}
+  %y = graph.cumulative %x {axis = 1 : i64, kind = #graph<reduce_kind sum>} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{dist-place: replicas=2: the batch size 7 (dimension 0 of input #0) does not divide into 2 replicas}}
+func.func @odd(%x: tensor<7x4xf32>) -> tensor<7x4xf32> {
+  return %x : tensor<7x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{dist-place: replicas=2: input #0 of @dynamic has a dynamic batch size; fix it first (graph-infer-shapes arg-shapes)}}
+func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  return %x : tensor<?x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{dist-place: replicas=2: @scalars has no input with a batch dimension}}
+func.func @scalars(%x: tensor<f32>) -> tensor<f32> {
+  return %x : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{dist-place: replicas=2: input #1 of @ragged has type 'tensor<8x?xf32>'; a batched input needs a static shape to be split (graph-infer-shapes arg-shapes)}}
+func.func @ragged(%x: tensor<8x4xf32>, %y: tensor<8x?xf32>) -> tensor<8x?xf32> {
+  %z = graph.relu %y : (tensor<8x?xf32>) -> tensor<8x?xf32>
+  return %z : tensor<8x?xf32>
+}
+
+// -----
+
+// Adding a shared value to a partial sum is not linear: every replica would
+// add it, and the all-reduce would count it twice.
+
+func.func @decay(%x: tensor<4x3xf32>, %w: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.matmul' at loc({{.*}}) reduces over the batch axis 0, and its result reaches 'graph.add' at loc({{.*}}) without a dist.replica_all_reduce}}
+  %g = graph.matmul %x, %x {transpose_lhs} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<3x3xf32>
+  %d = graph.add %g, %w : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %r = dist.replica_all_reduce sum %d : tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}

@@ -1,0 +1,100 @@
+// RUN: graph-opt %s -split-input-file --dist-place="strategy=replicas replicas=2" | FileCheck %s
+
+// An MLP step for a batch of 8 on two replicas: each replica sees 4 rows.
+// The batched input is split, types are re-derived op by op, a reshape that
+// names the batch size is rewritten, the batched output is joined, and the
+// weights are shared (one copy per replica, not split).
+
+// CHECK: module attributes {dist.cluster = #dist.cluster<{worker = 2 x [CPU:0]}>}
+// CHECK: graph.variable @w1 : tensor<784x16xf32> {dist.device = #dist.device<"/job:worker">}
+// CHECK-LABEL: func.func @mlp
+// CHECK-SAME: (%[[X:.*]]: tensor<8x28x28xf32> {dist.device = #dist.device<"/job:worker/task:0">, graph.name = "x"},
+// CHECK-SAME: %[[LR:.*]]: tensor<f32> {dist.device = #dist.device<"/job:worker/task:0">})
+// CHECK-SAME: -> (tensor<8x10xf32> {dist.device = #dist.device<"/job:worker/task:0">}, tensor<f32> {dist.device = #dist.device<"/job:worker/task:0">})
+// CHECK-SAME: attributes {dist.replicas = 2 : i64}
+// CHECK: %[[XS:.*]] = dist.replica_split %[[X]] axis 0 {dist.device = #dist.device<"/job:worker">} : tensor<8x28x28xf32> -> tensor<4x28x28xf32>
+// CHECK: %[[FLAT:.*]] = graph.reshape %[[XS]] {dist.device = #dist.device<"/job:worker">, shape = array<i64: 4, 784>} : (tensor<4x28x28xf32>) -> tensor<4x784xf32>
+// CHECK: %[[W:.*]] = graph.read_variable @w1 {dist.device = #dist.device<"/job:worker">} : tensor<784x16xf32>
+// CHECK: %[[H:.*]] = graph.matmul %[[FLAT]], %[[W]] {{.*}} : (tensor<4x784xf32>, tensor<784x16xf32>) -> tensor<4x16xf32>
+// CHECK: %[[B:.*]] = graph.add %[[H]], %{{.*}} {{.*}} : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+// CHECK: %[[R:.*]] = graph.relu %[[B]] {{.*}} -> tensor<4x16xf32>
+// CHECK: %[[T:.*]] = graph.transpose %[[R]] {{.*}} -> tensor<16x4xf32>
+// CHECK: %[[S:.*]] = graph.slice %[[T]] {{.*}}limits = array<i64: 10, 4>{{.*}} -> tensor<10x4xf32>
+// CHECK: %[[Y:.*]] = graph.transpose %[[S]] {{.*}} -> tensor<4x10xf32>
+// CHECK: %[[P:.*]] = graph.softmax %[[Y]] {{.*}} -> tensor<4x10xf32>
+// The scaled sum over the batch is a partial value until all-reduced.
+// CHECK: %[[SUM:.*]] = graph.reduce %[[P]] {{.*}} : (tensor<4x10xf32>) -> tensor<f32>
+// CHECK: %[[ALL:.*]] = dist.replica_all_reduce sum %[[SUM]] {dist.device = #dist.device<"/job:worker">} : tensor<f32>
+// CHECK: %[[LOSS:.*]] = graph.mul %[[ALL]], %[[LR]] {{.*}} -> tensor<f32>
+// CHECK: %[[OUT:.*]] = dist.replica_concat %[[P]] axis 0 {dist.device = #dist.device<"/job:worker/task:0">} : tensor<4x10xf32> -> tensor<8x10xf32>
+// CHECK: return %[[OUT]], %[[LOSS]] : tensor<8x10xf32>, tensor<f32>
+module {
+  graph.variable @w1 : tensor<784x16xf32>
+  func.func @mlp(%x: tensor<8x28x28xf32> {graph.name = "x"}, %lr: tensor<f32>) -> (tensor<8x10xf32>, tensor<f32>) {
+    %flat = graph.reshape %x {shape = array<i64: 8, 784>} : (tensor<8x28x28xf32>) -> tensor<8x784xf32>
+    %w = graph.read_variable @w1 : tensor<784x16xf32>
+    %h = graph.matmul %flat, %w : (tensor<8x784xf32>, tensor<784x16xf32>) -> tensor<8x16xf32>
+    %bias = graph.constant dense<0.5> : tensor<16xf32>
+    %b = graph.add %h, %bias : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+    %r = graph.relu %b : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %t = graph.transpose %r {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
+    %s = graph.slice %t {starts = array<i64: 0, 0>, limits = array<i64: 10, 8>, strides = array<i64: 1, 1>} : (tensor<16x8xf32>) -> tensor<10x8xf32>
+    %y = graph.transpose %s {perm = array<i64: 1, 0>} : (tensor<10x8xf32>) -> tensor<8x10xf32>
+    %p = graph.softmax %y {axis = 1 : i64} : (tensor<8x10xf32>) -> tensor<8x10xf32>
+    %sum = graph.reduce %p {axes = array<i64: 0, 1>, kind = #graph<reduce_kind sum>} : (tensor<8x10xf32>) -> tensor<f32>
+    %all = dist.replica_all_reduce sum %sum : tensor<f32>
+    %loss = graph.mul %all, %lr : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    return %p, %loss : tensor<8x10xf32>, tensor<f32>
+  }
+}
+
+// -----
+
+// A convolution network: conv and pool keep the batch on dimension 0, and
+// a flatten reshape with -1 keeps the row size. The weight gradient (a
+// matmul contracting the batch) is all-reduced before the update.
+
+// CHECK-LABEL: func.func @conv
+// CHECK: dist.replica_split {{.*}} : tensor<6x1x8x8xf32> -> tensor<3x1x8x8xf32>
+// CHECK: graph.conv {{.*}} -> tensor<3x4x6x6xf32>
+// CHECK: graph.pool {{.*}} -> tensor<3x4x3x3xf32>
+// CHECK: graph.reshape {{.*}}shape = array<i64: -1, 36>{{.*}} -> tensor<3x36xf32>
+// CHECK: %[[G:.*]] = graph.matmul {{.*}} {{{.*}}transpose_lhs} : (tensor<3x36xf32>, tensor<3x36xf32>) -> tensor<36x36xf32>
+// CHECK: %[[GA:.*]] = dist.replica_all_reduce sum %[[G]]
+// CHECK: graph.sgd_update %{{.*}}, %[[GA]], %{{.*}}
+// CHECK: graph.assign_variable @v
+// CHECK-NOT: dist.replica_concat
+func.func private @unused()
+graph.variable @v : tensor<36x36xf32>
+func.func @conv(%x: tensor<6x1x8x8xf32>, %f: tensor<4x1x3x3xf32>, %lr: tensor<f32>) {
+  %c = graph.conv %x, %f : (tensor<6x1x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<6x4x6x6xf32>
+  %p = graph.pool %c {kind = #graph<pool_kind max>, window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<6x4x6x6xf32>) -> tensor<6x4x3x3xf32>
+  %flat = graph.reshape %p {shape = array<i64: -1, 36>} : (tensor<6x4x3x3xf32>) -> tensor<6x36xf32>
+  %g = graph.matmul %flat, %flat {transpose_lhs} : (tensor<6x36xf32>, tensor<6x36xf32>) -> tensor<36x36xf32>
+  %ga = dist.replica_all_reduce sum %g : tensor<36x36xf32>
+  %v = graph.read_variable @v : tensor<36x36xf32>
+  %v1 = graph.sgd_update %v, %ga, %lr : (tensor<36x36xf32>, tensor<36x36xf32>, tensor<f32>) -> tensor<36x36xf32>
+  graph.assign_variable @v, %v1 : tensor<36x36xf32>
+  return
+}
+
+// -----
+
+// Linear functions of partial values stay partial until the all-reduce: the
+// weight gradient scaled by 1/batch, plus a second path, transposed.
+
+// CHECK-LABEL: func.func @linear
+// CHECK: %[[G:.*]] = graph.matmul {{.*}} -> tensor<3x3xf32>
+// CHECK: %[[S:.*]] = graph.mul %[[G]], %{{.*}} {{.*}} -> tensor<3x3xf32>
+// CHECK: %[[A:.*]] = graph.add %[[S]], %[[G]]
+// CHECK: %[[T:.*]] = graph.transpose %[[A]]
+// CHECK: dist.replica_all_reduce sum %[[T]]
+func.func @linear(%x: tensor<4x3xf32>) -> tensor<3x3xf32> {
+  %g = graph.matmul %x, %x {transpose_lhs} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<3x3xf32>
+  %inv = graph.constant dense<0.25> : tensor<f32>
+  %s = graph.mul %g, %inv : (tensor<3x3xf32>, tensor<f32>) -> tensor<3x3xf32>
+  %a = graph.add %s, %g : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %t = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  %r = dist.replica_all_reduce sum %t : tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}
