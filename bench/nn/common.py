@@ -94,12 +94,15 @@ def write_inputs(job, tmp, seed=0, given=None):
     paths, arrays = {}, {}
     for i, sig in enumerate(manifest_task(job)["inputs"]):
         name = sig["name"]
+        # protobuf's JSON printer quotes 64-bit integers and leaves out an
+        # empty (scalar) shape.
+        shape = [int(d) for d in sig.get("shape", [])]
         if given and name in given:
             a = given[name]
         elif sig["dtype"].startswith("f"):
-            a = rng.standard_normal(sig["shape"]).astype(np.float32)
+            a = rng.standard_normal(shape).astype(np.float32)
         else:
-            a = np.zeros(sig["shape"], dtype=np.int64)
+            a = np.zeros(shape, dtype=np.int64)
         path = os.path.join(tmp, "%s.in%d.npy" % (os.path.basename(job), i))
         np.save(path, a)
         paths[name], arrays[name] = path, a

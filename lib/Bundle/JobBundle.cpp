@@ -3,6 +3,9 @@
 #include "graphc/Bundle/JobBundle.h"
 #include "graphc/Conversion/DistToRuntime/TaskAttrs.h"
 
+#include "graphrt/common/ManifestSchema.h"
+#include "graphrt/graphrt.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -10,7 +13,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
@@ -35,19 +37,6 @@ static std::string sha256Hex(StringRef bytes) {
     hex += digits[byte & 15];
   }
   return hex;
-}
-
-static void writeJsonString(llvm::raw_ostream &os, StringRef s) {
-  os << '"';
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      os << '\\' << c;
-    else if (static_cast<unsigned char>(c) < 0x20)
-      os << llvm::format("\\u%04x", c);
-    else
-      os << c;
-  }
-  os << '"';
 }
 
 /// Writes `bytes` to `path`; diagnoses failures at `loc`.
@@ -119,25 +108,20 @@ static FailureOr<std::string> variableBytes(ModuleOp task,
   return bytes;
 }
 
-static void writeSignatures(llvm::raw_ostream &os, StringRef key,
-                            ArrayRef<TensorInfo> tensors,
-                            ArrayRef<std::string> files = {}) {
-  os << ",\n     ";
-  writeJsonString(os, key);
-  os << ": [";
+/// Appends one signature per tensor; `files[i]`, when not empty, is tensor
+/// i's weights file.
+static void addSignatures(
+    google::protobuf::RepeatedPtrField<graphrt::manifest::TensorSignature> *out,
+    ArrayRef<TensorInfo> tensors, ArrayRef<std::string> files = {}) {
   for (auto [i, t] : llvm::enumerate(tensors)) {
-    os << (i ? ",\n       {" : "\n       {") << "\"name\": ";
-    writeJsonString(os, t.name);
-    os << ", \"dtype\": \"" << t.dtype << "\", \"shape\": [";
-    llvm::interleaveComma(t.shape, os);
-    os << "]";
-    if (i < files.size() && !files[i].empty()) {
-      os << ", \"file\": ";
-      writeJsonString(os, files[i]);
-    }
-    os << "}";
+    graphrt::manifest::TensorSignature *s = out->Add();
+    s->set_name(t.name);
+    s->set_dtype(t.dtype);
+    for (int64_t d : t.shape)
+      s->add_shape(d);
+    if (i < files.size() && !files[i].empty())
+      s->set_file(files[i]);
   }
-  os << "]";
 }
 
 LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
@@ -186,77 +170,68 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
     }
   }
 
-  std::string json;
-  llvm::raw_string_ostream os(json);
-  os << "{\n  \"format_version\": 1,\n  \"name\": ";
-  writeJsonString(os, options.jobName);
-  os << ",\n  \"tasks\": [";
+  graphrt::manifest::Manifest manifest;
+  manifest.set_format_version(graphrt::kManifestFormatVersion);
+  manifest.set_name(options.jobName);
   for (auto [t, entry] : llvm::enumerate(*tasks)) {
     const TaskInfo &info = entry.second;
-    os << (t ? ",\n    {\"name\": " : "\n    {\"name\": ");
-    writeJsonString(os, info.name);
-    os << ", \"job\": ";
-    writeJsonString(os, info.job);
-    os << ", \"index\": " << info.index << ", \"library\": ";
-    writeJsonString(os, info.name + ".so");
-    os << ",\n     \"device\": ";
-    writeJsonString(os, info.device);
-    os << ", \"entry\": \"graphrt_task_descriptor_v1\"";
-    writeSignatures(os, "inputs", info.inputs);
-    writeSignatures(os, "outputs", info.outputs);
-    writeSignatures(os, "variables", info.variables, weightFiles[t]);
-    os << "}";
+    graphrt::manifest::Task *task = manifest.add_tasks();
+    task->set_name(info.name);
+    task->set_job(info.job);
+    task->set_index(info.index);
+    task->set_library(info.name + ".so");
+    task->set_device(info.device);
+    task->set_entry(GRAPHRT_TASK_DESCRIPTOR_SYMBOL);
+    addSignatures(task->mutable_inputs(), info.inputs);
+    addSignatures(task->mutable_outputs(), info.outputs);
+    addSignatures(task->mutable_variables(), info.variables, weightFiles[t]);
   }
   // Channels once, from their sending task; groups once, by name.
-  os << "\n  ],\n  \"channels\": [";
-  bool first = true;
-  for (auto &[m, info] : *tasks)
+  llvm::StringSet<> groupsSeen;
+  for (auto &[m, info] : *tasks) {
     for (const task::ChannelInfo &c : info.channels) {
       if (!c.send)
         continue;
-      os << (first ? "\n    {\"key\": " : ",\n    {\"key\": ");
-      first = false;
-      writeJsonString(os, c.key);
-      os << ", \"src\": ";
-      writeJsonString(os, info.name);
-      os << ", \"dst\": ";
-      writeJsonString(os, c.peer);
-      os << ", \"payload\": {\"dtype\": \"" << c.payload.dtype
-         << "\", \"shape\": [";
-      llvm::interleaveComma(c.payload.shape, os);
-      os << "]}}";
+      graphrt::manifest::Channel *channel = manifest.add_channels();
+      channel->set_key(c.key);
+      channel->set_src(info.name);
+      channel->set_dst(c.peer);
+      graphrt::manifest::TensorSignature *payload =
+          channel->mutable_payload();
+      payload->set_dtype(c.payload.dtype);
+      for (int64_t d : c.payload.shape)
+        payload->add_shape(d);
     }
-  os << (first ? "],\n  \"collective_groups\": ["
-               : "\n  ],\n  \"collective_groups\": [");
-  llvm::StringSet<> groupsSeen;
-  first = true;
-  for (auto &[m, info] : *tasks)
     for (const task::GroupInfo &g : info.groups) {
       if (!groupsSeen.insert(g.name).second)
         continue;
-      os << (first ? "\n    {\"name\": " : ",\n    {\"name\": ");
-      first = false;
-      writeJsonString(os, g.name);
-      os << ", \"tasks\": [";
-      llvm::interleaveComma(g.tasks, os, [&](const std::string &member) {
-        writeJsonString(os, member);
-      });
-      os << "]}";
+      graphrt::manifest::CollectiveGroup *group =
+          manifest.add_collective_groups();
+      group->set_name(g.name);
+      for (const std::string &member : g.tasks)
+        group->add_tasks(member);
     }
-  os << (first ? "],\n  \"files\": [" : "\n  ],\n  \"files\": [");
-  for (auto [i, file] : llvm::enumerate(files)) {
+  }
+  for (const std::string &file : files) {
     auto buffer = llvm::MemoryBuffer::getFile(path(file), /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
     if (!buffer)
       return emitError(loc) << "cannot read back '" << path(file)
                             << "': " << buffer.getError().message();
-    os << (i ? ",\n    {" : "\n    {") << "\"path\": ";
-    writeJsonString(os, file);
-    os << ", \"sha256\": \"" << sha256Hex((*buffer)->getBuffer())
-       << "\", \"size\": " << (*buffer)->getBufferSize() << "}";
+    graphrt::manifest::File *f = manifest.add_files();
+    f->set_path(file);
+    f->set_sha256(sha256Hex((*buffer)->getBuffer()));
+    f->set_size((*buffer)->getBufferSize());
   }
-  os << "\n  ]\n}\n";
-  return writeFile(loc, path("manifest.json"), json);
+  // The runtime's own rules: a bundle graph-run would refuse is a graphc bug,
+  // better reported here than when the job is deployed.
+  std::string error;
+  if (!graphrt::checkManifest(manifest, &error))
+    return emitError(loc) << "internal error: the manifest of job '"
+                          << options.jobName << "' breaks a rule graph-run "
+                          << "checks: " << error;
+  return writeFile(loc, path("manifest.json"),
+                   graphrt::printManifestJson(manifest));
 }
 
 LogicalResult writeTaskObject(ModuleOp module, const BundleOptions &options,

@@ -69,6 +69,16 @@ struct StepRecord {
   std::vector<double> taskSeconds;
   bool hasLoss = false;
   double loss = 0;
+  // Bytes sent in this step, by channel key (the sender's count) and by
+  // collective group (summed over its members); every channel and group of
+  // the manifest is present, at 0 when it moved nothing.
+  std::map<std::string, uint64_t> channelBytes, groupBytes;
+};
+
+// Bytes and messages over the run.
+struct Traffic {
+  uint64_t bytes = 0;
+  uint64_t messages = 0;
 };
 
 std::string jsonEscape(const std::string& s) {
@@ -85,6 +95,15 @@ std::string jsonEscape(const std::string& s) {
     out += c;
   }
   return out;
+}
+
+/// {"key": bytes, ...}.
+std::string bytesJson(const std::map<std::string, uint64_t>& bytes) {
+  std::string json = "{";
+  for (const auto& [name, n] : bytes)
+    json += (json.size() > 1 ? ", \"" : "\"") + jsonEscape(name) +
+            "\": " + std::to_string(n);
+  return json + "}";
 }
 
 int64_t unixMicros() {
@@ -210,6 +229,10 @@ private:
   /// The worker that answers no health check, if one has not for a while.
   std::string findUnresponsiveWorker(double minSeconds, size_t* out_index);
   void recordStep(int64_t step, double seconds);
+  /// Adds what counter `c` moved since `seen` (updated) to step `r` and to
+  /// the run's totals.
+  void countStepTraffic(const rpc::ChannelCounter& c, Traffic& seen,
+                        StepRecord& r);
   void showProgress(int64_t done, int64_t total, bool last);
   bool writeTrace();
   void prepare(grpc::ClientContext* ctx) const { authorize(ctx, security_); }
@@ -225,6 +248,10 @@ private:
   SecurityConfig security_;
   std::vector<std::string> lossOutputs_; // per worker: its "loss" output
   std::vector<StepRecord> stepRecords_;
+  /// Per worker: its cumulative counters as of the previous step (workers
+  /// report totals since LoadTask; a step's traffic is the difference).
+  std::vector<std::map<std::string, Traffic>> seenCounters_;
+  std::map<std::string, Traffic> channelTotals_, groupTotals_;
   std::vector<std::string> traceEvents_;
   int64_t traceOriginUs_ = 0;
   SteadyClock::time_point runStart_, lastProgressPrint_;
@@ -868,9 +895,16 @@ void Job::recordStep(int64_t step, double seconds) {
   StepRecord r;
   r.step = step;
   r.seconds = seconds;
+  for (const manifest::Channel& c : bundle_.manifest.channels())
+    r.channelBytes[c.key()] = 0;
+  for (const manifest::CollectiveGroup& g : bundle_.manifest.collective_groups())
+    r.groupBytes[g.name()] = 0;
+  seenCounters_.resize(lastResponses_.size());
   for (size_t i = 0; i < lastResponses_.size(); ++i) {
     const rpc::RunStepResponse& resp = lastResponses_[i];
     r.taskSeconds.push_back(resp.step_seconds());
+    for (const rpc::ChannelCounter& c : resp.counters())
+      countStepTraffic(c, seenCounters_[i][c.channel()], r);
     for (const rpc::Tensor& t : resp.outputs())
       if (t.name() == lossOutputs_[i] && !r.hasLoss) {
         if (t.dtype() == "f32" && t.data().size() == 4) {
@@ -898,6 +932,33 @@ void Job::recordStep(int64_t step, double seconds) {
     }
   }
   stepRecords_.push_back(std::move(r));
+}
+
+void Job::countStepTraffic(const rpc::ChannelCounter& c, Traffic& seen,
+                           StepRecord& r) {
+  Traffic step{c.bytes() - seen.bytes, c.messages() - seen.messages};
+  seen = Traffic{c.bytes(), c.messages()};
+  // A channel's bytes are counted once, by its sender ("recv:" counts the
+  // same bytes again); a group's by each member for what it sent.
+  static const std::string kSend = "send:", kCollective = "collective:";
+  std::map<std::string, uint64_t>* perStep;
+  std::map<std::string, Traffic>* totals;
+  std::string name;
+  if (c.channel().compare(0, kSend.size(), kSend) == 0) {
+    name = c.channel().substr(kSend.size());
+    perStep = &r.channelBytes;
+    totals = &channelTotals_;
+  } else if (c.channel().compare(0, kCollective.size(), kCollective) == 0) {
+    name = c.channel().substr(kCollective.size());
+    perStep = &r.groupBytes;
+    totals = &groupTotals_;
+  } else {
+    return;
+  }
+  (*perStep)[name] += step.bytes;
+  Traffic& total = (*totals)[name];
+  total.bytes += step.bytes;
+  total.messages += step.messages;
 }
 
 void Job::showProgress(int64_t done, int64_t total, bool last) {
@@ -1053,6 +1114,26 @@ void Job::reportMetrics(double seconds, int64_t steps) {
     }
     json += "}}";
   }
+  json += "}, \"channels\": {";
+  bool first = true;
+  for (const manifest::Channel& c : bundle_.manifest.channels()) {
+    const Traffic& t = channelTotals_[c.key()];
+    json += std::string(first ? "" : ", ") + "\"" + jsonEscape(c.key()) +
+            "\": {\"src\": \"" + jsonEscape(c.src()) + "\", \"dst\": \"" +
+            jsonEscape(c.dst()) + "\", \"bytes\": " + std::to_string(t.bytes) +
+            ", \"messages\": " + std::to_string(t.messages) + "}";
+    first = false;
+  }
+  json += "}, \"collective_groups\": {";
+  first = true;
+  for (const manifest::CollectiveGroup& g :
+       bundle_.manifest.collective_groups()) {
+    const Traffic& t = groupTotals_[g.name()];
+    json += std::string(first ? "" : ", ") + "\"" + jsonEscape(g.name()) +
+            "\": {\"bytes\": " + std::to_string(t.bytes) +
+            ", \"messages\": " + std::to_string(t.messages) + "}";
+    first = false;
+  }
   json += "}, \"per_step\": [";
   for (size_t i = 0; i < stepRecords_.size(); ++i) {
     const StepRecord& r = stepRecords_[i];
@@ -1062,7 +1143,8 @@ void Job::reportMetrics(double seconds, int64_t steps) {
     for (size_t j = 0; j < r.taskSeconds.size(); ++j)
       json += (j ? ", \"" : "\"") + jsonEscape(workers_[j].task->name()) +
               "\": " + std::to_string(r.taskSeconds[j]);
-    json += "}";
+    json += "}, \"channel_bytes\": " + bytesJson(r.channelBytes) +
+            ", \"collective_bytes\": " + bytesJson(r.groupBytes);
     if (r.hasLoss) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.9g", r.loss);

@@ -120,10 +120,22 @@ Status emitKubernetes(const K8sOptions &opt, std::string *outName) {
   const std::string mountedBundle = "/bundle/" + base;
   const std::string pvc =
       opt.bundlePvc.empty() ? name + "-bundle" : opt.bundlePvc;
+  const std::string outputPvc =
+      opt.outputPvc.empty() ? name + "-outputs" : opt.outputPvc;
 
   Value args = list({});
+  bool hasOutputDir = false;
   for (const std::string &a : opt.runArgs) {
     *args.mutable_list_value()->add_values() = str(a);
+    hasOutputDir = hasOutputDir || a == "--output-dir" ||
+                   a.rfind("--output-dir=", 0) == 0;
+  }
+  // A pod's own filesystem goes with the pod: without a directory of the
+  // user's, the outputs land on the outputs volume.
+  if (!hasOutputDir) {
+    *args.mutable_list_value()->add_values() = str("--output-dir");
+    *args.mutable_list_value()->add_values() =
+        str(std::string(kK8sOutputsMount) + "/" + name);
   }
   *args.mutable_list_value()->add_values() = str(mountedBundle);
 
@@ -151,7 +163,9 @@ Status emitKubernetes(const K8sOptions &opt, std::string *outName) {
                            {"containerPort", num(kK8sWorkerPort)}})})},
       {"volumeMounts", list({obj({{"name", str("bundle")},
                                   {"mountPath", str("/bundle")},
-                                  {"readOnly", boolean(true)}})})},
+                                  {"readOnly", boolean(true)}}),
+                             obj({{"name", str("outputs")},
+                                  {"mountPath", str(kK8sOutputsMount)}})})},
   });
   Value job = obj({
       {"apiVersion", str("batch/v1")},
@@ -172,8 +186,11 @@ Status emitKubernetes(const K8sOptions &opt, std::string *outName) {
                          list({obj({{"name", str("bundle")},
                                     {"persistentVolumeClaim",
                                      obj({{"claimName", str(pvc)},
-                                          {"readOnly",
-                                           boolean(true)}})}})})}})}})}})},
+                                          {"readOnly", boolean(true)}})}}),
+                               obj({{"name", str("outputs")},
+                                    {"persistentVolumeClaim",
+                                     obj({{"claimName",
+                                           str(outputPvc)}})}})})}})}})}})},
   });
   Value service = obj({
       {"apiVersion", str("v1")},

@@ -3,38 +3,19 @@
 #define GRAPHRT_LIB_MANIFEST_H
 
 #include "Status.h"
-#include "manifest.pb.h"
+#include "graphrt/common/DType.h"
+#include "graphrt/common/ManifestSchema.h"
 
-#include <cstdint>
 #include <string>
 
 namespace graphrt {
 
-/// The only manifest format version this runtime reads.
-constexpr int kManifestFormatVersion = 1;
-
-/// Parses a dtype name ("f32"); GRAPHRT_DTYPE_INVALID if unknown.
-graphrt_dtype_t parseDType(const std::string& name);
-/// The manifest spelling of `dtype` ("f32"); "invalid" for unknown values.
-const char* dtypeName(graphrt_dtype_t dtype);
-
-/// Number of elements and bytes of a signature (validated beforehand).
-int64_t numElements(const manifest::TensorSignature& sig);
-int64_t byteSize(const manifest::TensorSignature& sig);
-/// "f32[2,3]".
-std::string describe(const manifest::TensorSignature& sig);
-
-/// Parses manifest JSON strictly (unknown fields are errors) and validates it.
+/// Parses manifest JSON strictly (unknown fields are errors) and validates
+/// it; INVALID_ARGUMENT with a "manifest: " message on failure.
 Status parseManifest(const std::string& json, manifest::Manifest* out);
 
-/// Checks every invariant of docs/design/job-bundle.md that does not need the
-/// files themselves.
+/// checkManifest (graphrt/common/ManifestSchema.h) as a Status.
 Status validateManifest(const manifest::Manifest& m);
-
-const manifest::Task* findTask(const manifest::Manifest& m,
-                               const std::string& name);
-const manifest::File* findFile(const manifest::Manifest& m,
-                               const std::string& path);
 
 /// A bundle read from disk.
 struct Bundle {

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <string>
 #include <sys/stat.h>
 
@@ -76,6 +77,23 @@ TEST(Manifest, DTypeNamesRoundTrip) {
                         "bf16", "i16", "u16", "u32", "u64"})
     EXPECT_STREQ(dtypeName(parseDType(n)), n);
   EXPECT_EQ(parseDType("float"), GRAPHRT_DTYPE_INVALID);
+  EXPECT_EQ(parseDType(""), GRAPHRT_DTYPE_INVALID);
+  EXPECT_STREQ(dtypeName(GRAPHRT_DTYPE_INVALID), "invalid");
+}
+
+TEST(Manifest, DTypeTableCoversEveryEnumValueOnce) {
+  // graphc's bundle writer and the runtime both read this table: every
+  // graphrt_dtype_t after INVALID appears once, in enum order, with a size.
+  const std::vector<DTypeName>& table = allDTypes();
+  ASSERT_EQ(table.size(), static_cast<size_t>(GRAPHRT_DTYPE_U2));
+  std::set<std::string> names;
+  for (size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(table[i].dtype, static_cast<int>(i) + 1) << table[i].name;
+    EXPECT_TRUE(names.insert(table[i].name).second) << table[i].name;
+    EXPECT_EQ(parseDType(table[i].name), table[i].dtype) << table[i].name;
+    EXPECT_STREQ(dtypeName(table[i].dtype), table[i].name);
+    EXPECT_GT(graphrt_dtype_size(table[i].dtype), 0u) << table[i].name;
+  }
 }
 
 TEST(Manifest, SmallDTypesAreOneBytePerElement) {
@@ -140,6 +158,36 @@ TEST(Manifest, ValidationErrors) {
         << "expected '" << c.expected << "' in '" << msg << "'";
     EXPECT_EQ(msg.rfind("manifest: ", 0), 0u) << msg;
   }
+}
+
+TEST(Manifest, PrintedJsonParsesBackToTheSameMessage) {
+  manifest::Manifest m;
+  Status st = parseManifest(validJson(), &m);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  std::string json = printManifestJson(m);
+  // Proto field names, not the JSON mapping's lowerCamelCase.
+  EXPECT_NE(json.find("\"format_version\": 1"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"collective_groups\""), std::string::npos) << json;
+  manifest::Manifest back;
+  st = parseManifest(json, &back);
+  ASSERT_TRUE(st.isOk()) << st.toString() << "\n" << json;
+  EXPECT_EQ(back.SerializeAsString(), m.SerializeAsString()) << json;
+  EXPECT_EQ(printManifestJson(back), json);
+}
+
+TEST(Manifest, CheckManifestReportsWithoutPrefix) {
+  // The compiler checks what it writes with the same rules; its messages
+  // carry no "manifest: " prefix (the runtime's Status wrapper adds it).
+  manifest::Manifest m;
+  ASSERT_TRUE(parseManifest(validJson(), &m).isOk());
+  std::string error;
+  EXPECT_TRUE(checkManifest(m, &error)) << error;
+  m.mutable_channels(0)->set_src("nobody");
+  EXPECT_FALSE(checkManifest(m, &error));
+  EXPECT_EQ(error, "channel 'e': unknown source task 'nobody'");
+  Status st = validateManifest(m);
+  EXPECT_EQ(st.code(), GRAPHRT_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(st.message(), "manifest: " + error);
 }
 
 TEST(Manifest, VerifyBundleFileRefusesTamperedFiles) {

@@ -58,6 +58,9 @@ void usage() {
       "                       graphc/graph-run:latest)\n"
       "  --bundle-pvc NAME    PersistentVolumeClaim holding the bundle, mounted\n"
       "                       at /bundle (default <job>-bundle)\n"
+      "  --output-pvc NAME    PersistentVolumeClaim mounted at /outputs, where\n"
+      "                       the outputs go (--output-dir /outputs/<job> unless\n"
+      "                       given; default <job>-outputs)\n"
       "  --tls-cert PEM --tls-key PEM --tls-ca PEM\n"
       "                       mutual TLS on every channel (passed on to local\n"
       "                       workers; cluster workers need the same flags)\n"
@@ -148,7 +151,7 @@ bool parseNumber(const std::string& flag, const std::string& v, double* out) {
 int main(int argc, char** argv) {
   graphrt::RunOptions opt;
   graphrt::K8sOptions k8s;
-  k8s.image = "graphc/graph-run:latest";
+  k8s.image = graphrt::kK8sDefaultImage;
   char self[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
   if (n > 0) {
@@ -239,10 +242,12 @@ int main(int argc, char** argv) {
        : a == "--tls-key"  ? opt.tlsKey
        : a == "--tls-ca"   ? opt.tlsCa
                            : opt.tokenFile) = v;
-    } else if (a == "--emit-k8s" || a == "--image" || a == "--bundle-pvc") {
-      if (!next(a == "--emit-k8s" ? &k8s.outDir
-                : a == "--image"  ? &k8s.image
-                                  : &k8s.bundlePvc))
+    } else if (a == "--emit-k8s" || a == "--image" || a == "--bundle-pvc" ||
+               a == "--output-pvc") {
+      if (!next(a == "--emit-k8s"     ? &k8s.outDir
+                : a == "--image"      ? &k8s.image
+                : a == "--bundle-pvc" ? &k8s.bundlePvc
+                                      : &k8s.outputPvc))
         return 2;
       continue;
     } else if (a == "--cluster") {

@@ -9,9 +9,10 @@
 // RUN: llvm-nm %t.o | FileCheck %s --check-prefix=OBJ
 // RUN: not graphc %s --emit=job 2>&1 | FileCheck %s --check-prefix=NOOUT
 // RUN: rm -rf %t.gjob && graphc %s --weights-threshold=32 -o %t.gjob
-// RUN: FileCheck %s --check-prefix=MANIFEST < %t.gjob/manifest.json
+// RUN: %python %S/Inputs/manifest_summary.py %t.gjob | FileCheck %s --check-prefix=MANIFEST
+// RUN: FileCheck %s --check-prefix=RAW < %t.gjob/manifest.json
 // RUN: graphc %s --weights-threshold=-1 -o %t.inline.gjob
-// RUN: FileCheck %s --check-prefix=INLINE < %t.inline.gjob/manifest.json
+// RUN: %python %S/Inputs/manifest_summary.py %t.inline.gjob | FileCheck %s --check-prefix=INLINE
 
 // GRAPH-LABEL: func.func @main
 // GRAPH: graph.matmul
@@ -41,19 +42,23 @@
 
 // NOOUT: graphc: --emit=job writes a bundle directory; give it with -o NAME.gjob
 
-// MANIFEST: "format_version": 1
-// MANIFEST: "name": "main", "job": "worker", "index": 0, "library": "main.so"
-// MANIFEST: "inputs": [
-// MANIFEST-NEXT: {"name": "x", "dtype": "f32", "shape": [2, 3]}],
-// MANIFEST: "outputs": [
-// MANIFEST-NEXT: {"name": "y", "dtype": "f32", "shape": [2, 4]}],
-// MANIFEST: "variables": [
-// MANIFEST-NEXT: {"name": "W", "dtype": "f32", "shape": [3, 4], "file": "main.w0.bin"}]}
-// MANIFEST: "files": [
-// MANIFEST-NEXT: {"path": "main.so", "sha256": "{{[0-9a-f]+}}", "size": {{[0-9]+}}},
-// MANIFEST-NEXT: {"path": "main.w0.bin", "sha256": "{{[0-9a-f]+}}", "size": 48}
+// MANIFEST: format_version 1
+// MANIFEST-NEXT: name emit-ladder
+// MANIFEST-NEXT: task main worker:0 library main.so device /job:worker/task:0/device:CPU:0 entry graphrt_task_descriptor_v1
+// MANIFEST-NEXT:   input x f32 [2, 3]
+// MANIFEST-NEXT:   output y f32 [2, 4]
+// MANIFEST-NEXT:   variable W f32 [3, 4] file main.w0.bin
+// MANIFEST-NEXT: file main.so sha256 {{[0-9a-f]+}} size {{[1-9][0-9]*}}
+// MANIFEST-NEXT: file main.w0.bin sha256 {{[0-9a-f]+}} size 48
+// MANIFEST-NOT: {{.}}
 
-// INLINE: "variables": []
+// protobuf's JSON printer with the proto field names (not lowerCamelCase).
+// RAW: "format_version": 1,
+
+// INLINE: output y f32 [2, 4]
+// INLINE-NOT: variable
+// INLINE: file main.so
+// INLINE-NOT: file
 
 func.func @main(%x: tensor<2x3xf32> {graph.name = "x"})
     -> (tensor<2x4xf32> {graph.name = "y"}) {

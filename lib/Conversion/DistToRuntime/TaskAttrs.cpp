@@ -2,86 +2,75 @@
 
 #include "graphc/Conversion/DistToRuntime/TaskAttrs.h"
 
+#include "graphrt/common/DType.h"
 #include "graphrt/graphrt.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
 namespace graphc::task {
 
-std::string manifestDType(Type t) {
+/// The runtime's dtype of an element type; INVALID when it has none.
+static graphrt_dtype_t runtimeDType(Type t) {
   if (t.isF32())
-    return "f32";
+    return GRAPHRT_DTYPE_F32;
   if (t.isF64())
-    return "f64";
+    return GRAPHRT_DTYPE_F64;
   if (t.isF16())
-    return "f16";
+    return GRAPHRT_DTYPE_F16;
   if (t.isBF16())
-    return "bf16";
+    return GRAPHRT_DTYPE_BF16;
   if (t.isInteger(1))
-    return "bool";
+    return GRAPHRT_DTYPE_BOOL;
   // ONNX's small types (one element per byte in the runtime's buffers).
   if (isa<Float8E4M3FNType>(t))
-    return "f8e4m3fn";
+    return GRAPHRT_DTYPE_F8E4M3FN;
   if (isa<Float8E4M3FNUZType>(t))
-    return "f8e4m3fnuz";
+    return GRAPHRT_DTYPE_F8E4M3FNUZ;
   if (isa<Float8E5M2Type>(t))
-    return "f8e5m2";
+    return GRAPHRT_DTYPE_F8E5M2;
   if (isa<Float8E5M2FNUZType>(t))
-    return "f8e5m2fnuz";
+    return GRAPHRT_DTYPE_F8E5M2FNUZ;
   if (isa<Float8E8M0FNUType>(t))
-    return "f8e8m0";
+    return GRAPHRT_DTYPE_F8E8M0;
   if (isa<Float4E2M1FNType>(t))
-    return "f4e2m1";
+    return GRAPHRT_DTYPE_F4E2M1;
   if (auto i = dyn_cast<IntegerType>(t)) {
     if (i.isSigned())
-      return ""; // the graph dialect's integers are signless or unsigned
+      return GRAPHRT_DTYPE_INVALID; // the graph dialect's integers are
+                                    // signless or unsigned
+    bool u = i.isUnsigned();
     switch (i.getWidth()) {
     case 2:
+      return u ? GRAPHRT_DTYPE_U2 : GRAPHRT_DTYPE_I2;
     case 4:
+      return u ? GRAPHRT_DTYPE_U4 : GRAPHRT_DTYPE_I4;
     case 8:
+      return u ? GRAPHRT_DTYPE_U8 : GRAPHRT_DTYPE_I8;
     case 16:
+      return u ? GRAPHRT_DTYPE_U16 : GRAPHRT_DTYPE_I16;
     case 32:
+      return u ? GRAPHRT_DTYPE_U32 : GRAPHRT_DTYPE_I32;
     case 64:
-      return (i.isUnsigned() ? "u" : "i") + std::to_string(i.getWidth());
+      return u ? GRAPHRT_DTYPE_U64 : GRAPHRT_DTYPE_I64;
     default:
-      return "";
+      return GRAPHRT_DTYPE_INVALID;
     }
   }
-  return "";
+  return GRAPHRT_DTYPE_INVALID;
+}
+
+std::string manifestDType(Type t) {
+  graphrt_dtype_t dtype = runtimeDType(t);
+  return dtype == GRAPHRT_DTYPE_INVALID ? "" : graphrt::dtypeName(dtype);
 }
 
 int32_t dtypeCode(StringRef dtype) {
-  return llvm::StringSwitch<graphrt_dtype_t>(dtype)
-      .Case("f32", GRAPHRT_DTYPE_F32)
-      .Case("f64", GRAPHRT_DTYPE_F64)
-      .Case("i32", GRAPHRT_DTYPE_I32)
-      .Case("i64", GRAPHRT_DTYPE_I64)
-      .Case("u8", GRAPHRT_DTYPE_U8)
-      .Case("i8", GRAPHRT_DTYPE_I8)
-      .Case("bool", GRAPHRT_DTYPE_BOOL)
-      .Case("f16", GRAPHRT_DTYPE_F16)
-      .Case("bf16", GRAPHRT_DTYPE_BF16)
-      .Case("i16", GRAPHRT_DTYPE_I16)
-      .Case("u16", GRAPHRT_DTYPE_U16)
-      .Case("u32", GRAPHRT_DTYPE_U32)
-      .Case("u64", GRAPHRT_DTYPE_U64)
-      .Case("f8e4m3fn", GRAPHRT_DTYPE_F8E4M3FN)
-      .Case("f8e4m3fnuz", GRAPHRT_DTYPE_F8E4M3FNUZ)
-      .Case("f8e5m2", GRAPHRT_DTYPE_F8E5M2)
-      .Case("f8e5m2fnuz", GRAPHRT_DTYPE_F8E5M2FNUZ)
-      .Case("f8e8m0", GRAPHRT_DTYPE_F8E8M0)
-      .Case("f4e2m1", GRAPHRT_DTYPE_F4E2M1)
-      .Case("i4", GRAPHRT_DTYPE_I4)
-      .Case("u4", GRAPHRT_DTYPE_U4)
-      .Case("i2", GRAPHRT_DTYPE_I2)
-      .Case("u2", GRAPHRT_DTYPE_U2)
-      .Default(GRAPHRT_DTYPE_INVALID);
+  return graphrt::parseDType(std::string_view(dtype.data(), dtype.size()));
 }
 
 DictionaryAttr tensorEntry(MLIRContext *ctx, StringRef name,

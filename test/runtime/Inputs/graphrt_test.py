@@ -4,6 +4,8 @@
   graphrt_test.py pair-bundle DIR LIBDIR     # DIR/pair.gjob, DIR/x.npy
   graphrt_test.py coll-bundle K DIR LIBDIR   # DIR/coll.gjob, DIR/x<r>.npy
   graphrt_test.py check-pair DIR STEPS [OUT] # compares OUT (DIR/out)/*.npy
+  graphrt_test.py check-traffic METRICS BUNDLE STEPS  # --metrics byte counts
+  graphrt_test.py check-image CONTEXT DOCKERFILE BINDIR TASKLIB  # deploy/k8s
   graphrt_test.py check-coll K DIR
   graphrt_test.py run --expect-exit N --max-seconds S -- CMD...
   graphrt_test.py kill-task TASK SECONDS -- CMD...  # kill -9 mid-run
@@ -117,6 +119,47 @@ def check_metrics(path, steps, x_path):
         assert all(0 < t <= r["seconds"] for t in r["task_seconds"].values()), r
         assert r["loss"] == float(2 * x[0] + r["step"] + 1), r
     print("metrics: ok (%d steps)" % steps)
+
+
+# Bytes per element, from graphrt.h's graphrt_dtype_size (restated here so
+# the runtime's table is checked, not reused).
+DTYPE_BYTES = {"f64": 8, "i64": 8, "u64": 8, "f32": 4, "i32": 4, "u32": 4,
+               "f16": 2, "bf16": 2, "i16": 2, "u16": 2, "u8": 1, "i8": 1,
+               "bool": 1}
+
+
+def check_traffic(path, bundle, steps):
+    """check-traffic METRICS BUNDLE STEPS: --metrics' byte counters against
+    the manifest: every channel moves exactly its payload's bytes in every
+    step, once (one message), counted in per_step[].channel_bytes and summed
+    in channels; every collective group moves the same bytes each step, and
+    collective_groups holds their sum."""
+    m = json.load(open(path))
+    man = json.load(open(os.path.join(bundle, "manifest.json")))
+    per = m["per_step"]
+    assert len(per) == steps, len(per)
+    channels = man.get("channels", [])
+    assert set(m["channels"]) == {c["key"] for c in channels}, m["channels"]
+    for c in channels:
+        p = c["payload"]
+        want = DTYPE_BYTES[p["dtype"]]
+        for d in p.get("shape", []):
+            want *= int(d)
+        for r in per:
+            assert r["channel_bytes"][c["key"]] == want, (c["key"], want, r)
+        total = m["channels"][c["key"]]
+        assert total == {"src": c["src"], "dst": c["dst"], "bytes": want * steps,
+                         "messages": steps}, (c["key"], total)
+        print("channel %s: %d bytes per step, %d in %d steps" %
+              (c["key"], want, want * steps, steps))
+    groups = man.get("collective_groups", [])
+    assert set(m["collective_groups"]) == {g["name"] for g in groups}
+    for g in groups:
+        got = [r["collective_bytes"][g["name"]] for r in per]
+        assert got[0] > 0 and got == [got[0]] * steps, (g["name"], got)
+        assert m["collective_groups"][g["name"]]["bytes"] == sum(got), g
+        print("group %s: %d bytes per step, %d in %d steps" %
+              (g["name"], got[0], sum(got), steps))
 
 
 def check_trace(path, steps, kinds):
@@ -376,12 +419,16 @@ def ranks(argv):
 
 
 def check_k8s(argv):
-    """check-k8s DIR NAME TASKS BUNDLE PVC IMAGE ARG...: the manifests of
-    --emit-k8s, field by field: an Indexed Job of TASKS pods running
-    `graph-run ARG... /bundle/BUNDLE` in IMAGE with the bundle's volume, and the
-    headless Service that gives the pods their DNS names."""
-    d, name, tasks, bundle, pvc, image = argv[:6]
-    args = argv[6:]
+    """check-k8s DIR NAME TASKS BUNDLE PVC OUTPUT_PVC IMAGE ARG...: the
+    manifests of --emit-k8s, field by field: an Indexed Job of TASKS pods
+    running `graph-run ARG... [--output-dir /outputs/NAME] /bundle/BUNDLE` in
+    IMAGE with the bundle's volume and the outputs volume, and the headless
+    Service that gives the pods their DNS names."""
+    d, name, tasks, bundle, pvc, output_pvc, image = argv[:7]
+    args = argv[7:]
+    if not any(a == "--output-dir" or a.startswith("--output-dir=")
+               for a in args):
+        args = args + ["--output-dir", "/outputs/" + name]
     if image == "DEFAULT":  # spelt out here: lit would expand the tool name
         image = "graphc/" + "graph-run:latest"
     tasks = int(tasks)
@@ -403,7 +450,9 @@ def check_k8s(argv):
     assert set(pod) == {"subdomain", "restartPolicy", "containers", "volumes"}
     assert pod["subdomain"] == name and pod["restartPolicy"] == "Never"
     assert pod["volumes"] == [{"name": "bundle", "persistentVolumeClaim":
-                               {"claimName": pvc, "readOnly": True}}], pod["volumes"]
+                               {"claimName": pvc, "readOnly": True}},
+                              {"name": "outputs", "persistentVolumeClaim":
+                               {"claimName": output_pvc}}], pod["volumes"]
     (c,) = pod["containers"]
     assert c["name"] == "graph-run" and c["image"] == image
     assert c["command"] == ["graph-run"]
@@ -420,7 +469,8 @@ def check_k8s(argv):
     assert c["ports"] == [{"name": "coordinator", "containerPort": 29400},
                           {"name": "worker", "containerPort": 29500}], c["ports"]
     assert c["volumeMounts"] == [{"name": "bundle", "mountPath": "/bundle",
-                                  "readOnly": True}]
+                                  "readOnly": True},
+                                 {"name": "outputs", "mountPath": "/outputs"}]
 
     assert svc["apiVersion"] == "v1" and svc["kind"] == "Service"
     assert svc["metadata"] == {"name": name, "labels": labels}
@@ -430,6 +480,92 @@ def check_k8s(argv):
         "ports": [{"name": "coordinator", "port": 29400},
                   {"name": "worker", "port": 29500}]}, svc["spec"]
     print("k8s: ok (%s, %d pods)" % (name, tasks))
+
+
+def dockerfile_packages(text):
+    """The packages of the Dockerfile's `apt-get install` (continuation
+    lines joined), and its COPY lines."""
+    text = text.replace("\\\n", " ")
+    packages, copies = set(), []
+    for line in text.splitlines():
+        words = line.split()
+        if words[:1] == ["COPY"]:
+            copies.append(words[1:])
+        if "install" in words:
+            for w in words[words.index("install") + 1:]:
+                if w == "&&":
+                    break
+                if not w.startswith("-"):
+                    packages.add(w)
+    return packages, copies
+
+
+def owning_package(path):
+    """The Debian package that installed `path` (dpkg -S), trying the
+    merged-/usr spellings."""
+    real = os.path.realpath(path)
+    candidates = [path, real]
+    for p in (path, real):
+        if p.startswith("/lib"):
+            candidates.append("/usr" + p)
+        elif p.startswith("/usr/lib"):
+            candidates.append(p[len("/usr"):])
+    for p in candidates:
+        r = subprocess.run(["dpkg", "-S", p], capture_output=True, text=True)
+        if r.returncode == 0:
+            return r.stdout.split(":")[0].strip()
+    return None
+
+
+def check_image(argv):
+    """check-image CONTEXT DOCKERFILE BUILD_BIN TASK_LIB: deploy/k8s/stage.sh
+    staged the two binaries of BUILD_BIN and libomp.so.5 next to the
+    Dockerfile, the Dockerfile copies them in, and every shared library that
+    `ldd` names for graph-run, graph-worker and a graphc task library
+    (TASK_LIB) is either glibc's (the base image has it), staged (libomp) or
+    from a package the Dockerfile installs."""
+    context, dockerfile, bindir, tasklib = argv
+    text = open(dockerfile).read()
+    assert open(os.path.join(context, "Dockerfile")).read() == text
+    assert text.splitlines()[[l.split()[:1] for l in text.splitlines()].index(
+        ["FROM"])].split()[1].startswith("debian:12"), "not debian:12"
+    packages, copies = dockerfile_packages(text)
+    assert ["bin/graph-run", "bin/graph-worker", "/usr/local/bin/"] in copies, copies
+    assert ["lib/libomp.so.5", "/usr/local/lib/"] in copies, copies
+    for tool in ("graph-run", "graph-worker"):
+        staged = open(os.path.join(context, "bin", tool), "rb").read()
+        assert staged == open(os.path.join(bindir, tool), "rb").read(), tool
+    staged_libs = set(os.listdir(os.path.join(context, "lib")))
+    assert staged_libs == {"libomp.so.5"}, staged_libs
+    glibc = {"libc6"}
+    needed = {}
+    for binary in (os.path.join(bindir, "graph-run"),
+                   os.path.join(bindir, "graph-worker"), tasklib):
+        out = subprocess.run(["ldd", binary], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            words = line.split()
+            if len(words) < 3 or words[1] != "=>":
+                continue  # the vDSO and the loader itself
+            lib, path = words[0], words[2]
+            assert path != "not", "%s: %s is not found" % (binary, lib)
+            needed[lib] = path
+    missing = []
+    for lib, path in sorted(needed.items()):
+        if lib in staged_libs:
+            print("%s: staged" % lib)
+            continue
+        pkg = owning_package(path)
+        if pkg in glibc:
+            continue
+        if pkg not in packages:
+            missing.append("%s (%s, package %s)" % (lib, path, pkg))
+        else:
+            print("%s: %s" % (lib, pkg))
+    assert not missing, "the Dockerfile does not install: " + ", ".join(missing)
+    unused = packages - {owning_package(p) for p in needed.values()}
+    assert not unused, "the Dockerfile installs packages nothing links: %s" % unused
+    print("image: ok (%d packages, libomp staged)" % len(packages))
 
 
 def main():
@@ -442,6 +578,10 @@ def main():
         check_pair(args[0], int(args[1]), args[2] if len(args) > 2 else None)
     elif cmd == "check-metrics":
         check_metrics(args[0], int(args[1]), args[2])
+    elif cmd == "check-traffic":
+        check_traffic(args[0], args[1], int(args[2]))
+    elif cmd == "check-image":
+        check_image(args)
     elif cmd == "check-trace":
         check_trace(args[0], int(args[1]), args[2])
     elif cmd == "check-coll":
