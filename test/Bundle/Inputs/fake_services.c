@@ -60,6 +60,12 @@ static graphrt_status_t allToAll(graphrt_context_t *c, const char *g,
   return service("all_to_all", g, out, 2 * n * graphrt_dtype_size(d));
 }
 
+static void release(graphrt_tensor_t *t, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    free(t[i].data);
+  free(t);
+}
+
 static graphrt_tensor_t *tensors(const graphrt_tensor_signature_t *sigs,
                                  size_t n) {
   graphrt_tensor_t *t = calloc(n ? n : 1, sizeof(graphrt_tensor_t));
@@ -115,5 +121,9 @@ int main(int argc, char **argv) {
   printf("status %s after %d calls\n",
          st == GRAPHRT_OK ? "ok" : st == kFailure ? "failure" : "other",
          calls);
+  release(in, desc->num_inputs);
+  release(out, desc->num_outputs);
+  release(vars, desc->num_variables);
+  dlclose(lib);
   return 0;
 }
