@@ -13,7 +13,7 @@
 // CHECK-SAME: graphrt.channels = [{direction = "send", dtype = "f32", key = "x1", peer = "worker1", shape = array<i64: 1, 4>}, {direction = "recv", dtype = "f32", key = "y1", peer = "worker1", shape = array<i64: 1, 4>}]
 // CHECK-SAME: graphrt.groups = [{name = "worker0+worker1", tasks = ["worker0", "worker1"]}]
 // CHECK-SAME: graphrt.inputs = [{dtype = "f32", name = "x", shape = array<i64: 2, 4>}]
-// CHECK-SAME: graphrt.outputs = [{dtype = "f32", name = "y", shape = array<i64: 2, 4>}, {dtype = "f32", name = "ag", shape = array<i64: 2, 8>}, {dtype = "f32", name = "rs0", shape = array<i64: 2, 2>}]
+// CHECK-SAME: graphrt.outputs = [{dtype = "f32", name = "y", shape = array<i64: 2, 4>}, {dtype = "f32", name = "ag", shape = array<i64: 2, 8>}, {dtype = "f32", name = "rs0", shape = array<i64: 2, 2>}, {dtype = "f32", name = "a2a0", shape = array<i64: 2, 4>}]
 // CHECK-SAME: graphrt.task = {device = "/job:worker/task:0/device:CPU:0", index = 0 : i64, job = "worker"}
 // CHECK-SAME: graphrt.variables = [{dtype = "f32", name = "w0", shape = array<i64: 1, 4>, value = dense<{{.*}}> : tensor<1x4xf32>}]
 // CHECK-DAG: llvm.mlir.global private constant @[[KEY:graphc_comm_str_[0-9]+]]("x1\00")
@@ -47,8 +47,13 @@
 // CHECK-LABEL: func.func private @graphc_broadcast_5(
 // CHECK: llvm.getelementptr %{{.*}}[11]
 // CHECK: "llvm.intr.memcpy"
+// all_to_all is entry 12: (ctx, group, F32, in, out, 4 elements per block).
+// CHECK-LABEL: func.func private @graphc_all_to_all_6(
+// CHECK: llvm.getelementptr %{{.*}}[12]
+// CHECK: %[[BLOCK:.*]] = llvm.mlir.constant(4 : i64)
+// CHECK: llvm.call %{{.*}}(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BLOCK]])
 // CHECK-LABEL: func.func @graphc_task_run(
-// CHECK-SAME: %[[C:.*]]: !llvm.ptr, %[[S:.*]]: !llvm.ptr, %[[X:.*]]: memref<2x4xf32>, %[[W:.*]]: memref<1x4xf32>, %[[Y:.*]]: memref<2x4xf32>, %{{.*}}: memref<2x8xf32>, %{{.*}}: memref<2x2xf32>) -> !llvm.ptr
+// CHECK-SAME: %[[C:.*]]: !llvm.ptr, %[[S:.*]]: !llvm.ptr, %[[X:.*]]: memref<2x4xf32>, %[[W:.*]]: memref<1x4xf32>, %[[Y:.*]]: memref<2x4xf32>, %{{.*}}: memref<2x8xf32>, %{{.*}}: memref<2x2xf32>, %{{.*}}: memref<2x4xf32>) -> !llvm.ptr
 // CHECK: %[[STATUS:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
 // CHECK: llvm.store %{{.*}}, %[[STATUS]]
 // CHECK: %[[XT:.*]] = bufferization.to_tensor %[[X]] restrict :
