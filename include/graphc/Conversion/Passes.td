@@ -85,12 +85,16 @@ def ConvertDistToRuntime : Pass<"convert-dist-to-runtime", "mlir::ModuleOp"> {
     between the calls still runs on whatever the skipped buffers hold; the
     runtime discards a failed step's outputs.
 
-    **Limits.** all_gather and reduce_scatter along an axis with non-unit
-    dimensions before it transpose around the call, since the runtime's
-    blocks are rank-major and flat; all_to_all needs its split and concat
-    axes to be leading (unit dimensions before them), and a `prod`
-    reduction, which graphrt has no operator for, is refused. Variable
-    accesses inside nested regions are refused.
+    **Layouts.** The runtime's collectives exchange flat, rank-major
+    blocks. An all_gather or reduce_scatter along an axis with non-unit
+    dimensions before it moves the axis first (`linalg.transpose`) around
+    the call; an all_to_all whose split or concat axis is not leading moves
+    the split axis first for the call, then puts each received block back
+    in the original layout and stacks the blocks along the concat axis
+    (`tensor.expand_shape`, transposes, `tensor.collapse_shape`).
+
+    **Limits.** A `prod` reduction, which graphrt has no operator for, and
+    variable accesses inside nested regions are refused.
   }];
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",

@@ -379,6 +379,39 @@ private:
                });
   }
 
+  /// An all_to_all's result from the runtime's: `received` holds, in the
+  /// layout with the split axis moved first, one block per member (member
+  /// r's slice, rows r * S/n ...). Each block goes back to the original
+  /// layout and the blocks are concatenated along `concat`.
+  Value concatBlocks(Location loc, Value received, int64_t n, int64_t split,
+                     int64_t concat) {
+    auto type = cast<RankedTensorType>(received.getType());
+    // [S, rest...] -> [n, S/n, rest...]
+    SmallVector<int64_t> blocks = {n, type.getDimSize(0) / n};
+    llvm::append_range(blocks, type.getShape().drop_front());
+    SmallVector<ReassociationIndices> expand = {{0, 1}};
+    for (int64_t d = 2; d < static_cast<int64_t>(blocks.size()); ++d)
+      expand.push_back({d});
+    Value t = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(blocks, type.getElementType()),
+        received, expand);
+    // [n, S/n, rest...] -> [n, slice in the original layout]
+    t = moveAxis(b, loc, t, 1, split + 1);
+    // -> [d0 .. n, d_concat ..], then n * d_concat.
+    t = moveAxis(b, loc, t, 0, concat);
+    int64_t rank = cast<RankedTensorType>(t.getType()).getRank();
+    SmallVector<ReassociationIndices> collapse;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == concat + 1)
+        continue;
+      if (d == concat)
+        collapse.push_back({d, d + 1});
+      else
+        collapse.push_back({d});
+    }
+    return tensor::CollapseShapeOp::create(b, loc, t, collapse);
+  }
+
   LogicalResult lowerCollective(dist::CollectiveOpInterface op) {
     Operation *raw = op.getOperation();
     Location loc = raw->getLoc();
@@ -397,6 +430,8 @@ private:
     std::optional<int32_t> reduction;
     int64_t count = inType.getNumElements();
     std::optional<int32_t> root;
+    // all_to_all axes that are not leading.
+    std::optional<int64_t> split, concat;
 
     if (auto ar = dyn_cast<dist::AllReduceOp>(raw)) {
       service = SERVICE_INDEX(all_reduce);
@@ -427,17 +462,20 @@ private:
       service = SERVICE_INDEX(all_to_all);
       count = inType.getNumElements() / groupSize;
       if (!isLeading(inType.getShape(), a2a.getSplitAxis()) ||
-          !isLeading(outType.getShape(), a2a.getConcatAxis()))
-        return raw->emitOpError()
-               << "splits along axis " << a2a.getSplitAxis()
-               << " and concatenates along axis " << a2a.getConcatAxis()
-               << " of " << inType << "; the runtime's all_to_all exchanges "
-               << "contiguous blocks, so only axes with unit dimensions "
-                  "before them are supported (transpose around the op)";
+          !isLeading(outType.getShape(), a2a.getConcatAxis())) {
+        split = a2a.getSplitAxis();
+        concat = a2a.getConcatAxis();
+      }
     }
 
     RankedTensorType callOut = outType;
-    if (moved) {
+    if (split) {
+      // The runtime exchanges contiguous blocks: slices along the split
+      // axis once it is leading; the received blocks are then put back in
+      // place along the concat axis (see concatBlocks).
+      input = moveAxis(b, loc, input, *split, 0);
+      callOut = cast<RankedTensorType>(input.getType());
+    } else if (moved) {
       input = moveAxis(b, loc, input, *moved, 0);
       auto movedIn = cast<RankedTensorType>(input.getType());
       SmallVector<int64_t> shape(movedIn.getShape());
@@ -470,7 +508,9 @@ private:
     StringRef kind = raw->getName().stripDialect();
     callHelper(raw, kind, service, {in, out}, emit);
     Value result = toTensor(loc, callOut, out);
-    if (moved)
+    if (split)
+      result = concatBlocks(loc, result, groupSize, *split, *concat);
+    else if (moved)
       result = moveAxis(b, loc, result, 0, *moved);
     raw->getResult(0).replaceAllUsesWith(result);
     raw->erase();

@@ -28,7 +28,11 @@ expected = {"y": y, "ag": ag, "rs0": rs[:, 0:2], "rs1": rs[:, 2:4],
             "bw": bw, "count": np.array(count, np.float32),
             # row j of each member's input goes to member j
             "a2a0": np.concatenate([x[0:1], xx[0:1]], axis=0),
-            "a2a1": np.concatenate([x[1:2], xx[1:2]], axis=0)}
+            "a2a1": np.concatenate([x[1:2], xx[1:2]], axis=0),
+            # column block j of each member's input goes to member j,
+            # stacked along rows in member order
+            "a2b0": np.concatenate([x[:, 0:2], xx[:, 0:2]], axis=0),
+            "a2b1": np.concatenate([x[:, 2:4], xx[:, 2:4]], axis=0)}
 for name, want in expected.items():
     got = np.load(f"{out_dir}/{name}.npy")
     if got.shape != want.shape or not np.allclose(got, want, rtol=1e-6):

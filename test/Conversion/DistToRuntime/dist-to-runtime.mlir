@@ -13,7 +13,7 @@
 // CHECK-SAME: graphrt.channels = [{direction = "send", dtype = "f32", key = "x1", peer = "worker1", shape = array<i64: 1, 4>}, {direction = "recv", dtype = "f32", key = "y1", peer = "worker1", shape = array<i64: 1, 4>}]
 // CHECK-SAME: graphrt.groups = [{name = "worker0+worker1", tasks = ["worker0", "worker1"]}]
 // CHECK-SAME: graphrt.inputs = [{dtype = "f32", name = "x", shape = array<i64: 2, 4>}]
-// CHECK-SAME: graphrt.outputs = [{dtype = "f32", name = "y", shape = array<i64: 2, 4>}, {dtype = "f32", name = "ag", shape = array<i64: 2, 8>}, {dtype = "f32", name = "rs0", shape = array<i64: 2, 2>}, {dtype = "f32", name = "a2a0", shape = array<i64: 2, 4>}]
+// CHECK-SAME: graphrt.outputs = [{dtype = "f32", name = "y", shape = array<i64: 2, 4>}, {dtype = "f32", name = "ag", shape = array<i64: 2, 8>}, {dtype = "f32", name = "rs0", shape = array<i64: 2, 2>}, {dtype = "f32", name = "a2a0", shape = array<i64: 2, 4>}, {dtype = "f32", name = "a2b0", shape = array<i64: 4, 2>}]
 // CHECK-SAME: graphrt.task = {device = "/job:worker/task:0/device:CPU:0", index = 0 : i64, job = "worker"}
 // CHECK-SAME: graphrt.variables = [{dtype = "f32", name = "w0", shape = array<i64: 1, 4>, value = dense<{{.*}}> : tensor<1x4xf32>}]
 // CHECK-DAG: llvm.mlir.global private constant @[[KEY:graphc_comm_str_[0-9]+]]("x1\00")
@@ -53,7 +53,7 @@
 // CHECK: %[[BLOCK:.*]] = llvm.mlir.constant(4 : i64)
 // CHECK: llvm.call %{{.*}}(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BLOCK]])
 // CHECK-LABEL: func.func @graphc_task_run(
-// CHECK-SAME: %[[C:.*]]: !llvm.ptr, %[[S:.*]]: !llvm.ptr, %[[X:.*]]: memref<2x4xf32>, %[[W:.*]]: memref<1x4xf32>, %[[Y:.*]]: memref<2x4xf32>, %{{.*}}: memref<2x8xf32>, %{{.*}}: memref<2x2xf32>, %{{.*}}: memref<2x4xf32>) -> !llvm.ptr
+// CHECK-SAME: %[[C:.*]]: !llvm.ptr, %[[S:.*]]: !llvm.ptr, %[[X:.*]]: memref<2x4xf32>, %[[W:.*]]: memref<1x4xf32>, %[[Y:.*]]: memref<2x4xf32>, %{{.*}}: memref<2x8xf32>, %{{.*}}: memref<2x2xf32>, %{{.*}}: memref<2x4xf32>, %{{.*}}: memref<4x2xf32>) -> !llvm.ptr
 // CHECK: %[[STATUS:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
 // CHECK: llvm.store %{{.*}}, %[[STATUS]]
 // CHECK: %[[XT:.*]] = bufferization.to_tensor %[[X]] restrict :
@@ -66,6 +66,13 @@
 // CHECK: linalg.transpose ins(%[[XT]] : tensor<2x4xf32>) {{.*}} permutation = [1, 0]
 // CHECK: call @graphc_all_gather_3
 // CHECK: linalg.transpose {{.*}} permutation = [1, 0]
+// An all_to_all splitting columns: the columns are moved first for the
+// call, then each received 2x2 block goes back and the blocks are stacked.
+// CHECK: linalg.transpose ins(%[[XT]] : tensor<2x4xf32>) {{.*}} permutation = [1, 0]
+// CHECK: call @graphc_all_to_all_7
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] {{.*}} : tensor<4x2xf32> into tensor<2x2x2xf32>
+// CHECK: linalg.transpose {{.*}} permutation = [0, 2, 1]
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x2x2xf32> into tensor<4x2xf32>
 // The update w0 += g comes after the outputs are written.
 // CHECK: %[[NEW:.*]] = graph.add %[[WT]], %[[G]]
 // CHECK: bufferization.materialize_in_destination %{{.*}} in restrict writable %[[Y]]

@@ -42,20 +42,6 @@ module attributes {dist.cluster = #dist.cluster<{worker = 2}>} {
 
 // -----
 
-module attributes {dist.cluster = #dist.cluster<{worker = 2}>} {
-  dist.task @worker0 on #dist.device<"/job:worker/task:0"> (%x: tensor<2x4xf32>) -> tensor<4x2xf32> {
-    // expected-error @+1 {{splits along axis 1 and concatenates along axis 0 of 'tensor<2x4xf32>'; the runtime's all_to_all exchanges contiguous blocks, so only axes with unit dimensions before them are supported (transpose around the op)}}
-    %y = dist.all_to_all %x split 1 concat 0 group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "a" : tensor<2x4xf32> -> tensor<4x2xf32>
-    dist.return %y : tensor<4x2xf32>
-  }
-  dist.task @worker1 on #dist.device<"/job:worker/task:1"> (%x: tensor<2x4xf32>) -> tensor<4x2xf32> {
-    %y = dist.all_to_all %x split 1 concat 0 group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "a" : tensor<2x4xf32> -> tensor<4x2xf32>
-    dist.return %y : tensor<4x2xf32>
-  }
-}
-
-// -----
-
 // expected-error @+1 {{input 'x' has type 'tensor<?x4xf32>'; a task needs static shapes (fix them with --input-shape)}}
 func.func @main(%x: tensor<?x4xf32> {graph.name = "x"}) -> tensor<?x4xf32> {
   return %x : tensor<?x4xf32>
