@@ -40,4 +40,40 @@ def GraphPrintCost : Pass<"graph-print-cost"> {
   }];
 }
 
+def GraphHoistWeights : Pass<"graph-hoist-weights", "mlir::ModuleOp"> {
+  let summary = "Turn large constants into variables (the model's weights)";
+  let description = [{
+    Every dense (or `dense_resource`, as the ONNX importer keeps large
+    initializers) non-splat `graph.constant` of at least `threshold` bytes
+    becomes a module-level `graph.variable @NAME : T = <value>` read with
+    `graph.read_variable @NAME` where the constant was. From here on weights
+    and trained variables are the same thing: runtime-owned buffers that
+    placement can move and a weights file initialises, instead of bytes in
+    the task's shared object.
+
+    `NAME` is the constant's source (the ONNX initializer or TF node named
+    by its location, after the last `:`), else `constN`, with characters
+    other than letters, digits, `_`, `.` and `-` replaced by `_`, and made
+    unique among the module's symbols (`W`, `W_1`, ...). Each constant gets
+    its own variable even when two hold the same value, since they may be
+    updated independently later; the bytes themselves are shared (the
+    attribute is reused, and the bundle writer writes one file per distinct
+    value). The constant's `dist.device`, when it has one, moves to the
+    variable.
+
+    Constants stay where they are when they are splats (cheap to
+    materialise), smaller than `threshold`, of a type the runtime has no
+    dtype for, or of `i1` (bit-packed in the attribute). A negative
+    `threshold` hoists nothing.
+  }];
+  let options = [
+    Option<"threshold", "threshold", "int64_t", /*default=*/"4096",
+           "Smallest constant, in bytes, that becomes a variable (negative: "
+           "none)">,
+  ];
+  let statistics = [
+    Statistic<"numHoisted", "num-hoisted", "Number of constants hoisted">,
+  ];
+}
+
 #endif // GRAPHC_DIALECTS_GRAPH_PASSES_TD

@@ -8,6 +8,7 @@
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
 #include "graphc/Pipelines/CpuCodegen.h"
+#include "graphc/Pipelines/GraphcPipelines.h"
 #include "graphc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,6 +30,7 @@ void graphc::registerAllPasses() {
     registerAnalysisPasses();
     registerCpuCodegenPasses();
     registerTransformsPasses();
+    registerGraphcPipelines();
     return true;
   }();
   (void)once;

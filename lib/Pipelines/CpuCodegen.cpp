@@ -2,6 +2,7 @@
 
 #include "graphc/Pipelines/CpuCodegen.h"
 
+#include "CpuCodegenPipelineOptions.h"
 #include "CpuPasses.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -158,39 +159,6 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
-namespace {
-/// Command-line form of CpuCodegenOptions for graph-opt.
-struct CpuCodegenPipelineOptions
-    : public PassPipelineOptions<CpuCodegenPipelineOptions> {
-  Option<int64_t> vectorWidth{*this, "vector-width",
-                              llvm::cl::desc("f32 lanes per vector (0: host)"),
-                              llvm::cl::init(0)};
-  Option<int64_t> mr{*this, "mr", llvm::cl::desc("matmul register tile rows"),
-                     llvm::cl::init(0)};
-  Option<int64_t> nr{*this, "nr",
-                     llvm::cl::desc("matmul register tile columns"),
-                     llvm::cl::init(0)};
-  Option<int64_t> kc{*this, "kc", llvm::cl::desc("matmul K block"),
-                     llvm::cl::init(256)};
-  Option<int64_t> parallelM{*this, "parallel-m",
-                            llvm::cl::desc("matmul task rows"),
-                            llvm::cl::init(256)};
-  Option<int64_t> parallelN{*this, "parallel-n",
-                            llvm::cl::desc("matmul task columns"),
-                            llvm::cl::init(128)};
-  Option<bool> openmp{*this, "openmp",
-                      llvm::cl::desc("lower parallel loops to OpenMP"),
-                      llvm::cl::init(true)};
-  Option<unsigned> numThreads{*this, "num-threads",
-                              llvm::cl::desc("OpenMP threads (0: runtime)"),
-                              llvm::cl::init(0)};
-  Option<bool> convGemm{
-      *this, "conv-gemm",
-      llvm::cl::desc("2-D NCHW convolutions as im2col + GEMM"),
-      llvm::cl::init(true)};
-};
-} // namespace
-
 void registerCpuCodegenPasses() {
   registerCpuPasses();
   PassPipelineRegistration<CpuCodegenPipelineOptions>(
@@ -198,17 +166,7 @@ void registerCpuCodegenPasses() {
       "Lower linalg on tensors to the LLVM dialect for the host CPU: fusion, "
       "tiling, vectorisation, bufferization, OpenMP",
       [](OpPassManager &pm, const CpuCodegenPipelineOptions &cl) {
-        CpuCodegenOptions options;
-        options.vectorWidth = cl.vectorWidth;
-        options.mr = cl.mr;
-        options.nr = cl.nr;
-        options.kc = cl.kc;
-        options.parallelM = cl.parallelM;
-        options.parallelN = cl.parallelN;
-        options.openmp = cl.openmp;
-        options.numThreads = cl.numThreads;
-        options.convGemm = cl.convGemm;
-        buildCpuCodegenPipeline(pm, options);
+        buildCpuCodegenPipeline(pm, cl.options());
       });
 }
 

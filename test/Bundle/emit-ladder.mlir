@@ -2,6 +2,7 @@
 // threshold the 48-byte W becomes a variable with a weights file and the
 // 16-byte b stays in the shared object.
 // RUN: graphc %s --emit=graph | FileCheck %s --check-prefix=GRAPH
+// RUN: graphc %s --emit=dist --weights-threshold=32 | FileCheck %s --check-prefix=DIST
 // RUN: graphc %s --emit=linalg --weights-threshold=32 | FileCheck %s --check-prefix=LINALG
 // RUN: graphc %s --emit=llvm --weights-threshold=32 | FileCheck %s --check-prefix=LLVM
 // RUN: graphc %s --emit=obj --weights-threshold=32 -o %t.o
@@ -16,8 +17,15 @@
 // GRAPH-LABEL: func.func @main
 // GRAPH: graph.matmul
 
-// LINALG-LABEL: func.func @graphc_task_run(
-// LINALG-SAME: %[[X:.*]]: memref<2x3xf32>, %[[W:.*]]: memref<3x4xf32>, %[[Y:.*]]: memref<2x4xf32>)
+// DIST: graph.variable @W : tensor<3x4xf32> = dense<
+// DIST-LABEL: dist.task @main on #dist.device<"/job:worker/task:0">
+// DIST: graph.read_variable @W : tensor<3x4xf32>
+// DIST: graph.constant dense<[5.000000e-01, -1.000000e+00, 2.000000e+00, 0.000000e+00]>
+
+// LINALG-LABEL: module @main attributes
+// LINALG-SAME: graphrt.variables = [{dtype = "f32", name = "W", shape = array<i64: 3, 4>, value = dense<
+// LINALG: func.func @graphc_task_run(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr,
+// LINALG-SAME: %[[X:.*]]: memref<2x3xf32>, %[[W:.*]]: memref<3x4xf32>, %[[Y:.*]]: memref<2x4xf32>) -> !llvm.ptr
 // LINALG-DAG: bufferization.to_tensor %[[X]] restrict
 // LINALG-DAG: bufferization.to_tensor %[[W]] restrict
 // LINALG: linalg.matmul

@@ -14,9 +14,11 @@
 // BYTES-NEXT: 5 6 7 8
 // BYTES-NEXT: 9 10 11 12
 
-// LINALG-LABEL: func.func @graphc_task_run(
-// LINALG-SAME: %{{.*}}: memref<2x3xf32>, %{{.*}}: memref<3x4xf32>, %{{.*}}: memref<2x4xf32>)
-// LINALG-NOT: dense_resource
+// The blob is the variable's initial value, not a constant of the code.
+// LINALG: graphrt.variables = [{dtype = "f32", name = "W", shape = array<i64: 3, 4>, value = dense_resource<w_blob> : tensor<3x4xf32>}]
+// LINALG: func.func @graphc_task_run(
+// LINALG-SAME: %{{.*}}: memref<2x3xf32>, %{{.*}}: memref<3x4xf32>, %{{.*}}: memref<2x4xf32>) -> !llvm.ptr
+// LINALG-NOT: arith.constant dense_resource
 
 func.func @main(%x: tensor<2x3xf32> {graph.name = "x"})
     -> (tensor<2x4xf32> {graph.name = "y"}) {

@@ -1,8 +1,8 @@
 //===- graphc.cpp - the graphc compiler driver ----------------------------===//
 //
-// graphc INPUT [-o OUTPUT] [--emit=STAGE]: reads a model, runs the pipeline up
-// to STAGE and writes the result. Flags live here only; the libraries take
-// options structs.
+// graphc INPUT [-o OUTPUT] [--emit=STAGE]: reads a model, runs the named
+// pipelines (graphc/Pipelines/GraphcPipelines.h) up to STAGE and writes the
+// result. Flags live here only; the libraries take options structs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #include "graphc/Import/ModelFormat.h"
 #include "graphc/Import/SupportedOps.h"
 #include "graphc/InitAll.h"
+#include "graphc/Pipelines/GraphcPipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -21,8 +22,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
-#include "mlir/Transforms/Passes.h"
-#include "graph/Passes.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -35,7 +34,7 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitStage { Import, Graph, Linalg, LLVM, Obj, Job };
+enum class EmitStage { Import, Graph, Dist, Linalg, LLVM, Obj, Job };
 enum class Target { Cpu };
 
 cl::OptionCategory graphcCategory("graphc options");
@@ -58,15 +57,21 @@ cl::opt<EmitStage> emit(
                clEnumValN(EmitStage::Graph, "graph",
                           "graph dialect after shape inference and "
                           "canonicalization"),
+               clEnumValN(EmitStage::Dist, "dist",
+                          "weights as graph.variables, placed and "
+                          "partitioned into dist.tasks (graphc-dist)"),
                clEnumValN(EmitStage::Linalg, "linalg",
-                          "linalg, tensor, arith and math on tensors"),
+                          "one nested module per task: graphc_task_run over "
+                          "memrefs, linalg on tensors, communication as "
+                          "service calls (graphc-task-lowering)"),
                clEnumValN(EmitStage::LLVM, "llvm",
-                          "the task in the LLVM dialect, with its graphrt "
-                          "descriptor"),
-               clEnumValN(EmitStage::Obj, "obj", "the task's object file"),
+                          "every task in the LLVM dialect, with its graphrt "
+                          "descriptor (graphc-task-codegen)"),
+               clEnumValN(EmitStage::Obj, "obj",
+                          "the object file of a one-task job"),
                clEnumValN(EmitStage::Job, "job",
-                          "a job bundle directory (manifest.json, the task's "
-                          ".so and weights)")),
+                          "a job bundle directory (manifest.json, one .so "
+                          "per task, weights)")),
     cl::cat(graphcCategory));
 cl::opt<Target> target("target", cl::desc("Target of the compiled job"),
                        cl::init(Target::Cpu),
@@ -79,6 +84,20 @@ cl::opt<int64_t> weightsThreshold(
              "variables read from weights files; smaller ones stay in the "
              ".so (-1: keep all in the .so)"),
     cl::init(4096), cl::cat(graphcCategory));
+cl::opt<int64_t> replicas(
+    "replicas",
+    cl::desc("Run the step as N data-parallel replicas, one task each, the "
+             "batch split between them (dist-place strategy=replicas)"),
+    cl::init(1), cl::cat(graphcCategory));
+cl::opt<int64_t> psTasks(
+    "ps-tasks",
+    cl::desc("Hold the variables on N parameter-server tasks, balanced by "
+             "bytes, compute on the worker(s) (dist-place strategy=ps)"),
+    cl::init(0), cl::cat(graphcCategory));
+cl::opt<std::string> defaultDevice(
+    "default-device",
+    cl::desc("The task of ops the model does not place"),
+    cl::init("/job:worker/task:0"), cl::cat(graphcCategory));
 cl::opt<bool> noOpenmp("no-openmp",
                        cl::desc("Single-threaded code that needs no libomp"),
                        cl::init(false), cl::cat(graphcCategory));
@@ -119,28 +138,49 @@ cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
 
 } // namespace
 
-static LogicalResult compile(ModuleOp module) {
+/// Runs the named pipelines up to `stage` (graph, dist, linalg, llvm; the
+/// file stages need all four), exactly what graph-opt replays.
+static LogicalResult compile(ModuleOp module, EmitStage stage,
+                             bool fixInputShapes) {
   PassManager pm(module.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
-  // Shapes first: the canonicalizer's folds need static types to fire.
-  graphc::graph::GraphInferShapesOptions inferOptions;
-  if (!inputShapes.empty()) {
-    inferOptions.entry = entryName;
-    inferOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
+  graphc::GraphPipelineOptions graphOptions;
+  graphOptions.entry = entryName;
+  if (fixInputShapes)
+    graphOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
+  graphc::buildGraphPipeline(pm, graphOptions);
+  if (stage >= EmitStage::Dist) {
+    graphc::DistPipelineOptions distOptions;
+    distOptions.weightsThreshold = weightsThreshold;
+    // The flags pick the placement strategy; without them the model's own
+    // placements (often none: one task).
+    distOptions.strategy = psTasks > 0     ? "ps"
+                           : replicas > 1 ? "replicas"
+                                          : "given";
+    distOptions.replicas = replicas;
+    distOptions.psTasks = std::max<int64_t>(psTasks, 1);
+    distOptions.defaultDevice = defaultDevice;
+    if (entryName.getNumOccurrences())
+      distOptions.entry = entryName;
+    graphc::buildDistPipeline(pm, distOptions);
   }
-  pm.addPass(graphc::graph::createGraphInferShapes(inferOptions));
-  pm.addPass(createCanonicalizerPass());
-  // Canonicalization can expose further static shapes (folded reshapes).
-  pm.addPass(graphc::graph::createGraphInferShapes());
+  if (stage >= EmitStage::Linalg) {
+    graphc::TaskLoweringOptions lowering;
+    lowering.entry = entryName;
+    graphc::buildTaskLoweringPipeline(pm, lowering);
+  }
+  if (stage >= EmitStage::LLVM) {
+    graphc::TaskCodegenOptions codegen;
+    codegen.cpu.openmp = !noOpenmp;
+    graphc::buildTaskCodegenPipeline(pm, codegen);
+  }
   return pm.run(module);
 }
 
 static graphc::BundleOptions bundleOptions() {
   graphc::BundleOptions options;
-  options.entry = entryName;
-  options.weightsThresholdBytes = weightsThreshold;
-  options.codegen.openmp = !noOpenmp;
+  options.openmp = !noOpenmp;
   llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
   options.jobName = stem.empty() ? "job" : stem.str();
   return options;
@@ -279,14 +319,10 @@ int main(int argc, char **argv) {
       module = graphc::import::importGraphDef(inputFilename, *format, context,
                                               options);
     }
-    // Imported input shapes are fixed by the importer, not by index.
-    inputShapes.clear();
     if (module && failed(verify(*module)))
       return 1;
   }
   if (!module)
-    return 1;
-  if (emit != EmitStage::Import && failed(compile(*module)))
     return 1;
   // Without --emit the output picks the stage: a bundle is a directory, so
   // stdout and .mlir files get the graph dialect, anything else a job.
@@ -296,23 +332,18 @@ int main(int argc, char **argv) {
       (outputFilename == "-" ||
        llvm::StringRef(outputFilename).ends_with(".mlir")))
     emit = EmitStage::Graph;
-  if (emit == EmitStage::Job) {
-    if (outputFilename == "-") {
-      llvm::errs() << "graphc: --emit=job writes a bundle directory; give it "
-                      "with -o NAME.gjob\n";
-      return 1;
-    }
-    return writeJob(*module);
+  if (emit == EmitStage::Job && outputFilename == "-") {
+    llvm::errs() << "graphc: --emit=job writes a bundle directory; give it "
+                    "with -o NAME.gjob\n";
+    return 1;
   }
-  // The lower stages show the task exactly as --emit=job compiles it.
-  graphc::BundleOptions options = bundleOptions();
-  graphc::TaskSignature signature;
-  if (emit != EmitStage::Import && emit != EmitStage::Graph &&
-      failed(graphc::prepareTask(*module, options, signature)))
+  // Imported input shapes are fixed by the importer, not by index.
+  bool fixInputShapes = *format == graphc::import::ModelFormat::Mlir;
+  if (emit != EmitStage::Import &&
+      failed(compile(*module, emit, fixInputShapes)))
     return 1;
-  if ((emit == EmitStage::LLVM || emit == EmitStage::Obj) &&
-      failed(graphc::lowerTaskToLLVM(*module, options, signature)))
-    return 1;
+  if (emit == EmitStage::Job)
+    return writeJob(*module);
 
   std::string error;
   auto output = openOutputFile(outputFilename, &error);
@@ -321,7 +352,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (emit == EmitStage::Obj) {
-    if (failed(graphc::emitObject(*module, options.target, output->os())))
+    if (failed(graphc::writeTaskObject(*module, bundleOptions(),
+                                       output->os())))
       return 1;
   } else {
     module->print(output->os());

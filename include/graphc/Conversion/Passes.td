@@ -35,4 +35,104 @@ def ConvertGraphToLinalg : Pass<"graph-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def ConvertDistToRuntime : Pass<"convert-dist-to-runtime", "mlir::ModuleOp"> {
+  let summary = "Turn each dist.task into a task module calling the graphrt services";
+  let description = [{
+    The dist -> runtime conversion (docs/design/distribution.md, "Task
+    lowering"). Each `dist.task @TASK` becomes a nested `builtin.module
+    @TASK` holding `func.func @graphc_task_run(%ctx: !llvm.ptr, %services:
+    !llvm.ptr, inputs..., variables..., outputs...) -> !llvm.ptr` over
+    identity-layout memrefs, and the task's signature as attributes of the
+    module (graphc/Conversion/DistToRuntime/TaskAttrs.h): `graphrt.task`
+    (job, index, device), `graphrt.inputs` and `graphrt.outputs` (names from
+    `graph.name`, unique in the job), `graphrt.variables` (the module's
+    `graph.variable`s whose `dist.device` is this task, in module order,
+    with their initial values), `graphrt.channels` and `graphrt.groups`. A
+    module without `dist.task` ops is one task, `main`, made from the
+    function `entry`, with every variable. One pass rather than two because
+    the dist ops are only valid inside a `dist.task`.
+
+    **Tensors.** Inputs and variables enter the body through
+    `bufferization.to_tensor restrict` (read-only), outputs leave through
+    `bufferization.materialize_in_destination ... in restrict writable`, so
+    bufferization computes results straight into the runtime's buffers.
+    **Variables.** `graph.read_variable` yields the variable's current
+    value; `graph.assign_variable` (set, add, sub) makes a new one, and after
+    the outputs are written each updated variable's buffer is overwritten
+    with its final value (a training step's update) by a `memref.copy`.
+    Functions the entry calls are copied into every task module, private;
+    the tasks, functions and `graph.variable`s leave the outer module.
+
+    **Communication.** `dist.send`, `dist.recv`, `dist.all_reduce`,
+    `dist.all_gather`, `dist.reduce_scatter`, `dist.broadcast` and
+    `dist.all_to_all` become calls of a private helper (one per op) whose
+    body, in the LLVM dialect, calls the matching entry of the
+    `graphrt_services_v1_t` table with `%ctx`. An operand enters the helper
+    as `bufferization.to_buffer ... read_only`; a result is a fresh
+    `memref.alloc` the helper fills, turned back into a tensor by
+    `bufferization.to_tensor restrict writable`, so the CPU pipeline's
+    ownership-based deallocation frees it after its last use. The module
+    records `graphrt.channels` (key, peer task, direction, payload dtype and
+    shape) and `graphrt.groups` (one per distinct member list, named after
+    its members in the group's order, `worker0+worker1`).
+
+    **Failure.** The step's status lives in a stack slot of
+    `graphc_task_run`. A helper whose service call fails stores the status
+    there; every later helper sees a non-null slot and skips its call (no
+    communication after a failure: peers are not fed garbage, and a
+    collective fails in the peers instead of waiting), and `graphc_task_run`
+    returns the slot, which the step returns to the runtime. Computation
+    between the calls still runs on whatever the skipped buffers hold; the
+    runtime discards a failed step's outputs.
+
+    **Layouts.** The runtime's collectives exchange flat, rank-major
+    blocks. An all_gather or reduce_scatter along an axis with non-unit
+    dimensions before it moves the axis first (`linalg.transpose`) around
+    the call; an all_to_all whose split or concat axis is not leading moves
+    the split axis first for the call, then puts each received block back
+    in the original layout and stacks the blocks along the concat axis
+    (`tensor.expand_shape`, transposes, `tensor.collapse_shape`).
+
+    **Limits.** A `prod` reduction, which graphrt has no operator for, and
+    variable accesses inside nested regions are refused.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The entry function of a module without dist.task ops">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::bufferization::BufferizationDialect",
+    "mlir::func::FuncDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::LLVM::LLVMDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::tensor::TensorDialect",
+    "graphc::dist::DistDialect",
+    "graphc::graph::GraphDialect",
+  ];
+}
+
+def GraphrtTaskDescriptor : Pass<"graphrt-task-descriptor", "mlir::ModuleOp"> {
+  let summary = "Add the graphrt descriptor and step function to a lowered task module";
+  let description = [{
+    Runs on a task module in the LLVM dialect (after `graphc-cpu-codegen`),
+    where `graphc_task_run` takes `%ctx`, `%services` and one expanded memref
+    descriptor (allocated, aligned, offset, sizes, strides) per input,
+    variable and output and returns the step's status. Adds what the runtime
+    sees (runtime/include/graphrt/graphrt.h): the exported constant
+    `graphrt_task_descriptor_v1` (ABI version, struct size, the task name,
+    the input, output and variable signatures, the channels and collective
+    groups of the module's attributes) and the internal `graphc_task_step`,
+    a `graphrt_task_step_fn_t` that reads `data` out of each
+    `graphrt_tensor_t`, calls `graphc_task_run` with the descriptors
+    expanded (shapes are static, so sizes and strides are constants) and
+    returns its status. `graphc_task_run` becomes internal: the descriptor
+    is the library's only export. Runs on every task module below the
+    anchor (the anchor itself when it is one).
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // GRAPHC_CONVERSION_PASSES_TD

@@ -28,7 +28,9 @@
 
 #include "graph/GraphOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -211,6 +213,12 @@ LogicalResult Legalizer::legalize(Operation *op) {
           graph::ShapeOfOp, graph::OneHotOp, graph::BitwiseAndOp,
           graph::BitwiseOrOp, graph::BitwiseXorOp, graph::BitwiseNotOp,
           func::ReturnOp>(op))
+    return success();
+  // The task's buffers (convert-dist-to-runtime): the runtime's bytes enter
+  // and leave as they are, and calls of the communication helpers move them.
+  if (isa<bufferization::ToTensorOp, bufferization::ToBufferOp,
+          bufferization::MaterializeInDestinationOp, memref::AllocOp,
+          memref::CopyOp, tensor::CastOp, func::CallOp>(op))
     return success();
   // Shifts are logical (zeros come in), col2im sums modulo 2^N, bitcasts
   // keep the bits; a bitcast to an unsigned type now names the signless one.

@@ -1,0 +1,125 @@
+//===- HoistWeights.cpp - large constants become graph.variables ----------===//
+
+#include "graph/GraphOps.h"
+#include "graph/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace graphc::graph {
+#define GEN_PASS_DEF_GRAPHHOISTWEIGHTS
+#include "graph/Passes.h.inc"
+} // namespace graphc::graph
+
+using namespace mlir;
+using namespace graphc::graph;
+
+namespace {
+
+/// The source name of a constant ("conv1.weight"), when the importer located
+/// it by name, sanitised for symbol and file names; "constN" otherwise.
+std::string constantName(Location loc, size_t index) {
+  std::string name;
+  if (auto named = dyn_cast<NameLoc>(loc))
+    name = named.getName().str();
+  else if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (auto named = dyn_cast<NameLoc>(inner))
+        name = named.getName().str();
+  // Importer locations are "FILE:NODE"; keep the node.
+  if (size_t colon = name.rfind(':'); colon != std::string::npos)
+    name = name.substr(colon + 1);
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_' && c != '.' && c != '-')
+      c = '_';
+  return name.empty() ? "const" + std::to_string(index) : name;
+}
+
+/// The number of raw bytes behind a constant's value: a dense attribute's
+/// (none for a splat, which stays inline), or a dense_resource blob's.
+std::optional<size_t> constantBytes(Attribute value) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (dense.isSplat())
+      return std::nullopt;
+    return dense.getRawData().size();
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData().size();
+  return std::nullopt;
+}
+
+/// True for element types the runtime has a whole-byte dtype for: floats
+/// and signless or unsigned integers of 8 bits or more per element (the
+/// small float formats are one byte each). i1 is bit-packed in dense
+/// attributes and stays inline.
+bool hasRuntimeDType(Type element) {
+  if (auto i = dyn_cast<IntegerType>(element))
+    return !i.isSigned() && i.getWidth() % 8 == 0 && i.getWidth() <= 64;
+  if (auto f = dyn_cast<FloatType>(element))
+    return f.getWidth() % 8 == 0 && f.getWidth() <= 64;
+  return false;
+}
+
+struct GraphHoistWeightsPass
+    : graphc::graph::impl::GraphHoistWeightsBase<GraphHoistWeightsPass> {
+  using GraphHoistWeightsBase::GraphHoistWeightsBase;
+
+  void runOnOperation() override {
+    if (threshold < 0)
+      return;
+    ModuleOp module = getOperation();
+    SmallVector<ConstantOp> constants;
+    module.walk([&](ConstantOp op) {
+      auto type = dyn_cast<RankedTensorType>(op.getType());
+      if (!type || !type.hasStaticShape() ||
+          !hasRuntimeDType(type.getElementType()))
+        return;
+      std::optional<size_t> bytes = constantBytes(op.getValue());
+      int64_t expected = type.getNumElements() *
+                         (type.getElementType().getIntOrFloatBitWidth() / 8);
+      // A blob of another size than the tensor's is left to the lowering,
+      // which diagnoses it where it is used.
+      if (!bytes || static_cast<int64_t>(*bytes) != expected ||
+          expected < threshold)
+        return;
+      constants.push_back(op);
+    });
+
+    SymbolTable symbols(module);
+    for (auto [index, op] : llvm::enumerate(constants)) {
+      // Variables go before the top-level op holding the constant, so they
+      // appear in the module in the order the program uses them.
+      Operation *anchor = op;
+      while (anchor->getParentOp() != module)
+        anchor = anchor->getParentOp();
+      OpBuilder b(anchor);
+      auto type = cast<RankedTensorType>(op.getType());
+      std::string base = constantName(op.getLoc(), index);
+      std::string name = base;
+      for (int i = 1; symbols.lookup(name); ++i)
+        name = base + "_" + std::to_string(i);
+      auto variable =
+          VariableOp::create(b, op.getLoc(), b.getStringAttr(name),
+                             TypeAttr::get(type),
+                             cast<ElementsAttr>(op.getValue()),
+                             /*trainable=*/nullptr);
+      if (Attribute device = op->getAttr("dist.device"))
+        variable->setAttr("dist.device", device);
+      symbols.insert(variable);
+      b.setInsertionPoint(op);
+      auto read = ReadVariableOp::create(
+          b, op.getLoc(), type, FlatSymbolRefAttr::get(variable.getSymNameAttr()),
+          TypeAttr::get(type));
+      if (Attribute device = op->getAttr("dist.device"))
+        read->setAttr("dist.device", device);
+      op.getResult().replaceAllUsesWith(read.getResult());
+      op.erase();
+      ++numHoisted;
+    }
+  }
+};
+
+} // namespace

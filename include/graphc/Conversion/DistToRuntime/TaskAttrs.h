@@ -1,0 +1,99 @@
+//===- TaskAttrs.h - the signature of a task module, as attributes -*- C++ -*-===//
+//
+// `dist-outline-tasks` turns each `dist.task` into a nested
+// `builtin.module @TASK`; what the runtime needs to know about the task (its
+// place in the cluster, inputs, outputs, variables, channels, collective
+// groups) is recorded as attributes of that module, so that every later stage
+// (`convert-dist-to-runtime`, `graphrt-task-descriptor`, the bundle writer)
+// reads one source of truth:
+//
+//   module @worker0 attributes {
+//     graphrt.task = {job = "worker", index = 0 : i64,
+//                     device = "/job:worker/task:0/device:CPU:0"},
+//     graphrt.inputs = [{name = "x", dtype = "f32", shape = array<i64: 8, 4>}],
+//     graphrt.outputs = [...],
+//     graphrt.variables = [{name = "w", dtype = "f32", shape = array<i64: 4>,
+//                           value = dense<...> : tensor<4xf32>}],
+//     graphrt.channels = [{key = "x/worker0->worker1", peer = "worker1",
+//                          direction = "send", dtype = "f32",
+//                          shape = array<i64: 4, 4>}],
+//     graphrt.groups = [{name = "worker0+worker1",
+//                        tasks = ["worker0", "worker1"]}]}
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_CONVERSION_DISTTORUNTIME_TASKATTRS_H
+#define GRAPHC_CONVERSION_DISTTORUNTIME_TASKATTRS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace graphc::task {
+
+inline constexpr llvm::StringLiteral kTaskAttr = "graphrt.task";
+inline constexpr llvm::StringLiteral kInputsAttr = "graphrt.inputs";
+inline constexpr llvm::StringLiteral kOutputsAttr = "graphrt.outputs";
+inline constexpr llvm::StringLiteral kVariablesAttr = "graphrt.variables";
+inline constexpr llvm::StringLiteral kChannelsAttr = "graphrt.channels";
+inline constexpr llvm::StringLiteral kGroupsAttr = "graphrt.groups";
+/// The task's code: inputs, variables, outputs over memrefs.
+inline constexpr llvm::StringLiteral kRunFunction = "graphc_task_run";
+
+/// One tensor of a task's signature or a channel's payload.
+struct TensorInfo {
+  std::string name;
+  std::string dtype;
+  llvm::SmallVector<int64_t> shape;
+  /// Variables only: the initial value (null: zeroed by the runtime).
+  mlir::ElementsAttr value;
+};
+
+struct ChannelInfo {
+  std::string key;
+  std::string peer;
+  bool send = true;
+  TensorInfo payload;
+};
+
+struct GroupInfo {
+  std::string name;
+  llvm::SmallVector<std::string> tasks;
+};
+
+/// Everything the attributes of a task module say.
+struct TaskInfo {
+  std::string name;
+  std::string job;
+  int64_t index = 0;
+  std::string device;
+  llvm::SmallVector<TensorInfo> inputs, outputs, variables;
+  llvm::SmallVector<ChannelInfo> channels;
+  llvm::SmallVector<GroupInfo> groups;
+};
+
+/// The manifest dtype of an element type ("f32", "i64", "f8e4m3fn", ...), or
+/// "" when the runtime has none.
+std::string manifestDType(mlir::Type elementType);
+
+/// The graphrt_dtype_t value of a manifest dtype; 0 (INVALID) for none.
+int32_t dtypeCode(llvm::StringRef dtype);
+
+/// `{name, dtype, shape[, value]}` for a static tensor type with a dtype.
+mlir::DictionaryAttr tensorEntry(mlir::MLIRContext *ctx, llvm::StringRef name,
+                                 mlir::RankedTensorType type,
+                                 mlir::ElementsAttr value = {});
+
+/// True for a nested module that `dist-outline-tasks` made.
+bool isTaskModule(mlir::Operation *op);
+
+/// Reads a task module's attributes; emits an error on the module naming the
+/// malformed attribute when they do not have the form above.
+mlir::FailureOr<TaskInfo> readTask(mlir::ModuleOp task);
+
+} // namespace graphc::task
+
+#endif // GRAPHC_CONVERSION_DISTTORUNTIME_TASKATTRS_H

@@ -1,0 +1,79 @@
+//===- GraphcPipelines.h - the named pipelines graphc runs -------*- C++ -*-===//
+//
+// graphc's stages (docs/design/distribution.md, "Stages") are these
+// pipelines, in order; `graphc --emit=STAGE` stops after one and
+// `graph-opt --pass-pipeline=...` replays each (test/Pipelines/replay.test):
+//
+//   import -> graphc-graph -> graphc-dist -> graphc-task-lowering
+//          -> graphc-task-codegen -> (lib/Bundle writes the files)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_PIPELINES_GRAPHCPIPELINES_H
+#define GRAPHC_PIPELINES_GRAPHCPIPELINES_H
+
+#include "graphc/Pipelines/CpuCodegen.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace graphc {
+
+/// `graphc-graph`: shapes inferred, canonicalized.
+struct GraphPipelineOptions {
+  /// The function whose arguments `argShapes` fixes.
+  std::string entry = "main";
+  /// INDEX:DxDx... per argument of `entry` (graphc --input-shape on .mlir).
+  std::vector<std::string> argShapes;
+};
+void buildGraphPipeline(mlir::OpPassManager &pm,
+                        const GraphPipelineOptions &options);
+
+/// `graphc-dist`: weights as variables, placement, one dist.task per task.
+struct DistPipelineOptions {
+  /// graph-hoist-weights' threshold in bytes (negative: keep all inline).
+  int64_t weightsThreshold = 4096;
+  /// dist-place: `given` (the model's placements), `replicas` or `ps`.
+  std::string strategy = "given";
+  /// Replicas of the step (replicas, ps).
+  int64_t replicas = 1;
+  /// Parameter-server tasks (ps).
+  int64_t psTasks = 1;
+  /// The task that fills partial placements and takes unplaced ops.
+  std::string defaultDevice = "/job:worker/task:0";
+  /// The function to place and partition ("": the only public one, or main).
+  std::string entry;
+  /// dist-fuse-collectives: the largest fused all-reduce, in bytes.
+  int64_t bucketBytes = 4 * 1024 * 1024;
+};
+void buildDistPipeline(mlir::OpPassManager &pm,
+                       const DistPipelineOptions &options);
+
+/// `graphc-task-lowering`: one nested module per task, linalg on tensors
+/// inside, communication as calls through the services table.
+struct TaskLoweringOptions {
+  /// The entry function of a module without dist.task ops.
+  std::string entry = "main";
+};
+void buildTaskLoweringPipeline(mlir::OpPassManager &pm,
+                               const TaskLoweringOptions &options);
+
+/// `graphc-task-codegen`: every task module in the LLVM dialect with its
+/// graphrt descriptor.
+struct TaskCodegenOptions {
+  CpuCodegenOptions cpu;
+};
+void buildTaskCodegenPipeline(mlir::OpPassManager &pm,
+                              const TaskCodegenOptions &options);
+
+/// Registers the four pipelines with the global registry (graph-opt).
+void registerGraphcPipelines();
+
+} // namespace graphc
+
+#endif // GRAPHC_PIPELINES_GRAPHCPIPELINES_H

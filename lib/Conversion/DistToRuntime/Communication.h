@@ -1,0 +1,30 @@
+//===- Communication.h - dist communication to graphrt service calls -*- C++ -*-===//
+
+#ifndef GRAPHC_LIB_CONVERSION_DISTTORUNTIME_COMMUNICATION_H
+#define GRAPHC_LIB_CONVERSION_DISTTORUNTIME_COMMUNICATION_H
+
+#include "dist/DistAttrs.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+
+namespace graphc {
+
+/// Task symbol by the task's device (`/job:J/task:I`).
+using TaskNames = llvm::DenseMap<dist::DeviceAttr, std::string>;
+
+/// Replaces the dist communication ops cloned into `run` (a task module's
+/// graphc_task_run at tensor level) with calls through the services table,
+/// makes `run` return the first failing call's status, and records the
+/// task module's `graphrt.channels` and `graphrt.groups`. `self` is the
+/// task's name.
+mlir::LogicalResult lowerCommunication(mlir::func::FuncOp run,
+                                       llvm::StringRef self,
+                                       const TaskNames &names);
+
+} // namespace graphc
+
+#endif // GRAPHC_LIB_CONVERSION_DISTTORUNTIME_COMMUNICATION_H

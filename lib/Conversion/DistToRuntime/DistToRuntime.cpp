@@ -1,0 +1,385 @@
+//===- DistToRuntime.cpp - dist.task -> task module calling graphrt -------===//
+//
+// The first step of task lowering (docs/design/distribution.md, "Task
+// lowering"): every task program becomes its own module with the function
+// the runtime's step calls and the task's signature as attributes, so that
+// each task is then lowered by the same CPU pipeline, nested, and becomes its
+// own shared object.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Communication.h"
+#include "graphc/Conversion/DistToRuntime/TaskAttrs.h"
+#include "graphc/Conversion/Passes.h"
+
+#include "dist/DistOps.h"
+#include "graph/GraphOps.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace graphc {
+#define GEN_PASS_DEF_CONVERTDISTTORUNTIME
+#include "graphc/Conversion/Passes.h.inc"
+} // namespace graphc
+
+using namespace mlir;
+
+namespace graphc {
+namespace {
+
+/// A task program, from a `dist.task` or (a module without any) the entry
+/// function: what outlining needs of either.
+struct TaskSource {
+  Operation *op;
+  std::string name;
+  std::string job;
+  int64_t index;
+  /// `/job:J/task:I`, to match variables' `dist.device`.
+  dist::DeviceAttr device;
+  FunctionOpInterface fn;
+};
+
+/// A name for the manifest from a `graph.name` (or `fallback`), unique in
+/// the job. graph-run writes DIR/<output>.npy: no '/' in an output's name.
+std::string uniqueName(StringAttr given, StringRef fallback,
+                       llvm::StringSet<> &taken, bool isOutput) {
+  std::string base =
+      given && !given.getValue().empty() ? given.getValue().str()
+                                         : fallback.str();
+  if (isOutput)
+    std::replace(base.begin(), base.end(), '/', '_');
+  std::string name = base;
+  for (int i = 1; !taken.insert(name).second; ++i)
+    name = base + "_" + std::to_string(i);
+  return name;
+}
+
+/// The static tensor type of a signature entry; diagnoses anything else.
+FailureOr<RankedTensorType> staticType(Operation *where, Type type,
+                                       StringRef what, StringRef name) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked || !ranked.hasStaticShape())
+    return where->emitError()
+           << what << " '" << name << "' has type " << type
+           << "; a task needs static shapes (fix them with --input-shape)";
+  if (task::manifestDType(ranked.getElementType()).empty())
+    return where->emitError() << what << " '" << name << "' has element type "
+                              << ranked.getElementType()
+                              << ", which the runtime has no dtype for";
+  return ranked;
+}
+
+MemRefType memrefOf(RankedTensorType t) {
+  return MemRefType::get(t.getShape(), t.getElementType());
+}
+
+struct ConvertDistToRuntimePass
+    : impl::ConvertDistToRuntimeBase<ConvertDistToRuntimePass> {
+  using ConvertDistToRuntimeBase::ConvertDistToRuntimeBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (module.lookupSymbol(task::kRunFunction)) {
+      module.emitError() << "symbol '" << task::kRunFunction
+                         << "' is reserved for the task entry";
+      return signalPassFailure();
+    }
+
+    SmallVector<TaskSource> tasks;
+    for (auto op : module.getOps<dist::TaskOp>()) {
+      dist::DeviceAttr device = op.getDevice().getTaskAttr();
+      tasks.push_back({op, op.getSymName().str(), device.getJob().str(),
+                       device.getTask().value_or(0), device,
+                       cast<FunctionOpInterface>(op.getOperation())});
+    }
+    func::FuncOp entryFn;
+    if (tasks.empty()) {
+      entryFn = module.lookupSymbol<func::FuncOp>(entry);
+      if (!entryFn || entryFn.isExternal()) {
+        module.emitError() << "no dist.task and no entry function '" << entry
+                           << "' with a body; give the entry with entry=NAME "
+                              "(graphc: --entry)";
+        return signalPassFailure();
+      }
+      dist::DeviceSpec spec;
+      spec.job = "worker";
+      spec.task = 0;
+      tasks.push_back({entryFn, "main", "worker", 0,
+                       dist::DeviceAttr::get(ctx, spec), entryFn});
+    }
+
+    // Peers and group members are named by their task's symbol.
+    TaskNames taskNames;
+    for (TaskSource &t : tasks)
+      taskNames[t.device] = t.name;
+
+    // Variables by home task, in module order.
+    SmallVector<graph::VariableOp> variables(
+        module.getOps<graph::VariableOp>());
+    llvm::StringMap<graph::VariableOp> variableByName;
+    for (graph::VariableOp v : variables)
+      variableByName[v.getSymName()] = v;
+    auto homeOf = [&](graph::VariableOp v) -> FailureOr<dist::DeviceAttr> {
+      if (auto device = v->getAttrOfType<dist::DeviceAttr>("dist.device"))
+        return device.getTaskAttr();
+      // Without placement there is one task, and the variable is its.
+      if (tasks.size() == 1)
+        return tasks.front().device;
+      return v.emitError() << "graph.variable @" << v.getSymName()
+                           << " has no dist.device, and the module has "
+                           << tasks.size()
+                           << " tasks; run dist-place to home it on one";
+    };
+
+    // The functions task bodies may call are copied into each task module.
+    SmallVector<func::FuncOp> helpers;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (f != entryFn)
+        helpers.push_back(f);
+
+    llvm::StringSet<> names;
+    for (TaskSource &t : tasks) {
+      SmallVector<graph::VariableOp> own;
+      for (graph::VariableOp v : variables) {
+        FailureOr<dist::DeviceAttr> home = homeOf(v);
+        if (failed(home))
+          return signalPassFailure();
+        if (*home == t.device)
+          own.push_back(v);
+      }
+      if (failed(outline(t, own, variableByName, helpers, names, taskNames)))
+        return signalPassFailure();
+    }
+    for (TaskSource &t : tasks)
+      t.op->erase();
+    for (func::FuncOp f : helpers)
+      f.erase();
+    for (graph::VariableOp v : variables)
+      v.erase();
+  }
+
+  LogicalResult outline(TaskSource &t, ArrayRef<graph::VariableOp> own,
+                        const llvm::StringMap<graph::VariableOp> &allVars,
+                        ArrayRef<func::FuncOp> helpers,
+                        llvm::StringSet<> &names,
+                        const TaskNames &taskNames) {
+    MLIRContext *ctx = &getContext();
+    Location loc = t.op->getLoc();
+    FunctionOpInterface fn = t.fn;
+    Region &body = fn.getFunctionBody();
+    if (!body.hasOneBlock())
+      return t.op->emitOpError()
+             << "has " << body.getBlocks().size()
+             << " blocks; a task program needs one";
+    Block &block = body.front();
+
+    // --- The signature ----------------------------------------------------
+    SmallVector<Attribute> inputs, outputs, vars;
+    SmallVector<RankedTensorType> inputTypes, outputTypes, varTypes;
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
+      std::string name =
+          uniqueName(fn.getArgAttrOfType<StringAttr>(i, "graph.name"),
+                     "input" + std::to_string(i), names, /*isOutput=*/false);
+      FailureOr<RankedTensorType> type =
+          staticType(t.op, fn.getArgumentTypes()[i], "input", name);
+      if (failed(type))
+        return failure();
+      inputTypes.push_back(*type);
+      inputs.push_back(task::tensorEntry(ctx, name, *type));
+    }
+    // Output names: a result's graph.name, else the importers' list.
+    auto outputNames = t.op->getAttrOfType<ArrayAttr>("graph.output_names");
+    for (unsigned i = 0; i < fn.getNumResults(); ++i) {
+      StringAttr given = fn.getResultAttrOfType<StringAttr>(i, "graph.name");
+      if (!given && outputNames && i < outputNames.size())
+        given = dyn_cast<StringAttr>(outputNames[i]);
+      std::string name = uniqueName(given, "output" + std::to_string(i),
+                                    names, /*isOutput=*/true);
+      FailureOr<RankedTensorType> type =
+          staticType(t.op, fn.getResultTypes()[i], "output", name);
+      if (failed(type))
+        return failure();
+      outputTypes.push_back(*type);
+      outputs.push_back(task::tensorEntry(ctx, name, *type));
+    }
+    llvm::StringMap<unsigned> varIndex;
+    for (graph::VariableOp v : own) {
+      FailureOr<RankedTensorType> type =
+          staticType(v, v.getType(), "variable", v.getSymName());
+      if (failed(type))
+        return failure();
+      varIndex[v.getSymName()] = varTypes.size();
+      varTypes.push_back(*type);
+      ElementsAttr value;
+      if (std::optional<ElementsAttr> init = v.getInitialValue())
+        value = *init;
+      vars.push_back(task::tensorEntry(ctx, v.getSymName(), *type, value));
+    }
+
+    // --- The task module ----------------------------------------------------
+    OpBuilder b(t.op);
+    auto taskModule = ModuleOp::create(loc, t.name);
+    b.insert(taskModule);
+    taskModule->setAttr(
+        task::kTaskAttr,
+        b.getDictionaryAttr(
+            {b.getNamedAttr("job", b.getStringAttr(t.job)),
+             b.getNamedAttr("index", b.getI64IntegerAttr(t.index)),
+             b.getNamedAttr("device",
+                            b.getStringAttr(t.device.str() +
+                                            "/device:CPU:0"))}));
+    taskModule->setAttr(task::kInputsAttr, b.getArrayAttr(inputs));
+    taskModule->setAttr(task::kOutputsAttr, b.getArrayAttr(outputs));
+    taskModule->setAttr(task::kVariablesAttr, b.getArrayAttr(vars));
+    b.setInsertionPointToStart(taskModule.getBody());
+    for (func::FuncOp f : helpers) {
+      auto copy = cast<func::FuncOp>(b.clone(*f));
+      // Only graphc_task_run is an entry; unused copies are dropped later.
+      if (!copy.isExternal())
+        copy.setPrivate();
+    }
+
+    // graphc_task_run(ctx, services, inputs..., variables..., outputs...)
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    SmallVector<Type> argTypes = {ptr, ptr};
+    for (ArrayRef<RankedTensorType> types : {ArrayRef(inputTypes),
+                                             ArrayRef(varTypes),
+                                             ArrayRef(outputTypes)})
+      for (RankedTensorType type : types)
+        argTypes.push_back(memrefOf(type));
+    SmallVector<Type> resultTypes = {ptr}; // the step's status
+    auto run = func::FuncOp::create(b, loc, task::kRunFunction,
+                                    b.getFunctionType(argTypes, resultTypes));
+    Block *entry = run.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    unsigned firstVar = 2 + inputTypes.size();
+    unsigned firstOut = firstVar + varTypes.size();
+
+    IRMapping mapping;
+    for (unsigned i = 0; i < inputTypes.size(); ++i)
+      mapping.map(block.getArgument(i),
+                  bufferization::ToTensorOp::create(
+                      b, loc, inputTypes[i], entry->getArgument(2 + i),
+                      /*restrict=*/true, /*writable=*/false));
+    // The value each variable holds at this point of the step.
+    SmallVector<Value> initial, current;
+    for (unsigned i = 0; i < varTypes.size(); ++i) {
+      initial.push_back(bufferization::ToTensorOp::create(
+          b, loc, varTypes[i], entry->getArgument(firstVar + i),
+          /*restrict=*/true, /*writable=*/false));
+      current.push_back(initial.back());
+    }
+
+    auto variableOf = [&](Operation *op,
+                          FlatSymbolRefAttr ref) -> FailureOr<unsigned> {
+      auto it = varIndex.find(ref.getValue());
+      if (it != varIndex.end())
+        return it->second;
+      auto home = allVars.find(ref.getValue());
+      std::string where = "another task";
+      if (home != allVars.end())
+        if (auto d = home->second->getAttrOfType<dist::DeviceAttr>(
+                "dist.device"))
+          where = "task " + d.getTaskAttr().str();
+      return op->emitOpError()
+             << "in task '" << t.name << "' uses variable " << ref
+             << ", which lives on " << where
+             << "; a task reads and assigns only its own variables (another "
+                "task receives the value with dist.recv)";
+    };
+
+    SmallVector<Value> results;
+    for (Operation &op : block) {
+      if (op.hasTrait<OpTrait::IsTerminator>()) {
+        for (Value v : op.getOperands())
+          results.push_back(mapping.lookupOrDefault(v));
+        continue;
+      }
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
+        FailureOr<unsigned> i = variableOf(read, read.getVariableAttr());
+        if (failed(i))
+          return failure();
+        Value value = current[*i];
+        if (value.getType() != read.getType())
+          value = tensor::CastOp::create(b, loc, read.getType(), value);
+        mapping.map(read.getResult(), value);
+        continue;
+      }
+      if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
+        FailureOr<unsigned> i = variableOf(assign, assign.getVariableAttr());
+        if (failed(i))
+          return failure();
+        Value value = mapping.lookupOrDefault(assign.getValue());
+        if (value.getType() != varTypes[*i])
+          value = tensor::CastOp::create(b, assign.getLoc(), varTypes[*i],
+                                         value);
+        switch (assign.getMode()) {
+        case graph::AssignMode::set:
+          break;
+        case graph::AssignMode::add:
+          value = graph::AddOp::create(b, assign.getLoc(), varTypes[*i],
+                                       current[*i], value);
+          break;
+        case graph::AssignMode::sub:
+          value = graph::SubOp::create(b, assign.getLoc(), varTypes[*i],
+                                       current[*i], value);
+          break;
+        }
+        current[*i] = value;
+        continue;
+      }
+      // Variable accesses in nested regions would need the current value
+      // threaded through the region; the importers produce none.
+      WalkResult nested = op.walk([&](Operation *inner) {
+        if (inner != &op &&
+            isa<graph::ReadVariableOp, graph::AssignVariableOp>(inner)) {
+          inner->emitOpError()
+              << "inside a region of '" << op.getName()
+              << "' is not supported by task lowering; read the variable "
+                 "before the region and assign it after";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (nested.wasInterrupted())
+        return failure();
+      b.clone(op, mapping);
+    }
+
+    // Outputs first: they may hold a variable's old value, which the updates
+    // below overwrite.
+    for (auto [i, v] : llvm::enumerate(results)) {
+      Value value = v;
+      if (value.getType() != outputTypes[i])
+        value = tensor::CastOp::create(b, loc, outputTypes[i], value);
+      bufferization::MaterializeInDestinationOp::create(
+          b, loc, Type(), value, entry->getArgument(firstOut + i),
+          /*restrict=*/true, /*writable=*/true);
+    }
+    for (unsigned i = 0; i < varTypes.size(); ++i) {
+      if (current[i] == initial[i])
+        continue;
+      // A copy rather than materialize_in_destination: the variable's buffer
+      // is also read through `initial`, so it is not `restrict`.
+      Value buffer = bufferization::ToBufferOp::create(
+          b, loc, memrefOf(varTypes[i]), current[i], /*read_only=*/true);
+      memref::CopyOp::create(b, loc, buffer,
+                             entry->getArgument(firstVar + i));
+    }
+    Value ok = LLVM::ZeroOp::create(b, loc, ptr);
+    func::ReturnOp::create(b, loc, ok);
+    return lowerCommunication(run, t.name, taskNames);
+  }
+};
+
+} // namespace
+} // namespace graphc

@@ -1,0 +1,328 @@
+//===- TaskDescriptor.cpp - the graphrt descriptor and step of a task -----===//
+//
+// After the CPU pipeline a task's code is `graphc_task_run`, an LLVM function
+// taking `%ctx`, `%services` and one expanded memref descriptor (allocated,
+// aligned, offset, sizes, strides) per input, variable and output, returning
+// the step's status. This pass adds what the runtime sees: the exported
+// `graphrt_task_descriptor_v1` global (runtime/include/graphrt/graphrt.h)
+// with the task's signatures, channels and groups, read from the task
+// module's attributes, and `graphc_task_step`, which reads the data pointers
+// out of the runtime's graphrt_tensor_t arrays and calls `graphc_task_run`.
+// Shapes are static, so sizes and strides are constants; the runtime checks
+// every tensor's shape against the descriptor before it calls step.
+//
+// Why generated IR rather than a C shim linked into each .so: the
+// descriptor's contents differ per task and must be static data, and
+// generating them keeps one artifact (the module), lets `--emit=llvm` show
+// the whole task and lets LLVM inline `graphc_task_run` into the step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphc/Conversion/DistToRuntime/TaskAttrs.h"
+#include "graphc/Conversion/Passes.h"
+
+#include "graphrt/graphrt.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cstddef>
+
+namespace graphc {
+#define GEN_PASS_DEF_GRAPHRTTASKDESCRIPTOR
+#include "graphc/Conversion/Passes.h.inc"
+} // namespace graphc
+
+using namespace mlir;
+
+namespace graphc {
+
+// The LLVM struct types below mirror graphrt.h; check the C layout they
+// assume (x86-64 / AArch64 LP64).
+static_assert(offsetof(graphrt_tensor_t, data) == 16, "graphrt_tensor_t");
+static_assert(sizeof(graphrt_tensor_t) == 32, "graphrt_tensor_t");
+static_assert(sizeof(graphrt_tensor_signature_t) == 24,
+              "graphrt_tensor_signature_t");
+static_assert(offsetof(graphrt_channel_t, payload) == 24,
+              "graphrt_channel_t");
+static_assert(sizeof(graphrt_channel_t) == 48, "graphrt_channel_t");
+static_assert(sizeof(graphrt_collective_group_t) == 8,
+              "graphrt_collective_group_t");
+static_assert(sizeof(graphrt_task_descriptor_v1_t) == 112,
+              "graphrt_task_descriptor_v1_t");
+
+namespace {
+
+using task::TensorInfo;
+
+/// Builds the glue's globals at the end of a task module.
+class GlueBuilder {
+public:
+  GlueBuilder(ModuleOp module)
+      : module(module), ctx(module.getContext()), b(ctx),
+        loc(module.getLoc()), ptrTy(LLVM::LLVMPointerType::get(ctx)),
+        i32(IntegerType::get(ctx, 32)), i64(IntegerType::get(ctx, 64)) {
+    b.setInsertionPointToEnd(module.getBody());
+    sigTy = LLVM::LLVMStructType::getLiteral(ctx, {ptrTy, i32, i32, ptrTy});
+  }
+
+  /// A private NUL-terminated string global.
+  StringRef string(StringRef value) {
+    std::string sym = "graphc_str_" + std::to_string(counter++);
+    auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
+                                         value.size() + 1);
+    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                           LLVM::Linkage::Private, sym,
+                           b.getStringAttr(value.str() + '\0'));
+    return intern(sym);
+  }
+
+  /// A private i64 array global, or "" for an empty one.
+  StringRef shape(ArrayRef<int64_t> dims) {
+    if (dims.empty())
+      return "";
+    std::string sym = "graphc_shape_" + std::to_string(counter++);
+    auto type = LLVM::LLVMArrayType::get(i64, dims.size());
+    auto value = DenseElementsAttr::get(
+        RankedTensorType::get({static_cast<int64_t>(dims.size())}, i64), dims);
+    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                           LLVM::Linkage::Private, sym, value);
+    return intern(sym);
+  }
+
+  /// A private constant array global of `type` elements built by `element`
+  /// in its initializer, or "" when `n` is 0.
+  StringRef array(StringRef prefix, Type type, size_t n,
+                  llvm::function_ref<Value(size_t)> element) {
+    if (n == 0)
+      return "";
+    std::string sym = "graphc_" + prefix.str() + "_" + std::to_string(counter++);
+    auto arrayTy = LLVM::LLVMArrayType::get(type, n);
+    auto global = LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true,
+                                         LLVM::Linkage::Private, sym,
+                                         Attribute());
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&global.getInitializerRegion().emplaceBlock());
+    Value value = LLVM::UndefOp::create(b, loc, arrayTy);
+    for (size_t i = 0; i < n; ++i)
+      value = LLVM::InsertValueOp::create(
+          b, loc, value, element(i),
+          ArrayRef<int64_t>{static_cast<int64_t>(i)});
+    LLVM::ReturnOp::create(b, loc, value);
+    return intern(sym);
+  }
+
+  /// A graphrt_tensor_signature_t value (inside an initializer) whose
+  /// strings and shape are the globals `name` and `dims`.
+  Value signature(StringRef name, StringRef dims, const TensorInfo &t) {
+    Value sig = LLVM::UndefOp::create(b, loc, sigTy);
+    Value fields[] = {address(name), constant(i32, task::dtypeCode(t.dtype)),
+                      constant(i32, t.shape.size()), address(dims)};
+    for (auto [i, f] : llvm::enumerate(fields))
+      sig = LLVM::InsertValueOp::create(
+          b, loc, sig, f, ArrayRef<int64_t>{static_cast<int64_t>(i)});
+    return sig;
+  }
+
+  /// A private array of graphrt_tensor_signature_t, or "" when empty.
+  StringRef signatures(ArrayRef<TensorInfo> tensors) {
+    SmallVector<std::pair<StringRef, StringRef>> syms;
+    for (const TensorInfo &t : tensors)
+      syms.push_back({string(t.name), shape(t.shape)});
+    return array("sigs", sigTy, tensors.size(), [&](size_t i) {
+      return signature(syms[i].first, syms[i].second, tensors[i]);
+    });
+  }
+
+  /// A private array of graphrt_channel_t, or "" when empty.
+  StringRef channels(ArrayRef<task::ChannelInfo> channels) {
+    struct Syms {
+      StringRef key, peer, name, shape;
+    };
+    SmallVector<Syms> syms;
+    for (const task::ChannelInfo &c : channels)
+      syms.push_back({string(c.key), string(c.peer), string(c.payload.name),
+                      shape(c.payload.shape)});
+    auto channelTy =
+        LLVM::LLVMStructType::getLiteral(ctx, {ptrTy, ptrTy, i32, sigTy});
+    return array("channels", channelTy, channels.size(), [&](size_t i) {
+      const task::ChannelInfo &c = channels[i];
+      Value v = LLVM::UndefOp::create(b, loc, channelTy);
+      Value fields[] = {
+          address(syms[i].key), address(syms[i].peer),
+          constant(i32, c.send ? GRAPHRT_CHANNEL_SEND : GRAPHRT_CHANNEL_RECV),
+          signature(syms[i].name, syms[i].shape, c.payload)};
+      for (auto [f, field] : llvm::enumerate(fields))
+        v = LLVM::InsertValueOp::create(
+            b, loc, v, field, ArrayRef<int64_t>{static_cast<int64_t>(f)});
+      return v;
+    });
+  }
+
+  /// A private array of graphrt_collective_group_t, or "" when empty.
+  StringRef groups(ArrayRef<task::GroupInfo> groups) {
+    SmallVector<StringRef> names;
+    for (const task::GroupInfo &g : groups)
+      names.push_back(string(g.name));
+    auto groupTy = LLVM::LLVMStructType::getLiteral(ctx, {ptrTy});
+    return array("groups", groupTy, groups.size(), [&](size_t i) {
+      Value v = LLVM::UndefOp::create(b, loc, groupTy);
+      return LLVM::InsertValueOp::create(b, loc, v, address(names[i]),
+                                         ArrayRef<int64_t>{0})
+          .getResult();
+    });
+  }
+
+  /// The address of global or function `sym`, or null for "".
+  Value address(StringRef sym) {
+    if (sym.empty())
+      return LLVM::ZeroOp::create(b, loc, ptrTy);
+    return LLVM::AddressOfOp::create(b, loc, ptrTy, sym);
+  }
+
+  Value constant(Type type, int64_t value) {
+    return LLVM::ConstantOp::create(b, loc, type,
+                                    b.getIntegerAttr(type, value));
+  }
+
+  /// `graphc_task_step`: graphrt_task_step_fn_t calling `run`.
+  LogicalResult step(LLVM::LLVMFuncOp run, const task::TaskInfo &info) {
+    auto fnTy = LLVM::LLVMFunctionType::get(
+        ptrTy, {ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, i64, ptrTy, i64});
+    auto fn = LLVM::LLVMFuncOp::create(b, loc, "graphc_task_step", fnTy,
+                                       LLVM::Linkage::Internal);
+    OpBuilder::InsertionGuard guard(b);
+    Block *entry = fn.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    auto tensorTy =
+        LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, ptrTy, ptrTy, i64});
+    // ctx and services go through as they came.
+    SmallVector<Value> args = {entry->getArgument(0), entry->getArgument(1)};
+    Value zero = constant(i64, 0);
+    auto pass = [&](Value array, ArrayRef<TensorInfo> tensors) {
+      for (auto [i, t] : llvm::enumerate(tensors)) {
+        Value field = LLVM::GEPOp::create(
+            b, loc, ptrTy, tensorTy, array,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i), 3});
+        Value data = LLVM::LoadOp::create(b, loc, ptrTy, field);
+        args.append({data, data, zero});
+        SmallVector<int64_t> strides(t.shape.size(), 1);
+        for (int64_t d = static_cast<int64_t>(t.shape.size()) - 2; d >= 0; --d)
+          strides[d] = strides[d + 1] * t.shape[d + 1];
+        for (int64_t size : t.shape)
+          args.push_back(constant(i64, size));
+        for (int64_t stride : strides)
+          args.push_back(constant(i64, stride));
+      }
+    };
+    // graphc_task_run's order: inputs, variables, outputs.
+    pass(entry->getArgument(3), info.inputs);
+    pass(entry->getArgument(7), info.variables);
+    pass(entry->getArgument(5), info.outputs);
+    if (run.getNumArguments() != args.size() ||
+        run.getFunctionType().getReturnType() != ptrTy)
+      return run.emitOpError()
+             << "has " << run.getNumArguments()
+             << " arguments after lowering, the task glue passes "
+             << args.size() << " (expected ctx, services and identity-layout "
+             << "memrefs, returning the status pointer)";
+    Value status = LLVM::CallOp::create(b, loc, run, args).getResult();
+    LLVM::ReturnOp::create(b, loc, status);
+    return success();
+  }
+
+  /// The exported descriptor.
+  void descriptor(const task::TaskInfo &info) {
+    StringRef name = string(info.name);
+    StringRef inputs = signatures(info.inputs);
+    StringRef outputs = signatures(info.outputs);
+    StringRef variables = signatures(info.variables);
+    StringRef channelArray = channels(info.channels);
+    StringRef groupArray = groups(info.groups);
+    auto type = LLVM::LLVMStructType::getLiteral(
+        ctx, {i32, i32, ptrTy, ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, i64,
+              ptrTy, i64, ptrTy, i64, ptrTy});
+    auto global = LLVM::GlobalOp::create(
+        b, loc, type, /*isConstant=*/true, LLVM::Linkage::External,
+        GRAPHRT_TASK_DESCRIPTOR_SYMBOL, Attribute());
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&global.getInitializerRegion().emplaceBlock());
+    SmallVector<Value> fields = {
+        constant(i32, GRAPHRT_ABI_VERSION),
+        constant(i32, sizeof(graphrt_task_descriptor_v1_t)),
+        address(name),
+        address(""), // init: variables come from weights files or zeroes
+        address("graphc_task_step"),
+        constant(i64, info.inputs.size()),
+        address(inputs),
+        constant(i64, info.outputs.size()),
+        address(outputs),
+        constant(i64, info.variables.size()),
+        address(variables),
+        constant(i64, info.channels.size()),
+        address(channelArray),
+        constant(i64, info.groups.size()),
+        address(groupArray)};
+    Value desc = LLVM::UndefOp::create(b, loc, type);
+    for (auto [i, v] : llvm::enumerate(fields))
+      desc = LLVM::InsertValueOp::create(
+          b, loc, desc, v, ArrayRef<int64_t>{static_cast<int64_t>(i)});
+    LLVM::ReturnOp::create(b, loc, desc);
+  }
+
+private:
+  StringRef intern(const std::string &s) {
+    return StringAttr::get(ctx, s).getValue();
+  }
+
+  ModuleOp module;
+  MLIRContext *ctx;
+  OpBuilder b;
+  Location loc;
+  Type ptrTy, i32, i64, sigTy;
+  int counter = 0;
+};
+
+LogicalResult addGlue(ModuleOp module) {
+  FailureOr<task::TaskInfo> info = task::readTask(module);
+  if (failed(info))
+    return failure();
+  auto run = module.lookupSymbol<LLVM::LLVMFuncOp>(task::kRunFunction);
+  if (!run)
+    return module.emitError()
+           << "task module '" << info->name << "' has no llvm.func @"
+           << task::kRunFunction << "; run graphc-cpu-codegen on it first";
+  for (StringRef taken : {"graphc_task_step", GRAPHRT_TASK_DESCRIPTOR_SYMBOL})
+    if (module.lookupSymbol(taken))
+      return module.emitError() << "symbol '" << taken
+                                << "' is reserved for the task glue";
+  // The descriptor is the library's only export (graphrt.h): every function
+  // defined here (graphc_task_run, the communication helpers, functions the
+  // model calls, which func-to-llvm leaves external) becomes internal.
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+    if (!fn.isExternal())
+      fn.setLinkage(LLVM::Linkage::Internal);
+  GlueBuilder glue(module);
+  if (failed(glue.step(run, *info)))
+    return failure();
+  glue.descriptor(*info);
+  return success();
+}
+
+struct GraphrtTaskDescriptorPass
+    : impl::GraphrtTaskDescriptorBase<GraphrtTaskDescriptorPass> {
+  void runOnOperation() override {
+    SmallVector<ModuleOp> tasks;
+    getOperation()->walk([&](ModuleOp m) {
+      if (task::isTaskModule(m))
+        tasks.push_back(m);
+    });
+    for (ModuleOp m : tasks)
+      if (failed(addGlue(m)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace graphc

@@ -1,0 +1,189 @@
+//===- GraphcPipelines.cpp - graphc-graph, -dist, -task-lowering, -codegen ===//
+
+#include "graphc/Pipelines/GraphcPipelines.h"
+
+#include "CpuCodegenPipelineOptions.h"
+
+#include "graph/Passes.h"
+#include "graphc/Conversion/Passes.h"
+#include "graphc/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace graphc {
+
+void buildGraphPipeline(OpPassManager &pm,
+                        const GraphPipelineOptions &options) {
+  // Shapes first: the canonicalizer's folds need static types to fire, and
+  // the user's --input-shape fixes a dynamic batch here.
+  graph::GraphInferShapesOptions infer;
+  if (!options.argShapes.empty()) {
+    infer.entry = options.entry;
+    infer.argShapes.assign(options.argShapes.begin(),
+                           options.argShapes.end());
+  }
+  pm.addPass(graph::createGraphInferShapes(infer));
+  // Folds and simplifications on the graph (identity, reshape chains,
+  // constant subgraphs).
+  pm.addPass(createCanonicalizerPass());
+  // Canonicalization can expose further static shapes (folded reshapes).
+  pm.addPass(graph::createGraphInferShapes());
+}
+
+void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
+  // Weights become module-level variables before placement, so that
+  // placement can move them (parameter servers, replicas) like trained
+  // variables, and the bundle writer puts their bytes in weights files
+  // instead of the task's code.
+  graph::GraphHoistWeightsOptions hoist;
+  hoist.threshold = options.weightsThreshold;
+  pm.addPass(graph::createGraphHoistWeights(hoist));
+  // Where everything runs: annotations only (and, for replicas, the
+  // per-replica shapes and cross-replica placeholders).
+  DistPlaceOptions place;
+  place.strategy = options.strategy;
+  place.replicas = options.replicas;
+  place.psTasks = options.psTasks;
+  place.defaultDevice = options.defaultDevice;
+  place.entry = options.entry;
+  pm.addPass(createDistPlace(place));
+  // One dist.task per task with send/recv on the cut edges: the form task
+  // lowering turns into one module, and one .so, per task.
+  DistPartitionOptions partition;
+  partition.entry = options.entry;
+  pm.addPass(createDistPartition(partition));
+  // Fewer, larger all-reduces: one runtime call per bucket instead of one
+  // per gradient.
+  DistFuseCollectivesOptions fuse;
+  fuse.bucketBytes = options.bucketBytes;
+  pm.addPass(createDistFuseCollectives(fuse));
+}
+
+void buildTaskLoweringPipeline(OpPassManager &pm,
+                               const TaskLoweringOptions &options) {
+  // Each task becomes its own module with graphc_task_run over memrefs, its
+  // signature as attributes and communication as service calls; done first
+  // and at graph level, so that every later pass sees one task at a time.
+  ConvertDistToRuntimeOptions toRuntime;
+  toRuntime.entry = options.entry;
+  pm.addPass(createConvertDistToRuntime(toRuntime));
+  OpPassManager &task = pm.nest<ModuleOp>();
+  // The task's graph ops to linalg on tensors, task by task.
+  task.addPass(createConvertGraphToLinalg());
+  // Helper functions a task does not call were copied into it anyway.
+  task.addPass(createSymbolDCEPass());
+  // Fold the casts and constants the conversions leave, so that --emit=linalg
+  // shows what the CPU pipeline starts from.
+  task.addPass(createCanonicalizerPass());
+}
+
+void buildTaskCodegenPipeline(OpPassManager &pm,
+                              const TaskCodegenOptions &options) {
+  // Every task module is lowered on its own by the CPU pipeline: each
+  // becomes one shared object, and tasks are independent (parallel).
+  OpPassManager &task = pm.nest<ModuleOp>();
+  buildCpuCodegenPipeline(task, options.cpu);
+  // Then the runtime's view of it: descriptor global and step function,
+  // from the module's signature, channel and group attributes.
+  task.addPass(createGraphrtTaskDescriptor());
+}
+
+namespace {
+
+struct GraphPipelineCL : PassPipelineOptions<GraphPipelineCL> {
+  Option<std::string> entry{*this, "entry",
+                            llvm::cl::desc("function arg-shapes refers to"),
+                            llvm::cl::init("main")};
+  ListOption<std::string> argShapes{
+      *this, "arg-shapes",
+      llvm::cl::desc("INDEX:DxDx... per argument of the entry")};
+};
+
+struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
+  Option<int64_t> weightsThreshold{
+      *this, "weights-threshold",
+      llvm::cl::desc("constants of at least this many bytes become variables "
+                     "(negative: none)"),
+      llvm::cl::init(4096)};
+  Option<std::string> strategy{
+      *this, "strategy", llvm::cl::desc("placement: given, replicas or ps"),
+      llvm::cl::init("given")};
+  Option<int64_t> replicas{*this, "replicas",
+                           llvm::cl::desc("replicas of the step"),
+                           llvm::cl::init(1)};
+  Option<int64_t> psTasks{*this, "ps-tasks",
+                          llvm::cl::desc("parameter-server tasks"),
+                          llvm::cl::init(1)};
+  Option<std::string> defaultDevice{
+      *this, "default-device",
+      llvm::cl::desc("task of unplaced ops and partial placements"),
+      llvm::cl::init("/job:worker/task:0")};
+  Option<std::string> entry{*this, "entry",
+                            llvm::cl::desc("function to place and partition"),
+                            llvm::cl::init("")};
+  Option<int64_t> bucketBytes{
+      *this, "bucket-bytes", llvm::cl::desc("largest fused all-reduce"),
+      llvm::cl::init(4 * 1024 * 1024)};
+};
+
+struct TaskLoweringCL : PassPipelineOptions<TaskLoweringCL> {
+  Option<std::string> entry{
+      *this, "entry",
+      llvm::cl::desc("entry function of a module without dist.task ops"),
+      llvm::cl::init("main")};
+};
+
+} // namespace
+
+void registerGraphcPipelines() {
+  PassPipelineRegistration<GraphPipelineCL>(
+      "graphc-graph",
+      "graphc's graph stage: shapes inferred, canonicalized, inferred again",
+      [](OpPassManager &pm, const GraphPipelineCL &cl) {
+        GraphPipelineOptions options;
+        options.entry = cl.entry;
+        options.argShapes.assign(cl.argShapes.begin(), cl.argShapes.end());
+        buildGraphPipeline(pm, options);
+      });
+  PassPipelineRegistration<DistPipelineCL>(
+      "graphc-dist",
+      "graphc's dist stage: weights as variables, placement, one dist.task "
+      "per task",
+      [](OpPassManager &pm, const DistPipelineCL &cl) {
+        DistPipelineOptions options;
+        options.weightsThreshold = cl.weightsThreshold;
+        options.strategy = cl.strategy;
+        options.replicas = cl.replicas;
+        options.psTasks = cl.psTasks;
+        options.defaultDevice = cl.defaultDevice;
+        options.entry = cl.entry;
+        options.bucketBytes = cl.bucketBytes;
+        buildDistPipeline(pm, options);
+      });
+  PassPipelineRegistration<TaskLoweringCL>(
+      "graphc-task-lowering",
+      "graphc's linalg stage: one nested module per task over memrefs, "
+      "linalg on tensors inside, communication as service calls",
+      [](OpPassManager &pm, const TaskLoweringCL &cl) {
+        TaskLoweringOptions options;
+        options.entry = cl.entry;
+        buildTaskLoweringPipeline(pm, options);
+      });
+  PassPipelineRegistration<CpuCodegenPipelineOptions>(
+      "graphc-task-codegen",
+      "graphc's llvm stage: every task module through graphc-cpu-codegen, "
+      "then its graphrt descriptor and step function",
+      [](OpPassManager &pm, const CpuCodegenPipelineOptions &cl) {
+        TaskCodegenOptions options;
+        options.cpu = cl.options();
+        buildTaskCodegenPipeline(pm, options);
+      });
+}
+
+} // namespace graphc
