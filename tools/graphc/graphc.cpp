@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "graphc/Analysis/DistReport.h"
+#include "graphc/Analysis/MachineModel.h"
 #include "graphc/Bundle/JobBundle.h"
 #include "graphc/Import/Importers.h"
 #include "graphc/Import/ModelFormat.h"
@@ -34,7 +36,8 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitStage { Import, Graph, Dist, Linalg, LLVM, Obj, Job };
+// Dot is the dist stage drawn as Graphviz; it sits right after Dist.
+enum class EmitStage { Import, Graph, Dist, Dot, Linalg, LLVM, Obj, Job };
 enum class Target { Cpu };
 
 cl::OptionCategory graphcCategory("graphc options");
@@ -60,6 +63,9 @@ cl::opt<EmitStage> emit(
                clEnumValN(EmitStage::Dist, "dist",
                           "weights as graph.variables, placed and "
                           "partitioned into dist.tasks (graphc-dist)"),
+               clEnumValN(EmitStage::Dot, "dot",
+                          "the partitioned job as a Graphviz graph: tasks "
+                          "as clusters, cut edges labelled with bytes"),
                clEnumValN(EmitStage::Linalg, "linalg",
                           "one nested module per task: graphc_task_run over "
                           "memrefs, linalg on tensors, communication as "
@@ -98,6 +104,17 @@ cl::opt<std::string> defaultDevice(
     "default-device",
     cl::desc("The task of ops the model does not place"),
     cl::init("/job:worker/task:0"), cl::cat(graphcCategory));
+cl::opt<std::string> reportFile(
+    "report",
+    cl::desc("Write the static communication report of the partitioned job "
+             "as JSON to FILE ('-': stdout) and print its table on stderr"),
+    cl::value_desc("file.json"), cl::init(""), cl::cat(graphcCategory));
+cl::opt<std::string> machineModelFile(
+    "machine-model",
+    cl::desc("The machine the report's step-time estimate is for (JSON: "
+             "FLOP/s, memory and link bandwidth, latency); default: the "
+             "built-in model measured on a build machine"),
+    cl::value_desc("file.json"), cl::init(""), cl::cat(graphcCategory));
 cl::opt<bool> noOpenmp("no-openmp",
                        cl::desc("Single-threaded code that needs no libomp"),
                        cl::init(false), cl::cat(graphcCategory));
@@ -138,19 +155,22 @@ cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
 
 } // namespace
 
-/// Runs the named pipelines up to `stage` (graph, dist, linalg, llvm; the
-/// file stages need all four), exactly what graph-opt replays.
-static LogicalResult compile(ModuleOp module, EmitStage stage,
+/// Runs the named pipelines of the stages after `from` up to `stage` (graph,
+/// dist, linalg, llvm; the file stages need all four), exactly what
+/// graph-opt replays.
+static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
                              bool fixInputShapes) {
   PassManager pm(module.getContext());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
-  graphc::GraphPipelineOptions graphOptions;
-  graphOptions.entry = entryName;
-  if (fixInputShapes)
-    graphOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
-  graphc::buildGraphPipeline(pm, graphOptions);
-  if (stage >= EmitStage::Dist) {
+  if (from < EmitStage::Graph) {
+    graphc::GraphPipelineOptions graphOptions;
+    graphOptions.entry = entryName;
+    if (fixInputShapes)
+      graphOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
+    graphc::buildGraphPipeline(pm, graphOptions);
+  }
+  if (from < EmitStage::Dist && stage >= EmitStage::Dist) {
     graphc::DistPipelineOptions distOptions;
     distOptions.weightsThreshold = weightsThreshold;
     // The flags pick the placement strategy; without them the model's own
@@ -184,6 +204,31 @@ static graphc::BundleOptions bundleOptions() {
   llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
   options.jobName = stem.empty() ? "job" : stem.str();
   return options;
+}
+
+/// --report: the communication report of the partitioned module, as JSON
+/// to the file and as a table on stderr. Returns non-zero on failure.
+static int reportOn(ModuleOp module) {
+  llvm::Expected<graphc::MachineModel> machine =
+      machineModelFile.empty()
+          ? llvm::Expected<graphc::MachineModel>(
+                graphc::MachineModel::getDefault())
+          : graphc::MachineModel::fromFile(machineModelFile);
+  if (!machine) {
+    llvm::errs() << "graphc: " << llvm::toString(machine.takeError())
+                 << "\n";
+    return 1;
+  }
+  FailureOr<graphc::DistReport> report =
+      graphc::analyzeDistribution(module, *machine);
+  if (failed(report))
+    return 1;
+  graphc::printReportTable(*report, llvm::errs());
+  if (llvm::Error err = graphc::writeReportJson(*report, reportFile)) {
+    llvm::errs() << "graphc: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  return 0;
 }
 
 /// --emit=job: the bundle directory -o names.
@@ -339,8 +384,39 @@ int main(int argc, char **argv) {
   }
   // Imported input shapes are fixed by the importer, not by index.
   bool fixInputShapes = *format == graphc::import::ModelFormat::Mlir;
+  // The report and the Graphviz view read the partitioned module: stop
+  // there, look, and go on with the same module.
+  bool look = !reportFile.empty() || emit == EmitStage::Dot;
+  if (!machineModelFile.empty() && reportFile.empty()) {
+    llvm::errs() << "graphc: --machine-model is the machine of --report's "
+                    "estimate; give --report FILE.json too\n";
+    return 1;
+  }
+  if (look && emit < EmitStage::Dist) {
+    llvm::errs() << "graphc: --report reads the partitioned job; it cannot "
+                    "be combined with --emit="
+                 << (emit == EmitStage::Import ? "import" : "graph") << "\n";
+    return 1;
+  }
+  EmitStage first = look ? EmitStage::Dist : emit;
   if (emit != EmitStage::Import &&
-      failed(compile(*module, emit, fixInputShapes)))
+      failed(compile(*module, EmitStage::Import, first, fixInputShapes)))
+    return 1;
+  if (!reportFile.empty() && reportOn(*module))
+    return 1;
+  if (emit == EmitStage::Dot) {
+    std::string error;
+    auto output = openOutputFile(outputFilename, &error);
+    if (!output) {
+      llvm::errs() << "graphc: " << error << "\n";
+      return 1;
+    }
+    graphc::printDistDot(*module, output->os());
+    output->keep();
+    return 0;
+  }
+  if (first < emit &&
+      failed(compile(*module, EmitStage::Dot, emit, fixInputShapes)))
     return 1;
   if (emit == EmitStage::Job)
     return writeJob(*module);
