@@ -8,6 +8,7 @@
 #   bash bench/run.sh e2e [--quick]       # whole-model latency vs PyTorch eager
 #   bash bench/run.sh compile             # compile time and peak RSS on a ResNet-50
 #   bash bench/run.sh machine-model [OUT.json] [--quick]  # this machine for graphc --machine-model
+#   bash bench/run.sh dist [--quick]      # ResNet-18 batch 8: --replicas 2 (1 thread each) vs one task
 # BUILD_DIR (default: build) is the build folder; the suite's targets are
 # built first.
 set -euo pipefail
@@ -26,7 +27,7 @@ case "$name" in
     cmake --build "$build" --target graphc
     /usr/bin/python3 "$root/bench/import/bench.py" "$build" "$@"
     ;;
-  conv|e2e|compile)
+  conv|e2e|compile|dist)
     cmake --build "$build" --target graphc graph-run graph-worker
     /usr/bin/python3 "$root/bench/nn/$name.py" "$build" "$@"
     ;;
@@ -42,7 +43,7 @@ case "$name" in
     exec "$build/bin/gemm-bench" "$@"
     ;;
   *)
-    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, compile, machine-model" >&2
+    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, compile, machine-model, dist" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""dist.py BUILD [--quick] [--batch N] [--workers LIST]: data-parallel
+throughput of a partitioned job against the same model as one task.
+
+ResNet-18 (torch.nn, torchvision's layout) is exported at batch 8 and compiled
+twice: as one task, and with `graphc --replicas N` for each N in --workers
+(default 2). Every worker runs one thread (OMP_NUM_THREADS=1, and the code is
+compiled with --no-openmp so nothing else can spin up threads), so N workers
+use N cores. Each job runs `graph-run --repeat R --stats`; the figure compared
+is the step as graph-run sees it (`wall_median_ms`: the whole job's step,
+feeding the global batch, splitting, computing and gathering), because the
+in-worker time of one task says nothing about the job. Throughput ratio =
+single-task step time / N-replica step time (goal for N = 2: >= 1.8). The
+outputs of every job are compared with the single task's (max abs error).
+
+The peer is graphc's own single-task job, measured in the same run on the
+same machine: the comparison isolates what partitioning costs and gains.
+"""
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import torch_models  # noqa: E402
+
+
+def cpu_name():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def run(build, job, inputs, repeat, outdir):
+    stats = job + ".stats.json"
+    cmd = [common.tool(build, "graph-run"), "--quiet", "--repeat", str(repeat),
+           "--stats", stats, "--output-dir", outdir, job]
+    for name, path in inputs.items():
+        cmd += ["--input", "%s=%s" % (name, path)]
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    r = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, timeout=3600)
+    if r.returncode != 0:
+        raise common.Failed("run failed: " + common.first_error(r.stderr))
+    return json.load(open(stats)), np.load(os.path.join(outdir, "y.npy"))
+
+
+def main():
+    build = os.path.abspath(sys.argv[1])
+    quick = "--quick" in sys.argv
+    batch = int(sys.argv[sys.argv.index("--batch") + 1]) if "--batch" in sys.argv else 8
+    workers = ([int(w) for w in sys.argv[sys.argv.index("--workers") + 1].split(",")]
+               if "--workers" in sys.argv else [2])
+    repeat = 3 if quick else 10
+    print("dist bench: ResNet-18 at batch %d, 1 thread per worker, "
+          "--replicas N vs one task; %s; %s"
+          % (batch, cpu_name(), common.load_info()))
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="graphc-dist-") as tmp:
+        model = torch_models.resnet18().eval()
+        onnx_path = os.path.join(tmp, "resnet18.onnx")
+        torch_models.export(model, torch.randn(batch, 3, 224, 224), onnx_path,
+                            dynamic_batch=False)
+        x = np.random.default_rng(0).standard_normal(
+            (batch, 3, 224, 224)).astype(np.float32)
+        xpath = os.path.join(tmp, "x.npy")
+        np.save(xpath, x)
+        jobs = [("1 task", 1, [])] + [("--replicas %d" % n, n, ["--replicas=%d" % n])
+                                      for n in workers]
+        base = None
+        for label, n, flags in jobs:
+            job = os.path.join(tmp, "r%d.gjob" % n)
+            try:
+                secs, _ = common.compile_model(build, onnx_path, job,
+                                               extra=["--no-openmp"] + flags)
+                stats, y = run(build, job, {"x": xpath}, repeat,
+                               os.path.join(tmp, "out%d" % n))
+            except common.Failed as e:
+                rows.append([label, str(n), str(e)])
+                continue
+            wall = stats["wall_median_ms"]
+            if base is None:
+                base = (wall, y)
+            ratio = base[0] / wall
+            err = float(np.max(np.abs(y - base[1])))
+            rows.append([label, str(n), "%d" % stats["steps"], "%.1f" % wall,
+                         "%.2f" % (batch * 1e3 / wall), "%.2f" % ratio,
+                         "%.2e" % err, "%.1f" % secs])
+            print("  " + " | ".join(rows[-1]), file=sys.stderr, flush=True)
+    common.table(["job", "workers", "steps", "step ms (median)",
+                  "images/s", "throughput ratio", "max abs err vs 1 task",
+                  "compile s"], rows)
+    print("step ms: graph-run --stats wall_median_ms (the whole "
+          "job's step); ratio = 1-task step / N-replica step (goal for 2 "
+          "workers: >= 1.8). %s; %s" % (cpu_name(), common.load_info()))
+
+
+if __name__ == "__main__":
+    main()
