@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # demo.sh: set up, build, and run graphc's main job on the embedded default.
 #
-# What runs today (see README "Status"):
+# What runs (see README "Status"):
 # 1. graphc compiles the embedded MLP (examples/mlp.mlir) to native code in a
 #    job bundle, graph-run runs it in a graph-worker on loopback, and the
 #    logits are checked against NumPy;
-# 2. a 4-task job runs on a local cluster of graph-worker processes on
-#    loopback: every collective (all-reduce, all-gather, reduce-scatter,
-#    broadcast, all-to-all), results checked against NumPy. Its task
-#    libraries are the runtime's hand-written test tasks: the passes that
-#    partition a model into communicating tasks are not built yet.
+# 2. graphc partitions the same MLP (as ONNX, weights inside) into a 4-task
+#    job -- 2 data-parallel replicas and 2 parameter servers -- and prints its
+#    communication report; graph-run runs the tasks as graph-worker
+#    processes on loopback and the logits are checked against NumPy again.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -33,11 +32,13 @@ for n in x w1 b1 w2 b2; do mlp_inputs+=(--input "$n=$mlp/$n.npy"); done
 "$build/bin/graph-run" "${mlp_inputs[@]}" --output-dir "$mlp/out" "$mlp/mlp.gjob"
 /usr/bin/python3 "$root/examples/mlp_data.py" check "$mlp"
 
-tool="$root/test/runtime/Inputs/graphrt_test.py"
-echo "== graph-run --local 4: collectives on a loopback cluster"
-/usr/bin/python3 "$tool" coll-bundle 4 "$work" "$build/lib"
-inputs=()
-for r in 0 1 2 3; do inputs+=(--input "x$r=$work/x$r.npy"); done
-"$build/bin/graph-run" --local 4 --steps 3 "${inputs[@]}" \
-  --output-dir "$work/out" --metrics "$work/metrics.json" "$work/coll.gjob"
-/usr/bin/python3 "$tool" check-coll 4 "$work"
+echo "== graphc mlp.onnx --replicas 2 --ps-tasks 2: a job graphc partitions"
+# The same MLP with its weights inside (ONNX): two data-parallel replicas split
+# the batch of 8, two parameter servers hold the weights, balanced by bytes.
+/usr/bin/python3 "$root/examples/mlp_data.py" onnx "$mlp"
+"$build/bin/graphc" "$mlp/mlp.onnx" --replicas 2 --ps-tasks 2 \
+  --report "$mlp/report.json" -o "$mlp/mlp-dist.gjob"
+echo "== graph-run mlp-dist.gjob: one local worker per task, on loopback"
+"$build/bin/graph-run" --input "x=$mlp/x.npy" --output-dir "$mlp/dist-out" \
+  --metrics "$mlp/metrics.json" "$mlp/mlp-dist.gjob"
+/usr/bin/python3 "$root/examples/mlp_data.py" check "$mlp" "$mlp/dist-out"
