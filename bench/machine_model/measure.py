@@ -20,7 +20,6 @@ Everything is measured through graphc's own code, one thread per worker
 """
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -37,16 +36,6 @@ import common  # noqa: E402
 import graphrt_test  # noqa: E402
 
 common.THREADS = 1
-
-
-def cpu_name():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def onnx_model(path, op, inputs, output):
@@ -125,7 +114,7 @@ def main():
         membw = 3.0 * 4 * elems / add
         lat, bw = link(build, tmp, 6 if quick else 40)
     model = {
-        "name": "%s, 1 thread (bench/run.sh machine-model)" % cpu_name(),
+        "name": "%s, 1 thread (bench/run.sh machine-model)" % common.cpu_name(),
         "flops_per_second": float("%.4g" % flops),
         "memory_bytes_per_second": float("%.4g" % membw),
         "link_bytes_per_second": float("%.4g" % bw),

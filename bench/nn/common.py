@@ -9,6 +9,7 @@ are printed, and `runtime_floor` measures them on a one-element job so a
 reader can tell compute from overhead.
 """
 import json
+import platform
 import os
 import subprocess
 import sys
@@ -180,6 +181,16 @@ def table(header, rows):
     for r in rows:
         print(line(r).rstrip())
     sys.stdout.flush()
+
+
+def cpu_name():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
 
 
 def load_info():

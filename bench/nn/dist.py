@@ -9,7 +9,9 @@ compiled with --no-openmp so nothing else can spin up threads), so N workers
 use N cores. Each job runs `graph-run --repeat R --stats`; the figure compared
 is the step as graph-run sees it (`wall_median_ms`: the whole job's step,
 feeding the global batch, splitting, computing and gathering), because the
-in-worker time of one task says nothing about the job. Throughput ratio =
+in-worker time of one task says nothing about the job. Each compile also
+writes `--report`, and its estimated step time is printed beside the
+measured one (issue 10 asks for within 25% on 2-4 local workers). Throughput ratio =
 single-task step time / N-replica step time (goal for N = 2: >= 1.8). The
 outputs of every job are compared with the single task's (max abs error).
 
@@ -18,7 +20,6 @@ same machine: the comparison isolates what partitioning costs and gains.
 """
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -29,16 +30,6 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 import torch_models  # noqa: E402
-
-
-def cpu_name():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def run(build, job, inputs, repeat, outdir):
@@ -64,7 +55,7 @@ def main():
     repeat = 3 if quick else 10
     print("dist bench: ResNet-18 at batch %d, 1 thread per worker, "
           "--replicas N vs one task; %s; %s"
-          % (batch, cpu_name(), common.load_info()))
+          % (batch, common.cpu_name(), common.load_info()))
     rows = []
     with tempfile.TemporaryDirectory(prefix="graphc-dist-") as tmp:
         model = torch_models.resnet18().eval()
@@ -81,8 +72,11 @@ def main():
         for label, n, flags in jobs:
             job = os.path.join(tmp, "r%d.gjob" % n)
             try:
-                secs, _ = common.compile_model(build, onnx_path, job,
-                                               extra=["--no-openmp"] + flags)
+                report = job + ".report.json"
+                secs, _ = common.compile_model(
+                    build, onnx_path, job,
+                    extra=["--no-openmp", "--report", report] + flags)
+                estimate = json.load(open(report))["estimate"]["step_ns"] / 1e6
                 stats, y = run(build, job, {"x": xpath}, repeat,
                                os.path.join(tmp, "out%d" % n))
             except common.Failed as e:
@@ -94,15 +88,19 @@ def main():
             ratio = base[0] / wall
             err = float(np.max(np.abs(y - base[1])))
             rows.append([label, str(n), "%d" % stats["steps"], "%.1f" % wall,
+                         "%.1f" % estimate, "%+.0f%%" % (100 * (estimate - wall) / wall),
                          "%.2f" % (batch * 1e3 / wall), "%.2f" % ratio,
                          "%.2e" % err, "%.1f" % secs])
             print("  " + " | ".join(rows[-1]), file=sys.stderr, flush=True)
     common.table(["job", "workers", "steps", "step ms (median)",
+                  "estimated ms", "estimate error",
                   "images/s", "throughput ratio", "max abs err vs 1 task",
                   "compile s"], rows)
     print("step ms: graph-run --stats wall_median_ms (the whole "
           "job's step); ratio = 1-task step / N-replica step (goal for 2 "
-          "workers: >= 1.8). %s; %s" % (cpu_name(), common.load_info()))
+          "workers: >= 1.8); estimated ms: graphc --report's step estimate "
+          "(built-in machine model), error against the measured median. "
+          "%s; %s" % (common.cpu_name(), common.load_info()))
 
 
 if __name__ == "__main__":
