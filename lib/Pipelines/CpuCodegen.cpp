@@ -126,6 +126,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCpuLowerAllocaScopes());
   pm.addPass(createSCFToControlFlowPass());
 
+  // bf16 conversions in integer arithmetic, so no CPU needs a compiler-rt
+  // builtin (__truncsfbf2) that the task library cannot resolve.
+  pm.addNestedPass<func::FuncOp>(createCpuExpandBF16());
   // --- LLVM dialect -------------------------------------------------------
   // Transcendentals: expand to exp-based forms, then LLVM intrinsics; what
   // has no intrinsic calls libm.

@@ -141,4 +141,21 @@ def CpuLowerAllocaScopes : Pass<"graphc-cpu-lower-alloca-scopes",
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def CpuExpandBF16 : Pass<"graphc-cpu-expand-bf16", "mlir::func::FuncOp"> {
+  let summary = "bf16 conversions as integer arithmetic";
+  let description = [{
+    Rewrites `arith.truncf` to bf16 and `arith.extf` from bf16 (scalars and
+    vectors) into integer arithmetic with round-to-nearest-even, upstream's
+    `populateExpandBFloat16Patterns` and nothing else of `arith-expand`.
+    Without it, LLVM lowers a float-to-bf16 truncation on an x86 CPU
+    without AVX512-BF16 (Zen 3, Skylake) to a call of `__truncsfbf2`, which
+    a task's shared object has no library to resolve: the task would fail
+    to load on exactly those machines.
+
+    Example: `graph-opt --graphc-cpu-expand-bf16`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 #endif // GRAPHC_PIPELINES_CPUPASSES_TD
