@@ -253,7 +253,48 @@ struct GivenPlacer {
     }
 
     // An op without a device goes with its colocation group, else its
-    // variable, else its first placed operand, else the default.
+    // variable, else its first placed operand, else -- an op fed by nothing
+    // placed, such as a constant the canonicalizer folded and so stripped of
+    // its node's device -- the task of its first placed user, else the
+    // default. Users come later in the body, so they are looked at in a
+    // backward sweep between two forward ones.
+    decideFromOperands(/*fallback=*/{});
+    Block &body = func.getBody().front();
+    for (Operation &op : llvm::reverse(body.without_terminator())) {
+      unsigned i = opItem[&op];
+      if (items[i].task) {
+        continue;
+      }
+      for (Operation *user : op.getUsers()) {
+        auto it = opItem.find(user);
+        if (it != opItem.end() && items[it->second].task) {
+          decide(i, items[it->second].task);
+          break;
+        }
+      }
+    }
+    decideFromOperands(defaultTask);
+    // An argument without a device belongs to the task of its first user.
+    unsigned firstArg = variableItem.size();
+    for (unsigned a = 0; a < func.getNumArguments(); ++a) {
+      unsigned i = firstArg + a;
+      if (items[i].task) {
+        continue;
+      }
+      DeviceAttr task = groupTaskOr(i, {});
+      for (Operation *user : func.getArgument(a).getUsers()) {
+        if (!task && opItem.count(user)) {
+          task = items[opItem[user]].task;
+        }
+      }
+      decide(i, task ? task : defaultTask);
+    }
+  }
+
+  /// Decides every undecided op from its colocation group, its variable or
+  /// its first placed operand; one that none of these places gets
+  /// `fallback` (null: stays undecided).
+  void decideFromOperands(DeviceAttr fallback) {
     for (Operation &op : func.getBody().front().without_terminator()) {
       unsigned i = opItem[&op];
       if (items[i].task) {
@@ -279,22 +320,12 @@ struct GivenPlacer {
           task = taskOf(operand);
         }
       }
-      decide(i, task ? task : defaultTask);
-    }
-    // An argument without a device belongs to the task of its first user.
-    unsigned firstArg = variableItem.size();
-    for (unsigned a = 0; a < func.getNumArguments(); ++a) {
-      unsigned i = firstArg + a;
-      if (items[i].task) {
-        continue;
+      if (!task) {
+        task = fallback;
       }
-      DeviceAttr task = groupTaskOr(i, {});
-      for (Operation *user : func.getArgument(a).getUsers()) {
-        if (!task && opItem.count(user)) {
-          task = items[opItem[user]].task;
-        }
+      if (task) {
+        decide(i, task);
       }
-      decide(i, task ? task : defaultTask);
     }
   }
 
