@@ -38,9 +38,9 @@ import graphrt_test  # noqa: E402
 common.THREADS = 1
 
 
-def onnx_model(path, op, inputs, output):
+def onnx_model(path, op, inputs, output, **attrs):
     """A one-node ONNX model: inputs [(name, shape)], output (name, shape)."""
-    node = helper.make_node(op, [n for n, _ in inputs], [output[0]])
+    node = helper.make_node(op, [n for n, _ in inputs], [output[0]], **attrs)
     graph = helper.make_graph(
         [node], op.lower(),
         [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in inputs],
@@ -49,11 +49,13 @@ def onnx_model(path, op, inputs, output):
     onnx.save(model, path)
 
 
-def step_seconds(build, tmp, name, op, inputs, output, repeat):
+def step_seconds(build, tmp, name, op, inputs, output, repeat, **attrs):
     model = os.path.join(tmp, name + ".onnx")
     job = os.path.join(tmp, name + ".gjob")
-    onnx_model(model, op, inputs, output)
-    common.compile_model(build, model, job)
+    onnx_model(model, op, inputs, output, **attrs)
+    # One thread, as the report models a worker (and bench/run.sh dist runs
+    # them): single-threaded code, not the suites' OpenMP default.
+    common.compile_model(build, model, job, extra=["--no-openmp"])
     paths, _ = common.write_inputs(job, tmp)
     stats, _ = common.run_job(build, job, paths, repeat)
     # The fastest step: what the machine can do when the step is not
@@ -107,6 +109,14 @@ def main():
                             [("a", [m, k]), ("b", [k, n])], ("c", [m, n]),
                             repeat)
         flops = 2.0 * m * k * n / gemm
+        # A ResNet 3x3 convolution (64 -> 64 channels at 56x56): convolutions
+        # run below the GEMM rate (im2col copies, smaller GEMMs), so the
+        # model gives graph.conv its measured fraction of it.
+        c, hw = 64, 56
+        conv = step_seconds(build, tmp, "conv", "Conv",
+                            [("x", [1, c, hw, hw]), ("w", [c, c, 3, 3])],
+                            ("y", [1, c, hw, hw]), repeat, pads=[1, 1, 1, 1])
+        conv_eff = min(1.0, 2.0 * c * c * 9 * hw * hw / conv / flops)
         elems = 1 << 20
         add = step_seconds(build, tmp, "add", "Add",
                            [("a", [elems]), ("b", [elems])], ("c", [elems]),
@@ -119,12 +129,15 @@ def main():
         "memory_bytes_per_second": float("%.4g" % membw),
         "link_bytes_per_second": float("%.4g" % bw),
         "link_latency_seconds": float("%.4g" % lat),
+        "efficiency": {"graph.conv": float("%.3g" % conv_eff)},
     }
     with open(out, "w") as f:
         json.dump(model, f, indent=2)
         f.write("\n")
     print("machine model (%s):" % model["name"])
     print("  GEMM %dx%dx%d: %.3f ms, %.2f GFLOP/s" % (m, k, n, gemm * 1e3, flops / 1e9))
+    print("  Conv 3x3 %d->%d at %dx%d: %.3f ms, %.0f%% of the GEMM rate"
+          % (c, c, hw, hw, conv * 1e3, 100 * conv_eff))
     print("  Add of 2 x %d f32: %.3f ms, %.2f GB/s" % (elems, add * 1e3, membw / 1e9))
     print("  loopback link: latency %.1f us, %.2f GB/s" % (lat * 1e6, bw / 1e9))
     print("wrote " + out)

@@ -36,6 +36,16 @@
 using namespace mlir;
 
 namespace graphc {
+Value graphc::readOnlyBuffer(OpBuilder &b, Location loc, Value tensor,
+                             StringRef why) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto op = bufferization::ToBufferOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()), tensor,
+      /*read_only=*/true);
+  op->setAttr("graphc.read_for", b.getStringAttr(why));
+  return op;
+}
+
 namespace {
 
 /// The index of a services-table entry, in pointers (every member after
@@ -240,11 +250,13 @@ private:
     return LLVM::CallOp::create(b, loc, fnType, operands).getResult();
   }
 
-  Value toBuffer(Location loc, Value tensor) {
-    auto type = cast<RankedTensorType>(tensor.getType());
-    return bufferization::ToBufferOp::create(
-        b, loc, MemRefType::get(type.getShape(), type.getElementType()),
-        tensor, /*read_only=*/true);
+  /// The buffer a service call reads `tensor` from. One-Shot Bufferize
+  /// takes the to_buffer op as the read, not the call after it; `key`
+  /// (unique in the task) keeps CSE from merging two such ops, which would
+  /// move a later send's read up to an earlier one and let a write in
+  /// between clobber the buffer (found by the partitioning property test).
+  Value toBuffer(Location loc, Value tensor, StringRef key) {
+    return readOnlyBuffer(b, loc, tensor, key);
   }
 
   Value alloc(Location loc, RankedTensorType type) {
@@ -321,7 +333,7 @@ private:
       if (failed(peer) || failed(dtype))
         return failure();
       recordChannel(op, send.getKey(), *peer, /*send=*/true, type);
-      Value in = toBuffer(loc, send.getInput());
+      Value in = toBuffer(loc, send.getInput(), send.getKey());
       pointToPoint(op, "send", SERVICE_INDEX(send), send.getKey(), type,
                    *dtype, in);
       op->erase();
@@ -482,7 +494,7 @@ private:
       shape[0] = outType.getDimSize(*moved);
       callOut = RankedTensorType::get(shape, outType.getElementType());
     }
-    Value in = toBuffer(loc, input);
+    Value in = toBuffer(loc, input, op.getKey());
     Value out = alloc(loc, callOut);
     int64_t bytes =
         inType.getNumElements() * elementBytes(inType.getElementType());

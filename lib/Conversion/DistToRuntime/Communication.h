@@ -25,6 +25,14 @@ mlir::LogicalResult lowerCommunication(mlir::func::FuncOp run,
                                        llvm::StringRef self,
                                        const TaskNames &names);
 
+/// `bufferization.to_buffer %tensor read_only` tagged `graphc.read_for =
+/// why`. One-Shot Bufferize treats the to_buffer op itself as the read of
+/// the tensor, so the memref must be used right there; a `why` unique in
+/// the function (a rendezvous key, a variable) keeps CSE from merging two
+/// such ops and so moving a later read up past an in-place write.
+mlir::Value readOnlyBuffer(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value tensor, llvm::StringRef why);
+
 } // namespace graphc
 
 #endif // GRAPHC_LIB_CONVERSION_DISTTORUNTIME_COMMUNICATION_H

@@ -370,8 +370,8 @@ struct ConvertDistToRuntimePass
         continue;
       // A copy rather than materialize_in_destination: the variable's buffer
       // is also read through `initial`, so it is not `restrict`.
-      Value buffer = bufferization::ToBufferOp::create(
-          b, loc, memrefOf(varTypes[i]), current[i], /*read_only=*/true);
+      Value buffer = readOnlyBuffer(b, loc, current[i],
+                                    "variable:" + std::to_string(i));
       memref::CopyOp::create(b, loc, buffer,
                              entry->getArgument(firstVar + i));
     }
