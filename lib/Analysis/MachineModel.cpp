@@ -42,17 +42,18 @@ double MachineModel::opSeconds(llvm::StringRef opName, double flops,
 
 MachineModel MachineModel::getDefault() {
   // Measured with `bash bench/run.sh machine-model` on the development
-  // machine: an AMD EPYC (family 25 model 1, Zen 3 "Milan", AVX2, no
-  // AVX-512), 2 vCPUs shared with other builds, one thread per worker,
-  // loopback TCP between two graph-worker processes. GEMM: 256x1024x1024
-  // f32 in 12.48 ms; Add of 2 x 1M f32 in 0.622 ms; an 8-byte message in
-  // 132 us, 400 kB at 2.78 GB/s past that.
+  // machine (2026-12-01, idle): an AMD EPYC (Zen 3 "Milan", AVX2, no
+  // AVX-512), 2 vCPUs, one thread (--no-openmp), loopback TCP between two
+  // graph-worker processes. GEMM: 256x1024x1024 f32 in 13.2 ms; a 3x3
+  // convolution 64->64 at 56x56 (batch 1) at 98% of that rate, so no conv
+  // efficiency is set; Add of 2 x 1M f32 in 0.434 ms; an 8-byte message in
+  // 56 us, 400 kB at 3.51 GB/s past that.
   MachineModel m;
   m.name = "built-in default (AMD EPYC Zen 3, 1 thread, loopback)";
-  m.flopsPerSecond = 4.302e10;
-  m.memoryBytesPerSecond = 2.023e10;
-  m.linkBytesPerSecond = 2.78e9;
-  m.linkLatencySeconds = 1.32e-4;
+  m.flopsPerSecond = 4.075e10;
+  m.memoryBytesPerSecond = 2.901e10;
+  m.linkBytesPerSecond = 3.509e9;
+  m.linkLatencySeconds = 5.6e-5;
   return m;
 }
 
