@@ -308,7 +308,9 @@ LogicalResult convToGemm(RewriterBase &rewriter,
   int64_t k = c * kh * kw, p = oh * ow;
   bool pointwise = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
                    it.getDimSize(2) == oh && it.getDimSize(3) == ow;
-  if (!pointwise && n * k * p > kMaxIm2colElements) {
+  // Several images go one at a time (below), so the im2col buffer holds one
+  // image: its size does not depend on the batch.
+  if (!pointwise && k * p > kMaxIm2colElements) {
     return failure();
   }
   MLIRContext *ctx = rewriter.getContext();
@@ -318,65 +320,127 @@ LogicalResult convToGemm(RewriterBase &rewriter,
   auto yieldBody = [](OpBuilder &b, Location l, ValueRange args) {
     linalg::YieldOp::create(b, l, args[0]);
   };
-
-  Value col;
-  if (pointwise) {
-    SmallVector<ReassociationIndices> toNKP = {{0}, {1}, {2, 3}};
-    col = tensor::CollapseShapeOp::create(rewriter, loc, input, toNKP);
-  } else {
-    // One generic with the strides and dilations in its input map, over
-    // loops (c, kh, kw, n, oh, ow): C outermost to spread over threads even
-    // at batch 1, output columns innermost. The vectoriser rejects the
-    // non-permutation map, so it stays a scalar copy; one vectorised copy
-    // per filter tap was tried and made compile time 10-30x longer (49
-    // copies for a 7x7 filter), see docs/design/conv-codegen.md.
-    SmallVector<int64_t> colShape = {n, c, kh, kw, oh, ow};
-    Value empty = tensor::EmptyOp::create(rewriter, loc, colShape, et);
-    AffineMap read =
-        AffineMap::get(6, 0,
-                       {d(3), d(0), d(4) * strides[0] + d(1) * dilations[0],
-                        d(5) * strides[1] + d(2) * dilations[1]},
-                       ctx);
-    AffineMap write =
-        AffineMap::get(6, 0, {d(3), d(0), d(1), d(2), d(4), d(5)}, ctx);
-    SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
-    Value cols = linalg::GenericOp::create(
-                     rewriter, loc, TypeRange{empty.getType()},
-                     ValueRange{input}, ValueRange{empty},
-                     ArrayRef<AffineMap>{read, write}, iters, yieldBody)
-                     .getResult(0);
-    SmallVector<ReassociationIndices> toNKP = {{0}, {1, 2, 3}, {4, 5}};
-    col = tensor::CollapseShapeOp::create(rewriter, loc, cols, toNKP);
-  }
   SmallVector<ReassociationIndices> toOK = {{0}, {1, 2, 3}};
   Value weights = tensor::CollapseShapeOp::create(rewriter, loc, filter, toOK);
-
-  // The accumulator: a zero fill is re-created at the GEMM's shape so the
-  // matmul strategy fuses it into its tasks; any other init is reshaped.
   SmallVector<ReassociationIndices> toNOP = {{0}, {1}, {2, 3}};
-  Value acc;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+
+  // im2col of `images` ([nb, C, H, W]) and the GEMM into `acc` ([nb, O, P]).
+  auto emitGemm = [&](Value images, Value acc, int64_t nb) -> Value {
+    Value col;
+    if (pointwise) {
+      SmallVector<ReassociationIndices> toNKP = {{0}, {1}, {2, 3}};
+      col = tensor::CollapseShapeOp::create(rewriter, loc, images, toNKP);
+    } else {
+      // One generic with the strides and dilations in its input map, over
+      // loops (c, kh, kw, n, oh, ow): C outermost to spread over threads
+      // even at batch 1, output columns innermost. The vectoriser rejects
+      // the non-permutation map, so it stays a scalar copy; one vectorised
+      // copy per filter tap was tried and made compile time 10-30x longer
+      // (49 copies for a 7x7 filter), see docs/design/conv-codegen.md.
+      SmallVector<int64_t> colShape = {nb, c, kh, kw, oh, ow};
+      Value empty = tensor::EmptyOp::create(rewriter, loc, colShape, et);
+      AffineMap read =
+          AffineMap::get(6, 0,
+                         {d(3), d(0), d(4) * strides[0] + d(1) * dilations[0],
+                          d(5) * strides[1] + d(2) * dilations[1]},
+                         ctx);
+      AffineMap write =
+          AffineMap::get(6, 0, {d(3), d(0), d(1), d(2), d(4), d(5)}, ctx);
+      SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+      Value cols = linalg::GenericOp::create(
+                       rewriter, loc, TypeRange{empty.getType()},
+                       ValueRange{images}, ValueRange{empty},
+                       ArrayRef<AffineMap>{read, write}, iters, yieldBody)
+                       .getResult(0);
+      SmallVector<ReassociationIndices> toNKP = {{0}, {1, 2, 3}, {4, 5}};
+      col = tensor::CollapseShapeOp::create(rewriter, loc, cols, toNKP);
+    }
+    // A batch matmul over (n, o, p, k) whose filter operand has no batch
+    // dimension (broadcast through its indexing map): batch, M, N, K of the
+    // matmul strategy, and a named contraction, so the register tile
+    // becomes one vector.contract.
+    SmallVector<Attribute> maps = {
+        AffineMapAttr::get(AffineMap::get(4, 0, {d(1), d(3)}, ctx)),
+        AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx)),
+        AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx))};
+    auto gemmOp =
+        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                      ValueRange{weights, col}, ValueRange{acc});
+    gemmOp.setIndexingMapsAttr(rewriter.getArrayAttr(maps));
+    return gemmOp.getResult(0);
+  };
+  // The accumulator of `nb` images: a zero fill is re-created at the GEMM's
+  // shape so the matmul strategy fuses it into its tasks.
+  auto freshFill = [&](int64_t nb) -> Value {
     Value empty =
-        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{n, o, p}, et);
-    acc = linalg::FillOp::create(rewriter, loc, ValueRange{fill.getInputs()[0]},
-                                 ValueRange{empty})
-              .getResult(0);
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{nb, o, p}, et);
+    return linalg::FillOp::create(rewriter, loc,
+                                  ValueRange{fill.getInputs()[0]},
+                                  ValueRange{empty})
+        .getResult(0);
+  };
+
+  Value gemm;
+  if (pointwise || n == 1) {
+    Value acc = fill ? freshFill(n)
+                     : tensor::CollapseShapeOp::create(rewriter, loc, init,
+                                                       toNOP)
+                           .getResult();
+    gemm = emitGemm(input, acc, n);
   } else {
-    acc = tensor::CollapseShapeOp::create(rewriter, loc, init, toNOP);
+    // One image per iteration: im2col of the whole batch materialised a
+    // buffer N times the size of one image's (58 MB for a 3x3 64->64 layer
+    // at batch 8) before the GEMM read it back, which ran batch 8 at a
+    // third of batch 1's per-image rate. One image's panel stays in cache.
+    Value out = fill ? tensor::EmptyOp::create(
+                           rewriter, loc, ArrayRef<int64_t>{n, o, p}, et)
+                           .getResult()
+                     : tensor::CollapseShapeOp::create(rewriter, loc, init,
+                                                       toNOP)
+                           .getResult();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value upper = arith::ConstantIndexOp::create(rewriter, loc, n);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto loop = scf::ForOp::create(rewriter, loc, zero, upper, one,
+                                   ValueRange{out});
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value carried = loop.getRegionIterArgs()[0];
+    auto offsets = [&](unsigned rank) {
+      SmallVector<OpFoldResult> offs(rank, rewriter.getIndexAttr(0));
+      offs[0] = i;
+      return offs;
+    };
+    auto ones = [&](unsigned rank) {
+      return SmallVector<OpFoldResult>(rank, rewriter.getIndexAttr(1));
+    };
+    auto sizes = [&](ArrayRef<int64_t> shape) {
+      SmallVector<OpFoldResult> sz;
+      for (int64_t e : shape)
+        sz.push_back(rewriter.getIndexAttr(e));
+      sz[0] = rewriter.getIndexAttr(1);
+      return sz;
+    };
+    auto imageType = RankedTensorType::get(
+        {1, it.getDimSize(1), it.getDimSize(2), it.getDimSize(3)}, et);
+    Value image = tensor::ExtractSliceOp::create(
+        rewriter, loc, imageType, input, offsets(4), sizes(it.getShape()),
+        ones(4));
+    SmallVector<int64_t> nop = {n, o, p};
+    Value acc =
+        fill ? freshFill(1)
+             : tensor::ExtractSliceOp::create(
+                   rewriter, loc, RankedTensorType::get({1, o, p}, et),
+                   carried, offsets(3), sizes(nop), ones(3))
+                   .getResult();
+    Value imageGemm = emitGemm(image, acc, 1);
+    Value updated = tensor::InsertSliceOp::create(
+        rewriter, loc, imageGemm, carried, offsets(3), sizes(nop), ones(3));
+    scf::YieldOp::create(rewriter, loc, updated);
+    gemm = loop.getResult(0);
   }
-  // A batch matmul over (n, o, p, k) whose filter operand has no batch
-  // dimension (broadcast through its indexing map): batch, M, N, K of the
-  // matmul strategy, and a named contraction, so the register tile becomes
-  // one vector.contract.
-  SmallVector<Attribute> maps = {
-      AffineMapAttr::get(AffineMap::get(4, 0, {d(1), d(3)}, ctx)),
-      AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx)),
-      AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx))};
-  auto gemmOp =
-      linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
-                                    ValueRange{weights, col}, ValueRange{acc});
-  gemmOp.setIndexingMapsAttr(rewriter.getArrayAttr(maps));
-  Value gemm = gemmOp.getResult(0);
   Value result = tensor::ExpandShapeOp::create(rewriter, loc, ot, gemm, toNOP);
   rewriter.replaceOp(conv, result);
   return success();
