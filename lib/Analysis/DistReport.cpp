@@ -177,6 +177,7 @@ public:
 
 private:
   LogicalResult collect();
+  void shareCores();
   LogicalResult simulate();
   void criticalPath();
 
@@ -522,9 +523,31 @@ void Analyzer::criticalPath() {
   report.criticalPath = std::move(path);
 }
 
+/// Tasks that share `machine.sharedCores` cores (a local job) compute
+/// slower when more of them compute than there are cores. Every task of a
+/// data-parallel or partitioned step computes at the same time for most of
+/// the step, so each compute op is stretched by tasks/cores; sends and
+/// transfers are left alone (loopback copies are short next to compute).
+void Analyzer::shareCores() {
+  unsigned computing = llvm::count_if(
+      report.tasks, [](const TaskReport &t) { return t.computeSeconds > 0; });
+  if (machine.sharedCores == 0 || computing <= machine.sharedCores)
+    return;
+  report.computeSlowdown = double(computing) / machine.sharedCores;
+  for (auto [t, prog] : llvm::enumerate(programs)) {
+    for (Instr &in : prog)
+      if (in.kind == Instr::Compute)
+        in.seconds *= report.computeSlowdown;
+    report.tasks[t].computeSeconds *= report.computeSlowdown;
+  }
+}
+
 FailureOr<DistReport> Analyzer::run() {
   report.machine = machine;
-  if (failed(collect()) || failed(simulate()))
+  if (failed(collect()))
+    return failure();
+  shareCores();
+  if (failed(simulate()))
     return failure();
   criticalPath();
   return std::move(report);

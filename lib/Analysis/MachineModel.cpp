@@ -18,6 +18,7 @@ constexpr const char *kLinkBandwidth = "link_bytes_per_second";
 constexpr const char *kLinkLatency = "link_latency_seconds";
 constexpr const char *kEfficiency = "efficiency";
 constexpr const char *kName = "name";
+constexpr const char *kSharedCores = "shared_cores";
 
 llvm::Error fieldError(llvm::StringRef source, llvm::StringRef field,
                        const llvm::Twine &what) {
@@ -73,14 +74,16 @@ llvm::Expected<MachineModel> MachineModel::fromJson(llvm::StringRef text,
         llvm::formatv("{0}: a machine model must be a JSON object", source)
             .str());
 
-  static const char *const known[] = {kName,         kFlops,       kMemory,
-                                      kLinkBandwidth, kLinkLatency, kEfficiency};
+  static const char *const known[] = {kName,         kFlops,
+                                      kMemory,       kLinkBandwidth,
+                                      kLinkLatency,  kEfficiency,
+                                      kSharedCores};
   for (const auto &kv : *obj)
     if (llvm::find(known, kv.first.str()) == std::end(known))
       return fieldError(source, kv.first,
                         "is not known (expected name, flops_per_second, "
                         "memory_bytes_per_second, link_bytes_per_second, "
-                        "link_latency_seconds, efficiency)");
+                        "link_latency_seconds, efficiency, shared_cores)");
 
   MachineModel m;
   m.name = source.str();
@@ -117,6 +120,15 @@ llvm::Expected<MachineModel> MachineModel::fromJson(llvm::StringRef text,
   if (llvm::Error e = number(kLinkLatency, m.linkLatencySeconds, true))
     return std::move(e);
 
+  if (const llvm::json::Value *v = obj->get(kSharedCores)) {
+    std::optional<int64_t> cores = v->getAsInteger();
+    if (!cores || *cores < 0 || *cores > (1 << 20))
+      return fieldError(source, kSharedCores,
+                        "must be a whole number of cores, at least 0 (0: "
+                        "every task has cores of its own)");
+    m.sharedCores = unsigned(*cores);
+  }
+
   if (const llvm::json::Value *v = obj->get(kEfficiency)) {
     const llvm::json::Object *eff = v->getAsObject();
     if (!eff)
@@ -151,10 +163,13 @@ llvm::json::Object MachineModel::toJson() const {
   llvm::json::Object eff;
   for (const auto &kv : efficiency)
     eff[kv.first()] = kv.second;
-  return llvm::json::Object{{kName, name},
-                            {kFlops, flopsPerSecond},
-                            {kMemory, memoryBytesPerSecond},
-                            {kLinkBandwidth, linkBytesPerSecond},
-                            {kLinkLatency, linkLatencySeconds},
-                            {kEfficiency, std::move(eff)}};
+  llvm::json::Object obj{{kName, name},
+                         {kFlops, flopsPerSecond},
+                         {kMemory, memoryBytesPerSecond},
+                         {kLinkBandwidth, linkBytesPerSecond},
+                         {kLinkLatency, linkLatencySeconds},
+                         {kEfficiency, std::move(eff)}};
+  if (sharedCores)
+    obj[kSharedCores] = int64_t(sharedCores);
+  return obj;
 }

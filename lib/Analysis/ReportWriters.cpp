@@ -89,8 +89,10 @@ llvm::json::Value graphc::reportToJson(const DistReport &r) {
        llvm::json::Object{{"transfers", r.transferBytes},
                           {"collectives", r.collectiveBytes},
                           {"total", r.totalBytes()}}},
-      {"estimate", llvm::json::Object{{"step_ns", ns(r.stepSeconds)},
-                                      {"critical_path", std::move(path)}}}};
+      {"estimate",
+       llvm::json::Object{{"step_ns", ns(r.stepSeconds)},
+                          {"compute_slowdown", r.computeSlowdown},
+                          {"critical_path", std::move(path)}}}};
 }
 
 llvm::Error graphc::writeReportJson(const DistReport &report,
@@ -107,6 +109,10 @@ llvm::Error graphc::writeReportJson(const DistReport &report,
 
 void graphc::printReportTable(const DistReport &r, llvm::raw_ostream &os) {
   os << "communication report (machine model: " << r.machine.name << ")\n";
+  if (r.computeSlowdown > 1)
+    os << llvm::formatv("the tasks share {0} cores: compute takes {1:f2}x as "
+                        "long as on a core of its own\n",
+                        r.machine.sharedCores, r.computeSlowdown);
   os << llvm::formatv("{0,-16} {1,-32} {2,6} {3,14} {4,12} {5,12} {6,12} "
                       "{7,12}\n",
                       "task", "device", "ops", "flops", "compute us",

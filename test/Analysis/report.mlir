@@ -56,6 +56,7 @@
 // JSON-NEXT: 4096
 // JSON: "wire_bytes": 8192
 // JSON: "estimate": {
+// JSON-NEXT: "compute_slowdown": 1,
 // JSON-NEXT: "critical_path": [
 // JSON: "end_ns": 8192,
 // JSON: "step_ns": 88368

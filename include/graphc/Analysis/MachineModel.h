@@ -34,6 +34,11 @@ struct MachineModel {
   /// Fraction of `flopsPerSecond` that an op reaches, by op name
   /// ("graph.conv": 0.8); ops not listed reach 1.
   llvm::StringMap<double> efficiency;
+  /// Cores that all the job's tasks share, as on one machine running a
+  /// local job (`graph-run --local`): when more tasks compute than there
+  /// are cores, each one's compute takes tasks/cores times longer. 0 (the
+  /// default, and a cluster) means every task has cores of its own.
+  unsigned sharedCores = 0;
 
   /// Seconds one op with this cost takes: a roofline, the larger of its
   /// FLOP time and its memory time.
