@@ -2,6 +2,7 @@
 // drives the steps, watches for dead or stuck tasks, and gathers the results.
 #include "Coordinator.h"
 
+#include "DataFeed.h"
 #include "Manifest.h"
 #include "Npy.h"
 #include "RunStats.h"
@@ -31,6 +32,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -208,6 +210,17 @@ private:
     return s + ")";
   }
   bool readInputs();
+  /// The names of every task's inputs, for messages.
+  std::string jobInputNames() const;
+  /// Checks the --data files agree and sets up the batch order.
+  bool setUpBatches();
+  /// One step's --data tensors.
+  struct Batch {
+    DataPosition at, next; // where this batch starts, where the next does
+    std::vector<rpc::Tensor> tensors;
+  };
+  /// Cuts the batch at `pos` (runs on the prefetch thread while a step runs).
+  Batch prepareBatch(DataPosition pos);
   bool startLocalWorkers();
   /// mpirun/srun/Indexed Job: start this rank's worker, then register it
   /// (rank > 0) or gather the others' (rank 0).
@@ -215,6 +228,8 @@ private:
   int serveRank();
   bool resolveCluster();
   bool connectAndLoad();
+  /// Runs steps step_ .. total-1, feeding --data batches.
+  bool runSteps(int64_t total);
   bool runOneStep(int64_t step, bool last);
   /// A dead worker process or an unreachable worker, if any.
   std::string findDeadWorker(size_t* out_index);
@@ -241,6 +256,18 @@ private:
   Bundle bundle_;
   std::vector<WorkerHandle> workers_;
   std::vector<rpc::Tensor> inputs_;
+  /// --data: the files, their inputs' signatures, the order of batches, the
+  /// batch of the step being run, and where the next batch starts.
+  std::vector<DataFile> dataFiles_;
+  std::vector<manifest::TensorSignature> dataSigs_;
+  std::unique_ptr<Batcher> batcher_;
+  int64_t batchSize_ = 0;
+  Batch current_;
+  DataPosition dataPos_;
+  /// The next step to run, and the first this process ran (a restored run
+  /// starts past 0).
+  int64_t step_ = 0;
+  int64_t firstStep_ = 0;
   std::vector<rpc::RunStepResponse> lastResponses_;
   std::string error_;
   /// A worker refused to load its task because of the bundle (exit 1, not 4).
@@ -263,8 +290,23 @@ bool Job::readInputs() {
   std::map<std::string, bool> used;
   for (const auto& [name, path] : opt_.inputs)
     used[name] = false;
+  std::map<std::string, bool> usedData;
+  for (const auto& [name, path] : opt_.data)
+    usedData[name] = false;
   for (const manifest::Task& t : bundle_.manifest.tasks())
     for (const manifest::TensorSignature& sig : t.inputs()) {
+      if (opt_.data.count(sig.name())) {
+        if (usedData[sig.name()])
+          continue; // an input of several tasks is read once
+        usedData[sig.name()] = true;
+        DataFile f;
+        Status st = readDataFile(sig, opt_.data.at(sig.name()), &f);
+        if (!st.isOk())
+          return fail(st.message());
+        dataFiles_.push_back(std::move(f));
+        dataSigs_.push_back(sig);
+        continue;
+      }
       auto it = opt_.inputs.find(sig.name());
       if (it == opt_.inputs.end())
         return fail("input '" + sig.name() + "' of task '" + t.name() +
@@ -296,7 +338,67 @@ bool Job::readInputs() {
   for (const auto& [name, isUsed] : used)
     if (!isUsed)
       return fail("--input '" + name + "' is not an input of any task");
+  for (const auto& [name, isUsed] : usedData)
+    if (!isUsed)
+      return fail("--data " + name + ": '" + name +
+                  "' is not an input of any task; the job's inputs are " +
+                  jobInputNames());
+  return dataFiles_.empty() || setUpBatches();
+}
+
+std::string Job::jobInputNames() const {
+  std::string names;
+  for (const manifest::Task& t : bundle_.manifest.tasks())
+    for (const manifest::TensorSignature& sig : t.inputs())
+      names += (names.empty() ? "" : ", ") + sig.name();
+  return names.empty() ? "(none)" : names;
+}
+
+bool Job::setUpBatches() {
+  const DataFile& first = dataFiles_[0];
+  batchSize_ = dataSigs_[0].shape(0);
+  for (size_t i = 1; i < dataFiles_.size(); ++i) {
+    const DataFile& f = dataFiles_[i];
+    if (f.examples != first.examples)
+      return fail("--data files hold different numbers of examples: '" +
+                  first.path + "' (input '" + first.input + "') has " +
+                  std::to_string(first.examples) + ", '" + f.path +
+                  "' (input '" + f.input + "') has " +
+                  std::to_string(f.examples) +
+                  "; every --data file must have one example per row of "
+                  "the same set");
+    if (dataSigs_[i].shape(0) != batchSize_)
+      return fail("--data inputs have different batch sizes: '" +
+                  first.input + "' takes " + std::to_string(batchSize_) +
+                  " examples per step, '" + f.input + "' " +
+                  std::to_string(dataSigs_[i].shape(0)) +
+                  "; they must advance together");
+  }
+  if (batchSize_ < 1 || batchSize_ > first.examples)
+    return fail("--data " + first.input + ": input '" + first.input +
+                "' takes batches of " + std::to_string(batchSize_) +
+                " examples, but '" + first.path + "' holds only " +
+                std::to_string(first.examples) +
+                "; give more examples or compile for a smaller batch");
+  batcher_ = std::make_unique<Batcher>(
+      first.examples, batchSize_, opt_.seed, opt_.shuffle,
+      opt_.padPartialBatch ? PartialBatch::Pad : PartialBatch::Drop);
   return true;
+}
+
+Job::Batch Job::prepareBatch(DataPosition pos) {
+  Batch b;
+  b.at = batcher_->normalize(pos);
+  std::vector<int64_t> rows = batcher_->batchAt(b.at, &b.next);
+  for (size_t i = 0; i < dataFiles_.size(); ++i) {
+    rpc::Tensor t;
+    t.set_name(dataSigs_[i].name());
+    t.set_dtype(dataSigs_[i].dtype());
+    *t.mutable_shape() = dataSigs_[i].shape();
+    t.set_data(gatherRows(dataFiles_[i], rows));
+    b.tensors.push_back(std::move(t));
+  }
+  return b;
 }
 
 bool Job::startLocalWorkers() {
@@ -709,6 +811,31 @@ std::string Job::findStalledWorker(const std::vector<bool>& running,
          (w.waitingOn.empty() ? std::string("a send") : w.waitingOn);
 }
 
+bool Job::runSteps(int64_t total) {
+  // The next batch is cut on another thread while the current step runs.
+  auto prefetch = [this](DataPosition pos) {
+    return std::async(std::launch::async,
+                      [this, pos] { return prepareBatch(pos); });
+  };
+  std::future<Batch> pending;
+  if (batcher_ && step_ < total)
+    pending = prefetch(dataPos_);
+  while (step_ < total) {
+    if (batcher_) {
+      current_ = pending.get();
+      if (step_ + 1 < total)
+        pending = prefetch(current_.next);
+    }
+    if (!runOneStep(step_, step_ == total - 1))
+      return false;
+    if (batcher_)
+      dataPos_ = current_.next;
+    ++step_;
+    showProgress(step_, total, step_ == total);
+  }
+  return true;
+}
+
 bool Job::runOneStep(int64_t step, bool last) {
   std::vector<std::unique_ptr<StepCall>> calls;
   std::mutex doneMu;
@@ -724,10 +851,14 @@ bool Job::runOneStep(int64_t step, bool last) {
     call->req.set_want_trace(!opt_.traceFile.empty());
     if (!lossOutputs_[wi].empty())
       call->req.add_report_outputs(lossOutputs_[wi]);
-    for (const manifest::TensorSignature& sig : w.task->inputs())
+    for (const manifest::TensorSignature& sig : w.task->inputs()) {
       for (const rpc::Tensor& t : inputs_)
         if (t.name() == sig.name())
           *call->req.add_inputs() = t;
+      for (const rpc::Tensor& t : current_.tensors)
+        if (t.name() == sig.name())
+          *call->req.add_inputs() = t;
+    }
     // The monitor below fires first; this deadline only bounds the RPC.
     call->ctx.set_deadline(
         after(opt_.stepTimeoutSec > 0 ? opt_.stepTimeoutSec + 10 : 7 * 86400));
@@ -968,7 +1099,7 @@ void Job::showProgress(int64_t done, int64_t total, bool last) {
   auto sinceLast = now - lastProgressPrint_;
   // The live line shows the first step at once, then refreshes at 10 Hz;
   // plain lines (no terminal) come every 10 s.
-  bool first = progressTty_ && done == 1;
+  bool first = progressTty_ && done == firstStep_ + 1;
   if (!last && !first &&
       sinceLast < (progressTty_ ? std::chrono::milliseconds(100)
                                 : std::chrono::milliseconds(10000)))
@@ -977,14 +1108,27 @@ void Job::showProgress(int64_t done, int64_t total, bool last) {
     return; // a short run needs no progress lines; the summary follows
   lastProgressPrint_ = now;
   double elapsed = std::chrono::duration<double>(now - runStart_).count();
-  double rate = elapsed > 0 ? done / elapsed : 0;
+  double rate = elapsed > 0 ? (done - firstStep_) / elapsed : 0;
   char line[256];
-  int n = std::snprintf(line, sizeof line, "step %lld/%lld  %.1f steps/s",
+  int n = std::snprintf(line, sizeof line, "step %lld/%lld",
                         static_cast<long long>(done),
-                        static_cast<long long>(total), rate);
+                        static_cast<long long>(total));
+  if (batcher_) {
+    n += std::snprintf(line + n, sizeof line - n, "  epoch %lld",
+                       static_cast<long long>(current_.at.epoch + 1));
+    if (opt_.epochs > 0)
+      n += std::snprintf(line + n, sizeof line - n, "/%lld",
+                         static_cast<long long>(opt_.epochs));
+  }
+  // Training (--data) shows the loss first and the rate in examples.
+  if (!batcher_)
+    n += std::snprintf(line + n, sizeof line - n, "  %.1f steps/s", rate);
   if (!stepRecords_.empty() && stepRecords_.back().hasLoss)
     n += std::snprintf(line + n, sizeof line - n, "  loss %.6g",
                        stepRecords_.back().loss);
+  if (batcher_)
+    n += std::snprintf(line + n, sizeof line - n, "  %.0f examples/s",
+                       rate * static_cast<double>(batchSize_));
   if (rate > 0 && done < total) {
     long long eta = static_cast<long long>((total - done) / rate + 0.5);
     std::snprintf(line + n, sizeof line - n, "  ETA %lld:%02lld:%02lld",
@@ -1229,14 +1373,13 @@ int Job::run() {
   auto start = runStart_ = lastProgressPrint_ = SteadyClock::now();
   traceOriginUs_ = unixMicros();
   int64_t total = opt_.steps * opt_.repeat;
+  // --data without --steps runs one epoch.
+  if (batcher_ && (opt_.epochs > 0 || !opt_.stepsGiven))
+    total = std::max<int64_t>(opt_.epochs, 1) * batcher_->batchesPerEpoch();
   // --stats: one untimed warm-up step first.
   int64_t warmup = opt_.statsFile.empty() ? 0 : 1;
   total += warmup;
-  for (int64_t s = 0; ok && s < total; ++s) {
-    ok = runOneStep(s, s == total - 1);
-    if (ok)
-      showProgress(s + 1, total, s + 1 == total);
-  }
+  ok = ok && runSteps(total);
   if (!ok && progressShown_ && progressTty_)
     std::fprintf(stderr, "\n");
   double seconds =

@@ -36,9 +36,21 @@ struct RunOptions {
   std::string clusterFile;
   /// The graph-worker binary for --local.
   std::string workerBinary;
+  /// --steps S: the run's last step is S-1 (a restored run counts the
+  /// checkpoint's steps as done).
   int64_t steps = 1;
+  bool stepsGiven = false;
   int64_t repeat = 1;
   std::map<std::string, std::string> inputs; // name -> .npy path
+  /// --data NAME=FILE: input NAME gets the next batch of FILE every step.
+  std::map<std::string, std::string> data;
+  /// --epochs E (0: not given): run E passes over the --data examples.
+  int64_t epochs = 0;
+  /// --seed N and --no-shuffle: the order of the examples in each epoch.
+  uint64_t seed = 0;
+  bool shuffle = true;
+  /// --partial-batch=drop|pad.
+  bool padPartialBatch = false;
   std::string outputDir;
   std::string metricsFile;
   /// --stats FILE: after one warm-up step, the timed steps' median and p90

@@ -23,6 +23,18 @@ void usage() {
       "  --repeat R           run the steps R times, variables carried over\n"
       "  --input NAME=FILE    feed input NAME from a .npy or an ONNX\n"
       "                       TensorProto .pb file (repeatable)\n"
+      "  --data NAME=FILE     feed input NAME a new batch every step from a .npy\n"
+      "                       or .csv file of examples (one per row; repeatable,\n"
+      "                       every file the same number of examples)\n"
+      "  --epochs E           with --data: run E passes over the examples\n"
+      "                       (default: one, unless --steps is given)\n"
+      "  --seed N             shuffle the examples of each epoch in an order\n"
+      "                       that depends only on N and the epoch (default 0)\n"
+      "  --no-shuffle         feed the examples in file order\n"
+      "  --partial-batch=drop|pad\n"
+      "                       a last batch smaller than the batch size is\n"
+      "                       dropped (the default) or padded with the epoch's\n"
+      "                       first examples\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
       "  --metrics FILE       write per-step timings (and loss), totals and\n"
       "                       per-channel byte counters as JSON\n"
@@ -200,14 +212,32 @@ int main(int argc, char** argv) {
       opt.quiet = true;
     } else if (a == "--progress" || a == "--no-progress") {
       opt.progress = a == "--progress" ? 1 : 0;
+    } else if (a == "--no-shuffle") {
+      opt.shuffle = false;
     } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
-               a == "--heartbeat-ms" || a == "--chunk-bytes") {
+               a == "--heartbeat-ms" || a == "--chunk-bytes" ||
+               a == "--epochs" || a == "--seed") {
       if (!next(&v) || !parseNumber(a, v, &d))
         return 2;
+      if (d != static_cast<double>(static_cast<int64_t>(d))) {
+        std::fprintf(stderr,
+                     "graph-run: error: %s expects a whole number, got '%s'\n",
+                     a.c_str(), v.c_str());
+        return 2;
+      }
       if (a == "--local")
         opt.local = static_cast<int>(d);
-      else if (a == "--steps")
+      else if (a == "--epochs" && d < 1) {
+        std::fprintf(stderr, "graph-run: error: --epochs must be at least 1\n");
+        return 2;
+      } else if (a == "--epochs")
+        opt.epochs = static_cast<int64_t>(d);
+      else if (a == "--seed")
+        opt.seed = static_cast<uint64_t>(d);
+      else if (a == "--steps") {
         opt.steps = static_cast<int64_t>(d);
+        opt.stepsGiven = true;
+      }
       else if (a == "--repeat")
         opt.repeat = static_cast<int64_t>(d);
       else if (a == "--heartbeat-ms")
@@ -265,18 +295,36 @@ int main(int argc, char** argv) {
     } else if (a == "--worker") {
       if (!next(&opt.workerBinary))
         return 2;
-    } else if (a == "--input") {
+    } else if (a == "--partial-batch") {
       if (!next(&v))
         return 2;
-      size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0) {
+      if (v != "drop" && v != "pad") {
         std::fprintf(stderr,
-                     "graph-run: error: --input expects NAME=FILE.npy, got "
-                     "'%s'\n",
+                     "graph-run: error: --partial-batch must be drop or pad, "
+                     "not '%s'\n",
                      v.c_str());
         return 2;
       }
-      opt.inputs[v.substr(0, eq)] = v.substr(eq + 1);
+      opt.padPartialBatch = v == "pad";
+    } else if (a == "--input" || a == "--data") {
+      if (!next(&v))
+        return 2;
+      size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
+        std::fprintf(stderr,
+                     "graph-run: error: %s expects NAME=FILE, got '%s'\n",
+                     a.c_str(), v.c_str());
+        return 2;
+      }
+      std::string name = v.substr(0, eq);
+      if ((a == "--input" ? opt.data : opt.inputs).count(name)) {
+        std::fprintf(stderr,
+                     "graph-run: error: input '%s' is given by both --input "
+                     "and --data; keep one\n",
+                     name.c_str());
+        return 2;
+      }
+      (a == "--input" ? opt.inputs : opt.data)[name] = v.substr(eq + 1);
     } else if (a.rfind("-", 0) == 0) {
       std::fprintf(stderr, "graph-run: error: unknown option '%s'\n",
                    a.c_str());
@@ -304,6 +352,16 @@ int main(int argc, char** argv) {
   if (opt.steps < 1 || opt.repeat < 1 || opt.heartbeatMs < 1) {
     std::fprintf(stderr, "graph-run: error: --steps, --repeat and "
                          "--heartbeat-ms must be at least 1\n");
+    return 2;
+  }
+  if (opt.epochs > 0 && opt.stepsGiven) {
+    std::fprintf(stderr, "graph-run: error: give --epochs or --steps, not "
+                         "both\n");
+    return 2;
+  }
+  if (opt.epochs > 0 && opt.data.empty()) {
+    std::fprintf(stderr, "graph-run: error: --epochs counts passes over the "
+                         "--data files; give --data NAME=FILE\n");
     return 2;
   }
   if (!k8s.outDir.empty()) {

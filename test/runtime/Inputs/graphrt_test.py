@@ -3,6 +3,8 @@
 
   graphrt_test.py pair-bundle DIR LIBDIR     # DIR/pair.gjob, DIR/x.npy
   graphrt_test.py coll-bundle K DIR LIBDIR   # DIR/coll.gjob, DIR/x<r>.npy
+  graphrt_test.py feed-bundle DIR LIBDIR [N] # DIR/feed.gjob, x/y .npy/.csv
+  graphrt_test.py check-feed OUT N SEED SHUFFLE PARTIAL STEPS
   graphrt_test.py check-pair DIR STEPS [OUT] # compares OUT (DIR/out)/*.npy
   graphrt_test.py check-traffic METRICS BUNDLE STEPS  # --metrics byte counts
   graphrt_test.py check-image CONTEXT DOCKERFILE BINDIR TASKLIB  # deploy/k8s
@@ -188,6 +190,117 @@ def check_trace(path, steps, kinds):
     assert seen == want, (seen, want)
     print("trace: ok (%s; %s)" % (", ".join(sorted(names.values())),
                                   ", ".join(sorted(seen))))
+
+
+FEED_BATCH, FEED_LOG = 4, 16    # FeedTask.cpp kBatch, kLogRows
+
+
+def feed_bundle(d, libdir, examples=10):
+    """feed-bundle DIR LIBDIR [EXAMPLES]: DIR/feed.gjob (FeedTask.cpp's
+    reader and ps) and its data: example i is x = [i, 2i, 3i] and y = 100 + i,
+    in DIR/x.csv (with a header), DIR/x.npy, DIR/y.npy and DIR/y.csv."""
+    x = np.array([[i, 2 * i, 3 * i] for i in range(examples)], np.float32)
+    y = np.arange(100, 100 + examples, dtype=np.int64)
+    np.save(os.path.join(d, "x.npy"), x)
+    np.save(os.path.join(d, "y.npy"), y)
+    with open(os.path.join(d, "x.csv"), "w") as f:
+        f.write("a,b,c\n")
+        for row in x:
+            f.write(",".join("%g" % v for v in row) + "\n")
+    np.savetxt(os.path.join(d, "y.csv"), y.astype(np.float64))
+    w0 = np.array([1, -2, 3], np.float32)
+    w0.tofile(os.path.join(d, "w0.bin"))
+    manifest = {
+        "format_version": 1,
+        "name": "feed",
+        "tasks": [
+            {"name": "reader", "job": "worker", "index": 0,
+             "library": "reader.so",
+             "inputs": [sig("x", "f32", [FEED_BATCH, 3]),
+                        sig("y", "i64", [FEED_BATCH])],
+             "outputs": [sig("log_out", "f32", [FEED_LOG, 2 * FEED_BATCH]),
+                         sig("loss", "f32", [])],
+             "variables": [sig("log", "f32", [FEED_LOG, 2 * FEED_BATCH]),
+                           sig("w_r1", "f32", [3], "w0.bin")]},
+            {"name": "ps", "job": "ps", "index": 0, "library": "ps.so",
+             "outputs": [sig("w_out", "f32", [3])],
+             "variables": [sig("w", "f32", [3], "w0.bin"),
+                           sig("w/momentum", "f32", [3])]},
+        ],
+        "channels": [{"key": "g", "src": "reader", "dst": "ps",
+                      "payload": sig("g", "f32", [3])}],
+    }
+    write_bundle(os.path.join(d, "feed.gjob"), manifest, {
+        "reader.so": os.path.join(libdir, "libgraphrt_test_feed_reader.so"),
+        "ps.so": os.path.join(libdir, "libgraphrt_test_feed_ps.so"),
+        "w0.bin": os.path.join(d, "w0.bin"),
+    })
+
+
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(state):
+    state = (state + 0x9e3779b97f4a7c15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def epoch_order(n, seed, epoch, shuffle):
+    """The order docs/user/graph-run.md specifies for --data: Fisher-Yates
+    driven by splitmix64 seeded with seed ^ (0x632be59bd9b4e019 * (epoch+1)),
+    after one discarded draw; bounded draws by rejection."""
+    order = list(range(n))
+    if not shuffle:
+        return order
+    state = seed ^ ((0x632be59bd9b4e019 * (epoch + 1)) & MASK64)
+    state, _ = splitmix64(state)
+    for i in range(n - 1, 0, -1):
+        bound = i + 1
+        limit = MASK64 - MASK64 % bound
+        while True:
+            state, r = splitmix64(state)
+            if r < limit:
+                break
+        j = r % bound
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def feed_batches(n, batch, seed, shuffle, pad, steps, start=(0, 0)):
+    """The example indices of each of `steps` batches from position start."""
+    per_epoch = (n + batch - 1) // batch if pad else n // batch
+    epoch, index = start
+    out = []
+    for _ in range(steps):
+        if index + (1 if pad else batch) > n:
+            epoch, index = epoch + 1, 0
+        order = epoch_order(n, seed, epoch, shuffle)
+        out.append([order[(index + k) % n] for k in range(batch)])
+        index += batch
+    assert per_epoch > 0
+    return out
+
+
+def check_feed(argv):
+    """check-feed OUT EXAMPLES SEED SHUFFLE PARTIAL STEPS: log_out.npy of
+    the feed job (which examples each step got, by x[:,0] and y) against the
+    batches computed here; prints them."""
+    out, n, seed, shuffle, partial, steps = argv
+    n, seed, steps = int(n), int(seed), int(steps)
+    log = np.load(os.path.join(out, "log_out.npy"))
+    want = feed_batches(n, FEED_BATCH, seed, shuffle == "1", partial == "pad",
+                        steps)
+    for s, rows in enumerate(want):
+        if s < steps - FEED_LOG:
+            continue  # overwritten in the log
+        got = log[s % FEED_LOG]
+        assert list(got[:FEED_BATCH]) == rows, (s, list(got), rows)
+        assert list(got[FEED_BATCH:]) == [100 + r for r in rows], (s, list(got))
+        print("step %d: examples %s" % (s, " ".join(map(str, rows))))
+    print("feed: ok (%d steps)" % steps)
 
 
 def coll_bundle(k, d, libdir):
@@ -572,6 +685,10 @@ def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pair-bundle":
         pair_bundle(args[0], args[1])
+    elif cmd == "feed-bundle":
+        feed_bundle(args[0], args[1], *(int(a) for a in args[2:]))
+    elif cmd == "check-feed":
+        check_feed(args)
     elif cmd == "coll-bundle":
         coll_bundle(int(args[0]), args[1], args[2])
     elif cmd == "check-pair":
