@@ -2,6 +2,7 @@
 // drives the steps, watches for dead or stuck tasks, and gathers the results.
 #include "Coordinator.h"
 
+#include "Checkpoint.h"
 #include "DataFeed.h"
 #include "Manifest.h"
 #include "Npy.h"
@@ -228,6 +229,19 @@ private:
   int serveRank();
   bool resolveCluster();
   bool connectAndLoad();
+  /// Every variable of every task (ReadVariables), named TASK/VARIABLE;
+  /// `sigs` (if given) gets each one's manifest signature.
+  bool readVariables(std::vector<SafeTensor>* out,
+                     std::vector<const manifest::TensorSignature*>* sigs);
+  /// Writes a checkpoint of the state after step_ steps.
+  bool writeCheckpointNow();
+  /// --restore: loads the newest valid checkpoint into the workers and moves
+  /// step_ and the data position to it.
+  bool restoreCheckpoint();
+  /// --save: the final weights under the model's names.
+  bool saveWeights();
+  /// Prints a line of its own (clearing the live progress line first).
+  void note(const std::string& line);
   /// Runs steps step_ .. total-1, feeding --data batches.
   bool runSteps(int64_t total);
   bool runOneStep(int64_t step, bool last);
@@ -268,6 +282,8 @@ private:
   /// starts past 0).
   int64_t step_ = 0;
   int64_t firstStep_ = 0;
+  /// The step of the newest checkpoint written or restored (-1: none).
+  int64_t checkpointStep_ = -1;
   std::vector<rpc::RunStepResponse> lastResponses_;
   std::string error_;
   /// A worker refused to load its task because of the bundle (exit 1, not 4).
@@ -832,7 +848,184 @@ bool Job::runSteps(int64_t total) {
       dataPos_ = current_.next;
     ++step_;
     showProgress(step_, total, step_ == total);
+    if (!opt_.checkpointDir.empty() && opt_.checkpointEvery > 0 &&
+        step_ % opt_.checkpointEvery == 0 && !writeCheckpointNow())
+      return false;
   }
+  return true;
+}
+
+void Job::note(const std::string& line) {
+  if (opt_.quiet)
+    return;
+  std::fprintf(stderr, "%sgraph-run: %s\n",
+               progressTty_ && progressShown_ ? "\r\033[K" : "",
+               line.c_str());
+  std::fflush(stderr);
+}
+
+bool Job::readVariables(std::vector<SafeTensor>* out,
+                        std::vector<const manifest::TensorSignature*>* sigs) {
+  std::vector<grpc::Status> results(workers_.size());
+  std::vector<rpc::ReadVariablesResponse> responses(workers_.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < workers_.size(); ++i)
+    threads.emplace_back([&, i] {
+      grpc::ClientContext ctx;
+      prepare(&ctx);
+      ctx.set_deadline(after(opt_.recvTimeoutSec + 60));
+      results[i] = workers_[i].stub->ReadVariables(
+          &ctx, rpc::ReadVariablesRequest(), &responses[i]);
+    });
+  for (std::thread& t : threads)
+    t.join();
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    const manifest::Task& task = *workers_[i].task;
+    if (!results[i].ok())
+      return fail(taskLabel(workers_[i]) + " could not hand over its "
+                  "variables after step " + std::to_string(step_) + ": " +
+                  results[i].error_message());
+    if (responses[i].variables_size() != task.variables_size())
+      return fail(taskLabel(workers_[i]) + " returned " +
+                  std::to_string(responses[i].variables_size()) +
+                  " variables, the manifest gives it " +
+                  std::to_string(task.variables_size()));
+    for (int v = 0; v < task.variables_size(); ++v) {
+      rpc::Tensor& t = *responses[i].mutable_variables(v);
+      SafeTensor st;
+      st.name = task.name() + "/" + t.name();
+      st.dtype = parseDType(t.dtype());
+      st.shape.assign(t.shape().begin(), t.shape().end());
+      st.data = std::move(*t.mutable_data());
+      out->push_back(std::move(st));
+      if (sigs)
+        sigs->push_back(&task.variables(v));
+    }
+  }
+  return true;
+}
+
+bool Job::writeCheckpointNow() {
+  std::vector<SafeTensor> tensors;
+  if (!readVariables(&tensors, nullptr))
+    return false;
+  ::mkdir(opt_.checkpointDir.c_str(), 0755);
+  CheckpointInfo info;
+  info.step = step_;
+  info.position = dataPos_;
+  info.seed = opt_.seed;
+  info.manifestSha256 = bundle_.manifestSha256;
+  std::string path;
+  Status st = writeCheckpoint(opt_.checkpointDir, info, std::move(tensors),
+                              &path);
+  if (!st.isOk())
+    return fail("cannot write the checkpoint of step " +
+                std::to_string(step_) + " in --checkpoint-dir '" +
+                opt_.checkpointDir + "': " + st.message());
+  checkpointStep_ = step_;
+  if (!progressTty_)
+    note("checkpoint " + path + " (step " + std::to_string(step_) + ")");
+  return true;
+}
+
+bool Job::restoreCheckpoint() {
+  SafeTensorsFile file;
+  CheckpointInfo info;
+  std::string path;
+  std::vector<std::pair<std::string, std::string>> skipped;
+  Status st = findCheckpoint(opt_.checkpointDir, bundle_.manifestSha256, &file,
+                             &info, &path, &skipped);
+  for (const auto& [p, why] : skipped)
+    std::fprintf(stderr, "graph-run: warning: skipping checkpoint '%s': %s\n",
+                 p.c_str(), why.c_str());
+  if (!st.isOk()) {
+    std::fprintf(stderr,
+                 "graph-run: warning: --restore: no valid checkpoint in '%s'; "
+                 "starting from step 0\n",
+                 opt_.checkpointDir.c_str());
+    return true;
+  }
+  if (batcher_ && info.seed != opt_.seed)
+    return fail("checkpoint '" + path + "' was written with --seed " +
+                std::to_string(info.seed) + ", this run has --seed " +
+                std::to_string(opt_.seed) + "; pass --seed " +
+                std::to_string(info.seed) +
+                " to resume it with the same batches");
+  // Every task gets exactly its own variables back.
+  std::map<std::string, const SafeTensor*> byName;
+  for (const SafeTensor& t : file.tensors)
+    byName[t.name] = &t;
+  std::vector<rpc::WriteVariablesRequest> requests(workers_.size());
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    const manifest::Task& task = *workers_[i].task;
+    for (const manifest::TensorSignature& v : task.variables()) {
+      auto it = byName.find(task.name() + "/" + v.name());
+      if (it == byName.end())
+        return fail("checkpoint '" + path + "' has no tensor '" + task.name() +
+                    "/" + v.name() + "' for variable '" + v.name() +
+                    "' of task '" + task.name() + "'");
+      rpc::Tensor* t = requests[i].add_variables();
+      t->set_name(v.name());
+      t->set_dtype(dtypeName(it->second->dtype));
+      for (int64_t d : it->second->shape)
+        t->add_shape(d);
+      t->set_data(it->second->data);
+    }
+  }
+  std::vector<grpc::Status> results(workers_.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < workers_.size(); ++i)
+    threads.emplace_back([&, i] {
+      grpc::ClientContext ctx;
+      prepare(&ctx);
+      ctx.set_deadline(after(opt_.recvTimeoutSec + 60));
+      rpc::WriteVariablesResponse resp;
+      results[i] = workers_[i].stub->WriteVariables(&ctx, requests[i], &resp);
+    });
+  for (std::thread& t : threads)
+    t.join();
+  for (size_t i = 0; i < workers_.size(); ++i)
+    if (!results[i].ok())
+      return fail(taskLabel(workers_[i]) + " refused the variables of "
+                  "checkpoint '" + path + "': " + results[i].error_message());
+  step_ = firstStep_ = checkpointStep_ = info.step;
+  dataPos_ = info.position;
+  note("restored " + path + ": resuming at step " + std::to_string(step_) +
+       (batcher_ ? ", epoch " + std::to_string(dataPos_.epoch + 1) +
+                       " example " + std::to_string(dataPos_.index)
+                 : std::string()));
+  return true;
+}
+
+bool Job::saveWeights() {
+  std::vector<SafeTensor> all;
+  std::vector<const manifest::TensorSignature*> sigs;
+  if (!readVariables(&all, &sigs))
+    return false;
+  // One tensor per model weight: optimizer slots stay out, and a replica's
+  // copy stands for the weight it copies only if the original is absent.
+  SafeTensorsFile file;
+  std::map<std::string, bool> written;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const manifest::TensorSignature& sig = *sigs[i];
+    if (sig.has_slot_of())
+      continue;
+    std::string name =
+        sig.replica_of().empty() ? sig.name() : sig.replica_of();
+    if (written[name])
+      continue;
+    written[name] = true;
+    all[i].name = name;
+    file.tensors.push_back(std::move(all[i]));
+  }
+  file.metadata = {{"format", "pt"}, {"step", std::to_string(step_)},
+                   {"job", bundle_.manifest.name()}};
+  Status st = writeSafeTensorsAtomically(opt_.saveFile,
+                                         opt_.saveFile + ".tmp", file);
+  if (!st.isOk())
+    return fail("--save: " + st.message());
+  note("saved " + std::to_string(file.tensors.size()) + " weights to " +
+       opt_.saveFile);
   return true;
 }
 
@@ -1379,14 +1572,24 @@ int Job::run() {
   // --stats: one untimed warm-up step first.
   int64_t warmup = opt_.statsFile.empty() ? 0 : 1;
   total += warmup;
+  ok = ok && (!opt_.restore || restoreCheckpoint());
+  if (ok && step_ >= total && opt_.restore)
+    note("the checkpoint is at step " + std::to_string(step_) +
+         ", the run ends at step " + std::to_string(total) +
+         ": no step left to run");
+  runStart_ = lastProgressPrint_ = SteadyClock::now();
   ok = ok && runSteps(total);
+  // The end of the run is a checkpoint too, so a later run can go on.
+  if (ok && !opt_.checkpointDir.empty() && checkpointStep_ != step_)
+    ok = writeCheckpointNow();
+  ok = ok && (opt_.saveFile.empty() || saveWeights());
   if (!ok && progressShown_ && progressTty_)
     std::fprintf(stderr, "\n");
   double seconds =
       std::chrono::duration<double>(SteadyClock::now() - start).count();
   ok = ok && writeOutputs();
   if (ok)
-    reportMetrics(seconds, total);
+    reportMetrics(seconds, step_ - firstStep_);
   if (started)
     writeTrace(); // also after a failure: the steps that ran are the clue
   stopWorkers();

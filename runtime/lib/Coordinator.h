@@ -51,6 +51,14 @@ struct RunOptions {
   bool shuffle = true;
   /// --partial-batch=drop|pad.
   bool padPartialBatch = false;
+  /// --checkpoint-dir DIR --checkpoint-every K: write DIR/ckpt-STEP.
+  /// safetensors every K steps (0: only at the end).
+  std::string checkpointDir;
+  int64_t checkpointEvery = 0;
+  /// --restore: resume from the newest valid checkpoint of checkpointDir.
+  bool restore = false;
+  /// --save FILE: the final weights under the model's names.
+  std::string saveFile;
   std::string outputDir;
   std::string metricsFile;
   /// --stats FILE: after one warm-up step, the timed steps' median and p90

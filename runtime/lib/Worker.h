@@ -37,6 +37,12 @@ public:
                       rpc::HealthResponse* resp) override;
   grpc::Status Abort(grpc::ServerContext* ctx, const rpc::AbortRequest* req,
                      rpc::AbortResponse* resp) override;
+  grpc::Status ReadVariables(grpc::ServerContext* ctx,
+                             const rpc::ReadVariablesRequest* req,
+                             rpc::ReadVariablesResponse* resp) override;
+  grpc::Status WriteVariables(grpc::ServerContext* ctx,
+                              const rpc::WriteVariablesRequest* req,
+                              rpc::WriteVariablesResponse* resp) override;
   grpc::Status Shutdown(grpc::ServerContext* ctx,
                         const rpc::ShutdownRequest* req,
                         rpc::ShutdownResponse* resp) override;

@@ -35,6 +35,14 @@ void usage() {
       "                       a last batch smaller than the batch size is\n"
       "                       dropped (the default) or padded with the epoch's\n"
       "                       first examples\n"
+      "  --checkpoint-dir DIR write DIR/ckpt-STEP.safetensors (every task's\n"
+      "                       variables, the step and the data position) at\n"
+      "                       the end of the run, atomically\n"
+      "  --checkpoint-every K also after every K steps\n"
+      "  --restore            resume from the newest valid checkpoint in the\n"
+      "                       --checkpoint-dir (--steps/--epochs count from 0)\n"
+      "  --save FILE          write the final weights to FILE (safetensors),\n"
+      "                       under the model's names, without optimizer slots\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
       "  --metrics FILE       write per-step timings (and loss), totals and\n"
       "                       per-channel byte counters as JSON\n"
@@ -214,9 +222,18 @@ int main(int argc, char** argv) {
       opt.progress = a == "--progress" ? 1 : 0;
     } else if (a == "--no-shuffle") {
       opt.shuffle = false;
+    } else if (a == "--restore") {
+      opt.restore = true;
+    } else if (a == "--checkpoint-dir") {
+      if (!next(&opt.checkpointDir))
+        return 2;
+    } else if (a == "--save") {
+      if (!next(&opt.saveFile))
+        return 2;
     } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
                a == "--heartbeat-ms" || a == "--chunk-bytes" ||
-               a == "--epochs" || a == "--seed") {
+               a == "--epochs" || a == "--seed" ||
+               a == "--checkpoint-every") {
       if (!next(&v) || !parseNumber(a, v, &d))
         return 2;
       if (d != static_cast<double>(static_cast<int64_t>(d))) {
@@ -234,6 +251,8 @@ int main(int argc, char** argv) {
         opt.epochs = static_cast<int64_t>(d);
       else if (a == "--seed")
         opt.seed = static_cast<uint64_t>(d);
+      else if (a == "--checkpoint-every")
+        opt.checkpointEvery = static_cast<int64_t>(d);
       else if (a == "--steps") {
         opt.steps = static_cast<int64_t>(d);
         opt.stepsGiven = true;
@@ -357,6 +376,11 @@ int main(int argc, char** argv) {
   if (opt.epochs > 0 && opt.stepsGiven) {
     std::fprintf(stderr, "graph-run: error: give --epochs or --steps, not "
                          "both\n");
+    return 2;
+  }
+  if ((opt.checkpointEvery > 0 || opt.restore) && opt.checkpointDir.empty()) {
+    std::fprintf(stderr, "graph-run: error: %s needs --checkpoint-dir DIR\n",
+                 opt.restore ? "--restore" : "--checkpoint-every");
     return 2;
   }
   if (opt.epochs > 0 && opt.data.empty()) {

@@ -5,6 +5,9 @@
   graphrt_test.py coll-bundle K DIR LIBDIR   # DIR/coll.gjob, DIR/x<r>.npy
   graphrt_test.py feed-bundle DIR LIBDIR [N] # DIR/feed.gjob, x/y .npy/.csv
   graphrt_test.py check-feed OUT N SEED SHUFFLE PARTIAL STEPS
+  graphrt_test.py check-save FILE DIR SEED STEPS   # --save of the feed job
+  graphrt_test.py check-checkpoint FILE BUNDLE DIR SEED
+  graphrt_test.py same-weights A B   # two safetensors files, tensor by tensor
   graphrt_test.py check-pair DIR STEPS [OUT] # compares OUT (DIR/out)/*.npy
   graphrt_test.py check-traffic METRICS BUNDLE STEPS  # --metrics byte counts
   graphrt_test.py check-image CONTEXT DOCKERFILE BINDIR TASKLIB  # deploy/k8s
@@ -221,11 +224,12 @@ def feed_bundle(d, libdir, examples=10):
              "outputs": [sig("log_out", "f32", [FEED_LOG, 2 * FEED_BATCH]),
                          sig("loss", "f32", [])],
              "variables": [sig("log", "f32", [FEED_LOG, 2 * FEED_BATCH]),
-                           sig("w_r1", "f32", [3], "w0.bin")]},
+                           dict(sig("w_r1", "f32", [3], "w0.bin"),
+                                replica_of="w")]},
             {"name": "ps", "job": "ps", "index": 0, "library": "ps.so",
              "outputs": [sig("w_out", "f32", [3])],
              "variables": [sig("w", "f32", [3], "w0.bin"),
-                           sig("w/momentum", "f32", [3])]},
+                           dict(sig("w/momentum", "f32", [3]), slot_of="w")]},
         ],
         "channels": [{"key": "g", "src": "reader", "dst": "ps",
                       "payload": sig("g", "f32", [3])}],
@@ -301,6 +305,98 @@ def check_feed(argv):
         assert list(got[FEED_BATCH:]) == [100 + r for r in rows], (s, list(got))
         print("step %d: examples %s" % (s, " ".join(map(str, rows))))
     print("feed: ok (%d steps)" % steps)
+
+
+ST_DTYPES = {"F32": np.float32, "F64": np.float64, "I64": np.int64,
+             "I32": np.int32, "U8": np.uint8, "I8": np.int8, "BOOL": np.bool_}
+
+
+def read_safetensors(path):
+    """Parses a safetensors file by hand (8-byte little-endian header length,
+    JSON header, data section): {name: array}, metadata, the data section."""
+    import struct
+    raw = open(path, "rb").read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    assert (8 + n) % 8 == 0, "data section not 8-byte aligned"
+    header = json.loads(raw[8:8 + n])
+    data = raw[8 + n:]
+    meta = header.pop("__metadata__", {})
+    tensors, covered = {}, 0
+    for name, t in sorted(header.items(), key=lambda kv: kv[1]["data_offsets"]):
+        b, e = t["data_offsets"]
+        assert b == covered, (name, b, covered)
+        covered = e
+        dt = np.dtype(ST_DTYPES[t["dtype"]]).newbyteorder("<")
+        a = np.frombuffer(data[b:e], dtype=dt).reshape(t["shape"])
+        tensors[name] = a
+    assert covered == len(data), (covered, len(data))
+    return tensors, meta, data
+
+
+def feed_expected(d, n, seed, shuffle, steps):
+    """w after `steps` steps of the feed job: w0 plus every batch's column
+    sums; the momentum slot m = 0.5 m + g."""
+    x = np.load(os.path.join(d, "x.npy"))
+    w = np.fromfile(os.path.join(d, "w0.bin"), dtype=np.float32)
+    m = np.zeros(3, np.float32)
+    for rows in feed_batches(n, FEED_BATCH, seed, shuffle, False, steps):
+        g = x[rows].sum(axis=0, dtype=np.float32)
+        w = (w + g).astype(np.float32)
+        m = (np.float32(0.5) * m + g).astype(np.float32)
+    return w, m
+
+
+def check_save(argv):
+    """check-save FILE DIR SEED STEPS: the --save file of the feed job holds
+    exactly the model's weights under their names (w once, though the reader
+    keeps a replica's copy w_r1; no optimizer slot), with w as NumPy computes
+    it."""
+    path, d, seed, steps = argv[0], argv[1], int(argv[2]), int(argv[3])
+    tensors, meta, _ = read_safetensors(path)
+    print("save: %s" % ", ".join("%s %s%s" % (k, v.dtype, list(v.shape))
+                                 for k, v in sorted(tensors.items())))
+    assert sorted(tensors) == ["log", "w"], sorted(tensors)
+    w, _ = feed_expected(d, 10, seed, True, steps)
+    np.testing.assert_array_equal(tensors["w"], w)
+    print("save: ok (w = %s, step %s)" % (tensors["w"].tolist(), meta["step"]))
+
+
+def check_checkpoint(argv):
+    """check-checkpoint FILE BUNDLE DIR SEED: a checkpoint of the feed job:
+    every variable of every task as TASK/VARIABLE, the __metadata__ the
+    contract lists, checked against the bundle's manifest and the data."""
+    path, bundle, d, seed = argv[0], argv[1], argv[2], int(argv[3])
+    tensors, meta, data = read_safetensors(path)
+    print("checkpoint: %s" % ", ".join(sorted(tensors)))
+    print("metadata: %s" % ", ".join(sorted(meta)))
+    man = open(os.path.join(bundle, "manifest.json"), "rb").read()
+    assert meta["manifest_sha256"] == hashlib.sha256(man).hexdigest()
+    assert meta["sha256"] == hashlib.sha256(data).hexdigest()
+    assert int(meta["seed"]) == seed
+    step = int(meta["step"])
+    w, m = feed_expected(d, 10, seed, True, step)
+    np.testing.assert_array_equal(tensors["ps/w"], w)
+    np.testing.assert_array_equal(tensors["reader/w_r1"], w)
+    np.testing.assert_array_equal(tensors["ps/w/momentum"], m)
+    per_epoch = 10 // FEED_BATCH
+    assert (int(meta["epoch"]), int(meta["position"])) == \
+        (step // per_epoch, step % per_epoch * FEED_BATCH), meta
+    print("checkpoint: ok (step %d, epoch %s, position %s)" %
+          (step, meta["epoch"], meta["position"]))
+
+
+def same_weights(argv):
+    """same-weights A B: the two safetensors files hold the same tensors,
+    byte for byte (sha256 of each)."""
+    a, _, _ = read_safetensors(argv[0])
+    b, _, _ = read_safetensors(argv[1])
+    assert sorted(a) == sorted(b), (sorted(a), sorted(b))
+    for k in sorted(a):
+        ha = hashlib.sha256(a[k].tobytes()).hexdigest()
+        hb = hashlib.sha256(b[k].tobytes()).hexdigest()
+        assert ha == hb, "%s differs: %s vs %s" % (k, ha, hb)
+    print("same weights: %d tensors, sha256 %s" % (
+        len(a), hashlib.sha256(b"".join(a[k].tobytes() for k in sorted(a))).hexdigest()))
 
 
 def coll_bundle(k, d, libdir):
@@ -689,6 +785,12 @@ def main():
         feed_bundle(args[0], args[1], *(int(a) for a in args[2:]))
     elif cmd == "check-feed":
         check_feed(args)
+    elif cmd == "check-save":
+        check_save(args)
+    elif cmd == "check-checkpoint":
+        check_checkpoint(args)
+    elif cmd == "same-weights":
+        same_weights(args)
     elif cmd == "coll-bundle":
         coll_bundle(int(args[0]), args[1], args[2])
     elif cmd == "check-pair":
