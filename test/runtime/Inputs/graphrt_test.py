@@ -8,6 +8,7 @@
   graphrt_test.py check-save FILE DIR SEED STEPS   # --save of the feed job
   graphrt_test.py check-checkpoint FILE BUNDLE DIR SEED
   graphrt_test.py same-weights A B   # two safetensors files, tensor by tensor
+  graphrt_test.py dump-safetensors FILE
   graphrt_test.py check-pair DIR STEPS [OUT] # compares OUT (DIR/out)/*.npy
   graphrt_test.py check-traffic METRICS BUNDLE STEPS  # --metrics byte counts
   graphrt_test.py check-image CONTEXT DOCKERFILE BINDIR TASKLIB  # deploy/k8s
@@ -397,6 +398,20 @@ def same_weights(argv):
         assert ha == hb, "%s differs: %s vs %s" % (k, ha, hb)
     print("same weights: %d tensors, sha256 %s" % (
         len(a), hashlib.sha256(b"".join(a[k].tobytes() for k in sorted(a))).hexdigest()))
+
+
+def dump_safetensors(path):
+    """dump-safetensors FILE: each tensor (parsed by hand), in name order:
+    NAME DTYPE SHAPE VALUES."""
+    import struct
+    raw = open(path, "rb").read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + n])
+    header.pop("__metadata__", None)
+    tensors, _, _ = read_safetensors(path)
+    for name in sorted(tensors):
+        print(name, header[name]["dtype"], header[name]["shape"],
+              tensors[name].ravel().tolist())
 
 
 def coll_bundle(k, d, libdir):
@@ -789,6 +804,8 @@ def main():
         check_save(args)
     elif cmd == "check-checkpoint":
         check_checkpoint(args)
+    elif cmd == "dump-safetensors":
+        dump_safetensors(args[0])
     elif cmd == "same-weights":
         same_weights(args)
     elif cmd == "coll-bundle":
