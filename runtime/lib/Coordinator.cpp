@@ -9,6 +9,7 @@
 #include "RunStats.h"
 #include "TensorProto.h"
 #include "Security.h"
+#include "Sha256.h"
 #include "worker.grpc.pb.h"
 
 #include <google/protobuf/struct.pb.h>
@@ -240,6 +241,12 @@ private:
   bool restoreCheckpoint();
   /// --save: the final weights under the model's names.
   bool saveWeights();
+  /// --max-restarts: stops every worker, starts and loads them again, and
+  /// restores the newest checkpoint (or starts over at step 0).
+  bool restartJob();
+  /// --deterministic: the workers hold exactly `tensors` (sha256 each).
+  bool verifyVariables(const std::vector<SafeTensor>& tensors,
+                       const std::string& from);
   /// Prints a line of its own (clearing the live progress line first).
   void note(const std::string& line);
   /// Runs steps step_ .. total-1, feeding --data batches.
@@ -284,6 +291,12 @@ private:
   int64_t firstStep_ = 0;
   /// The step of the newest checkpoint written or restored (-1: none).
   int64_t checkpointStep_ = -1;
+  /// The step this graph-run started at (past 0 after --restore).
+  int64_t startStep_ = 0;
+  /// The last step failed because a worker died, stalled or went away
+  /// (what --max-restarts recovers from).
+  bool workerLost_ = false;
+  int restarts_ = 0;
   std::vector<rpc::RunStepResponse> lastResponses_;
   std::string error_;
   /// A worker refused to load its task because of the bundle (exit 1, not 4).
@@ -436,6 +449,12 @@ bool Job::startLocalWorkers() {
       ::close(fds[1]);
       if (!security_.token.empty())
         ::setenv(kTokenEnv, security_.token.c_str(), 1);
+      if (opt_.deterministic) {
+        // Work shared in a fixed way whatever the load, so a restarted
+        // worker computes what the first one did.
+        ::setenv("OMP_DYNAMIC", "false", 1);
+        ::setenv("OMP_SCHEDULE", "static", 1);
+      }
       std::vector<std::string> args = {
           "graph-worker", "--listen",
           opt_.rank >= 0 ? opt_.listen : std::string("127.0.0.1:0")};
@@ -855,6 +874,58 @@ bool Job::runSteps(int64_t total) {
   return true;
 }
 
+bool Job::restartJob() {
+  stopWorkers();
+  for (WorkerHandle& w : workers_) {
+    w.pid = -1;
+    w.exited = false;
+    w.unresponsive = false;
+    w.stub.reset();
+    w.address.clear();
+    w.progress = 0;
+    w.waitingOn.clear();
+    w.inCommunication = false;
+  }
+  // New workers count their traffic from zero.
+  seenCounters_.clear();
+  lastResponses_.clear();
+  if (!startLocalWorkers() || !connectAndLoad())
+    return false;
+  step_ = 0;
+  dataPos_ = DataPosition{};
+  if (!opt_.checkpointDir.empty() && !restoreCheckpoint())
+    return false;
+  if (step_ == 0)
+    note("no checkpoint to go back to: starting over at step 0");
+  firstStep_ = step_;
+  // The steps to be run again are recorded again.
+  stepRecords_.erase(std::remove_if(stepRecords_.begin(), stepRecords_.end(),
+                                    [&](const StepRecord& r) {
+                                      return r.step >= step_;
+                                    }),
+                     stepRecords_.end());
+  return true;
+}
+
+bool Job::verifyVariables(const std::vector<SafeTensor>& want,
+                          const std::string& from) {
+  std::vector<SafeTensor> got;
+  if (!readVariables(&got, nullptr))
+    return false;
+  std::map<std::string, std::string> sums;
+  for (const SafeTensor& t : got)
+    sums[t.name] = sha256Hex(t.data.data(), t.data.size());
+  for (const SafeTensor& t : want) {
+    auto it = sums.find(t.name);
+    if (it == sums.end() ||
+        it->second != sha256Hex(t.data.data(), t.data.size()))
+      return fail("--deterministic: after restoring '" + from +
+                  "', variable '" + t.name +
+                  "' does not hold the checkpoint's value");
+  }
+  return true;
+}
+
 void Job::note(const std::string& line) {
   if (opt_.quiet)
     return;
@@ -988,6 +1059,8 @@ bool Job::restoreCheckpoint() {
     if (!results[i].ok())
       return fail(taskLabel(workers_[i]) + " refused the variables of "
                   "checkpoint '" + path + "': " + results[i].error_message());
+  if (opt_.deterministic && !verifyVariables(file.tensors, path))
+    return false;
   step_ = firstStep_ = checkpointStep_ = info.step;
   dataPos_ = info.position;
   note("restored " + path + ": resuming at step " + std::to_string(step_) +
@@ -1100,9 +1173,11 @@ bool Job::runOneStep(int64_t step, bool last) {
 
     size_t dead = 0;
     std::string cause = findDeadWorker(&dead);
-    if (!cause.empty())
+    if (!cause.empty()) {
+      workerLost_ = true;
       return stop(taskLabel(workers_[dead]) + " failed in step " +
                   std::to_string(step) + ": " + cause);
+    }
 
     for (size_t i = 0; i < calls.size(); ++i) {
       StepCall& c = *calls[i];
@@ -1117,9 +1192,11 @@ bool Job::runOneStep(int64_t step, bool last) {
         size_t silent = 0;
         std::string why = findUnresponsiveWorker(
             2.0 * opt_.heartbeatMs / 1000 + 1.5, &silent);
-        if (!why.empty())
+        if (!why.empty()) {
+          workerLost_ = true;
           return stop(taskLabel(workers_[silent]) + " stalled in step " +
                       std::to_string(step) + ": " + why);
+        }
       }
       if (!symptom || SteadyClock::now() - c.finishedAt > grace)
         return stop(taskLabel(workers_[i]) + " failed in step " +
@@ -1133,6 +1210,8 @@ bool Job::runOneStep(int64_t step, bool last) {
       running.push_back(!c->done);
     size_t stalled = 0;
     std::string why = findStalledWorker(running, &stalled);
+    if (!why.empty())
+      workerLost_ = true;
     if (!why.empty())
       return stop(taskLabel(workers_[stalled]) + " stalled in step " +
                   std::to_string(step) + ": " + why);
@@ -1179,6 +1258,7 @@ bool Job::runOneStep(int64_t step, bool last) {
       size_t dead = 0;
       std::string cause = findDeadWorker(&dead);
       if (!cause.empty()) {
+        workerLost_ = true;
         fail(taskLabel(workers_[dead]) + " failed in step " +
              std::to_string(step) + ": " + cause);
         abortAll(error_);
@@ -1322,6 +1402,9 @@ void Job::showProgress(int64_t done, int64_t total, bool last) {
   if (batcher_)
     n += std::snprintf(line + n, sizeof line - n, "  %.0f examples/s",
                        rate * static_cast<double>(batchSize_));
+  if (restarts_ > 0)
+    n += std::snprintf(line + n, sizeof line - n, "  restarts %d/%d",
+                       restarts_, opt_.maxRestarts);
   if (rate > 0 && done < total) {
     long long eta = static_cast<long long>((total - done) / rate + 0.5);
     std::snprintf(line + n, sizeof line - n, "  ETA %lld:%02lld:%02lld",
@@ -1578,7 +1661,23 @@ int Job::run() {
          ", the run ends at step " + std::to_string(total) +
          ": no step left to run");
   runStart_ = lastProgressPrint_ = SteadyClock::now();
-  ok = ok && runSteps(total);
+  startStep_ = step_;
+  while (ok && !runSteps(total)) {
+    // A lost worker is restarted with all the others, from the last
+    // checkpoint, while restarts remain; any other failure ends the run.
+    if (!workerLost_ || restarts_ >= opt_.maxRestarts) {
+      ok = false;
+      break;
+    }
+    ++restarts_;
+    std::string why = error_;
+    error_.clear();
+    workerLost_ = false;
+    note("restart " + std::to_string(restarts_) + "/" +
+         std::to_string(opt_.maxRestarts) + ": " + why);
+    ok = restartJob();
+    runStart_ = lastProgressPrint_ = SteadyClock::now();
+  }
   // The end of the run is a checkpoint too, so a later run can go on.
   if (ok && !opt_.checkpointDir.empty() && checkpointStep_ != step_)
     ok = writeCheckpointNow();
@@ -1589,7 +1688,7 @@ int Job::run() {
       std::chrono::duration<double>(SteadyClock::now() - start).count();
   ok = ok && writeOutputs();
   if (ok)
-    reportMetrics(seconds, step_ - firstStep_);
+    reportMetrics(seconds, step_ - startStep_);
   if (started)
     writeTrace(); // also after a failure: the steps that ran are the clue
   stopWorkers();

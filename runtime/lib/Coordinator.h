@@ -59,6 +59,12 @@ struct RunOptions {
   bool restore = false;
   /// --save FILE: the final weights under the model's names.
   std::string saveFile;
+  /// --max-restarts R: a worker that dies or stalls mid-run restarts the
+  /// job's (local) workers from the last checkpoint, up to R times.
+  int maxRestarts = 0;
+  /// --deterministic: workers get a fixed OpenMP schedule, and a restored
+  /// checkpoint is checked to be in the workers bit for bit.
+  bool deterministic = false;
   std::string outputDir;
   std::string metricsFile;
   /// --stats FILE: after one warm-up step, the timed steps' median and p90

@@ -43,6 +43,12 @@ void usage() {
       "                       --checkpoint-dir (--steps/--epochs count from 0)\n"
       "  --save FILE          write the final weights to FILE (safetensors),\n"
       "                       under the model's names, without optimizer slots\n"
+      "  --max-restarts R     when a worker dies or stalls, restart the job's\n"
+      "                       local workers from the last checkpoint, up to R\n"
+      "                       times (default 0)\n"
+      "  --deterministic      fixed OpenMP schedule in the workers, and check\n"
+      "                       that a restored checkpoint is in the workers bit\n"
+      "                       for bit (reductions already run in a fixed order)\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
       "  --metrics FILE       write per-step timings (and loss), totals and\n"
       "                       per-channel byte counters as JSON\n"
@@ -224,6 +230,8 @@ int main(int argc, char** argv) {
       opt.shuffle = false;
     } else if (a == "--restore") {
       opt.restore = true;
+    } else if (a == "--deterministic") {
+      opt.deterministic = true;
     } else if (a == "--checkpoint-dir") {
       if (!next(&opt.checkpointDir))
         return 2;
@@ -233,7 +241,7 @@ int main(int argc, char** argv) {
     } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
                a == "--heartbeat-ms" || a == "--chunk-bytes" ||
                a == "--epochs" || a == "--seed" ||
-               a == "--checkpoint-every") {
+               a == "--checkpoint-every" || a == "--max-restarts") {
       if (!next(&v) || !parseNumber(a, v, &d))
         return 2;
       if (d != static_cast<double>(static_cast<int64_t>(d))) {
@@ -253,6 +261,8 @@ int main(int argc, char** argv) {
         opt.seed = static_cast<uint64_t>(d);
       else if (a == "--checkpoint-every")
         opt.checkpointEvery = static_cast<int64_t>(d);
+      else if (a == "--max-restarts")
+        opt.maxRestarts = static_cast<int>(d);
       else if (a == "--steps") {
         opt.steps = static_cast<int64_t>(d);
         opt.stepsGiven = true;
@@ -407,6 +417,14 @@ int main(int argc, char** argv) {
   }
   if (opt.clusterFile.empty() && opt.local == 0 && !rankFromEnvironment(&opt))
     return 2;
+  if (opt.maxRestarts > 0 && (!opt.clusterFile.empty() || opt.rank >= 0)) {
+    std::fprintf(stderr,
+                 "graph-run: error: --max-restarts restarts the workers "
+                 "graph-run started itself; with --cluster or under a "
+                 "launcher, let the scheduler restart the job with "
+                 "--restore\n");
+    return 2;
+  }
   if (!opt.clusterFile.empty() && opt.local != 0) {
     std::fprintf(stderr,
                  "graph-run: error: --local and --cluster exclude each other\n");

@@ -9,6 +9,7 @@
   graphrt_test.py check-checkpoint FILE BUNDLE DIR SEED
   graphrt_test.py same-weights A B   # two safetensors files, tensor by tensor
   graphrt_test.py dump-safetensors FILE
+  graphrt_test.py restart-test SEED KILLS STEPS DIR  # --max-restarts vs kills
   graphrt_test.py check-pair DIR STEPS [OUT] # compares OUT (DIR/out)/*.npy
   graphrt_test.py check-traffic METRICS BUNDLE STEPS  # --metrics byte counts
   graphrt_test.py check-image CONTEXT DOCKERFILE BINDIR TASKLIB  # deploy/k8s
@@ -414,6 +415,57 @@ def dump_safetensors(path):
               tensors[name].ravel().tolist())
 
 
+def restart_test(argv):
+    """restart-test SEED KILLS STEPS DIR: runs the feed job of DIR (made by
+    feed-bundle) for STEPS steps twice, with --deterministic and a checkpoint
+    every 3 steps: once undisturbed, once with KILLS workers killed (SIGKILL,
+    from inside the task at the start of a step) at steps and tasks drawn
+    with SEED, under --max-restarts KILLS. Checks the second run restarted
+    KILLS times and ends with every variable's sha256 equal to the first's."""
+    import random
+    seed, kills, steps, d = int(argv[0]), int(argv[1]), int(argv[2]), argv[3]
+    rng = random.Random(seed)
+    at = sorted(rng.sample(range(1, steps), kills))
+    plan = [(rng.choice(["reader", "ps"]), s) for s in at]
+    print("seed %d: %s" % (seed, ", ".join("kill %s at step %d" % p for p in plan)))
+    common = ["graph-run", "--data", "x=%s/x.npy" % d, "--data",
+              "y=%s/y.npy" % d, "--steps", str(steps), "--seed", "3",
+              "--checkpoint-every", "3", "--deterministic",
+              os.path.join(d, "feed.gjob")]
+    runs = {}
+    for name, env, extra in (
+            ("whole", {}, []),
+            ("killed", {"GRAPHRT_TEST_KILL": ",".join("%s:%d" % p for p in plan),
+                        "GRAPHRT_TEST_KILL_ONCE": os.path.join(d, "once-%d" % seed)},
+             ["--max-restarts", str(kills)])):
+        ck = os.path.join(d, "%s-%d" % (name, seed))
+        shutil.rmtree(ck, ignore_errors=True)
+        os.makedirs(ck)
+        if "GRAPHRT_TEST_KILL_ONCE" in env:
+            shutil.rmtree(env["GRAPHRT_TEST_KILL_ONCE"], ignore_errors=True)
+            os.makedirs(env["GRAPHRT_TEST_KILL_ONCE"])
+        cmd = common[:1] + ["--checkpoint-dir", ck] + extra + common[1:]
+        p = subprocess.run(cmd, env=dict(os.environ, **env), timeout=300,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = p.stdout.decode(errors="replace")
+        if p.returncode != 0:
+            sys.stdout.write(out)
+            sys.exit("%s run: exit %d" % (name, p.returncode))
+        restarts = [l for l in out.splitlines() if "graph-run: restart " in l]
+        for l in restarts:
+            print(l.split("graph-run: ", 1)[1].split(" (")[0])
+        if name == "killed":
+            assert len(restarts) == kills, out
+        runs[name] = os.path.join(ck, "ckpt-%d.safetensors" % steps)
+    a, _, _ = read_safetensors(runs["whole"])
+    b, _, _ = read_safetensors(runs["killed"])
+    assert sorted(a) == sorted(b)
+    digest = lambda t: hashlib.sha256(b"".join(t[k].tobytes() for k in sorted(t))).hexdigest()
+    assert digest(a) == digest(b), (digest(a), digest(b))
+    print("restarted %d times; final variables sha256 %s, equal to the "
+          "uninterrupted run's" % (kills, digest(b)))
+
+
 def coll_bundle(k, d, libdir):
     rng = np.random.default_rng(k)
     tasks, files = [], {}
@@ -804,6 +856,8 @@ def main():
         check_save(args)
     elif cmd == "check-checkpoint":
         check_checkpoint(args)
+    elif cmd == "restart-test":
+        restart_test(args)
     elif cmd == "dump-safetensors":
         dump_safetensors(args[0])
     elif cmd == "same-weights":
