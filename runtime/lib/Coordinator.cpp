@@ -34,6 +34,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <memory>
 #include <sstream>
@@ -230,6 +231,12 @@ private:
   int serveRank();
   bool resolveCluster();
   bool connectAndLoad();
+  /// Calls `call(i, ctx)` for every worker i at once (a thread each, an
+  /// authorized context with a deadline of `seconds`); the statuses in
+  /// worker order.
+  std::vector<grpc::Status> callEveryWorker(
+      double seconds,
+      const std::function<grpc::Status(size_t, grpc::ClientContext*)>& call);
   /// Every variable of every task (ReadVariables), named TASK/VARIABLE;
   /// `sigs` (if given) gets each one's manifest signature.
   bool readVariables(std::vector<SafeTensor>* out,
@@ -631,6 +638,23 @@ bool Job::resolveCluster() {
   return true;
 }
 
+std::vector<grpc::Status> Job::callEveryWorker(
+    double seconds,
+    const std::function<grpc::Status(size_t, grpc::ClientContext*)>& call) {
+  std::vector<grpc::Status> results(workers_.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < workers_.size(); ++i)
+    threads.emplace_back([&, i] {
+      grpc::ClientContext ctx;
+      prepare(&ctx);
+      ctx.set_deadline(after(seconds));
+      results[i] = call(i, &ctx);
+    });
+  for (std::thread& t : threads)
+    t.join();
+  return results;
+}
+
 bool Job::connectAndLoad() {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(-1);
@@ -660,20 +684,13 @@ bool Job::connectAndLoad() {
   base.set_chunk_bytes(opt_.chunkBytes);
   base.set_data_plane(opt_.dataPlane);
 
-  std::vector<grpc::Status> results(workers_.size());
   std::vector<rpc::LoadTaskResponse> responses(workers_.size());
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < workers_.size(); ++i)
-    threads.emplace_back([&, i] {
-      rpc::LoadTaskRequest req = base;
-      req.set_task(workers_[i].task->name());
-      grpc::ClientContext ctx;
-      prepare(&ctx);
-      ctx.set_deadline(after(opt_.startTimeoutSec + 60));
-      results[i] = workers_[i].stub->LoadTask(&ctx, req, &responses[i]);
-    });
-  for (std::thread& t : threads)
-    t.join();
+  std::vector<grpc::Status> results = callEveryWorker(
+      opt_.startTimeoutSec + 60, [&](size_t i, grpc::ClientContext* ctx) {
+        rpc::LoadTaskRequest req = base;
+        req.set_task(workers_[i].task->name());
+        return workers_[i].stub->LoadTask(ctx, req, &responses[i]);
+      });
   for (size_t i = 0; i < workers_.size(); ++i) {
     if (!results[i].ok()) {
       // The worker answered and refused the task itself (its files fail
@@ -937,19 +954,12 @@ void Job::note(const std::string& line) {
 
 bool Job::readVariables(std::vector<SafeTensor>* out,
                         std::vector<const manifest::TensorSignature*>* sigs) {
-  std::vector<grpc::Status> results(workers_.size());
   std::vector<rpc::ReadVariablesResponse> responses(workers_.size());
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < workers_.size(); ++i)
-    threads.emplace_back([&, i] {
-      grpc::ClientContext ctx;
-      prepare(&ctx);
-      ctx.set_deadline(after(opt_.recvTimeoutSec + 60));
-      results[i] = workers_[i].stub->ReadVariables(
-          &ctx, rpc::ReadVariablesRequest(), &responses[i]);
-    });
-  for (std::thread& t : threads)
-    t.join();
+  std::vector<grpc::Status> results = callEveryWorker(
+      opt_.recvTimeoutSec + 60, [&](size_t i, grpc::ClientContext* ctx) {
+        return workers_[i].stub->ReadVariables(
+            ctx, rpc::ReadVariablesRequest(), &responses[i]);
+      });
   for (size_t i = 0; i < workers_.size(); ++i) {
     const manifest::Task& task = *workers_[i].task;
     if (!results[i].ok())
@@ -1043,18 +1053,11 @@ bool Job::restoreCheckpoint() {
       t->set_data(it->second->data);
     }
   }
-  std::vector<grpc::Status> results(workers_.size());
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < workers_.size(); ++i)
-    threads.emplace_back([&, i] {
-      grpc::ClientContext ctx;
-      prepare(&ctx);
-      ctx.set_deadline(after(opt_.recvTimeoutSec + 60));
-      rpc::WriteVariablesResponse resp;
-      results[i] = workers_[i].stub->WriteVariables(&ctx, requests[i], &resp);
-    });
-  for (std::thread& t : threads)
-    t.join();
+  std::vector<grpc::Status> results = callEveryWorker(
+      opt_.recvTimeoutSec + 60, [&](size_t i, grpc::ClientContext* ctx) {
+        rpc::WriteVariablesResponse resp;
+        return workers_[i].stub->WriteVariables(ctx, requests[i], &resp);
+      });
   for (size_t i = 0; i < workers_.size(); ++i)
     if (!results[i].ok())
       return fail(taskLabel(workers_[i]) + " refused the variables of "

@@ -315,7 +315,8 @@ ST_DTYPES = {"F32": np.float32, "F64": np.float64, "I64": np.int64,
 
 def read_safetensors(path):
     """Parses a safetensors file by hand (8-byte little-endian header length,
-    JSON header, data section): {name: array}, metadata, the data section."""
+    JSON header, data section): {name: array}, metadata, the data section,
+    and the header's tensor entries."""
     import struct
     raw = open(path, "rb").read()
     (n,) = struct.unpack("<Q", raw[:8])
@@ -332,7 +333,7 @@ def read_safetensors(path):
         a = np.frombuffer(data[b:e], dtype=dt).reshape(t["shape"])
         tensors[name] = a
     assert covered == len(data), (covered, len(data))
-    return tensors, meta, data
+    return tensors, meta, data, header
 
 
 def feed_expected(d, n, seed, shuffle, steps):
@@ -354,7 +355,7 @@ def check_save(argv):
     keeps a replica's copy w_r1; no optimizer slot), with w as NumPy computes
     it."""
     path, d, seed, steps = argv[0], argv[1], int(argv[2]), int(argv[3])
-    tensors, meta, _ = read_safetensors(path)
+    tensors, meta, _, _ = read_safetensors(path)
     print("save: %s" % ", ".join("%s %s%s" % (k, v.dtype, list(v.shape))
                                  for k, v in sorted(tensors.items())))
     assert sorted(tensors) == ["log", "w"], sorted(tensors)
@@ -368,7 +369,7 @@ def check_checkpoint(argv):
     every variable of every task as TASK/VARIABLE, the __metadata__ the
     contract lists, checked against the bundle's manifest and the data."""
     path, bundle, d, seed = argv[0], argv[1], argv[2], int(argv[3])
-    tensors, meta, data = read_safetensors(path)
+    tensors, meta, data, _ = read_safetensors(path)
     print("checkpoint: %s" % ", ".join(sorted(tensors)))
     print("metadata: %s" % ", ".join(sorted(meta)))
     man = open(os.path.join(bundle, "manifest.json"), "rb").read()
@@ -390,8 +391,8 @@ def check_checkpoint(argv):
 def same_weights(argv):
     """same-weights A B: the two safetensors files hold the same tensors,
     byte for byte (sha256 of each)."""
-    a, _, _ = read_safetensors(argv[0])
-    b, _, _ = read_safetensors(argv[1])
+    a, _, _, _ = read_safetensors(argv[0])
+    b, _, _, _ = read_safetensors(argv[1])
     assert sorted(a) == sorted(b), (sorted(a), sorted(b))
     for k in sorted(a):
         ha = hashlib.sha256(a[k].tobytes()).hexdigest()
@@ -404,12 +405,7 @@ def same_weights(argv):
 def dump_safetensors(path):
     """dump-safetensors FILE: each tensor (parsed by hand), in name order:
     NAME DTYPE SHAPE VALUES."""
-    import struct
-    raw = open(path, "rb").read()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + n])
-    header.pop("__metadata__", None)
-    tensors, _, _ = read_safetensors(path)
+    tensors, _, _, header = read_safetensors(path)
     for name in sorted(tensors):
         print(name, header[name]["dtype"], header[name]["shape"],
               tensors[name].ravel().tolist())
@@ -457,8 +453,8 @@ def restart_test(argv):
         if name == "killed":
             assert len(restarts) == kills, out
         runs[name] = os.path.join(ck, "ckpt-%d.safetensors" % steps)
-    a, _, _ = read_safetensors(runs["whole"])
-    b, _, _ = read_safetensors(runs["killed"])
+    a, _, _, _ = read_safetensors(runs["whole"])
+    b, _, _, _ = read_safetensors(runs["killed"])
     assert sorted(a) == sorted(b)
     digest = lambda t: hashlib.sha256(b"".join(t[k].tobytes() for k in sorted(t))).hexdigest()
     assert digest(a) == digest(b), (digest(a), digest(b))
