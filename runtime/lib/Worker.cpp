@@ -946,6 +946,22 @@ WorkerService::WorkerService(SecurityConfig security, std::string dataHost)
 }
 WorkerService::~WorkerService() = default;
 
+grpc::Status WorkerService::between(grpc::ServerContext* ctx,
+                                    const char* busy,
+                                    std::unique_lock<std::mutex>* stepLock,
+                                    std::shared_ptr<LoadedTask>* t) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+    return auth;
+  *stepLock = std::unique_lock<std::mutex>(stepMu_, std::try_to_lock);
+  if (!*stepLock)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, busy);
+  *t = task();
+  if (!*t)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "no task is loaded; call LoadTask first");
+  return grpc::Status::OK;
+}
+
 std::shared_ptr<LoadedTask> WorkerService::task() {
   std::lock_guard<std::mutex> lock(mu_);
   return task_;
@@ -978,16 +994,12 @@ grpc::Status WorkerService::LoadTask(grpc::ServerContext* ctx,
 grpc::Status WorkerService::RunStep(grpc::ServerContext* ctx,
                                     const rpc::RunStepRequest* req,
                                     rpc::RunStepResponse* resp) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
-    return auth;
-  std::unique_lock<std::mutex> stepLock(stepMu_, std::try_to_lock);
-  if (!stepLock)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "another step is still running");
-  std::shared_ptr<LoadedTask> t = task();
-  if (!t)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "no task is loaded; call LoadTask first");
+  std::unique_lock<std::mutex> stepLock;
+  std::shared_ptr<LoadedTask> t;
+  if (grpc::Status st = between(ctx, "another step is still running",
+                                &stepLock, &t);
+      !st.ok())
+    return st;
   Status st = t->runStep(*req, resp);
   if (!st.isOk()) {
     t->failed_ = true;
@@ -1043,16 +1055,13 @@ grpc::Status WorkerService::Abort(grpc::ServerContext* ctx,
 grpc::Status WorkerService::ReadVariables(grpc::ServerContext* ctx,
                                           const rpc::ReadVariablesRequest*,
                                           rpc::ReadVariablesResponse* resp) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
-    return auth;
-  std::unique_lock<std::mutex> stepLock(stepMu_, std::try_to_lock);
-  if (!stepLock)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "a step is running; variables are read between steps");
-  std::shared_ptr<LoadedTask> t = task();
-  if (!t)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "no task is loaded; call LoadTask first");
+  std::unique_lock<std::mutex> stepLock;
+  std::shared_ptr<LoadedTask> t;
+  if (grpc::Status st = between(
+          ctx, "a step is running; variables are read between steps",
+          &stepLock, &t);
+      !st.ok())
+    return st;
   t->readVariables(resp);
   return grpc::Status::OK;
 }
@@ -1060,17 +1069,13 @@ grpc::Status WorkerService::ReadVariables(grpc::ServerContext* ctx,
 grpc::Status WorkerService::WriteVariables(grpc::ServerContext* ctx,
                                            const rpc::WriteVariablesRequest* req,
                                            rpc::WriteVariablesResponse*) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
-    return auth;
-  std::unique_lock<std::mutex> stepLock(stepMu_, std::try_to_lock);
-  if (!stepLock)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "a step is running; variables are written between "
-                        "steps");
-  std::shared_ptr<LoadedTask> t = task();
-  if (!t)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "no task is loaded; call LoadTask first");
+  std::unique_lock<std::mutex> stepLock;
+  std::shared_ptr<LoadedTask> t;
+  if (grpc::Status st = between(
+          ctx, "a step is running; variables are written between steps",
+          &stepLock, &t);
+      !st.ok())
+    return st;
   return toGrpc(t->writeVariables(*req));
 }
 

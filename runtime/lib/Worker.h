@@ -58,6 +58,12 @@ public:
 
 private:
   std::shared_ptr<LoadedTask> task();
+  /// For calls that run between steps on the loaded task: checks the
+  /// caller, takes the step lock (`busy` is the error while a step holds it)
+  /// and the task.
+  grpc::Status between(grpc::ServerContext* ctx, const char* busy,
+                       std::unique_lock<std::mutex>* stepLock,
+                       std::shared_ptr<LoadedTask>* t);
 
   const SecurityConfig security_;
   const std::string dataHost_;
