@@ -121,6 +121,9 @@ static void addSignatures(
       s->add_shape(d);
     if (i < files.size() && !files[i].empty())
       s->set_file(files[i]);
+    s->set_replica_of(t.replicaOf);
+    if (t.slotOf)
+      s->set_slot_of(*t.slotOf);
   }
 }
 

@@ -187,6 +187,10 @@ struct Partitioner {
           name += "_r" + std::to_string(inst.replica);
           auto clone = cast<graph::VariableOp>(builder.clone(*var));
           clone.setSymName(name);
+          // The copy is one model weight under another name: checkpoints
+          // keep it, graph-run --save writes the weight once, as NAME.
+          // (task::kReplicaOfAttr; Transforms does not include Conversion.)
+          clone->setAttr("graph.replica_of", var.getSymNameAttr());
           setPlacement(clone, inst.task);
           builder.setInsertionPointAfter(clone);
         } else {

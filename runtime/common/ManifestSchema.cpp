@@ -48,6 +48,9 @@ std::string checkSignature(const manifest::TensorSignature& sig,
       return where + " '" + sig.name() + "': dimension " + std::to_string(i) +
              " is " + std::to_string(sig.shape(i)) +
              ", expected a static size >= 0";
+  if (!allowFile && (!sig.replica_of().empty() || sig.has_slot_of()))
+    return where + " '" + sig.name() +
+           "': only variables may be marked replica_of or slot_of";
   if (!sig.file().empty()) {
     if (!allowFile)
       return where + " '" + sig.name() + "': only variables may name a file";

@@ -2,11 +2,14 @@
 // drives the steps, watches for dead or stuck tasks, and gathers the results.
 #include "Coordinator.h"
 
+#include "Checkpoint.h"
+#include "DataFeed.h"
 #include "Manifest.h"
 #include "Npy.h"
 #include "RunStats.h"
 #include "TensorProto.h"
 #include "Security.h"
+#include "Sha256.h"
 #include "worker.grpc.pb.h"
 
 #include <google/protobuf/struct.pb.h>
@@ -31,6 +34,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -208,6 +213,17 @@ private:
     return s + ")";
   }
   bool readInputs();
+  /// The names of every task's inputs, for messages.
+  std::string jobInputNames() const;
+  /// Checks the --data files agree and sets up the batch order.
+  bool setUpBatches();
+  /// One step's --data tensors.
+  struct Batch {
+    DataPosition at, next; // where this batch starts, where the next does
+    std::vector<rpc::Tensor> tensors;
+  };
+  /// Cuts the batch at `pos` (runs on the prefetch thread while a step runs).
+  Batch prepareBatch(DataPosition pos);
   bool startLocalWorkers();
   /// mpirun/srun/Indexed Job: start this rank's worker, then register it
   /// (rank > 0) or gather the others' (rank 0).
@@ -215,6 +231,33 @@ private:
   int serveRank();
   bool resolveCluster();
   bool connectAndLoad();
+  /// Calls `call(i, ctx)` for every worker i at once (a thread each, an
+  /// authorized context with a deadline of `seconds`); the statuses in
+  /// worker order.
+  std::vector<grpc::Status> callEveryWorker(
+      double seconds,
+      const std::function<grpc::Status(size_t, grpc::ClientContext*)>& call);
+  /// Every variable of every task (ReadVariables), named TASK/VARIABLE;
+  /// `sigs` (if given) gets each one's manifest signature.
+  bool readVariables(std::vector<SafeTensor>* out,
+                     std::vector<const manifest::TensorSignature*>* sigs);
+  /// Writes a checkpoint of the state after step_ steps.
+  bool writeCheckpointNow();
+  /// --restore: loads the newest valid checkpoint into the workers and moves
+  /// step_ and the data position to it.
+  bool restoreCheckpoint();
+  /// --save: the final weights under the model's names.
+  bool saveWeights();
+  /// --max-restarts: stops every worker, starts and loads them again, and
+  /// restores the newest checkpoint (or starts over at step 0).
+  bool restartJob();
+  /// --deterministic: the workers hold exactly `tensors` (sha256 each).
+  bool verifyVariables(const std::vector<SafeTensor>& tensors,
+                       const std::string& from);
+  /// Prints a line of its own (clearing the live progress line first).
+  void note(const std::string& line);
+  /// Runs steps step_ .. total-1, feeding --data batches.
+  bool runSteps(int64_t total);
   bool runOneStep(int64_t step, bool last);
   /// A dead worker process or an unreachable worker, if any.
   std::string findDeadWorker(size_t* out_index);
@@ -241,6 +284,26 @@ private:
   Bundle bundle_;
   std::vector<WorkerHandle> workers_;
   std::vector<rpc::Tensor> inputs_;
+  /// --data: the files, their inputs' signatures, the order of batches, the
+  /// batch of the step being run, and where the next batch starts.
+  std::vector<DataFile> dataFiles_;
+  std::vector<manifest::TensorSignature> dataSigs_;
+  std::unique_ptr<Batcher> batcher_;
+  int64_t batchSize_ = 0;
+  Batch current_;
+  DataPosition dataPos_;
+  /// The next step to run, and the first this process ran (a restored run
+  /// starts past 0).
+  int64_t step_ = 0;
+  int64_t firstStep_ = 0;
+  /// The step of the newest checkpoint written or restored (-1: none).
+  int64_t checkpointStep_ = -1;
+  /// The step this graph-run started at (past 0 after --restore).
+  int64_t startStep_ = 0;
+  /// The last step failed because a worker died, stalled or went away
+  /// (what --max-restarts recovers from).
+  bool workerLost_ = false;
+  int restarts_ = 0;
   std::vector<rpc::RunStepResponse> lastResponses_;
   std::string error_;
   /// A worker refused to load its task because of the bundle (exit 1, not 4).
@@ -263,8 +326,23 @@ bool Job::readInputs() {
   std::map<std::string, bool> used;
   for (const auto& [name, path] : opt_.inputs)
     used[name] = false;
+  std::map<std::string, bool> usedData;
+  for (const auto& [name, path] : opt_.data)
+    usedData[name] = false;
   for (const manifest::Task& t : bundle_.manifest.tasks())
     for (const manifest::TensorSignature& sig : t.inputs()) {
+      if (opt_.data.count(sig.name())) {
+        if (usedData[sig.name()])
+          continue; // an input of several tasks is read once
+        usedData[sig.name()] = true;
+        DataFile f;
+        Status st = readDataFile(sig, opt_.data.at(sig.name()), &f);
+        if (!st.isOk())
+          return fail(st.message());
+        dataFiles_.push_back(std::move(f));
+        dataSigs_.push_back(sig);
+        continue;
+      }
       auto it = opt_.inputs.find(sig.name());
       if (it == opt_.inputs.end())
         return fail("input '" + sig.name() + "' of task '" + t.name() +
@@ -296,7 +374,67 @@ bool Job::readInputs() {
   for (const auto& [name, isUsed] : used)
     if (!isUsed)
       return fail("--input '" + name + "' is not an input of any task");
+  for (const auto& [name, isUsed] : usedData)
+    if (!isUsed)
+      return fail("--data " + name + ": '" + name +
+                  "' is not an input of any task; the job's inputs are " +
+                  jobInputNames());
+  return dataFiles_.empty() || setUpBatches();
+}
+
+std::string Job::jobInputNames() const {
+  std::string names;
+  for (const manifest::Task& t : bundle_.manifest.tasks())
+    for (const manifest::TensorSignature& sig : t.inputs())
+      names += (names.empty() ? "" : ", ") + sig.name();
+  return names.empty() ? "(none)" : names;
+}
+
+bool Job::setUpBatches() {
+  const DataFile& first = dataFiles_[0];
+  batchSize_ = dataSigs_[0].shape(0);
+  for (size_t i = 1; i < dataFiles_.size(); ++i) {
+    const DataFile& f = dataFiles_[i];
+    if (f.examples != first.examples)
+      return fail("--data files hold different numbers of examples: '" +
+                  first.path + "' (input '" + first.input + "') has " +
+                  std::to_string(first.examples) + ", '" + f.path +
+                  "' (input '" + f.input + "') has " +
+                  std::to_string(f.examples) +
+                  "; every --data file must have one example per row of "
+                  "the same set");
+    if (dataSigs_[i].shape(0) != batchSize_)
+      return fail("--data inputs have different batch sizes: '" +
+                  first.input + "' takes " + std::to_string(batchSize_) +
+                  " examples per step, '" + f.input + "' " +
+                  std::to_string(dataSigs_[i].shape(0)) +
+                  "; they must advance together");
+  }
+  if (batchSize_ < 1 || batchSize_ > first.examples)
+    return fail("--data " + first.input + ": input '" + first.input +
+                "' takes batches of " + std::to_string(batchSize_) +
+                " examples, but '" + first.path + "' holds only " +
+                std::to_string(first.examples) +
+                "; give more examples or compile for a smaller batch");
+  batcher_ = std::make_unique<Batcher>(
+      first.examples, batchSize_, opt_.seed, opt_.shuffle,
+      opt_.padPartialBatch ? PartialBatch::Pad : PartialBatch::Drop);
   return true;
+}
+
+Job::Batch Job::prepareBatch(DataPosition pos) {
+  Batch b;
+  b.at = batcher_->normalize(pos);
+  std::vector<int64_t> rows = batcher_->batchAt(b.at, &b.next);
+  for (size_t i = 0; i < dataFiles_.size(); ++i) {
+    rpc::Tensor t;
+    t.set_name(dataSigs_[i].name());
+    t.set_dtype(dataSigs_[i].dtype());
+    *t.mutable_shape() = dataSigs_[i].shape();
+    t.set_data(gatherRows(dataFiles_[i], rows));
+    b.tensors.push_back(std::move(t));
+  }
+  return b;
 }
 
 bool Job::startLocalWorkers() {
@@ -318,6 +456,12 @@ bool Job::startLocalWorkers() {
       ::close(fds[1]);
       if (!security_.token.empty())
         ::setenv(kTokenEnv, security_.token.c_str(), 1);
+      if (opt_.deterministic) {
+        // Work shared in a fixed way whatever the load, so a restarted
+        // worker computes what the first one did.
+        ::setenv("OMP_DYNAMIC", "false", 1);
+        ::setenv("OMP_SCHEDULE", "static", 1);
+      }
       std::vector<std::string> args = {
           "graph-worker", "--listen",
           opt_.rank >= 0 ? opt_.listen : std::string("127.0.0.1:0")};
@@ -494,6 +638,23 @@ bool Job::resolveCluster() {
   return true;
 }
 
+std::vector<grpc::Status> Job::callEveryWorker(
+    double seconds,
+    const std::function<grpc::Status(size_t, grpc::ClientContext*)>& call) {
+  std::vector<grpc::Status> results(workers_.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < workers_.size(); ++i)
+    threads.emplace_back([&, i] {
+      grpc::ClientContext ctx;
+      prepare(&ctx);
+      ctx.set_deadline(after(seconds));
+      results[i] = call(i, &ctx);
+    });
+  for (std::thread& t : threads)
+    t.join();
+  return results;
+}
+
 bool Job::connectAndLoad() {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(-1);
@@ -523,20 +684,13 @@ bool Job::connectAndLoad() {
   base.set_chunk_bytes(opt_.chunkBytes);
   base.set_data_plane(opt_.dataPlane);
 
-  std::vector<grpc::Status> results(workers_.size());
   std::vector<rpc::LoadTaskResponse> responses(workers_.size());
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < workers_.size(); ++i)
-    threads.emplace_back([&, i] {
-      rpc::LoadTaskRequest req = base;
-      req.set_task(workers_[i].task->name());
-      grpc::ClientContext ctx;
-      prepare(&ctx);
-      ctx.set_deadline(after(opt_.startTimeoutSec + 60));
-      results[i] = workers_[i].stub->LoadTask(&ctx, req, &responses[i]);
-    });
-  for (std::thread& t : threads)
-    t.join();
+  std::vector<grpc::Status> results = callEveryWorker(
+      opt_.startTimeoutSec + 60, [&](size_t i, grpc::ClientContext* ctx) {
+        rpc::LoadTaskRequest req = base;
+        req.set_task(workers_[i].task->name());
+        return workers_[i].stub->LoadTask(ctx, req, &responses[i]);
+      });
   for (size_t i = 0; i < workers_.size(); ++i) {
     if (!results[i].ok()) {
       // The worker answered and refused the task itself (its files fail
@@ -709,6 +863,248 @@ std::string Job::findStalledWorker(const std::vector<bool>& running,
          (w.waitingOn.empty() ? std::string("a send") : w.waitingOn);
 }
 
+bool Job::runSteps(int64_t total) {
+  // The next batch is cut on another thread while the current step runs.
+  auto prefetch = [this](DataPosition pos) {
+    return std::async(std::launch::async,
+                      [this, pos] { return prepareBatch(pos); });
+  };
+  std::future<Batch> pending;
+  if (batcher_ && step_ < total)
+    pending = prefetch(dataPos_);
+  while (step_ < total) {
+    if (batcher_) {
+      current_ = pending.get();
+      if (step_ + 1 < total)
+        pending = prefetch(current_.next);
+    }
+    if (!runOneStep(step_, step_ == total - 1))
+      return false;
+    if (batcher_)
+      dataPos_ = current_.next;
+    ++step_;
+    showProgress(step_, total, step_ == total);
+    if (!opt_.checkpointDir.empty() && opt_.checkpointEvery > 0 &&
+        step_ % opt_.checkpointEvery == 0 && !writeCheckpointNow())
+      return false;
+  }
+  return true;
+}
+
+bool Job::restartJob() {
+  stopWorkers();
+  for (WorkerHandle& w : workers_) {
+    w.pid = -1;
+    w.exited = false;
+    w.unresponsive = false;
+    w.stub.reset();
+    w.address.clear();
+    w.progress = 0;
+    w.waitingOn.clear();
+    w.inCommunication = false;
+  }
+  // New workers count their traffic from zero.
+  seenCounters_.clear();
+  lastResponses_.clear();
+  if (!startLocalWorkers() || !connectAndLoad())
+    return false;
+  step_ = 0;
+  dataPos_ = DataPosition{};
+  if (!opt_.checkpointDir.empty() && !restoreCheckpoint())
+    return false;
+  if (step_ == 0)
+    note("no checkpoint to go back to: starting over at step 0");
+  firstStep_ = step_;
+  // The steps to be run again are recorded again.
+  stepRecords_.erase(std::remove_if(stepRecords_.begin(), stepRecords_.end(),
+                                    [&](const StepRecord& r) {
+                                      return r.step >= step_;
+                                    }),
+                     stepRecords_.end());
+  return true;
+}
+
+bool Job::verifyVariables(const std::vector<SafeTensor>& want,
+                          const std::string& from) {
+  std::vector<SafeTensor> got;
+  if (!readVariables(&got, nullptr))
+    return false;
+  std::map<std::string, std::string> sums;
+  for (const SafeTensor& t : got)
+    sums[t.name] = sha256Hex(t.data.data(), t.data.size());
+  for (const SafeTensor& t : want) {
+    auto it = sums.find(t.name);
+    if (it == sums.end() ||
+        it->second != sha256Hex(t.data.data(), t.data.size()))
+      return fail("--deterministic: after restoring '" + from +
+                  "', variable '" + t.name +
+                  "' does not hold the checkpoint's value");
+  }
+  return true;
+}
+
+void Job::note(const std::string& line) {
+  if (opt_.quiet)
+    return;
+  std::fprintf(stderr, "%sgraph-run: %s\n",
+               progressTty_ && progressShown_ ? "\r\033[K" : "",
+               line.c_str());
+  std::fflush(stderr);
+}
+
+bool Job::readVariables(std::vector<SafeTensor>* out,
+                        std::vector<const manifest::TensorSignature*>* sigs) {
+  std::vector<rpc::ReadVariablesResponse> responses(workers_.size());
+  std::vector<grpc::Status> results = callEveryWorker(
+      opt_.recvTimeoutSec + 60, [&](size_t i, grpc::ClientContext* ctx) {
+        return workers_[i].stub->ReadVariables(
+            ctx, rpc::ReadVariablesRequest(), &responses[i]);
+      });
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    const manifest::Task& task = *workers_[i].task;
+    if (!results[i].ok())
+      return fail(taskLabel(workers_[i]) + " could not hand over its "
+                  "variables after step " + std::to_string(step_) + ": " +
+                  results[i].error_message());
+    if (responses[i].variables_size() != task.variables_size())
+      return fail(taskLabel(workers_[i]) + " returned " +
+                  std::to_string(responses[i].variables_size()) +
+                  " variables, the manifest gives it " +
+                  std::to_string(task.variables_size()));
+    for (int v = 0; v < task.variables_size(); ++v) {
+      rpc::Tensor& t = *responses[i].mutable_variables(v);
+      SafeTensor st;
+      st.name = task.name() + "/" + t.name();
+      st.dtype = parseDType(t.dtype());
+      st.shape.assign(t.shape().begin(), t.shape().end());
+      st.data = std::move(*t.mutable_data());
+      out->push_back(std::move(st));
+      if (sigs)
+        sigs->push_back(&task.variables(v));
+    }
+  }
+  return true;
+}
+
+bool Job::writeCheckpointNow() {
+  std::vector<SafeTensor> tensors;
+  if (!readVariables(&tensors, nullptr))
+    return false;
+  ::mkdir(opt_.checkpointDir.c_str(), 0755);
+  CheckpointInfo info;
+  info.step = step_;
+  info.position = dataPos_;
+  info.seed = opt_.seed;
+  info.manifestSha256 = bundle_.manifestSha256;
+  std::string path;
+  Status st = writeCheckpoint(opt_.checkpointDir, info, std::move(tensors),
+                              &path);
+  if (!st.isOk())
+    return fail("cannot write the checkpoint of step " +
+                std::to_string(step_) + " in --checkpoint-dir '" +
+                opt_.checkpointDir + "': " + st.message());
+  checkpointStep_ = step_;
+  if (!progressTty_)
+    note("checkpoint " + path + " (step " + std::to_string(step_) + ")");
+  return true;
+}
+
+bool Job::restoreCheckpoint() {
+  SafeTensorsFile file;
+  CheckpointInfo info;
+  std::string path;
+  std::vector<std::pair<std::string, std::string>> skipped;
+  Status st = findCheckpoint(opt_.checkpointDir, bundle_.manifestSha256, &file,
+                             &info, &path, &skipped);
+  for (const auto& [p, why] : skipped)
+    std::fprintf(stderr, "graph-run: warning: skipping checkpoint '%s': %s\n",
+                 p.c_str(), why.c_str());
+  if (!st.isOk()) {
+    std::fprintf(stderr,
+                 "graph-run: warning: --restore: no valid checkpoint in '%s'; "
+                 "starting from step 0\n",
+                 opt_.checkpointDir.c_str());
+    return true;
+  }
+  if (batcher_ && info.seed != opt_.seed)
+    return fail("checkpoint '" + path + "' was written with --seed " +
+                std::to_string(info.seed) + ", this run has --seed " +
+                std::to_string(opt_.seed) + "; pass --seed " +
+                std::to_string(info.seed) +
+                " to resume it with the same batches");
+  // Every task gets exactly its own variables back.
+  std::map<std::string, const SafeTensor*> byName;
+  for (const SafeTensor& t : file.tensors)
+    byName[t.name] = &t;
+  std::vector<rpc::WriteVariablesRequest> requests(workers_.size());
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    const manifest::Task& task = *workers_[i].task;
+    for (const manifest::TensorSignature& v : task.variables()) {
+      auto it = byName.find(task.name() + "/" + v.name());
+      if (it == byName.end())
+        return fail("checkpoint '" + path + "' has no tensor '" + task.name() +
+                    "/" + v.name() + "' for variable '" + v.name() +
+                    "' of task '" + task.name() + "'");
+      rpc::Tensor* t = requests[i].add_variables();
+      t->set_name(v.name());
+      t->set_dtype(dtypeName(it->second->dtype));
+      for (int64_t d : it->second->shape)
+        t->add_shape(d);
+      t->set_data(it->second->data);
+    }
+  }
+  std::vector<grpc::Status> results = callEveryWorker(
+      opt_.recvTimeoutSec + 60, [&](size_t i, grpc::ClientContext* ctx) {
+        rpc::WriteVariablesResponse resp;
+        return workers_[i].stub->WriteVariables(ctx, requests[i], &resp);
+      });
+  for (size_t i = 0; i < workers_.size(); ++i)
+    if (!results[i].ok())
+      return fail(taskLabel(workers_[i]) + " refused the variables of "
+                  "checkpoint '" + path + "': " + results[i].error_message());
+  if (opt_.deterministic && !verifyVariables(file.tensors, path))
+    return false;
+  step_ = firstStep_ = checkpointStep_ = info.step;
+  dataPos_ = info.position;
+  note("restored " + path + ": resuming at step " + std::to_string(step_) +
+       (batcher_ ? ", epoch " + std::to_string(dataPos_.epoch + 1) +
+                       " example " + std::to_string(dataPos_.index)
+                 : std::string()));
+  return true;
+}
+
+bool Job::saveWeights() {
+  std::vector<SafeTensor> all;
+  std::vector<const manifest::TensorSignature*> sigs;
+  if (!readVariables(&all, &sigs))
+    return false;
+  // One tensor per model weight: optimizer slots stay out, and a replica's
+  // copy stands for the weight it copies only if the original is absent.
+  SafeTensorsFile file;
+  std::map<std::string, bool> written;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const manifest::TensorSignature& sig = *sigs[i];
+    if (sig.has_slot_of())
+      continue;
+    std::string name =
+        sig.replica_of().empty() ? sig.name() : sig.replica_of();
+    if (written[name])
+      continue;
+    written[name] = true;
+    all[i].name = name;
+    file.tensors.push_back(std::move(all[i]));
+  }
+  file.metadata = {{"format", "pt"}, {"step", std::to_string(step_)},
+                   {"job", bundle_.manifest.name()}};
+  Status st = writeSafeTensorsAtomically(opt_.saveFile,
+                                         opt_.saveFile + ".tmp", file);
+  if (!st.isOk())
+    return fail("--save: " + st.message());
+  note("saved " + std::to_string(file.tensors.size()) + " weights to " +
+       opt_.saveFile);
+  return true;
+}
+
 bool Job::runOneStep(int64_t step, bool last) {
   std::vector<std::unique_ptr<StepCall>> calls;
   std::mutex doneMu;
@@ -724,10 +1120,14 @@ bool Job::runOneStep(int64_t step, bool last) {
     call->req.set_want_trace(!opt_.traceFile.empty());
     if (!lossOutputs_[wi].empty())
       call->req.add_report_outputs(lossOutputs_[wi]);
-    for (const manifest::TensorSignature& sig : w.task->inputs())
+    for (const manifest::TensorSignature& sig : w.task->inputs()) {
       for (const rpc::Tensor& t : inputs_)
         if (t.name() == sig.name())
           *call->req.add_inputs() = t;
+      for (const rpc::Tensor& t : current_.tensors)
+        if (t.name() == sig.name())
+          *call->req.add_inputs() = t;
+    }
     // The monitor below fires first; this deadline only bounds the RPC.
     call->ctx.set_deadline(
         after(opt_.stepTimeoutSec > 0 ? opt_.stepTimeoutSec + 10 : 7 * 86400));
@@ -776,9 +1176,11 @@ bool Job::runOneStep(int64_t step, bool last) {
 
     size_t dead = 0;
     std::string cause = findDeadWorker(&dead);
-    if (!cause.empty())
+    if (!cause.empty()) {
+      workerLost_ = true;
       return stop(taskLabel(workers_[dead]) + " failed in step " +
                   std::to_string(step) + ": " + cause);
+    }
 
     for (size_t i = 0; i < calls.size(); ++i) {
       StepCall& c = *calls[i];
@@ -793,9 +1195,11 @@ bool Job::runOneStep(int64_t step, bool last) {
         size_t silent = 0;
         std::string why = findUnresponsiveWorker(
             2.0 * opt_.heartbeatMs / 1000 + 1.5, &silent);
-        if (!why.empty())
+        if (!why.empty()) {
+          workerLost_ = true;
           return stop(taskLabel(workers_[silent]) + " stalled in step " +
                       std::to_string(step) + ": " + why);
+        }
       }
       if (!symptom || SteadyClock::now() - c.finishedAt > grace)
         return stop(taskLabel(workers_[i]) + " failed in step " +
@@ -809,6 +1213,8 @@ bool Job::runOneStep(int64_t step, bool last) {
       running.push_back(!c->done);
     size_t stalled = 0;
     std::string why = findStalledWorker(running, &stalled);
+    if (!why.empty())
+      workerLost_ = true;
     if (!why.empty())
       return stop(taskLabel(workers_[stalled]) + " stalled in step " +
                   std::to_string(step) + ": " + why);
@@ -855,6 +1261,7 @@ bool Job::runOneStep(int64_t step, bool last) {
       size_t dead = 0;
       std::string cause = findDeadWorker(&dead);
       if (!cause.empty()) {
+        workerLost_ = true;
         fail(taskLabel(workers_[dead]) + " failed in step " +
              std::to_string(step) + ": " + cause);
         abortAll(error_);
@@ -968,7 +1375,7 @@ void Job::showProgress(int64_t done, int64_t total, bool last) {
   auto sinceLast = now - lastProgressPrint_;
   // The live line shows the first step at once, then refreshes at 10 Hz;
   // plain lines (no terminal) come every 10 s.
-  bool first = progressTty_ && done == 1;
+  bool first = progressTty_ && done == firstStep_ + 1;
   if (!last && !first &&
       sinceLast < (progressTty_ ? std::chrono::milliseconds(100)
                                 : std::chrono::milliseconds(10000)))
@@ -977,14 +1384,30 @@ void Job::showProgress(int64_t done, int64_t total, bool last) {
     return; // a short run needs no progress lines; the summary follows
   lastProgressPrint_ = now;
   double elapsed = std::chrono::duration<double>(now - runStart_).count();
-  double rate = elapsed > 0 ? done / elapsed : 0;
+  double rate = elapsed > 0 ? (done - firstStep_) / elapsed : 0;
   char line[256];
-  int n = std::snprintf(line, sizeof line, "step %lld/%lld  %.1f steps/s",
+  int n = std::snprintf(line, sizeof line, "step %lld/%lld",
                         static_cast<long long>(done),
-                        static_cast<long long>(total), rate);
+                        static_cast<long long>(total));
+  if (batcher_) {
+    n += std::snprintf(line + n, sizeof line - n, "  epoch %lld",
+                       static_cast<long long>(current_.at.epoch + 1));
+    if (opt_.epochs > 0)
+      n += std::snprintf(line + n, sizeof line - n, "/%lld",
+                         static_cast<long long>(opt_.epochs));
+  }
+  // Training (--data) shows the loss first and the rate in examples.
+  if (!batcher_)
+    n += std::snprintf(line + n, sizeof line - n, "  %.1f steps/s", rate);
   if (!stepRecords_.empty() && stepRecords_.back().hasLoss)
     n += std::snprintf(line + n, sizeof line - n, "  loss %.6g",
                        stepRecords_.back().loss);
+  if (batcher_)
+    n += std::snprintf(line + n, sizeof line - n, "  %.0f examples/s",
+                       rate * static_cast<double>(batchSize_));
+  if (restarts_ > 0)
+    n += std::snprintf(line + n, sizeof line - n, "  restarts %d/%d",
+                       restarts_, opt_.maxRestarts);
   if (rate > 0 && done < total) {
     long long eta = static_cast<long long>((total - done) / rate + 0.5);
     std::snprintf(line + n, sizeof line - n, "  ETA %lld:%02lld:%02lld",
@@ -1229,21 +1652,46 @@ int Job::run() {
   auto start = runStart_ = lastProgressPrint_ = SteadyClock::now();
   traceOriginUs_ = unixMicros();
   int64_t total = opt_.steps * opt_.repeat;
+  // --data without --steps runs one epoch.
+  if (batcher_ && (opt_.epochs > 0 || !opt_.stepsGiven))
+    total = std::max<int64_t>(opt_.epochs, 1) * batcher_->batchesPerEpoch();
   // --stats: one untimed warm-up step first.
   int64_t warmup = opt_.statsFile.empty() ? 0 : 1;
   total += warmup;
-  for (int64_t s = 0; ok && s < total; ++s) {
-    ok = runOneStep(s, s == total - 1);
-    if (ok)
-      showProgress(s + 1, total, s + 1 == total);
+  ok = ok && (!opt_.restore || restoreCheckpoint());
+  if (ok && step_ >= total && opt_.restore)
+    note("the checkpoint is at step " + std::to_string(step_) +
+         ", the run ends at step " + std::to_string(total) +
+         ": no step left to run");
+  runStart_ = lastProgressPrint_ = SteadyClock::now();
+  startStep_ = step_;
+  while (ok && !runSteps(total)) {
+    // A lost worker is restarted with all the others, from the last
+    // checkpoint, while restarts remain; any other failure ends the run.
+    if (!workerLost_ || restarts_ >= opt_.maxRestarts) {
+      ok = false;
+      break;
+    }
+    ++restarts_;
+    std::string why = error_;
+    error_.clear();
+    workerLost_ = false;
+    note("restart " + std::to_string(restarts_) + "/" +
+         std::to_string(opt_.maxRestarts) + ": " + why);
+    ok = restartJob();
+    runStart_ = lastProgressPrint_ = SteadyClock::now();
   }
+  // The end of the run is a checkpoint too, so a later run can go on.
+  if (ok && !opt_.checkpointDir.empty() && checkpointStep_ != step_)
+    ok = writeCheckpointNow();
+  ok = ok && (opt_.saveFile.empty() || saveWeights());
   if (!ok && progressShown_ && progressTty_)
     std::fprintf(stderr, "\n");
   double seconds =
       std::chrono::duration<double>(SteadyClock::now() - start).count();
   ok = ok && writeOutputs();
   if (ok)
-    reportMetrics(seconds, total);
+    reportMetrics(seconds, step_ - startStep_);
   if (started)
     writeTrace(); // also after a failure: the steps that ran are the clue
   stopWorkers();

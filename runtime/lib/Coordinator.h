@@ -36,9 +36,35 @@ struct RunOptions {
   std::string clusterFile;
   /// The graph-worker binary for --local.
   std::string workerBinary;
+  /// --steps S: the run's last step is S-1 (a restored run counts the
+  /// checkpoint's steps as done).
   int64_t steps = 1;
+  bool stepsGiven = false;
   int64_t repeat = 1;
   std::map<std::string, std::string> inputs; // name -> .npy path
+  /// --data NAME=FILE: input NAME gets the next batch of FILE every step.
+  std::map<std::string, std::string> data;
+  /// --epochs E (0: not given): run E passes over the --data examples.
+  int64_t epochs = 0;
+  /// --seed N and --no-shuffle: the order of the examples in each epoch.
+  uint64_t seed = 0;
+  bool shuffle = true;
+  /// --partial-batch=drop|pad.
+  bool padPartialBatch = false;
+  /// --checkpoint-dir DIR --checkpoint-every K: write DIR/ckpt-STEP.
+  /// safetensors every K steps (0: only at the end).
+  std::string checkpointDir;
+  int64_t checkpointEvery = 0;
+  /// --restore: resume from the newest valid checkpoint of checkpointDir.
+  bool restore = false;
+  /// --save FILE: the final weights under the model's names.
+  std::string saveFile;
+  /// --max-restarts R: a worker that dies or stalls mid-run restarts the
+  /// job's (local) workers from the last checkpoint, up to R times.
+  int maxRestarts = 0;
+  /// --deterministic: workers get a fixed OpenMP schedule, and a restored
+  /// checkpoint is checked to be in the workers bit for bit.
+  bool deterministic = false;
   std::string outputDir;
   std::string metricsFile;
   /// --stats FILE: after one warm-up step, the timed steps' median and p90

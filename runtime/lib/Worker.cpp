@@ -93,6 +93,10 @@ public:
   Status load(const rpc::LoadTaskRequest& req, const SecurityConfig* sec,
               std::shared_ptr<DataTls> tls);
   Status runStep(const rpc::RunStepRequest& req, rpc::RunStepResponse* resp);
+  /// The variables out (a copy) and in (every one, checked against the
+  /// manifest); the caller holds the step lock.
+  void readVariables(rpc::ReadVariablesResponse* resp) const;
+  Status writeVariables(const rpc::WriteVariablesRequest& req);
 
   Status sendBytes(const std::string& peer, const std::string& key,
                    const void* data, size_t bytes, const std::string& counter);
@@ -660,6 +664,59 @@ Status LoadedTask::loadVariables() {
   return Status::ok();
 }
 
+void LoadedTask::readVariables(rpc::ReadVariablesResponse* resp) const {
+  for (int i = 0; i < spec_->variables_size(); ++i) {
+    const manifest::TensorSignature& v = spec_->variables(i);
+    rpc::Tensor* t = resp->add_variables();
+    t->set_name(v.name());
+    t->set_dtype(v.dtype());
+    *t->mutable_shape() = v.shape();
+    t->set_data(static_cast<const char*>(variables_[i].data),
+                variables_[i].size_bytes);
+  }
+}
+
+Status LoadedTask::writeVariables(const rpc::WriteVariablesRequest& req) {
+  std::map<std::string, const rpc::Tensor*> given;
+  for (const rpc::Tensor& t : req.variables())
+    if (!given.emplace(t.name(), &t).second)
+      return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                    "task '" + name() + "': variable '" + t.name() +
+                        "' is given twice");
+  // Check everything before writing anything: a refused write leaves the
+  // variables as they were.
+  for (const manifest::TensorSignature& v : spec_->variables()) {
+    auto it = given.find(v.name());
+    if (it == given.end())
+      return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                    "task '" + name() + "': variable '" + v.name() +
+                        "' is missing; every variable must be written");
+    const rpc::Tensor& t = *it->second;
+    if (t.dtype() != v.dtype() ||
+        static_cast<int64_t>(t.data().size()) != byteSize(v) ||
+        !std::equal(t.shape().begin(), t.shape().end(), v.shape().begin(),
+                    v.shape().end()))
+      return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                    "task '" + name() + "': variable '" + v.name() +
+                        "' must be " + describe(v) + ", got " + t.dtype() +
+                        " with " + std::to_string(t.data().size()) +
+                        " bytes");
+  }
+  if (given.size() != static_cast<size_t>(spec_->variables_size()))
+    for (const auto& [n, t] : given)
+      if (!std::any_of(spec_->variables().begin(), spec_->variables().end(),
+                       [&](const manifest::TensorSignature& v) {
+                         return v.name() == n;
+                       }))
+        return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                      "task '" + name() + "' has no variable '" + n + "'");
+  for (int i = 0; i < spec_->variables_size(); ++i) {
+    const std::string& data = given[spec_->variables(i).name()]->data();
+    std::memcpy(variables_[i].data, data.data(), data.size());
+  }
+  return Status::ok();
+}
+
 Status LoadedTask::transportStub(const std::string& peer,
                                  rpc::Transport::Stub** out) {
   std::lock_guard<std::mutex> lock(stubsMu_);
@@ -889,6 +946,22 @@ WorkerService::WorkerService(SecurityConfig security, std::string dataHost)
 }
 WorkerService::~WorkerService() = default;
 
+grpc::Status WorkerService::between(grpc::ServerContext* ctx,
+                                    const char* busy,
+                                    std::unique_lock<std::mutex>* stepLock,
+                                    std::shared_ptr<LoadedTask>* t) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+    return auth;
+  *stepLock = std::unique_lock<std::mutex>(stepMu_, std::try_to_lock);
+  if (!*stepLock)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, busy);
+  *t = task();
+  if (!*t)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "no task is loaded; call LoadTask first");
+  return grpc::Status::OK;
+}
+
 std::shared_ptr<LoadedTask> WorkerService::task() {
   std::lock_guard<std::mutex> lock(mu_);
   return task_;
@@ -921,16 +994,12 @@ grpc::Status WorkerService::LoadTask(grpc::ServerContext* ctx,
 grpc::Status WorkerService::RunStep(grpc::ServerContext* ctx,
                                     const rpc::RunStepRequest* req,
                                     rpc::RunStepResponse* resp) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
-    return auth;
-  std::unique_lock<std::mutex> stepLock(stepMu_, std::try_to_lock);
-  if (!stepLock)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "another step is still running");
-  std::shared_ptr<LoadedTask> t = task();
-  if (!t)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "no task is loaded; call LoadTask first");
+  std::unique_lock<std::mutex> stepLock;
+  std::shared_ptr<LoadedTask> t;
+  if (grpc::Status st = between(ctx, "another step is still running",
+                                &stepLock, &t);
+      !st.ok())
+    return st;
   Status st = t->runStep(*req, resp);
   if (!st.isOk()) {
     t->failed_ = true;
@@ -981,6 +1050,33 @@ grpc::Status WorkerService::Abort(grpc::ServerContext* ctx,
   if (dataServer_)
     dataServer_->closeAll();
   return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::ReadVariables(grpc::ServerContext* ctx,
+                                          const rpc::ReadVariablesRequest*,
+                                          rpc::ReadVariablesResponse* resp) {
+  std::unique_lock<std::mutex> stepLock;
+  std::shared_ptr<LoadedTask> t;
+  if (grpc::Status st = between(
+          ctx, "a step is running; variables are read between steps",
+          &stepLock, &t);
+      !st.ok())
+    return st;
+  t->readVariables(resp);
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::WriteVariables(grpc::ServerContext* ctx,
+                                           const rpc::WriteVariablesRequest* req,
+                                           rpc::WriteVariablesResponse*) {
+  std::unique_lock<std::mutex> stepLock;
+  std::shared_ptr<LoadedTask> t;
+  if (grpc::Status st = between(
+          ctx, "a step is running; variables are written between steps",
+          &stepLock, &t);
+      !st.ok())
+    return st;
+  return toGrpc(t->writeVariables(*req));
 }
 
 grpc::Status WorkerService::Shutdown(grpc::ServerContext* ctx,

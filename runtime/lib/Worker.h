@@ -37,6 +37,12 @@ public:
                       rpc::HealthResponse* resp) override;
   grpc::Status Abort(grpc::ServerContext* ctx, const rpc::AbortRequest* req,
                      rpc::AbortResponse* resp) override;
+  grpc::Status ReadVariables(grpc::ServerContext* ctx,
+                             const rpc::ReadVariablesRequest* req,
+                             rpc::ReadVariablesResponse* resp) override;
+  grpc::Status WriteVariables(grpc::ServerContext* ctx,
+                              const rpc::WriteVariablesRequest* req,
+                              rpc::WriteVariablesResponse* resp) override;
   grpc::Status Shutdown(grpc::ServerContext* ctx,
                         const rpc::ShutdownRequest* req,
                         rpc::ShutdownResponse* resp) override;
@@ -52,6 +58,12 @@ public:
 
 private:
   std::shared_ptr<LoadedTask> task();
+  /// For calls that run between steps on the loaded task: checks the
+  /// caller, takes the step lock (`busy` is the error while a step holds it)
+  /// and the task.
+  grpc::Status between(grpc::ServerContext* ctx, const char* busy,
+                       std::unique_lock<std::mutex>* stepLock,
+                       std::shared_ptr<LoadedTask>* t);
 
   const SecurityConfig security_;
   const std::string dataHost_;

@@ -150,6 +150,12 @@ TEST(Manifest, ValidationErrors) {
        "file path '../w.bin' must be relative and stay inside the bundle"},
       {"\"path\": \"w.bin\", \"sha256\": \"ba78", "\"path\": \"w.bin\", \"sha256\": \"BA78",
        "file 'w.bin': sha256 'BA78"},
+      {"\"name\": \"y\"", "\"name\": \"y\", \"slot_of\": \"w\"",
+       "task 'b': output 'y': only variables may be marked replica_of or "
+       "slot_of"},
+      {"\"name\": \"x\"", "\"name\": \"x\", \"replica_of\": \"w\"",
+       "task 'a': input 'x': only variables may be marked replica_of or "
+       "slot_of"},
       {"\"name\": \"pair\"", "\"nmae\": \"pair\"", "malformed JSON"},
   };
   for (const BadCase& c : cases) {
@@ -158,6 +164,22 @@ TEST(Manifest, ValidationErrors) {
         << "expected '" << c.expected << "' in '" << msg << "'";
     EXPECT_EQ(msg.rfind("manifest: ", 0), 0u) << msg;
   }
+}
+
+TEST(Manifest, CarriesReplicaAndSlotMarksOfVariables) {
+  manifest::Manifest m;
+  std::string json = replaced(
+      validJson(), "\"file\": \"w.bin\"",
+      "\"file\": \"w.bin\", \"replica_of\": \"v\", \"slot_of\": \"\"");
+  Status st = parseManifest(json, &m);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  const manifest::TensorSignature& w = m.tasks(0).variables(0);
+  EXPECT_EQ(w.replica_of(), "v");
+  // An empty slot_of (Adam's beta powers) is still a slot.
+  EXPECT_TRUE(w.has_slot_of());
+  EXPECT_FALSE(m.tasks(0).inputs(0).has_slot_of());
+  EXPECT_NE(printManifestJson(m).find("\"slot_of\": \"\""),
+            std::string::npos);
 }
 
 TEST(Manifest, PrintedJsonParsesBackToTheSameMessage) {

@@ -3,7 +3,8 @@
 // without a certificate, with one from another CA, or without TLS at all.
 // The TCP data plane admits only connections that present a nonce issued by
 // the worker (and, under TLS, a certificate from the job's CA), and delivers
-// what they carry into the rendezvous.
+// what they carry into the rendezvous. The variable RPCs that checkpoints use
+// are also checked here, on a loaded task, since they share the harness.
 #include "DataPlane.h"
 #include "Security.h"
 #include "Worker.h"
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <atomic>
 #include <cstdlib>
 #include <functional>
@@ -73,6 +75,16 @@ everyRpc(std::shared_ptr<grpc::Channel> channel) {
          rpc::AbortResponse resp;
          return worker->Abort(c, rpc::AbortRequest(), &resp);
        }},
+      {"ReadVariables",
+       [=](grpc::ClientContext *c) {
+         rpc::ReadVariablesResponse resp;
+         return worker->ReadVariables(c, rpc::ReadVariablesRequest(), &resp);
+       }},
+      {"WriteVariables",
+       [=](grpc::ClientContext *c) {
+         rpc::WriteVariablesResponse resp;
+         return worker->WriteVariables(c, rpc::WriteVariablesRequest(), &resp);
+       }},
       {"Transfer",
        [=](grpc::ClientContext *c) {
          rpc::TransferAck ack;
@@ -132,6 +144,85 @@ TEST(SecurityTest, TokenIsRequiredOnEveryRpc) {
     EXPECT_NE(ok.error_code(), grpc::StatusCode::UNAUTHENTICATED)
         << ok.error_message();
   }
+}
+
+// ReadVariables/WriteVariables on a loaded task (the feed job's ps, which
+// holds w = [1, -2, 3] and its slot w/momentum = 0): a write must give every
+// variable with its manifest dtype and shape, and a refused write changes
+// nothing.
+TEST(VariablesTest, ReadAndWriteTheLoadedTasksVariables) {
+  char tmpl[] = "/tmp/graphrt-vars-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  std::string dir = tmpl;
+  std::string script = std::string(GRAPHRT_TEST_HELPER) + " feed-bundle " +
+                       dir + " " + GRAPHRT_TEST_LIBS + " > /dev/null";
+  ASSERT_EQ(std::system(script.c_str()), 0) << script;
+  SecurityConfig sec;
+  sec.token = randomToken();
+  Server s(sec);
+  auto stub = rpc::Worker::NewStub(
+      grpc::CreateChannel(s.address, grpc::InsecureChannelCredentials()));
+  auto call = [&](auto fn) {
+    grpc::ClientContext ctx;
+    ctx.AddMetadata(kTokenMetadataKey, sec.token);
+    return fn(&ctx);
+  };
+  auto read = [&] {
+    rpc::ReadVariablesResponse resp;
+    grpc::Status st = call([&](grpc::ClientContext *c) {
+      return stub->ReadVariables(c, rpc::ReadVariablesRequest(), &resp);
+    });
+    EXPECT_TRUE(st.ok()) << st.error_message();
+    return resp;
+  };
+  auto write = [&](const rpc::WriteVariablesRequest &req) {
+    rpc::WriteVariablesResponse resp;
+    return call([&](grpc::ClientContext *c) {
+      return stub->WriteVariables(c, req, &resp);
+    });
+  };
+  EXPECT_EQ(write(rpc::WriteVariablesRequest()).error_message(),
+            "no task is loaded; call LoadTask first");
+  rpc::LoadTaskRequest load;
+  load.set_bundle_dir(dir + "/feed.gjob");
+  load.set_task("ps");
+  grpc::Status st = call([&](grpc::ClientContext *c) {
+    rpc::LoadTaskResponse resp;
+    return stub->LoadTask(c, load, &resp);
+  });
+  ASSERT_TRUE(st.ok()) << st.error_message();
+
+  rpc::ReadVariablesResponse got = read();
+  ASSERT_EQ(got.variables_size(), 2);
+  EXPECT_EQ(got.variables(0).name(), "w");
+  EXPECT_EQ(got.variables(1).name(), "w/momentum");
+  std::vector<float> w(3);
+  std::memcpy(w.data(), got.variables(0).data().data(), 12);
+  EXPECT_EQ(w, (std::vector<float>{1, -2, 3}));
+
+  rpc::WriteVariablesRequest req;
+  *req.add_variables() = got.variables(0);
+  EXPECT_EQ(write(req).error_message(),
+            "task 'ps': variable 'w/momentum' is missing; every variable "
+            "must be written");
+  *req.add_variables() = got.variables(1);
+  const float seven[3] = {7, 7, 7};
+  req.mutable_variables(0)->set_data(seven, sizeof seven);
+  rpc::WriteVariablesRequest shortOne = req;
+  shortOne.mutable_variables(1)->mutable_data()->resize(8);
+  EXPECT_EQ(write(shortOne).error_message(),
+            "task 'ps': variable 'w/momentum' must be f32[3], got f32 with 8 "
+            "bytes");
+  rpc::WriteVariablesRequest extra = req;
+  *extra.add_variables() = got.variables(0);
+  extra.mutable_variables(2)->set_name("v");
+  EXPECT_EQ(write(extra).error_message(), "task 'ps' has no variable 'v'");
+  EXPECT_EQ(read().variables(0).data(), got.variables(0).data())
+      << "a refused write changed a variable";
+  ASSERT_TRUE(write(req).ok());
+  EXPECT_EQ(read().variables(0).data(),
+            std::string(reinterpret_cast<const char *>(seven), sizeof seven));
+  std::system(("rm -rf " + dir).c_str());
 }
 
 class TlsTest : public ::testing::Test {

@@ -23,6 +23,32 @@ void usage() {
       "  --repeat R           run the steps R times, variables carried over\n"
       "  --input NAME=FILE    feed input NAME from a .npy or an ONNX\n"
       "                       TensorProto .pb file (repeatable)\n"
+      "  --data NAME=FILE     feed input NAME a new batch every step from a .npy\n"
+      "                       or .csv file of examples (one per row; repeatable,\n"
+      "                       every file the same number of examples)\n"
+      "  --epochs E           with --data: run E passes over the examples\n"
+      "                       (default: one, unless --steps is given)\n"
+      "  --seed N             shuffle the examples of each epoch in an order\n"
+      "                       that depends only on N and the epoch (default 0)\n"
+      "  --no-shuffle         feed the examples in file order\n"
+      "  --partial-batch=drop|pad\n"
+      "                       a last batch smaller than the batch size is\n"
+      "                       dropped (the default) or padded with the epoch's\n"
+      "                       first examples\n"
+      "  --checkpoint-dir DIR write DIR/ckpt-STEP.safetensors (every task's\n"
+      "                       variables, the step and the data position) at\n"
+      "                       the end of the run, atomically\n"
+      "  --checkpoint-every K also after every K steps\n"
+      "  --restore            resume from the newest valid checkpoint in the\n"
+      "                       --checkpoint-dir (--steps/--epochs count from 0)\n"
+      "  --save FILE          write the final weights to FILE (safetensors),\n"
+      "                       under the model's names, without optimizer slots\n"
+      "  --max-restarts R     when a worker dies or stalls, restart the job's\n"
+      "                       local workers from the last checkpoint, up to R\n"
+      "                       times (default 0)\n"
+      "  --deterministic      fixed OpenMP schedule in the workers, and check\n"
+      "                       that a restored checkpoint is in the workers bit\n"
+      "                       for bit (reductions already run in a fixed order)\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
       "  --metrics FILE       write per-step timings (and loss), totals and\n"
       "                       per-channel byte counters as JSON\n"
@@ -200,14 +226,47 @@ int main(int argc, char** argv) {
       opt.quiet = true;
     } else if (a == "--progress" || a == "--no-progress") {
       opt.progress = a == "--progress" ? 1 : 0;
+    } else if (a == "--no-shuffle") {
+      opt.shuffle = false;
+    } else if (a == "--restore") {
+      opt.restore = true;
+    } else if (a == "--deterministic") {
+      opt.deterministic = true;
+    } else if (a == "--checkpoint-dir") {
+      if (!next(&opt.checkpointDir))
+        return 2;
+    } else if (a == "--save") {
+      if (!next(&opt.saveFile))
+        return 2;
     } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
-               a == "--heartbeat-ms" || a == "--chunk-bytes") {
+               a == "--heartbeat-ms" || a == "--chunk-bytes" ||
+               a == "--epochs" || a == "--seed" ||
+               a == "--checkpoint-every" || a == "--max-restarts") {
       if (!next(&v) || !parseNumber(a, v, &d))
         return 2;
+      if (d != static_cast<double>(static_cast<int64_t>(d))) {
+        std::fprintf(stderr,
+                     "graph-run: error: %s expects a whole number, got '%s'\n",
+                     a.c_str(), v.c_str());
+        return 2;
+      }
       if (a == "--local")
         opt.local = static_cast<int>(d);
-      else if (a == "--steps")
+      else if (a == "--epochs" && d < 1) {
+        std::fprintf(stderr, "graph-run: error: --epochs must be at least 1\n");
+        return 2;
+      } else if (a == "--epochs")
+        opt.epochs = static_cast<int64_t>(d);
+      else if (a == "--seed")
+        opt.seed = static_cast<uint64_t>(d);
+      else if (a == "--checkpoint-every")
+        opt.checkpointEvery = static_cast<int64_t>(d);
+      else if (a == "--max-restarts")
+        opt.maxRestarts = static_cast<int>(d);
+      else if (a == "--steps") {
         opt.steps = static_cast<int64_t>(d);
+        opt.stepsGiven = true;
+      }
       else if (a == "--repeat")
         opt.repeat = static_cast<int64_t>(d);
       else if (a == "--heartbeat-ms")
@@ -265,18 +324,36 @@ int main(int argc, char** argv) {
     } else if (a == "--worker") {
       if (!next(&opt.workerBinary))
         return 2;
-    } else if (a == "--input") {
+    } else if (a == "--partial-batch") {
       if (!next(&v))
         return 2;
-      size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0) {
+      if (v != "drop" && v != "pad") {
         std::fprintf(stderr,
-                     "graph-run: error: --input expects NAME=FILE.npy, got "
-                     "'%s'\n",
+                     "graph-run: error: --partial-batch must be drop or pad, "
+                     "not '%s'\n",
                      v.c_str());
         return 2;
       }
-      opt.inputs[v.substr(0, eq)] = v.substr(eq + 1);
+      opt.padPartialBatch = v == "pad";
+    } else if (a == "--input" || a == "--data") {
+      if (!next(&v))
+        return 2;
+      size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
+        std::fprintf(stderr,
+                     "graph-run: error: %s expects NAME=FILE, got '%s'\n",
+                     a.c_str(), v.c_str());
+        return 2;
+      }
+      std::string name = v.substr(0, eq);
+      if ((a == "--input" ? opt.data : opt.inputs).count(name)) {
+        std::fprintf(stderr,
+                     "graph-run: error: input '%s' is given by both --input "
+                     "and --data; keep one\n",
+                     name.c_str());
+        return 2;
+      }
+      (a == "--input" ? opt.inputs : opt.data)[name] = v.substr(eq + 1);
     } else if (a.rfind("-", 0) == 0) {
       std::fprintf(stderr, "graph-run: error: unknown option '%s'\n",
                    a.c_str());
@@ -306,6 +383,21 @@ int main(int argc, char** argv) {
                          "--heartbeat-ms must be at least 1\n");
     return 2;
   }
+  if (opt.epochs > 0 && opt.stepsGiven) {
+    std::fprintf(stderr, "graph-run: error: give --epochs or --steps, not "
+                         "both\n");
+    return 2;
+  }
+  if ((opt.checkpointEvery > 0 || opt.restore) && opt.checkpointDir.empty()) {
+    std::fprintf(stderr, "graph-run: error: %s needs --checkpoint-dir DIR\n",
+                 opt.restore ? "--restore" : "--checkpoint-every");
+    return 2;
+  }
+  if (opt.epochs > 0 && opt.data.empty()) {
+    std::fprintf(stderr, "graph-run: error: --epochs counts passes over the "
+                         "--data files; give --data NAME=FILE\n");
+    return 2;
+  }
   if (!k8s.outDir.empty()) {
     k8s.bundleDir = opt.bundleDir;
     std::string name;
@@ -325,6 +417,14 @@ int main(int argc, char** argv) {
   }
   if (opt.clusterFile.empty() && opt.local == 0 && !rankFromEnvironment(&opt))
     return 2;
+  if (opt.maxRestarts > 0 && (!opt.clusterFile.empty() || opt.rank >= 0)) {
+    std::fprintf(stderr,
+                 "graph-run: error: --max-restarts restarts the workers "
+                 "graph-run started itself; with --cluster or under a "
+                 "launcher, let the scheduler restart the job with "
+                 "--restore\n");
+    return 2;
+  }
   if (!opt.clusterFile.empty() && opt.local != 0) {
     std::fprintf(stderr,
                  "graph-run: error: --local and --cluster exclude each other\n");

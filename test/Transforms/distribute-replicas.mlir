@@ -7,9 +7,9 @@
 // collectives) as well as here.
 
 // CHECK: graph.variable @w1 : tensor<16x8xf32> {dist.device = #dist.device<"/job:worker/task:0">}
-// CHECK-NEXT: graph.variable @w1_r1 : tensor<16x8xf32> {dist.device = #dist.device<"/job:worker/task:1">}
+// CHECK-NEXT: graph.variable @w1_r1 : tensor<16x8xf32> {dist.device = #dist.device<"/job:worker/task:1">, graph.replica_of = "w1"}
 // CHECK-NEXT: graph.variable @w2 : tensor<8x4xf32> {dist.device = #dist.device<"/job:worker/task:0">}
-// CHECK-NEXT: graph.variable @w2_r1 : tensor<8x4xf32> {dist.device = #dist.device<"/job:worker/task:1">}
+// CHECK-NEXT: graph.variable @w2_r1 : tensor<8x4xf32> {dist.device = #dist.device<"/job:worker/task:1">, graph.replica_of = "w2"}
 // CHECK-LABEL: dist.task @worker0
 // CHECK: graph.slice %{{.*}} {limits = array<i64: 4, 16>, starts = array<i64: 0, 0>
 // CHECK: dist.send {{.*}} key "x/r1/worker0->worker1" : tensor<4x16xf32>

@@ -91,7 +91,7 @@ module attributes {dist.cluster = #dist.cluster<{worker = 1}>} {
 
 // CHECK-LABEL: module attributes {dist.cluster = #dist.cluster<{worker = 2 x [CPU:0]}>}
 // CHECK: graph.variable @w : tensor<4x3xf32> = dense<1.000000e+00> {dist.device = #dist.device<"/job:worker/task:0">}
-// CHECK-NEXT: graph.variable @w_r1 : tensor<4x3xf32> = dense<1.000000e+00> {dist.device = #dist.device<"/job:worker/task:1">}
+// CHECK-NEXT: graph.variable @w_r1 : tensor<4x3xf32> = dense<1.000000e+00> {dist.device = #dist.device<"/job:worker/task:1">, graph.replica_of = "w"}
 // CHECK-LABEL: dist.task @worker0 on #dist.device<"/job:worker/task:0">
 // CHECK-SAME: (%[[X:.*]]: tensor<6x4xf32> {graph.name = "x"}, %[[LR:.*]]: tensor<f32> {graph.name = "lr"}) -> (tensor<6x3xf32> {graph.name = "y"})
 // CHECK-NEXT: dist.send %[[LR]] to #dist.device<"/job:worker/task:1"> key "lr/worker0->worker1" : tensor<f32>

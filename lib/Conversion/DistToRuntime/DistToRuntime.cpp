@@ -222,7 +222,8 @@ struct ConvertDistToRuntimePass
       ElementsAttr value;
       if (std::optional<ElementsAttr> init = v.getInitialValue())
         value = *init;
-      vars.push_back(task::tensorEntry(ctx, v.getSymName(), *type, value));
+      vars.push_back(task::withVariableMarks(
+          task::tensorEntry(ctx, v.getSymName(), *type, value), v));
     }
 
     // --- The task module ----------------------------------------------------

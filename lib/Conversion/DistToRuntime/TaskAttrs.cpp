@@ -86,6 +86,15 @@ DictionaryAttr tensorEntry(MLIRContext *ctx, StringRef name,
   return b.getDictionaryAttr(fields);
 }
 
+DictionaryAttr withVariableMarks(DictionaryAttr entry, Operation *var) {
+  NamedAttrList fields(entry);
+  if (auto of = var->getAttrOfType<StringAttr>(kReplicaOfAttr))
+    fields.set("replica_of", of);
+  if (auto of = var->getAttrOfType<StringAttr>(kSlotOfAttr))
+    fields.set("slot_of", of);
+  return fields.getDictionary(entry.getContext());
+}
+
 bool isTaskModule(Operation *op) {
   auto module = dyn_cast<ModuleOp>(op);
   return module && module->hasAttr(kTaskAttr);
@@ -125,6 +134,10 @@ public:
     t.dtype = dtype.getValue().str();
     t.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
     t.value = dict.getAs<ElementsAttr>("value");
+    if (auto of = dict.getAs<StringAttr>("replica_of"))
+      t.replicaOf = of.getValue().str();
+    if (auto of = dict.getAs<StringAttr>("slot_of"))
+      t.slotOf = of.getValue().str();
     return success();
   }
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <fcntl.h>
 #include <unistd.h>
 
 // GRAPHRT_TEST_KILL=<task>:<step> makes that task SIGKILL its own worker at
@@ -19,19 +20,48 @@
 // GRAPHRT_TEST_DEADLOCK=<task>:<step> makes it skip its first send, which
 // leaves it and its peer waiting on each other (tasks opt in with
 // graphrtTestSkipSend).
+//
+// GRAPHRT_TEST_KILL may list several <task>:<step> pairs, comma-separated.
+// With GRAPHRT_TEST_KILL_ONCE=<dir> each fires once only (it leaves a file
+// <dir>/<task>-<step> behind), so a job that restarts its workers and runs
+// that step again goes on.
 inline bool graphrtTestHookMatches(const char* var, const char* task,
                                    int64_t step) {
   const char* v = std::getenv(var);
   if (!v)
     return false;
-  std::string s(v);
-  size_t colon = s.rfind(':');
-  return colon != std::string::npos && s.substr(0, colon) == task &&
-         std::atoll(s.c_str() + colon + 1) == step;
+  std::string all(v);
+  size_t begin = 0;
+  while (begin <= all.size()) {
+    size_t end = all.find(',', begin);
+    if (end == std::string::npos)
+      end = all.size();
+    std::string s = all.substr(begin, end - begin);
+    size_t colon = s.rfind(':');
+    if (colon != std::string::npos && s.substr(0, colon) == task &&
+        std::atoll(s.c_str() + colon + 1) == step)
+      return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
+inline bool graphrtTestFirstTime(const char* task, int64_t step) {
+  const char* dir = std::getenv("GRAPHRT_TEST_KILL_ONCE");
+  if (!dir)
+    return true;
+  std::string mark =
+      std::string(dir) + "/" + task + "-" + std::to_string(step);
+  int fd = ::open(mark.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+  if (fd < 0)
+    return false;
+  ::close(fd);
+  return true;
 }
 
 inline void graphrtTestHooks(const char* task, int64_t step) {
-  if (graphrtTestHookMatches("GRAPHRT_TEST_KILL", task, step))
+  if (graphrtTestHookMatches("GRAPHRT_TEST_KILL", task, step) &&
+      graphrtTestFirstTime(task, step))
     std::raise(SIGKILL);
   if (graphrtTestHookMatches("GRAPHRT_TEST_HANG", task, step))
     for (;;)

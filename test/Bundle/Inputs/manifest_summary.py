@@ -11,7 +11,8 @@ and not the printer's layout:
   format_version 1
   name JOB
   task NAME JOB:INDEX library LIB device DEV entry ENTRY
-    input|output|variable NAME DTYPE [D, ...] [file FILE]
+    input|output|variable NAME DTYPE [D, ...] [file FILE] [replica_of NAME]
+        [slot_of 'NAME']
   channel KEY SRC->DST DTYPE [D, ...]
   group NAME TASK,TASK
   file PATH sha256 HEX size N
@@ -30,6 +31,10 @@ def signature(kind, sig):
                               shape(sig))
     if sig.get("file"):
         line += " file " + sig["file"]
+    if sig.get("replica_of"):
+        line += " replica_of " + sig["replica_of"]
+    if "slot_of" in sig:
+        line += " slot_of '%s'" % sig["slot_of"]
     return line
 
 

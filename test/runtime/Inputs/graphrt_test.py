@@ -3,6 +3,13 @@
 
   graphrt_test.py pair-bundle DIR LIBDIR     # DIR/pair.gjob, DIR/x.npy
   graphrt_test.py coll-bundle K DIR LIBDIR   # DIR/coll.gjob, DIR/x<r>.npy
+  graphrt_test.py feed-bundle DIR LIBDIR [N] # DIR/feed.gjob, x/y .npy/.csv
+  graphrt_test.py check-feed OUT N SEED SHUFFLE PARTIAL STEPS
+  graphrt_test.py check-save FILE DIR SEED STEPS   # --save of the feed job
+  graphrt_test.py check-checkpoint FILE BUNDLE DIR SEED
+  graphrt_test.py same-weights A B   # two safetensors files, tensor by tensor
+  graphrt_test.py dump-safetensors FILE
+  graphrt_test.py restart-test SEED KILLS STEPS DIR  # --max-restarts vs kills
   graphrt_test.py check-pair DIR STEPS [OUT] # compares OUT (DIR/out)/*.npy
   graphrt_test.py check-traffic METRICS BUNDLE STEPS  # --metrics byte counts
   graphrt_test.py check-image CONTEXT DOCKERFILE BINDIR TASKLIB  # deploy/k8s
@@ -188,6 +195,271 @@ def check_trace(path, steps, kinds):
     assert seen == want, (seen, want)
     print("trace: ok (%s; %s)" % (", ".join(sorted(names.values())),
                                   ", ".join(sorted(seen))))
+
+
+FEED_BATCH, FEED_LOG = 4, 16    # FeedTask.cpp kBatch, kLogRows
+
+
+def feed_bundle(d, libdir, examples=10):
+    """feed-bundle DIR LIBDIR [EXAMPLES]: DIR/feed.gjob (FeedTask.cpp's
+    reader and ps) and its data: example i is x = [i, 2i, 3i] and y = 100 + i,
+    in DIR/x.csv (with a header), DIR/x.npy, DIR/y.npy and DIR/y.csv."""
+    x = np.array([[i, 2 * i, 3 * i] for i in range(examples)], np.float32)
+    y = np.arange(100, 100 + examples, dtype=np.int64)
+    np.save(os.path.join(d, "x.npy"), x)
+    np.save(os.path.join(d, "y.npy"), y)
+    with open(os.path.join(d, "x.csv"), "w") as f:
+        f.write("a,b,c\n")
+        for row in x:
+            f.write(",".join("%g" % v for v in row) + "\n")
+    np.savetxt(os.path.join(d, "y.csv"), y.astype(np.float64))
+    w0 = np.array([1, -2, 3], np.float32)
+    w0.tofile(os.path.join(d, "w0.bin"))
+    manifest = {
+        "format_version": 1,
+        "name": "feed",
+        "tasks": [
+            {"name": "reader", "job": "worker", "index": 0,
+             "library": "reader.so",
+             "inputs": [sig("x", "f32", [FEED_BATCH, 3]),
+                        sig("y", "i64", [FEED_BATCH])],
+             "outputs": [sig("log_out", "f32", [FEED_LOG, 2 * FEED_BATCH]),
+                         sig("loss", "f32", [])],
+             "variables": [sig("log", "f32", [FEED_LOG, 2 * FEED_BATCH]),
+                           dict(sig("w_r1", "f32", [3], "w0.bin"),
+                                replica_of="w")]},
+            {"name": "ps", "job": "ps", "index": 0, "library": "ps.so",
+             "outputs": [sig("w_out", "f32", [3])],
+             "variables": [sig("w", "f32", [3], "w0.bin"),
+                           dict(sig("w/momentum", "f32", [3]), slot_of="w")]},
+        ],
+        "channels": [{"key": "g", "src": "reader", "dst": "ps",
+                      "payload": sig("g", "f32", [3])}],
+    }
+    write_bundle(os.path.join(d, "feed.gjob"), manifest, {
+        "reader.so": os.path.join(libdir, "libgraphrt_test_feed_reader.so"),
+        "ps.so": os.path.join(libdir, "libgraphrt_test_feed_ps.so"),
+        "w0.bin": os.path.join(d, "w0.bin"),
+    })
+
+
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(state):
+    state = (state + 0x9e3779b97f4a7c15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def epoch_order(n, seed, epoch, shuffle):
+    """The order docs/user/graph-run.md specifies for --data: Fisher-Yates
+    driven by splitmix64 seeded with seed ^ (0x632be59bd9b4e019 * (epoch+1)),
+    after one discarded draw; bounded draws by rejection."""
+    order = list(range(n))
+    if not shuffle:
+        return order
+    state = seed ^ ((0x632be59bd9b4e019 * (epoch + 1)) & MASK64)
+    state, _ = splitmix64(state)
+    for i in range(n - 1, 0, -1):
+        bound = i + 1
+        limit = MASK64 - MASK64 % bound
+        while True:
+            state, r = splitmix64(state)
+            if r < limit:
+                break
+        j = r % bound
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def feed_batches(n, batch, seed, shuffle, pad, steps, start=(0, 0)):
+    """The example indices of each of `steps` batches from position start."""
+    per_epoch = (n + batch - 1) // batch if pad else n // batch
+    epoch, index = start
+    out = []
+    for _ in range(steps):
+        if index + (1 if pad else batch) > n:
+            epoch, index = epoch + 1, 0
+        order = epoch_order(n, seed, epoch, shuffle)
+        out.append([order[(index + k) % n] for k in range(batch)])
+        index += batch
+    assert per_epoch > 0
+    return out
+
+
+def check_feed(argv):
+    """check-feed OUT EXAMPLES SEED SHUFFLE PARTIAL STEPS: log_out.npy of
+    the feed job (which examples each step got, by x[:,0] and y) against the
+    batches computed here; prints them."""
+    out, n, seed, shuffle, partial, steps = argv
+    n, seed, steps = int(n), int(seed), int(steps)
+    log = np.load(os.path.join(out, "log_out.npy"))
+    want = feed_batches(n, FEED_BATCH, seed, shuffle == "1", partial == "pad",
+                        steps)
+    for s, rows in enumerate(want):
+        if s < steps - FEED_LOG:
+            continue  # overwritten in the log
+        got = log[s % FEED_LOG]
+        assert list(got[:FEED_BATCH]) == rows, (s, list(got), rows)
+        assert list(got[FEED_BATCH:]) == [100 + r for r in rows], (s, list(got))
+        print("step %d: examples %s" % (s, " ".join(map(str, rows))))
+    print("feed: ok (%d steps)" % steps)
+
+
+ST_DTYPES = {"F32": np.float32, "F64": np.float64, "I64": np.int64,
+             "I32": np.int32, "U8": np.uint8, "I8": np.int8, "BOOL": np.bool_}
+
+
+def read_safetensors(path):
+    """Parses a safetensors file by hand (8-byte little-endian header length,
+    JSON header, data section): {name: array}, metadata, the data section,
+    and the header's tensor entries."""
+    import struct
+    raw = open(path, "rb").read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    assert (8 + n) % 8 == 0, "data section not 8-byte aligned"
+    header = json.loads(raw[8:8 + n])
+    data = raw[8 + n:]
+    meta = header.pop("__metadata__", {})
+    tensors, covered = {}, 0
+    for name, t in sorted(header.items(), key=lambda kv: kv[1]["data_offsets"]):
+        b, e = t["data_offsets"]
+        assert b == covered, (name, b, covered)
+        covered = e
+        dt = np.dtype(ST_DTYPES[t["dtype"]]).newbyteorder("<")
+        a = np.frombuffer(data[b:e], dtype=dt).reshape(t["shape"])
+        tensors[name] = a
+    assert covered == len(data), (covered, len(data))
+    return tensors, meta, data, header
+
+
+def feed_expected(d, n, seed, shuffle, steps):
+    """w after `steps` steps of the feed job: w0 plus every batch's column
+    sums; the momentum slot m = 0.5 m + g."""
+    x = np.load(os.path.join(d, "x.npy"))
+    w = np.fromfile(os.path.join(d, "w0.bin"), dtype=np.float32)
+    m = np.zeros(3, np.float32)
+    for rows in feed_batches(n, FEED_BATCH, seed, shuffle, False, steps):
+        g = x[rows].sum(axis=0, dtype=np.float32)
+        w = (w + g).astype(np.float32)
+        m = (np.float32(0.5) * m + g).astype(np.float32)
+    return w, m
+
+
+def check_save(argv):
+    """check-save FILE DIR SEED STEPS: the --save file of the feed job holds
+    exactly the model's weights under their names (w once, though the reader
+    keeps a replica's copy w_r1; no optimizer slot), with w as NumPy computes
+    it."""
+    path, d, seed, steps = argv[0], argv[1], int(argv[2]), int(argv[3])
+    tensors, meta, _, _ = read_safetensors(path)
+    print("save: %s" % ", ".join("%s %s%s" % (k, v.dtype, list(v.shape))
+                                 for k, v in sorted(tensors.items())))
+    assert sorted(tensors) == ["log", "w"], sorted(tensors)
+    w, _ = feed_expected(d, 10, seed, True, steps)
+    np.testing.assert_array_equal(tensors["w"], w)
+    print("save: ok (w = %s, step %s)" % (tensors["w"].tolist(), meta["step"]))
+
+
+def check_checkpoint(argv):
+    """check-checkpoint FILE BUNDLE DIR SEED: a checkpoint of the feed job:
+    every variable of every task as TASK/VARIABLE, the __metadata__ the
+    contract lists, checked against the bundle's manifest and the data."""
+    path, bundle, d, seed = argv[0], argv[1], argv[2], int(argv[3])
+    tensors, meta, data, _ = read_safetensors(path)
+    print("checkpoint: %s" % ", ".join(sorted(tensors)))
+    print("metadata: %s" % ", ".join(sorted(meta)))
+    man = open(os.path.join(bundle, "manifest.json"), "rb").read()
+    assert meta["manifest_sha256"] == hashlib.sha256(man).hexdigest()
+    assert meta["sha256"] == hashlib.sha256(data).hexdigest()
+    assert int(meta["seed"]) == seed
+    step = int(meta["step"])
+    w, m = feed_expected(d, 10, seed, True, step)
+    np.testing.assert_array_equal(tensors["ps/w"], w)
+    np.testing.assert_array_equal(tensors["reader/w_r1"], w)
+    np.testing.assert_array_equal(tensors["ps/w/momentum"], m)
+    per_epoch = 10 // FEED_BATCH
+    assert (int(meta["epoch"]), int(meta["position"])) == \
+        (step // per_epoch, step % per_epoch * FEED_BATCH), meta
+    print("checkpoint: ok (step %d, epoch %s, position %s)" %
+          (step, meta["epoch"], meta["position"]))
+
+
+def same_weights(argv):
+    """same-weights A B: the two safetensors files hold the same tensors,
+    byte for byte (sha256 of each)."""
+    a, _, _, _ = read_safetensors(argv[0])
+    b, _, _, _ = read_safetensors(argv[1])
+    assert sorted(a) == sorted(b), (sorted(a), sorted(b))
+    for k in sorted(a):
+        ha = hashlib.sha256(a[k].tobytes()).hexdigest()
+        hb = hashlib.sha256(b[k].tobytes()).hexdigest()
+        assert ha == hb, "%s differs: %s vs %s" % (k, ha, hb)
+    print("same weights: %d tensors, sha256 %s" % (
+        len(a), hashlib.sha256(b"".join(a[k].tobytes() for k in sorted(a))).hexdigest()))
+
+
+def dump_safetensors(path):
+    """dump-safetensors FILE: each tensor (parsed by hand), in name order:
+    NAME DTYPE SHAPE VALUES."""
+    tensors, _, _, header = read_safetensors(path)
+    for name in sorted(tensors):
+        print(name, header[name]["dtype"], header[name]["shape"],
+              tensors[name].ravel().tolist())
+
+
+def restart_test(argv):
+    """restart-test SEED KILLS STEPS DIR: runs the feed job of DIR (made by
+    feed-bundle) for STEPS steps twice, with --deterministic and a checkpoint
+    every 3 steps: once undisturbed, once with KILLS workers killed (SIGKILL,
+    from inside the task at the start of a step) at steps and tasks drawn
+    with SEED, under --max-restarts KILLS. Checks the second run restarted
+    KILLS times and ends with every variable's sha256 equal to the first's."""
+    import random
+    seed, kills, steps, d = int(argv[0]), int(argv[1]), int(argv[2]), argv[3]
+    rng = random.Random(seed)
+    at = sorted(rng.sample(range(1, steps), kills))
+    plan = [(rng.choice(["reader", "ps"]), s) for s in at]
+    print("seed %d: %s" % (seed, ", ".join("kill %s at step %d" % p for p in plan)))
+    common = ["graph-run", "--data", "x=%s/x.npy" % d, "--data",
+              "y=%s/y.npy" % d, "--steps", str(steps), "--seed", "3",
+              "--checkpoint-every", "3", "--deterministic",
+              os.path.join(d, "feed.gjob")]
+    runs = {}
+    for name, env, extra in (
+            ("whole", {}, []),
+            ("killed", {"GRAPHRT_TEST_KILL": ",".join("%s:%d" % p for p in plan),
+                        "GRAPHRT_TEST_KILL_ONCE": os.path.join(d, "once-%d" % seed)},
+             ["--max-restarts", str(kills)])):
+        ck = os.path.join(d, "%s-%d" % (name, seed))
+        shutil.rmtree(ck, ignore_errors=True)
+        os.makedirs(ck)
+        if "GRAPHRT_TEST_KILL_ONCE" in env:
+            shutil.rmtree(env["GRAPHRT_TEST_KILL_ONCE"], ignore_errors=True)
+            os.makedirs(env["GRAPHRT_TEST_KILL_ONCE"])
+        cmd = common[:1] + ["--checkpoint-dir", ck] + extra + common[1:]
+        p = subprocess.run(cmd, env=dict(os.environ, **env), timeout=300,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = p.stdout.decode(errors="replace")
+        if p.returncode != 0:
+            sys.stdout.write(out)
+            sys.exit("%s run: exit %d" % (name, p.returncode))
+        restarts = [l for l in out.splitlines() if "graph-run: restart " in l]
+        for l in restarts:
+            print(l.split("graph-run: ", 1)[1].split(" (")[0])
+        if name == "killed":
+            assert len(restarts) == kills, out
+        runs[name] = os.path.join(ck, "ckpt-%d.safetensors" % steps)
+    a, _, _, _ = read_safetensors(runs["whole"])
+    b, _, _, _ = read_safetensors(runs["killed"])
+    assert sorted(a) == sorted(b)
+    digest = lambda t: hashlib.sha256(b"".join(t[k].tobytes() for k in sorted(t))).hexdigest()
+    assert digest(a) == digest(b), (digest(a), digest(b))
+    print("restarted %d times; final variables sha256 %s, equal to the "
+          "uninterrupted run's" % (kills, digest(b)))
 
 
 def coll_bundle(k, d, libdir):
@@ -572,6 +844,20 @@ def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pair-bundle":
         pair_bundle(args[0], args[1])
+    elif cmd == "feed-bundle":
+        feed_bundle(args[0], args[1], *(int(a) for a in args[2:]))
+    elif cmd == "check-feed":
+        check_feed(args)
+    elif cmd == "check-save":
+        check_save(args)
+    elif cmd == "check-checkpoint":
+        check_checkpoint(args)
+    elif cmd == "restart-test":
+        restart_test(args)
+    elif cmd == "dump-safetensors":
+        dump_safetensors(args[0])
+    elif cmd == "same-weights":
+        same_weights(args)
     elif cmd == "coll-bundle":
         coll_bundle(int(args[0]), args[1], args[2])
     elif cmd == "check-pair":

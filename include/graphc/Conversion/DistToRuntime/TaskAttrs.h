@@ -40,6 +40,12 @@ inline constexpr llvm::StringLiteral kOutputsAttr = "graphrt.outputs";
 inline constexpr llvm::StringLiteral kVariablesAttr = "graphrt.variables";
 inline constexpr llvm::StringLiteral kChannelsAttr = "graphrt.channels";
 inline constexpr llvm::StringLiteral kGroupsAttr = "graphrt.groups";
+/// On a graph.variable: the variable this one is a replica's copy of
+/// (set by dist-partition), and the weight an optimizer slot belongs to (set
+/// by graph-apply-optimizer). Carried into the entries of graphrt.variables
+/// as `replica_of` and `slot_of`, and into the manifest.
+inline constexpr llvm::StringLiteral kReplicaOfAttr = "graph.replica_of";
+inline constexpr llvm::StringLiteral kSlotOfAttr = "graph.slot_of";
 /// The task's code: inputs, variables, outputs over memrefs.
 inline constexpr llvm::StringLiteral kRunFunction = "graphc_task_run";
 
@@ -50,6 +56,9 @@ struct TensorInfo {
   llvm::SmallVector<int64_t> shape;
   /// Variables only: the initial value (null: zeroed by the runtime).
   mlir::ElementsAttr value;
+  /// Variables only: graph.replica_of and graph.slot_of (see above).
+  std::string replicaOf;
+  std::optional<std::string> slotOf;
 };
 
 struct ChannelInfo {
@@ -70,8 +79,9 @@ struct TaskInfo {
   std::string job;
   int64_t index = 0;
   std::string device;
-  llvm::SmallVector<TensorInfo> inputs, outputs, variables;
-  llvm::SmallVector<ChannelInfo> channels;
+  // No inline storage: the entries are large.
+  llvm::SmallVector<TensorInfo, 0> inputs, outputs, variables;
+  llvm::SmallVector<ChannelInfo, 0> channels;
   llvm::SmallVector<GroupInfo> groups;
 };
 
@@ -86,6 +96,11 @@ int32_t dtypeCode(llvm::StringRef dtype);
 mlir::DictionaryAttr tensorEntry(mlir::MLIRContext *ctx, llvm::StringRef name,
                                  mlir::RankedTensorType type,
                                  mlir::ElementsAttr value = {});
+
+/// `entry` with `replica_of` / `slot_of` added from the variable op `var`'s
+/// graph.replica_of / graph.slot_of, when it has them.
+mlir::DictionaryAttr withVariableMarks(mlir::DictionaryAttr entry,
+                                       mlir::Operation *var);
 
 /// True for a nested module that `dist-outline-tasks` made.
 bool isTaskModule(mlir::Operation *op);
