@@ -240,7 +240,10 @@ Status decodeSafeTensors(const std::string& bytes, SafeTensorsFile* out) {
       if (!wholeNumber(d, &v))
         return corrupt(where + " has a shape that is not whole numbers");
       t.shape.push_back(static_cast<int64_t>(v));
-      elements *= v;
+      // A product past 2^64 would wrap and could match the byte count by
+      // accident; no real tensor comes near it.
+      if (__builtin_mul_overflow(elements, v, &elements))
+        return corrupt(where + " has a shape whose element count overflows");
     }
     uint64_t begin, end;
     if (!wholeNumber(offsets->second.list_value().values(0), &begin) ||
@@ -251,7 +254,10 @@ Status decodeSafeTensors(const std::string& bytes, SafeTensorsFile* out) {
       return corrupt(where + " ends at byte " + std::to_string(end) +
                      " of a data section of " + std::to_string(dataSize) +
                      " bytes (truncated?)");
-    if (end - begin != elements * graphrt_dtype_size(t.dtype))
+    uint64_t need;
+    if (__builtin_mul_overflow(elements, uint64_t(graphrt_dtype_size(t.dtype)),
+                               &need) ||
+        end - begin != need)
       return corrupt(where + " has " + std::to_string(end - begin) +
                      " bytes, its dtype and shape need " +
                      std::to_string(elements * graphrt_dtype_size(t.dtype)));

@@ -89,6 +89,23 @@ TEST(SafeTensors, RefusesTruncatedAndMalformedFiles) {
             GRAPHRT_STATUS_INVALID_ARGUMENT);
 }
 
+TEST(SafeTensors, RefusesAShapeWhoseSizeWraps) {
+  // 2^32 x 2^32 elements wrap to 0 in 64 bits, which would match an empty
+  // data range and hand the reader a tensor whose shape lies.
+  std::string header = "{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,"
+                       "4294967296],\"data_offsets\":[0,0]}}";
+  std::string bytes(8, '\0');
+  uint64_t n = header.size();
+  for (int i = 0; i < 8; ++i)
+    bytes[i] = static_cast<char>((n >> (8 * i)) & 0xff);
+  bytes += header;
+  SafeTensorsFile g;
+  Status st = decodeSafeTensors(bytes, &g);
+  EXPECT_EQ(st.code(), GRAPHRT_STATUS_DATA_LOSS);
+  EXPECT_EQ(st.message(),
+            "tensor 'a' has a shape whose element count overflows");
+}
+
 TEST(Checkpoint, WritesAtomicallyAndPicksTheNewestValid) {
   std::string dir = freshDir("graphrt_ckpt");
   CheckpointInfo info;
