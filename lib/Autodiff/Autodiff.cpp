@@ -38,6 +38,26 @@ std::string locString(Location loc) {
   return s;
 }
 
+/// True when every read of `var` feeds only the mean or variance operand of
+/// an inference graph.batch_norm: running statistics (PyTorch buffers), not
+/// weights, even when graph-hoist-weights made them variables.
+bool isStatistic(VariableOp var, SymbolTable &symbols, ModuleOp module) {
+  bool any = false, onlyStats = true;
+  module.walk([&](ReadVariableOp read) {
+    if (read.getVariable() != var.getSymName())
+      return;
+    for (OpOperand &use : read->getUses()) {
+      any = true;
+      auto bn = dyn_cast<BatchNormOp>(use.getOwner());
+      onlyStats &= bn && (use.get() == bn.getMean() ||
+                          use.get() == bn.getVariance()) &&
+                   bn.getInput() != use.get() && bn.getScale() != use.get() &&
+                   bn.getBias() != use.get();
+    }
+  });
+  return any && onlyStats;
+}
+
 /// A value the loss is differentiated with respect to: an argument, or a
 /// variable and every read of it.
 struct Source {
@@ -94,6 +114,11 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       }
       return success();
     }
+    // An importer that knows which variables are weights marks them
+    // `trainable`; then only those are differentiated.
+    auto module = func->getParentOfType<ModuleOp>();
+    bool marked = llvm::any_of(module.getOps<VariableOp>(),
+                               [](VariableOp v) { return v.getTrainable(); });
     llvm::StringMap<unsigned> index;
     func.walk([&](ReadVariableOp read) {
       auto var = symbols.lookup<VariableOp>(read.getVariable());
@@ -102,6 +127,10 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       if (auto trainable = var->getAttrOfType<BoolAttr>("graph.trainable"))
         if (!trainable.getValue())
           return;
+      if (marked && !var.getTrainable())
+        return;
+      if (isStatistic(var, symbols, module))
+        return;
       auto [it, fresh] = index.try_emplace(var.getSymName(), sources.size());
       if (fresh)
         sources.push_back({var.getSymName().str(),
@@ -149,6 +178,9 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       bool needed = false;
       for (Value r : op.getResults())
         needed |= useful.contains(r) && active.contains(r);
+      // A source (a variable read) is active without active operands.
+      needed &= llvm::any_of(op.getOperands(),
+                             [&](Value v) { return active.contains(v); });
       if (!needed)
         continue;
       ops.push_back(&op);

@@ -100,8 +100,11 @@ Value GradientBuilder::pad(Value v, ArrayRef<int64_t> low,
   if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
       llvm::all_of(high, [](int64_t p) { return p == 0; }))
     return v;
+  // Defaulted attributes are spelled out: type inference reads them before
+  // the op exists to fill them in.
   return value<PadOp>({v, scalar(elementOf(v), fill)},
-                      {i64s("low", low), i64s("high", high)});
+                      {i64s("low", low), i64s("high", high),
+                       attr("mode", PadModeAttr::get(context(), PadMode::constant))});
 }
 
 Value GradientBuilder::cast(Value v, Type element) {

@@ -269,9 +269,21 @@ void crossEntropyRule(Rule &r, SoftmaxCrossEntropyOp op) {
     return;
   int64_t batch = shapeOf(gLoss)[0];
   Value gCol = gb.reshape(gLoss, {batch, 1});
-  // The op's second result is d loss_i / d logits_i.
-  r.set(0, gb.mul(gCol, op.getGrad()));
-  if (r.want(1) && !op.getSparse())
+  if (op.getSparse()) {
+    // The op's second result is d loss_i / d logits_i.
+    r.set(0, gb.mul(gCol, op.getGrad()));
+    return;
+  }
+  // Dense labels need not sum to one: d loss_i / d logits_i is
+  // softmax * sum(labels_i) - labels_i, which is the op's second result
+  // only for a distribution.
+  Value labels = op.getLabels();
+  if (r.want(0)) {
+    Value p = gb.value<SoftmaxOp>({op.getLogits()}, {gb.i64("axis", 1)});
+    Value mass = gb.sum(labels, {1}, /*keepdims=*/true);
+    r.set(0, gb.mul(gCol, gb.sub(gb.mul(p, mass), labels)));
+  }
+  if (r.want(1))
     r.set(1, gb.neg(gb.mul(gCol, gb.value<LogSoftmaxOp>(
                                      {op.getLogits()}, {gb.i64("axis", 1)}))));
 }

@@ -18,7 +18,10 @@ def GraphAutodiff : Pass<"graph-autodiff", "mlir::ModuleOp"> {
     `graph.output_names` holds `loss` (a scalar float result). With
     `wrt=variables` (the default) it differentiates with respect to every
     float `graph.variable` the function reads, except those marked
-    `graph.trainable = false`; with `wrt=arguments`, every float argument.
+    `graph.trainable = false` and running statistics (variables read only
+    as the mean or variance of an inference `graph.batch_norm`); when an
+    importer marked some variables `trainable`, only those. With
+    `wrt=arguments`, every float argument.
     For each such value NAME (the variable's symbol, or the argument's
     `graph.name`, else `argN`) it appends a result named `grad/NAME` of
     NAME's type; a variable read several times gets the sum of its reads'

@@ -1,0 +1,70 @@
+// RUN: graph-opt %s --graph-autodiff=wrt=arguments --split-input-file -verify-diagnostics
+
+// An op without a gradient rule on the way to the loss is refused by name.
+func.func @lrn(%x: tensor<1x4x2x2xf32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  // expected-error @+1 {{graph-autodiff: 'graph.lrn' at loc(}}
+  %y = graph.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %l = graph.reduce %y {axes = array<i64: 0, 1, 2, 3>, kind = #graph<reduce_kind sum>} : (tensor<1x4x2x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @prod(%x: tensor<3xf32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  // expected-error @+1 {{is not differentiable; its reduction kind 'prod' has no gradient rule}}
+  %l = graph.reduce %x {axes = array<i64: 0>, kind = #graph<reduce_kind prod>} : (tensor<3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @reflect(%x: tensor<3xf32>, %v: tensor<f32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  // expected-error @+1 {{its mode 'reflect' has no gradient rule (only 'constant')}}
+  %p = graph.pad %x, %v {low = array<i64: 1>, high = array<i64: 1>, mode = #graph<pad_mode reflect>} : (tensor<3xf32>, tensor<f32>) -> tensor<5xf32>
+  %l = graph.reduce %p {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<5xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The same op off the path to the loss is fine (no diagnostic).
+func.func @off_path(%x: tensor<1x4x2x2xf32>) -> (tensor<f32>, tensor<1x4x2x2xf32>) attributes {graph.output_names = ["loss", "side"]} {
+  %y = graph.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %l = graph.reduce %x {axes = array<i64: 0, 1, 2, 3>, kind = #graph<reduce_kind sum>} : (tensor<1x4x2x2xf32>) -> tensor<f32>
+  return %l, %y : tensor<f32>, tensor<1x4x2x2xf32>
+}
+
+// -----
+
+// The cross-entropy's gradient result feeding the loss would need a second
+// derivative.
+func.func @second_order(%x: tensor<2x3xf32>, %y: tensor<2xi64>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  // expected-error @+1 {{its second result (the gradient of the logits) leads to the loss}}
+  %loss, %grad = graph.softmax_cross_entropy %x, %y {sparse} : (tensor<2x3xf32>, tensor<2xi64>) -> (tensor<2xf32>, tensor<2x3xf32>)
+  %l = graph.reduce %grad {axes = array<i64: 0, 1>, kind = #graph<reduce_kind sum>} : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{graph-autodiff: the result 'loss' of @vector has type 'tensor<3xf32>'; it must be a scalar float such as tensor<f32>}}
+func.func @vector(%x: tensor<3xf32>) -> tensor<3xf32> attributes {graph.output_names = ["loss"]} {
+  return %x : tensor<3xf32>
+}
+
+// -----
+
+// expected-error @+1 {{graph-autodiff: argument 'x' has type 'tensor<?x3xf32>'; differentiating needs a static shape}}
+func.func @dynamic(%x: tensor<?x3xf32> {graph.name = "x"}) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  %l = graph.reduce %x {axes = array<i64: 0, 1>, kind = #graph<reduce_kind sum>} : (tensor<?x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{graph-autodiff: no function has a result named 'loss' in its graph.output_names; run graph-add-loss first (graphc --train)}}
+module {
+  func.func @no_loss(%x: tensor<3xf32>) -> tensor<3xf32> {
+    return %x : tensor<3xf32>
+  }
+}
