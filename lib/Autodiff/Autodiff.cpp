@@ -159,6 +159,12 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
     SmallVector<Source> sources;
     if (failed(collectSources(func, symbols, sources)))
       return failure();
+    if (sources.empty() && wrt == "variables")
+      return func.emitError()
+             << "graph-autodiff: @" << func.getSymName()
+             << " reads no trainable float variable, so there is nothing to "
+                "train; weights passed as inputs are not trained (make them "
+                "constants or initializers of the model)";
 
     // Active: float values that depend on a source. Useful: values the
     // loss depends on. Only ops with both kinds are differentiated.

@@ -26,6 +26,7 @@
 #include "mlir/Support/ToolUtilities.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -150,6 +151,29 @@ cl::opt<bool> listUnsupported(
     cl::desc("List every op of the model the importer cannot take, with "
              "counts and node names, and exit (status 1 when there are any)"),
     cl::init(false), cl::cat(graphcCategory));
+cl::opt<bool> train(
+    "train",
+    cl::desc("Compile a training step: the model's weights become variables, "
+             "--loss is applied to its output with --labels as a new input, "
+             "and --optimizer updates the weights every step (graphc-train)"),
+    cl::init(false), cl::cat(graphcCategory));
+cl::opt<std::string> lossKind(
+    "loss", cl::desc("--train: softmax_cross_entropy (class indices) or mse"),
+    cl::init("softmax_cross_entropy"), cl::cat(graphcCategory));
+cl::opt<std::string> labelsName(
+    "labels",
+    cl::desc("--train: name of the input that holds the targets (required)"),
+    cl::value_desc("name"), cl::init(""), cl::cat(graphcCategory));
+cl::opt<std::string> optimizerName(
+    "optimizer", cl::desc("--train: sgd, momentum or adam (PyTorch 1.13's)"),
+    cl::init("sgd"), cl::cat(graphcCategory));
+cl::opt<double> learningRate(
+    "lr", cl::desc("--train: learning rate (default 0.01; adam 0.001)"),
+    cl::init(0.01), cl::cat(graphcCategory));
+cl::opt<double> momentumValue(
+    "momentum", cl::desc("--train --optimizer=momentum: the momentum"),
+    cl::init(0.9), cl::cat(graphcCategory));
+
 cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
                                cl::init("main"), cl::cat(graphcCategory));
 
@@ -169,6 +193,18 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     if (fixInputShapes)
       graphOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
     graphc::buildGraphPipeline(pm, graphOptions);
+    if (train) {
+      graphc::TrainPipelineOptions trainOptions;
+      trainOptions.entry = entryName;
+      trainOptions.loss = lossKind;
+      trainOptions.labels = labelsName;
+      trainOptions.optimizer = optimizerName;
+      trainOptions.lr = learningRate.getNumOccurrences() || optimizerName != "adam"
+                            ? learningRate
+                            : 0.001;
+      trainOptions.momentum = momentumValue;
+      graphc::buildTrainPipeline(pm, trainOptions);
+    }
   }
   if (from < EmitStage::Dist && stage >= EmitStage::Dist) {
     graphc::DistPipelineOptions distOptions;
@@ -238,6 +274,52 @@ static int writeJob(ModuleOp module) {
   return 0;
 }
 
+/// The --train flags, checked before anything is read; non-zero on a
+/// mistake.
+static int checkTrainFlags() {
+  bool trainFlag = lossKind.getNumOccurrences() || labelsName.getNumOccurrences() ||
+                   optimizerName.getNumOccurrences() ||
+                   learningRate.getNumOccurrences() ||
+                   momentumValue.getNumOccurrences();
+  if (!train) {
+    if (trainFlag) {
+      llvm::errs() << "graphc: --loss, --labels, --optimizer, --lr and "
+                      "--momentum describe a training step; add --train\n";
+      return 1;
+    }
+    return 0;
+  }
+  if (labelsName.empty()) {
+    llvm::errs() << "graphc: --train needs --labels=NAME, the name of the new "
+                    "input that holds the targets (class indices for "
+                    "softmax_cross_entropy)\n";
+    return 1;
+  }
+  if (lossKind != "softmax_cross_entropy" && lossKind != "mse") {
+    llvm::errs() << "graphc: unknown --loss=" << lossKind
+                 << "; use softmax_cross_entropy or mse\n";
+    return 1;
+  }
+  if (optimizerName != "sgd" && optimizerName != "momentum" &&
+      optimizerName != "adam") {
+    llvm::errs() << "graphc: unknown --optimizer=" << optimizerName
+                 << "; use sgd, momentum or adam\n";
+    return 1;
+  }
+  if (!(learningRate > 0)) {
+    llvm::errs() << "graphc: --lr=" << llvm::format("%g", learningRate.getValue())
+                 << " must be positive\n";
+    return 1;
+  }
+  if (!trainOp.empty()) {
+    llvm::errs() << "graphc: --train builds the training step from an "
+                    "inference model; a TensorFlow graph that already holds "
+                    "its updates trains with --train-op alone\n";
+    return 1;
+  }
+  return 0;
+}
+
 /// Prints the ops of the input the importer cannot take; 0 when none.
 static int listUnsupportedOps(graphc::import::ModelFormat format,
                               MLIRContext &context) {
@@ -284,6 +366,9 @@ int main(int argc, char **argv) {
     llvm::errs() << "graphc: " << llvm::toString(format.takeError()) << "\n";
     return 1;
   }
+
+  if (int status = checkTrainFlags())
+    return status;
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);

@@ -57,4 +57,78 @@ def GraphAutodiff : Pass<"graph-autodiff", "mlir::ModuleOp"> {
   ];
 }
 
+def GraphAddLoss : Pass<"graph-add-loss", "mlir::ModuleOp"> {
+  let summary = "Replace a model's outputs by its training loss";
+  let description = [{
+    Appends to the entry function an argument named `labels` (`graph.name`)
+    and makes its only result the scalar `loss` (`graph.output_names =
+    ["loss"]`), computed from the model's output number `output`:
+
+    * `softmax_cross_entropy`: the output is the logits `[B, C]`; the labels
+      are class indices `tensor<Bxi64>`; the loss is the mean over the batch
+      of `graph.softmax_cross_entropy {sparse}` (PyTorch's
+      `CrossEntropyLoss()`).
+    * `mse`: the labels have the output's type; the loss is the mean of the
+      squared differences over every element (PyTorch's `MSELoss()`).
+
+    The other outputs are dropped. The output must be a float tensor of
+    static shape.
+
+    Example: `graph-add-loss{kind=softmax_cross_entropy labels=y}` on
+    `@main(%x) -> tensor<8x10xf32>` gives
+    `@main(%x, %y: tensor<8xi64> {graph.name = "y"}) -> tensor<f32>`.
+  }];
+  let options = [
+    Option<"kind", "kind", "std::string", /*default=*/"\"softmax_cross_entropy\"",
+           "Loss: softmax_cross_entropy or mse">,
+    Option<"labels", "labels", "std::string", /*default=*/"\"labels\"",
+           "Name of the labels argument">,
+    Option<"output", "output", "int64_t", /*default=*/"0",
+           "Index of the model output the loss is applied to">,
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The step function">,
+  ];
+  let dependentDialects = ["::graphc::graph::GraphDialect"];
+}
+
+def GraphApplyOptimizer : Pass<"graph-apply-optimizer", "mlir::ModuleOp"> {
+  let summary = "Turn grad/NAME results into optimizer updates of NAME";
+  let description = [{
+    For every result `grad/NAME` (graph-autodiff's) of a function, where
+    NAME is a `graph.variable`, removes the result and emits the optimizer's
+    update op (`graph.sgd_update`, `graph.momentum_update`,
+    `graph.adam_update`) and a `graph.assign_variable` of the weight and of
+    each optimizer slot. Slots are new zero-initialised variables
+    `NAME/momentum`, `NAME/adam_m`, `NAME/adam_v` with `graph.slot_of =
+    "NAME"`; Adam's bias corrections use two scalar variables
+    `adam/beta1_power` and `adam/beta2_power` (`graph.slot_of = ""`) that
+    hold beta^t for the current step t: they start at beta1 and beta2 and
+    are multiplied by them after each step.
+
+    The arithmetic is PyTorch 1.13's: `SGD(lr)`, `SGD(lr, momentum)` (no
+    dampening, no Nesterov), `Adam(lr, betas, eps)` (graph.adam_update's
+    epsilon is passed as `eps * sqrt(1 - beta2^t)`, which turns TF's
+    ApplyAdam into PyTorch's `m / (sqrt(v) / sqrt(1 - beta2^t) + eps)`).
+
+    Example: `graph-apply-optimizer{optimizer=sgd lr=0.1}` turns
+    `return %loss, %gw` (names `["loss", "grad/w"]`) into
+    `%w = graph.read_variable @w`, `%n = graph.sgd_update %w, %gw, %lr`,
+    `graph.assign_variable @w, %n` and `return %loss`.
+  }];
+  let options = [
+    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
+           "sgd, momentum or adam">,
+    Option<"lr", "lr", "double", /*default=*/"0.01", "Learning rate">,
+    Option<"momentum", "momentum", "double", /*default=*/"0.9",
+           "Momentum (momentum)">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9", "Adam's beta1">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999", "Adam's beta2">,
+    Option<"epsilon", "epsilon", "double", /*default=*/"1e-8", "Adam's eps">,
+  ];
+  let dependentDialects = ["::graphc::graph::GraphDialect"];
+  let statistics = [
+    Statistic<"numUpdated", "num-updated", "Number of variables updated">,
+  ];
+}
+
 #endif // GRAPHC_AUTODIFF_PASSES_TD
