@@ -607,11 +607,19 @@ struct ReplicaRewriter {
     return std::nullopt;
   }
 
-  /// Inserts, before `user`, the all-reduce that makes the partial `use`
-  /// whole, with the reduction that made it partial.
-  void allReduce(OpOperand &use, Operation *user) {
+  /// Inserts the all-reduce that makes the partial `use` whole, with the
+  /// reduction that made it partial, right after the value is computed: a
+  /// gradient's all-reduce then starts while the backward pass goes on, and
+  /// dist-fuse-collectives can bucket it with the next ones (their results
+  /// are used only by the updates at the end).
+  void allReduce(OpOperand &use) {
     RowState s = stateOf(use.get());
-    OpBuilder b(user);
+    OpBuilder b(use.getOwner());
+    if (Operation *def = use.get().getDefiningOp()) {
+      b.setInsertionPointAfter(def);
+    } else {
+      b.setInsertionPointToStart(use.get().getParentBlock());
+    }
     auto reduce = dist::ReplicaAllReduceOp::create(
         b, use.get().getLoc(), use.get().getType(),
         dist::ReductionKindAttr::get(b.getContext(), s.reduction), use.get());
@@ -637,7 +645,7 @@ struct ReplicaRewriter {
     }
     for (OpOperand &use : op->getOpOperands()) {
       if (use.get() == grad) {
-        allReduce(use, op);
+        allReduce(use);
       }
     }
   }
@@ -801,7 +809,7 @@ struct ReplicaRewriter {
       // the global batch: every replica gets the whole of it.
       if (s.kind == RowState::Partial && r < outputNames.size() &&
           outputNames[r] == "loss") {
-        allReduce(operand, ret);
+        allReduce(operand);
         continue;
       }
       if (s.kind == RowState::Partial) {
