@@ -101,6 +101,8 @@ struct GraphApplyOptimizerPass
     // advanced after all of them.
     Value beta1Power, beta2Power;
     VariableOp beta1Var, beta2Var;
+    SmallVector<Value> weights;
+    SmallVector<std::string> weightNames;
     for (auto [value, name] : llvm::zip(ret.getOperands(), resultNames(func))) {
       if (!StringRef(name).starts_with(kGradPrefix)) {
         kept.push_back(value);
@@ -124,8 +126,10 @@ struct GraphApplyOptimizerPass
       Type e = type.getElementType();
       Value w = read(gb, var);
       Value lrValue = gb.scalar(e, lr);
+      Value updated;
       if (optimizer == "sgd") {
-        assign(gb, var, gb.value<SGDUpdateOp>({w, value, lrValue}));
+        updated = gb.value<SGDUpdateOp>({w, value, lrValue});
+        assign(gb, var, updated);
       } else if (optimizer == "momentum") {
         FailureOr<VariableOp> accum = makeSlot(
             symbols, var, (varName + "/momentum").str(), type, varName, 0.0);
@@ -133,7 +137,8 @@ struct GraphApplyOptimizerPass
           return failure();
         auto update = gb.make<MomentumUpdateOp>(
             {w, read(gb, *accum), value, lrValue, gb.scalar(e, momentum)});
-        assign(gb, var, update.getNewParam());
+        updated = update.getNewParam();
+        assign(gb, var, updated);
         assign(gb, *accum, update.getNewAccum());
       } else {
         if (!beta1Power) {
@@ -174,15 +179,22 @@ struct GraphApplyOptimizerPass
         auto update = gb.make<AdamUpdateOp>(
             {w, read(gb, *m), read(gb, *v), value, lrValue,
              gb.scalar(e, beta1), gb.scalar(e, beta2), epsT, p1, p2});
-        assign(gb, var, update.getNewParam());
+        updated = update.getNewParam();
+        assign(gb, var, updated);
         assign(gb, *m, update.getNewM());
         assign(gb, *v, update.getNewV());
       }
+      weights.push_back(updated);
+      weightNames.push_back(varName.str());
       ++numUpdated;
     }
     if (beta1Power) {
       assign(gb, beta1Var, gb.scale(beta1Power, beta1));
       assign(gb, beta2Var, gb.scale(beta2Power, beta2));
+    }
+    if (returnWeights) {
+      kept.append(weights.begin(), weights.end());
+      keptNames.append(weightNames.begin(), weightNames.end());
     }
     setResults(func, kept, keptNames);
     return success();

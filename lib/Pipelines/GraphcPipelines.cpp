@@ -64,6 +64,7 @@ void buildTrainPipeline(OpPassManager &pm,
   optimizer.beta1 = options.beta1;
   optimizer.beta2 = options.beta2;
   optimizer.epsilon = options.epsilon;
+  optimizer.returnWeights = options.returnWeights;
   pm.addPass(createGraphApplyOptimizer(optimizer));
   // The backward pass leaves reshapes of reshapes, splat arithmetic and
   // duplicate reads for the canonicalizer and CSE.
@@ -165,6 +166,10 @@ struct TrainPipelineCL : PassPipelineOptions<TrainPipelineCL> {
                        llvm::cl::init(0.999)};
   Option<double> epsilon{*this, "epsilon", llvm::cl::desc("Adam's eps"),
                          llvm::cl::init(1e-8)};
+  Option<bool> returnWeights{
+      *this, "return-weights",
+      llvm::cl::desc("the step also returns every updated weight"),
+      llvm::cl::init(false)};
 };
 
 struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
@@ -229,6 +234,7 @@ void registerGraphcPipelines() {
         options.beta1 = cl.beta1;
         options.beta2 = cl.beta2;
         options.epsilon = cl.epsilon;
+        options.returnWeights = cl.returnWeights;
         buildTrainPipeline(pm, options);
       });
   PassPipelineRegistration<DistPipelineCL>(

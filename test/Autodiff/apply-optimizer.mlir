@@ -1,5 +1,6 @@
 // RUN: graph-opt %s --graph-apply-optimizer="optimizer=sgd lr=0.5" | FileCheck %s --check-prefix=SGD
 // RUN: graph-opt %s --graph-apply-optimizer="optimizer=momentum lr=0.5 momentum=0.25" | FileCheck %s --check-prefix=MOM
+// RUN: graph-opt %s --graph-apply-optimizer="optimizer=sgd return-weights" | FileCheck %s --check-prefix=WEIGHTS
 // RUN: graph-opt %s --graph-apply-optimizer="optimizer=adam lr=0.5 beta1=0.8 beta2=0.99 epsilon=0.001" | FileCheck %s --check-prefix=ADAM
 
 graph.variable @w : tensor<2x2xf32> = dense<1.0>
@@ -52,3 +53,11 @@ func.func @main(%x: tensor<2xf32>) -> (tensor<f32>, tensor<2x2xf32>, tensor<2xf3
 // ADAM: graph.assign_variable @"adam/beta1_power", %[[N1]]
 // ADAM: %[[N2:.*]] = graph.mul %[[P2]]
 // ADAM: graph.assign_variable @"adam/beta2_power", %[[N2]]
+
+// return-weights: the updated weights follow the loss, named after their
+// variables.
+// WEIGHTS-LABEL: func.func @main
+// WEIGHTS-SAME: -> (tensor<f32>, tensor<2x2xf32>, tensor<2xf32>) attributes {graph.output_names = ["loss", "w", "b"]}
+// WEIGHTS: %[[W:.*]] = graph.sgd_update
+// WEIGHTS: %[[B:.*]] = graph.sgd_update
+// WEIGHTS: return %{{.*}}, %[[W]], %[[B]]

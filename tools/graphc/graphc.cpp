@@ -173,6 +173,12 @@ cl::opt<double> learningRate(
 cl::opt<double> momentumValue(
     "momentum", cl::desc("--train --optimizer=momentum: the momentum"),
     cl::init(0.9), cl::cat(graphcCategory));
+cl::opt<bool> returnWeights(
+    "return-weights",
+    cl::desc("--train: the step also returns every updated weight as an "
+             "output named after it (graph-run --output-dir writes them "
+             "after the last step)"),
+    cl::init(false), cl::cat(graphcCategory));
 
 cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
                                cl::init("main"), cl::cat(graphcCategory));
@@ -203,6 +209,7 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
                             ? learningRate
                             : 0.001;
       trainOptions.momentum = momentumValue;
+      trainOptions.returnWeights = returnWeights;
       graphc::buildTrainPipeline(pm, trainOptions);
     }
   }
@@ -280,11 +287,13 @@ static int checkTrainFlags() {
   bool trainFlag = lossKind.getNumOccurrences() || labelsName.getNumOccurrences() ||
                    optimizerName.getNumOccurrences() ||
                    learningRate.getNumOccurrences() ||
-                   momentumValue.getNumOccurrences();
+                   momentumValue.getNumOccurrences() ||
+                   returnWeights.getNumOccurrences();
   if (!train) {
     if (trainFlag) {
-      llvm::errs() << "graphc: --loss, --labels, --optimizer, --lr and "
-                      "--momentum describe a training step; add --train\n";
+      llvm::errs() << "graphc: --loss, --labels, --optimizer, --lr, "
+                      "--momentum and --return-weights describe a training "
+                      "step; add --train\n";
       return 1;
     }
     return 0;

@@ -110,6 +110,10 @@ def GraphApplyOptimizer : Pass<"graph-apply-optimizer", "mlir::ModuleOp"> {
     epsilon is passed as `eps * sqrt(1 - beta2^t)`, which turns TF's
     ApplyAdam into PyTorch's `m / (sqrt(v) / sqrt(1 - beta2^t) + eps)`).
 
+    With `return-weights` the function also returns each updated weight as
+    a result named after its variable, so that a run can fetch the trained
+    weights (graph-run --output-dir).
+
     Example: `graph-apply-optimizer{optimizer=sgd lr=0.1}` turns
     `return %loss, %gw` (names `["loss", "grad/w"]`) into
     `%w = graph.read_variable @w`, `%n = graph.sgd_update %w, %gw, %lr`,
@@ -124,6 +128,9 @@ def GraphApplyOptimizer : Pass<"graph-apply-optimizer", "mlir::ModuleOp"> {
     Option<"beta1", "beta1", "double", /*default=*/"0.9", "Adam's beta1">,
     Option<"beta2", "beta2", "double", /*default=*/"0.999", "Adam's beta2">,
     Option<"epsilon", "epsilon", "double", /*default=*/"1e-8", "Adam's eps">,
+    Option<"returnWeights", "return-weights", "bool", /*default=*/"false",
+           "Also return every updated weight, as a result named after its "
+           "variable">,
   ];
   let dependentDialects = ["::graphc::graph::GraphDialect"];
   let statistics = [

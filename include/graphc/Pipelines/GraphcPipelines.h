@@ -54,6 +54,8 @@ struct TrainPipelineOptions {
   double beta1 = 0.9;
   double beta2 = 0.999;
   double epsilon = 1e-8;
+  /// The step also returns every updated weight, named after it.
+  bool returnWeights = false;
 };
 void buildTrainPipeline(mlir::OpPassManager &pm,
                         const TrainPipelineOptions &options);
