@@ -444,7 +444,10 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (*format == graphc::import::ModelFormat::Onnx) {
-      options.training = training;
+      // --train on ONNX: the initializers that are parameters become the
+      // trainable variables (splat ones too, such as a fresh BatchNorm's
+      // scale), the running statistics variables that are not trained.
+      options.training = training || train;
     } else if (!trainOp.empty()) {
       // TensorFlow: the train op's variable updates are imported.
       llvm::SmallVector<StringRef> names;
