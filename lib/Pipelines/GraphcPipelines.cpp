@@ -52,6 +52,13 @@ void buildTrainPipeline(OpPassManager &pm,
   loss.output = options.output;
   loss.entry = options.entry;
   pm.addPass(createGraphAddLoss(loss));
+  // PyTorch trains batch normalisation with the batch's statistics and
+  // keeps running ones for inference.
+  if (options.batchNorm == "batch") {
+    GraphBatchNormTrainOptions batchNorm;
+    batchNorm.entry = options.entry;
+    pm.addPass(createGraphBatchNormTrain(batchNorm));
+  }
   // d loss / d weight for every trained variable, as grad/NAME results.
   GraphAutodiffOptions autodiff;
   autodiff.wrt = "variables";
@@ -170,6 +177,10 @@ struct TrainPipelineCL : PassPipelineOptions<TrainPipelineCL> {
       *this, "return-weights",
       llvm::cl::desc("the step also returns every updated weight"),
       llvm::cl::init(false)};
+  Option<std::string> batchNorm{
+      *this, "batch-norm",
+      llvm::cl::desc("batch normalisation statistics: batch or running"),
+      llvm::cl::init("batch")};
 };
 
 struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
@@ -235,6 +246,7 @@ void registerGraphcPipelines() {
         options.beta2 = cl.beta2;
         options.epsilon = cl.epsilon;
         options.returnWeights = cl.returnWeights;
+        options.batchNorm = cl.batchNorm;
         buildTrainPipeline(pm, options);
       });
   PassPipelineRegistration<DistPipelineCL>(

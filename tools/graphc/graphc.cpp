@@ -179,6 +179,12 @@ cl::opt<bool> returnWeights(
              "output named after it (graph-run --output-dir writes them "
              "after the last step)"),
     cl::init(false), cl::cat(graphcCategory));
+cl::opt<std::string> batchNormMode(
+    "batch-norm",
+    cl::desc("--train: batch normalisation with the batch's statistics, "
+             "updating the running ones (batch, the default, as PyTorch "
+             "trains), or with the running statistics (running)"),
+    cl::init("batch"), cl::cat(graphcCategory));
 
 cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
                                cl::init("main"), cl::cat(graphcCategory));
@@ -210,6 +216,7 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
                             : 0.001;
       trainOptions.momentum = momentumValue;
       trainOptions.returnWeights = returnWeights;
+      trainOptions.batchNorm = batchNormMode;
       graphc::buildTrainPipeline(pm, trainOptions);
     }
   }
@@ -288,12 +295,13 @@ static int checkTrainFlags() {
                    optimizerName.getNumOccurrences() ||
                    learningRate.getNumOccurrences() ||
                    momentumValue.getNumOccurrences() ||
-                   returnWeights.getNumOccurrences();
+                   returnWeights.getNumOccurrences() ||
+                   batchNormMode.getNumOccurrences();
   if (!train) {
     if (trainFlag) {
       llvm::errs() << "graphc: --loss, --labels, --optimizer, --lr, "
-                      "--momentum and --return-weights describe a training "
-                      "step; add --train\n";
+                      "--momentum, --return-weights and --batch-norm "
+                      "describe a training step; add --train\n";
       return 1;
     }
     return 0;
@@ -313,6 +321,11 @@ static int checkTrainFlags() {
       optimizerName != "adam") {
     llvm::errs() << "graphc: unknown --optimizer=" << optimizerName
                  << "; use sgd, momentum or adam\n";
+    return 1;
+  }
+  if (batchNormMode != "batch" && batchNormMode != "running") {
+    llvm::errs() << "graphc: unknown --batch-norm=" << batchNormMode
+                 << "; use batch or running\n";
     return 1;
   }
   if (!(learningRate > 0)) {

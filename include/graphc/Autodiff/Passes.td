@@ -138,4 +138,35 @@ def GraphApplyOptimizer : Pass<"graph-apply-optimizer", "mlir::ModuleOp"> {
   ];
 }
 
+def GraphBatchNormTrain : Pass<"graph-batch-norm-train", "mlir::ModuleOp"> {
+  let summary = "Batch normalisation with batch statistics, as in training";
+  let description = [{
+    Replaces every inference `graph.batch_norm` of the entry function by a
+    `graph.batch_norm_train` (the statistics of the batch, PyTorch's
+    `train()` mode) and, where its mean and variance are variables, updates
+    them as PyTorch updates its running statistics:
+    `running = (1 - momentum) * running + momentum * batch`, the batch
+    variance made unbiased (`* n / (n - 1)`, n the elements per channel).
+    The running statistics are marked `graph.trainable = false`; one that is
+    also read as something else (an exporter that merged equal initializers,
+    such as a fresh BatchNorm's zero mean and zero bias) is first copied to
+    its own variable `NAME/running_mean` or `NAME/running_var`.
+
+    Example: `graph.batch_norm %x, %g, %b, %m, %v` with `%m`, `%v` read from
+    `@mean`, `@var` becomes `graph.batch_norm_train %x, %g, %b` and two
+    `graph.assign_variable`s of `@mean` and `@var`.
+  }];
+  let options = [
+    Option<"momentum", "momentum", "double", /*default=*/"0.1",
+           "Weight of the batch in the running statistics (PyTorch's)">,
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The step function">,
+  ];
+  let dependentDialects = ["::graphc::graph::GraphDialect"];
+  let statistics = [
+    Statistic<"numConverted", "num-converted",
+              "Number of batch_norm ops given batch statistics">,
+  ];
+}
+
 #endif // GRAPHC_AUTODIFF_PASSES_TD

@@ -56,6 +56,9 @@ struct TrainPipelineOptions {
   double epsilon = 1e-8;
   /// The step also returns every updated weight, named after it.
   bool returnWeights = false;
+  /// Batch normalisation with the statistics of the batch ("batch", as
+  /// PyTorch trains) or the model's running statistics ("running").
+  std::string batchNorm = "batch";
 };
 void buildTrainPipeline(mlir::OpPassManager &pm,
                         const TrainPipelineOptions &options);

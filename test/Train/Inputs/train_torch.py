@@ -1,8 +1,13 @@
-"""train_torch.py OUT: trains a PyTorch MLP and graphc's compiled step the
-same way and compares them.
+"""train_torch.py OUT MODEL: trains a PyTorch model and graphc's compiled
+step the same way and compares them.
 
-Exports an MLP (16 -> 32 -> relu -> 10) at batch 8 to ONNX from fixed
-initial weights, then for each optimizer (sgd lr=0.1, adam lr=0.01):
+MODEL is `mlp` (16 -> 32 -> relu -> 10) or `cnn` (conv 3x3 -> BatchNorm ->
+relu -> max pool 2 -> conv 3x3 stride 2 -> relu -> linear, on 3x8x8 images).
+Exports it at batch 8 to ONNX from fixed initial weights (the CNN's
+BatchNorm kept: exported from eval mode with training=PRESERVE and no
+constant folding, which would fold it into the convolution; PyTorch then
+trains it in train() mode, with batch statistics, as graphc --train does by
+default), then for each optimizer (sgd lr=0.1, adam lr=0.01):
 
   * PyTorch 1.13 runs 10 steps of CrossEntropyLoss on one fixed batch;
   * graphc compiles the ONNX model with --train --loss=softmax_cross_entropy
@@ -40,6 +45,25 @@ class MLP(nn.Module):
         return self.fc2(torch.relu(self.fc1(x)))
 
 
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        # No bias before the BatchNorm (it cancels it): its gradient is zero
+        # but for rounding, which Adam would blow up differently in each.
+        self.conv1 = nn.Conv2d(3, 6, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(6)
+        self.conv2 = nn.Conv2d(6, 8, 3, stride=2, padding=1)
+        self.fc = nn.Linear(8 * 2 * 2, 10)
+
+    def forward(self, x):
+        x = nn.functional.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
+        x = torch.relu(self.conv2(x))
+        return self.fc(torch.flatten(x, 1))
+
+
+MODELS = {"mlp": (MLP, (16,)), "cnn": (CNN, (3, 8, 8))}
+
+
 def tool(name):
     path = shutil.which(name)
     if not path:
@@ -55,9 +79,10 @@ def run(cmd):
     return p.stdout
 
 
-def torch_train(initial, x, y, optimizer, lr):
-    model = MLP()
+def torch_train(make, initial, x, y, optimizer, lr):
+    model = make()
     model.load_state_dict(initial)
+    model.train()
     opt = (torch.optim.SGD(model.parameters(), lr=lr) if optimizer == "sgd"
            else torch.optim.Adam(model.parameters(), lr=lr))
     loss_fn = nn.CrossEntropyLoss()
@@ -68,13 +93,15 @@ def torch_train(initial, x, y, optimizer, lr):
         loss.backward()
         opt.step()
         losses.append(loss.item())
+    # The trained parameters (running statistics are buffers, not returned
+    # by --return-weights).
     return np.array(losses), {k: v.detach().numpy()
-                              for k, v in model.state_dict().items()}
+                              for k, v in model.named_parameters()}
 
 
 def graphc_train(out, optimizer, lr, flags, tag):
     job = os.path.join(out, "%s-%s.gjob" % (optimizer, tag))
-    run([tool("graphc"), os.path.join(out, "mlp.onnx"), "--train",
+    run([tool("graphc"), os.path.join(out, "model.onnx"), "--train",
          "--loss=softmax_cross_entropy", "--labels=y",
          "--optimizer=" + optimizer, "--lr=%r" % lr, "--return-weights",
          "--no-openmp", "-o", job] + flags)
@@ -98,33 +125,46 @@ def close(name, got, want, rtol, atol=1e-6):
 
 
 def main():
-    out = sys.argv[1]
+    out, name = sys.argv[1], sys.argv[2]
+    make, shape = MODELS[name]
     os.makedirs(out, exist_ok=True)
     torch.manual_seed(0)
-    model = MLP()
+    model = make()
+    # Running statistics unlike a fresh model's, so that the exporter keeps
+    # them apart from the scale and bias (it merges equal initializers).
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 1.5)
     initial = {k: v.clone() for k, v in model.state_dict().items()}
-    x = torch.randn(BATCH, 16)
+    x = torch.randn(BATCH, *shape)
     y = torch.randint(0, 10, (BATCH,))
     np.save(os.path.join(out, "x.npy"), x.numpy())
     np.save(os.path.join(out, "y.npy"), y.numpy().astype(np.int64))
     model.eval()
-    torch.onnx.export(model, x, os.path.join(out, "mlp.onnx"),
+    torch.onnx.export(model, x, os.path.join(out, "model.onnx"),
                       input_names=["x"], output_names=["logits"],
-                      opset_version=13)
+                      opset_version=13,
+                      training=torch.onnx.TrainingMode.PRESERVE,
+                      do_constant_folding=False)
 
     ok = True
     for optimizer, lr in OPTIMIZERS.items():
-        want_losses, want_weights = torch_train(initial, x, y, optimizer, lr)
+        want_losses, want_weights = torch_train(make, initial, x, y,
+                                                optimizer, lr)
         losses, outputs = graphc_train(out, optimizer, lr, [], "1")
         ok &= close("%s losses" % optimizer, losses, want_losses, 1e-4)
-        for name, want in want_weights.items():
-            path = os.path.join(outputs, name + ".npy")
+        for weight, want in want_weights.items():
+            path = os.path.join(outputs, weight + ".npy")
             got = np.load(path) if os.path.exists(path) else np.zeros(0)
-            ok &= close("%s %s" % (optimizer, name), got, want, 1e-4)
-        replica_losses, _ = graphc_train(out, optimizer, lr,
-                                         ["--replicas", "2"], "2")
-        ok &= close("%s losses with 2 replicas" % optimizer, replica_losses,
-                    losses, 1e-5)
+            ok &= close("%s %s" % (optimizer, weight), got, want, 1e-4)
+        if name == "mlp":
+            # dist-place refuses batch statistics under replicas (they
+            # would be each replica's, not the batch's), so only the MLP.
+            replica_losses, _ = graphc_train(out, optimizer, lr,
+                                             ["--replicas", "2"], "2")
+            ok &= close("%s losses with 2 replicas" % optimizer,
+                        replica_losses, losses, 1e-5)
     return 0 if ok else 1
 
 
