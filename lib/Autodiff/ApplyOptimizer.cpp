@@ -193,6 +193,17 @@ struct GraphApplyOptimizerPass
       assign(gb, beta2Var, gb.scale(beta2Power, beta2));
     }
     if (returnWeights) {
+      // The other state the step sets (batch norm's running statistics),
+      // but not the optimizer's slots.
+      func.walk([&](AssignVariableOp assign) {
+        auto var = symbols.lookup<VariableOp>(assign.getVariable());
+        if (!var || var->hasAttr("graph.slot_of") ||
+            assign.getMode() != AssignMode::set ||
+            llvm::is_contained(weightNames, var.getSymName()))
+          return;
+        weights.push_back(assign.getValue());
+        weightNames.push_back(var.getSymName().str());
+      });
       kept.append(weights.begin(), weights.end());
       keptNames.append(weightNames.begin(), weightNames.end());
     }

@@ -111,8 +111,10 @@ def GraphApplyOptimizer : Pass<"graph-apply-optimizer", "mlir::ModuleOp"> {
     ApplyAdam into PyTorch's `m / (sqrt(v) / sqrt(1 - beta2^t) + eps)`).
 
     With `return-weights` the function also returns each updated weight as
-    a result named after its variable, so that a run can fetch the trained
-    weights (graph-run --output-dir).
+    a result named after its variable, then the new value of every other
+    variable it sets that is not an optimizer slot (batch norm's running
+    statistics), so that a run can fetch the trained model
+    (graph-run --output-dir).
 
     Example: `graph-apply-optimizer{optimizer=sgd lr=0.1}` turns
     `return %loss, %gw` (names `["loss", "grad/w"]`) into
@@ -129,8 +131,8 @@ def GraphApplyOptimizer : Pass<"graph-apply-optimizer", "mlir::ModuleOp"> {
     Option<"beta2", "beta2", "double", /*default=*/"0.999", "Adam's beta2">,
     Option<"epsilon", "epsilon", "double", /*default=*/"1e-8", "Adam's eps">,
     Option<"returnWeights", "return-weights", "bool", /*default=*/"false",
-           "Also return every updated weight, as a result named after its "
-           "variable">,
+           "Also return every updated weight (and running statistic), as a "
+           "result named after its variable">,
   ];
   let dependentDialects = ["::graphc::graph::GraphDialect"];
   let statistics = [
