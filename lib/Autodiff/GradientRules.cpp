@@ -452,6 +452,51 @@ Window windowOf(size_t k, std::optional<ArrayRef<int64_t>> strides,
           orDefault(low, k, 0), orDefault(high, k, 0)};
 }
 
+/// d loss / d filter of a convolution whose input is `x` [N, C, ...] and
+/// whose output's adjoint is `g` [N, O, ...], as a filter [O, C/groups,
+/// taps...]: dw[o, c, k] = sum_n,p g[n, o, p] x[n, group(o)*Cg + c,
+/// p*s + k*d - pad_low], itself a convolution of x (batch as channels,
+/// grouped) by g with stride and dilation exchanged.
+Value filterGradient(GradientBuilder &gb, Value x, Value g, const Window &win,
+                     int64_t groups, ArrayRef<int64_t> taps) {
+  ArrayRef<int64_t> xs = shapeOf(x);
+  size_t k = xs.size() - 2;
+  int64_t n = xs[0], cg = xs[1] / groups;
+  SmallVector<int64_t> split = {n, groups, cg};
+  llvm::append_range(split, xs.drop_front(2));
+  SmallVector<int64_t> perm = {2, 1, 0};
+  for (size_t i = 0; i < k; ++i)
+    perm.push_back(3 + i);
+  SmallVector<int64_t> merged = {cg, groups * n};
+  llvm::append_range(merged, xs.drop_front(2));
+  Value input = gb.reshape(gb.transpose(gb.reshape(x, split), perm), merged);
+  SmallVector<int64_t> swap = {1, 0};
+  for (size_t i = 0; i < k; ++i)
+    swap.push_back(2 + i);
+  Value filter = gb.transpose(g, swap);
+  SmallVector<NamedAttribute> attrs = {
+      gb.i64s("strides", win.dilations), gb.i64s("dilations", win.strides),
+      gb.i64s("pad_low", win.low), gb.i64s("pad_high", win.high),
+      gb.i64("groups", groups)};
+  Value dw = gb.value<ConvOp>({input, filter}, attrs);
+  // Rows past the last tap the forward pass used are dropped.
+  ArrayRef<int64_t> dws = shapeOf(dw);
+  SmallVector<int64_t> starts(k + 2, 0), limits(dws), strides(k + 2, 1);
+  for (size_t i = 0; i < k; ++i)
+    limits[i + 2] = taps[i];
+  if (ArrayRef<int64_t>(limits) != dws)
+    dw = gb.slice(dw, starts, limits, strides);
+  return gb.transpose(dw, swap);
+}
+
+/// The bias adjoint of a channels-first op: the sum over all but axis 1.
+Value biasGradient(GradientBuilder &gb, Value g) {
+  SmallVector<int64_t> axes = {0};
+  for (int64_t i = 2; i < rankOf(g); ++i)
+    axes.push_back(i);
+  return gb.sum(g, axes, /*keepdims=*/false);
+}
+
 void convRule(Rule &r, ConvOp op) {
   GradientBuilder &gb = r.gb;
   Value x = op.getInput(), w = op.getFilter(), g = r.g();
@@ -476,43 +521,33 @@ void convRule(Rule &r, ConvOp op) {
         gb.i64s("output_padding", outPad), gb.i64("groups", groups)};
     r.set(0, gb.value<ConvTransposeOp>({g, w}, attrs));
   }
-  if (r.want(1)) {
-    // dw[o, c, k] = sum_n,p g[n, o, p] x[n, group(o)*Cg + c, p*s + k*d]:
-    // a convolution of x (batch as channels, grouped) by g, with stride and
-    // dilation exchanged.
-    int64_t n = xs[0], cg = xs[1] / groups;
-    SmallVector<int64_t> split = {n, groups, cg};
-    llvm::append_range(split, xs.drop_front(2));
-    SmallVector<int64_t> perm = {2, 1, 0};
-    for (size_t i = 0; i < k; ++i)
-      perm.push_back(3 + i);
-    SmallVector<int64_t> merged = {cg, groups * n};
-    llvm::append_range(merged, xs.drop_front(2));
-    Value input = gb.reshape(gb.transpose(gb.reshape(x, split), perm), merged);
-    SmallVector<int64_t> swap = {1, 0};
-    for (size_t i = 0; i < k; ++i)
-      swap.push_back(2 + i);
-    Value filter = gb.transpose(g, swap);
+  if (r.want(1))
+    r.set(1, filterGradient(gb, x, g, win, groups, ws.drop_front(2)));
+  if (op.getBias() && r.want(2))
+    r.set(2, biasGradient(gb, g));
+}
+
+void convTransposeRule(Rule &r, ConvTransposeOp op) {
+  GradientBuilder &gb = r.gb;
+  Value x = op.getInput(), w = op.getFilter(), g = r.g();
+  size_t k = shapeOf(x).size() - 2;
+  int64_t groups = op.getGroups();
+  Window win = windowOf(k, op.getStrides(), op.getDilations(), op.getPadLow(),
+                        op.getPadHigh());
+  // conv_transpose is the adjoint of the convolution with the same filter
+  // and attributes: its input's adjoint is that convolution of g, and its
+  // filter's the filter gradient of the convolution from g to x.
+  if (r.want(0)) {
     SmallVector<NamedAttribute> attrs = {
-        gb.i64s("strides", win.dilations), gb.i64s("dilations", win.strides),
+        gb.i64s("strides", win.strides), gb.i64s("dilations", win.dilations),
         gb.i64s("pad_low", win.low), gb.i64s("pad_high", win.high),
         gb.i64("groups", groups)};
-    Value dw = gb.value<ConvOp>({input, filter}, attrs);
-    // Rows past the last tap the forward pass used are dropped.
-    ArrayRef<int64_t> dws = shapeOf(dw);
-    SmallVector<int64_t> starts(k + 2, 0), limits(dws), strides(k + 2, 1);
-    for (size_t i = 0; i < k; ++i)
-      limits[i + 2] = ws[i + 2];
-    if (ArrayRef<int64_t>(limits) != dws)
-      dw = gb.slice(dw, starts, limits, strides);
-    r.set(1, gb.transpose(dw, swap));
+    r.set(0, gb.value<ConvOp>({g, w}, attrs));
   }
-  if (op.getBias() && r.want(2)) {
-    SmallVector<int64_t> axes = {0};
-    for (size_t i = 0; i < k; ++i)
-      axes.push_back(2 + i);
-    r.set(2, gb.sum(g, axes, /*keepdims=*/false));
-  }
+  if (r.want(1))
+    r.set(1, filterGradient(gb, g, x, win, groups, shapeOf(w).drop_front(2)));
+  if (op.getBias() && r.want(2))
+    r.set(2, biasGradient(gb, g));
 }
 
 /// Cells per window that count in an average pool's divisor, per output
@@ -768,6 +803,19 @@ std::optional<std::string> graphc::autodiff::whyNotDifferentiable(Operation *op)
                  "' has no gradient rule (only 'constant')";
         return std::nullopt;
       })
+      .Case([](ConvTransposeOp ct) -> std::optional<std::string> {
+        // The adjoint convolution gives back the input's size only when
+        // the extra output cells are fewer than the stride.
+        auto pads = ct.getOutputPadding();
+        auto strides = ct.getStrides();
+        for (size_t i = 0; pads && i < pads->size(); ++i) {
+          int64_t s = strides ? (*strides)[i] : 1;
+          if ((*pads)[i] >= s)
+            return "output_padding " + std::to_string((*pads)[i]) +
+                   " is not smaller than its stride " + std::to_string(s);
+        }
+        return std::nullopt;
+      })
       .Case([](GatherOp gth) -> std::optional<std::string> {
         if (gth.getBatchDims() != 0)
           return "batch_dims = " + std::to_string(gth.getBatchDims()) +
@@ -830,6 +878,7 @@ void graphc::autodiff::buildGradients(Operation *op, ArrayRef<Value> resultGrads
       .Case([&](TileOp o) { tileRule(r, o); })
       .Case([&](MatMulOp o) { matmulRule(r, o); })
       .Case([&](ConvOp o) { convRule(r, o); })
+      .Case([&](ConvTransposeOp o) { convTransposeRule(r, o); })
       .Case([&](PoolOp o) { poolRule(r, o); })
       .Case([&](BatchNormOp o) { batchNormRule(r, o); })
       .Case([&](BatchNormTrainOp o) { batchNormTrainRule(r, o); })

@@ -68,3 +68,14 @@ module {
     return %x : tensor<3xf32>
   }
 }
+
+// -----
+
+// output_padding past the stride (allowed by a larger dilation): the
+// adjoint convolution would not give back the input's size.
+func.func @conv_transpose_pad(%x: tensor<1x1x3xf32>, %w: tensor<1x1x2xf32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  // expected-error @+1 {{is not differentiable; output_padding 1 is not smaller than its stride 1}}
+  %y = graph.conv_transpose %x, %w {dilations = array<i64: 2>, output_padding = array<i64: 1>} : (tensor<1x1x3xf32>, tensor<1x1x2xf32>) -> tensor<1x1x6xf32>
+  %l = graph.reduce %y {axes = array<i64: 0, 1, 2>, kind = #graph<reduce_kind sum>} : (tensor<1x1x6xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
