@@ -126,6 +126,24 @@ void unaryRule(Rule &r, Operation *op) {
           .Case([&](SinOp) { return gb.mul(g, gb.value<CosOp>({x})); })
           .Case([&](CosOp) { return gb.neg(gb.mul(g, gb.value<SinOp>({x}))); })
           .Case([&](AbsOp) { return gb.mul(g, gb.value<SignOp>({x})); })
+          .Case([&](TanOp) { return gb.mul(g, gb.add(c(1), gb.mul(y, y))); })
+          .Case([&](AsinOp) {
+            return gb.div(g, gb.value<SqrtOp>({gb.sub(c(1), gb.mul(x, x))}));
+          })
+          .Case([&](AcosOp) {
+            return gb.neg(
+                gb.div(g, gb.value<SqrtOp>({gb.sub(c(1), gb.mul(x, x))})));
+          })
+          .Case([&](AtanOp) { return gb.div(g, gb.add(c(1), gb.mul(x, x))); })
+          .Case([&](SinhOp) { return gb.mul(g, gb.value<CoshOp>({x})); })
+          .Case([&](CoshOp) { return gb.mul(g, gb.value<SinhOp>({x})); })
+          .Case([&](AsinhOp) {
+            return gb.div(g, gb.value<SqrtOp>({gb.add(gb.mul(x, x), c(1))}));
+          })
+          .Case([&](AcoshOp) {
+            return gb.div(g, gb.value<SqrtOp>({gb.sub(gb.mul(x, x), c(1))}));
+          })
+          .Case([&](AtanhOp) { return gb.div(g, gb.sub(c(1), gb.mul(x, x))); })
           .Case([&](GeluOp l) {
             return gb.mul(g, geluDerivative(gb, x, l.getApproximate()));
           })
@@ -824,7 +842,9 @@ std::optional<std::string> graphc::autodiff::whyNotDifferentiable(Operation *op)
       })
       .Case<NegOp, IdentityOp, ExpOp, LogOp, SqrtOp, RsqrtOp, ReciprocalOp,
             TanhOp, SigmoidOp, ReluOp, LeakyReluOp, EluOp, SoftplusOp, ErfOp,
-            SinOp, CosOp, AbsOp, GeluOp, CastOp, AddOp, SubOp, MulOp, DivOp,
+            SinOp, CosOp, AbsOp, GeluOp, CastOp, TanOp, AsinOp, AcosOp,
+            AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp, AddOp, SubOp,
+            MulOp, DivOp,
             PowOp, MaxOp, MinOp, ClampOp, SelectOp, SignOp, FloorOp, CeilOp,
             RoundOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp, ConcatOp,
             SplitOp, SliceOp, ReshapeOp, DynamicReshapeOp, TransposeOp,
@@ -847,7 +867,8 @@ void graphc::autodiff::buildGradients(Operation *op, ArrayRef<Value> resultGrads
   llvm::TypeSwitch<Operation *>(op)
       .Case<NegOp, IdentityOp, ExpOp, LogOp, SqrtOp, RsqrtOp, ReciprocalOp,
             TanhOp, SigmoidOp, ReluOp, LeakyReluOp, EluOp, SoftplusOp, ErfOp,
-            SinOp, CosOp, AbsOp, GeluOp, CastOp>(
+            SinOp, CosOp, AbsOp, GeluOp, CastOp, TanOp, AsinOp, AcosOp,
+            AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp>(
           [&](Operation *o) { unaryRule(r, o); })
       .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp>(
           [&](Operation *o) { binaryRule(r, o); })

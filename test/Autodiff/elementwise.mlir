@@ -1,11 +1,12 @@
-// Gradient check of graph-autodiff's elementwise rules: unary functions,
+// Gradient check of graph-autodiff's elementwise rules: unary functions
+// (trigonometric and hyperbolic ones too),
 // broadcasting binary ops, select, clamp and cast. Each function's gradient
 // (the loss is sum(f(x) * r)) is compared with central differences of the
 // compiled function, in f64 (see gradcheck.py for step and tolerance).
 //
 // RUN: %python %S/gradcheck.py %s --runner %mlir_runner --libs %runner_libs | FileCheck %s
 // CHECK-NOT: MISMATCH
-// CHECK: gradcheck: 43 of 43 gradients match finite differences
+// CHECK: gradcheck: 52 of 52 gradients match finite differences
 
 func.func @neg(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
   %y = graph.neg %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
@@ -109,6 +110,57 @@ func.func @gelu(%x: tensor<2x3xf64>) -> (tensor<2x3xf64>, tensor<2x3xf64>) {
   %y = graph.gelu %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
   %z = graph.gelu %x {approximate} : (tensor<2x3xf64>) -> tensor<2x3xf64>
   return %y, %z : tensor<2x3xf64>, tensor<2x3xf64>
+}
+
+// Trigonometric and hyperbolic functions, inside their domains.
+// gradcheck @tan x=unit
+func.func @tan(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %y = graph.tan %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}
+
+// gradcheck @asin x=unit
+func.func @asin(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %y = graph.asin %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}
+
+// gradcheck @acos x=unit
+func.func @acos(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %y = graph.acos %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}
+
+func.func @atan(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %y = graph.atan %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}
+
+func.func @sinh(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %y = graph.sinh %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}
+
+func.func @cosh(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %y = graph.cosh %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}
+
+func.func @asinh(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %y = graph.asinh %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}
+
+// gradcheck @acosh x=gt1
+func.func @acosh(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %y = graph.acosh %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
+}
+
+// gradcheck @atanh x=unit
+func.func @atanh(%x: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %y = graph.atanh %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %y : tensor<2x3xf64>
 }
 
 // Broadcasting: each operand's gradient is summed back to its own shape.

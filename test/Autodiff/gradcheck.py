@@ -23,6 +23,8 @@ Inputs are uniform in [-2, 2] unless a directive says otherwise:
   // gradcheck @NAME ARG=int:LO:HI    integers in [LO, HI) (index arguments)
   // gradcheck @NAME ARG=bool         random booleans
   // gradcheck @NAME ARG=spread       distinct values (no ties in max/min)
+  // gradcheck @NAME ARG=unit         uniform in [-0.9, 0.9]
+  // gradcheck @NAME ARG=gt1          uniform in [1.2, 3]
   // gradcheck @NAME h=STEP rtol=TOL    another step or tolerance, for a case
                                       over f32 (h=1e-2, rtol=1e-3: a linear
                                       or quadratic function, whose central
@@ -178,6 +180,10 @@ def make_input(rng, dims, dtype, kind):
         return rng.randint(0, 2, size=dims).astype(bool)
     if kind == "pos":
         return rng.uniform(0.5, 2, size=dims)
+    if kind == "unit":
+        return rng.uniform(-0.9, 0.9, size=dims)
+    if kind == "gt1":
+        return rng.uniform(1.2, 3, size=dims)
     if kind == "spread":
         n = int(np.prod(dims)) if dims else 1
         return (rng.permutation(n) * 0.25 - n * 0.125 + rng.uniform(0, 0.1, n)).reshape(dims)
