@@ -15,11 +15,12 @@ default), then for each optimizer (sgd lr=0.1, adam lr=0.01):
     10 steps on the same batch (--steps 10 --input x=... --input y=...),
     recording the losses (--metrics: per_step loss) and writing the final
     weights (--output-dir);
-  * for the MLP, the same with --replicas 2 and 4.
+  * for the MLP, the same with --replicas 2, --replicas 4, --ps-tasks 2 and
+    --replicas 2 --ps-tasks 2.
 
 Prints one line per comparison: the 10 losses and the final weights (and
 running statistics) against PyTorch's (rtol 1e-4, atol 1e-6), and the
-replicated runs' losses against the 1-replica run's (rtol 1e-5). Exits 1 on
+distributed runs' losses against the one-task run's (rtol 1e-5). Exits 1 on
 any mismatch.
 """
 import json
@@ -162,11 +163,15 @@ def main():
         if name == "mlp":
             # dist-place refuses batch statistics under replicas (they
             # would be each replica's, not the batch's), so only the MLP.
-            for n in (2, 4):
-                replica_losses, _ = graphc_train(out, optimizer, lr,
-                                                 ["--replicas", str(n)], str(n))
-                ok &= close("%s losses with %d replicas" % (optimizer, n),
-                            replica_losses, losses, 1e-5)
+            for tag, flags in (("2 replicas", "--replicas 2"),
+                               ("4 replicas", "--replicas 4"),
+                               ("2 parameter servers", "--ps-tasks 2"),
+                               ("2 replicas and 2 parameter servers",
+                                "--replicas 2 --ps-tasks 2")):
+                dist_losses, _ = graphc_train(out, optimizer, lr, flags.split(),
+                                              tag.replace(" ", "-"))
+                ok &= close("%s losses with %s" % (optimizer, tag),
+                            dist_losses, losses, 1e-5)
     return 0 if ok else 1
 
 
