@@ -39,11 +39,13 @@ struct GraphApplyOptimizerPass
       if (func.isExternal() ||
           !llvm::any_of(resultNames(func), [](const std::string &n) {
             return StringRef(n).starts_with(kGradPrefix);
-          }))
+          })) {
         continue;
+      }
       any = true;
-      if (failed(apply(func, symbols)))
+      if (failed(apply(func, symbols))) {
         return signalPassFailure();
+      }
     }
     if (!any) {
       module.emitError() << "graph-apply-optimizer: no function has grad/ "
@@ -56,10 +58,11 @@ struct GraphApplyOptimizerPass
   FailureOr<VariableOp> makeSlot(SymbolTable &symbols, Operation *after,
                                  StringRef name, RankedTensorType type,
                                  StringRef slotOf, double init) {
-    if (symbols.lookup(name))
+    if (symbols.lookup(name)) {
       return after->emitError()
              << "graph-apply-optimizer: the optimizer slot '" << name
              << "' exists already; was the optimizer applied twice?";
+    }
     OpBuilder b(after->getContext());
     b.setInsertionPointAfter(after);
     Attribute value =
@@ -75,9 +78,9 @@ struct GraphApplyOptimizerPass
 
   Value read(GradientBuilder &gb, VariableOp var) {
     auto type = cast<RankedTensorType>(var.getType());
-    return ReadVariableOp::create(
-               gb.builder(), gb.location(), type,
-               FlatSymbolRefAttr::get(var.getSymNameAttr()), TypeAttr::get(type))
+    return ReadVariableOp::create(gb.builder(), gb.location(), type,
+                                  FlatSymbolRefAttr::get(var.getSymNameAttr()),
+                                  TypeAttr::get(type))
         .getResult();
   }
 
@@ -90,9 +93,10 @@ struct GraphApplyOptimizerPass
 
   LogicalResult apply(func::FuncOp func, SymbolTable &symbols) {
     func::ReturnOp ret = returnOf(func);
-    if (!ret)
+    if (!ret) {
       return func.emitError() << "graph-apply-optimizer: @" << func.getSymName()
                               << " must have one block ending in a return";
+    }
     OpBuilder b(ret);
     GradientBuilder gb(b, func.getLoc());
     SmallVector<Value> kept;
@@ -111,18 +115,19 @@ struct GraphApplyOptimizerPass
       }
       StringRef varName = StringRef(name).drop_front(kGradPrefix.size());
       auto var = symbols.lookup<VariableOp>(varName);
-      if (!var)
+      if (!var) {
         return func.emitError()
                << "graph-apply-optimizer: result '" << name << "' of @"
                << func.getSymName() << " has no graph.variable @" << varName
                << " to update (was it differentiated with wrt=arguments?)";
+      }
       auto type = dyn_cast<RankedTensorType>(var.getType());
       if (!type || value.getType() != type ||
-          !isa<FloatType>(type.getElementType()))
-        return func.emitError()
-               << "graph-apply-optimizer: result '" << name << "' has type "
-               << value.getType() << " but @" << varName << " is "
-               << var.getType();
+          !isa<FloatType>(type.getElementType())) {
+        return func.emitError() << "graph-apply-optimizer: result '" << name
+                                << "' has type " << value.getType() << " but @"
+                                << varName << " is " << var.getType();
+      }
       Type e = type.getElementType();
       Value w = read(gb, var);
       Value lrValue = gb.scalar(e, lr);
@@ -133,8 +138,9 @@ struct GraphApplyOptimizerPass
       } else if (optimizer == "momentum") {
         FailureOr<VariableOp> accum = makeSlot(
             symbols, var, (varName + "/momentum").str(), type, varName, 0.0);
-        if (failed(accum))
+        if (failed(accum)) {
           return failure();
+        }
         auto update = gb.make<MomentumUpdateOp>(
             {w, read(gb, *accum), value, lrValue, gb.scalar(e, momentum)});
         updated = update.getNewParam();
@@ -145,14 +151,16 @@ struct GraphApplyOptimizerPass
           auto scalarType = RankedTensorType::get({}, b.getF32Type());
           ModuleOp module = func->getParentOfType<ModuleOp>();
           Operation *anchor = &module.getBody()->front();
-          FailureOr<VariableOp> p1 = makeSlot(symbols, anchor, "adam/beta1_power",
-                                              scalarType, "", beta1);
-          if (failed(p1))
+          FailureOr<VariableOp> p1 = makeSlot(
+              symbols, anchor, "adam/beta1_power", scalarType, "", beta1);
+          if (failed(p1)) {
             return failure();
-          FailureOr<VariableOp> p2 = makeSlot(symbols, *p1, "adam/beta2_power",
-                                              scalarType, "", beta2);
-          if (failed(p2))
+          }
+          FailureOr<VariableOp> p2 =
+              makeSlot(symbols, *p1, "adam/beta2_power", scalarType, "", beta2);
+          if (failed(p2)) {
             return failure();
+          }
           beta1Var = *p1;
           beta2Var = *p2;
           // Read ahead of the updates, where the function starts, so that
@@ -164,21 +172,22 @@ struct GraphApplyOptimizerPass
         }
         FailureOr<VariableOp> m = makeSlot(
             symbols, var, (varName + "/adam_m").str(), type, varName, 0.0);
-        if (failed(m))
+        if (failed(m)) {
           return failure();
+        }
         FailureOr<VariableOp> v = makeSlot(
             symbols, *m, (varName + "/adam_v").str(), type, varName, 0.0);
-        if (failed(v))
+        if (failed(v)) {
           return failure();
+        }
         Value p1 = gb.cast(beta1Power, e), p2 = gb.cast(beta2Power, e);
         // PyTorch adds eps to sqrt(v_hat); ApplyAdam to sqrt(v) after
         // folding sqrt(1 - beta2^t) into the step: scale eps to match.
-        Value epsT = gb.mul(
-            gb.scalar(e, epsilon),
-            gb.value<SqrtOp>({gb.sub(gb.scalar(e, 1.0), p2)}));
+        Value epsT = gb.mul(gb.scalar(e, epsilon),
+                            gb.value<SqrtOp>({gb.sub(gb.scalar(e, 1.0), p2)}));
         auto update = gb.make<AdamUpdateOp>(
-            {w, read(gb, *m), read(gb, *v), value, lrValue,
-             gb.scalar(e, beta1), gb.scalar(e, beta2), epsT, p1, p2});
+            {w, read(gb, *m), read(gb, *v), value, lrValue, gb.scalar(e, beta1),
+             gb.scalar(e, beta2), epsT, p1, p2});
         updated = update.getNewParam();
         assign(gb, var, updated);
         assign(gb, *m, update.getNewM());
@@ -199,8 +208,9 @@ struct GraphApplyOptimizerPass
         auto var = symbols.lookup<VariableOp>(assign.getVariable());
         if (!var || var->hasAttr("graph.slot_of") ||
             assign.getMode() != AssignMode::set ||
-            llvm::is_contained(weightNames, var.getSymName()))
+            llvm::is_contained(weightNames, var.getSymName())) {
           return;
+        }
         weights.push_back(assign.getValue());
         weightNames.push_back(var.getSymName().str());
       });

@@ -44,15 +44,16 @@ std::string locString(Location loc) {
 bool isStatistic(VariableOp var, SymbolTable &symbols, ModuleOp module) {
   bool any = false, onlyStats = true;
   module.walk([&](ReadVariableOp read) {
-    if (read.getVariable() != var.getSymName())
+    if (read.getVariable() != var.getSymName()) {
       return;
+    }
     for (OpOperand &use : read->getUses()) {
       any = true;
       auto bn = dyn_cast<BatchNormOp>(use.getOwner());
-      onlyStats &= bn && (use.get() == bn.getMean() ||
-                          use.get() == bn.getVariance()) &&
-                   bn.getInput() != use.get() && bn.getScale() != use.get() &&
-                   bn.getBias() != use.get();
+      onlyStats &=
+          bn && (use.get() == bn.getMean() || use.get() == bn.getVariance()) &&
+          bn.getInput() != use.get() && bn.getScale() != use.get() &&
+          bn.getBias() != use.get();
     }
   });
   return any && onlyStats;
@@ -79,14 +80,17 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
     SymbolTable symbols(module);
     bool any = false;
     for (func::FuncOp func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
+      if (func.isExternal()) {
         continue;
+      }
       std::optional<unsigned> loss = findResult(func, "loss");
-      if (!loss)
+      if (!loss) {
         continue;
+      }
       any = true;
-      if (failed(differentiate(func, *loss, symbols)))
+      if (failed(differentiate(func, *loss, symbols))) {
         return signalPassFailure();
+      }
     }
     if (!any) {
       module.emitError()
@@ -100,17 +104,18 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
                                SmallVectorImpl<Source> &sources) {
     if (wrt == "arguments") {
       for (BlockArgument arg : func.getArguments()) {
-        if (!isFloatTensor(arg.getType()))
+        if (!isFloatTensor(arg.getType())) {
           continue;
+        }
         std::string name = argumentName(func, arg.getArgNumber());
-        if (!isStatic(arg.getType()))
+        if (!isStatic(arg.getType())) {
           return func.emitError()
                  << "graph-autodiff: argument '" << name << "' has type "
                  << arg.getType()
                  << "; differentiating needs a static shape (give graphc "
                     "--input-shape)";
-        sources.push_back(
-            {name, cast<RankedTensorType>(arg.getType()), {arg}});
+        }
+        sources.push_back({name, cast<RankedTensorType>(arg.getType()), {arg}});
       }
       return success();
     }
@@ -122,20 +127,26 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
     llvm::StringMap<unsigned> index;
     func.walk([&](ReadVariableOp read) {
       auto var = symbols.lookup<VariableOp>(read.getVariable());
-      if (!var || !isFloatTensor(read.getType()))
+      if (!var || !isFloatTensor(read.getType())) {
         return;
-      if (auto trainable = var->getAttrOfType<BoolAttr>("graph.trainable"))
-        if (!trainable.getValue())
+      }
+      if (auto trainable = var->getAttrOfType<BoolAttr>("graph.trainable")) {
+        if (!trainable.getValue()) {
           return;
-      if (marked && !var.getTrainable())
+        }
+      }
+      if (marked && !var.getTrainable()) {
         return;
-      if (isStatistic(var, symbols, module))
+      }
+      if (isStatistic(var, symbols, module)) {
         return;
+      }
       auto [it, fresh] = index.try_emplace(var.getSymName(), sources.size());
-      if (fresh)
+      if (fresh) {
         sources.push_back({var.getSymName().str(),
                            cast<RankedTensorType>(read.getType()),
                            {}});
+      }
       sources[it->second].values.push_back(read.getResult());
     });
     return success();
@@ -144,51 +155,62 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
   LogicalResult differentiate(func::FuncOp func, unsigned lossIndex,
                               SymbolTable &symbols) {
     func::ReturnOp ret = returnOf(func);
-    if (!ret)
+    if (!ret) {
       return func.emitError() << "graph-autodiff: @" << func.getSymName()
                               << " must have a single block ending in a return";
+    }
     Value loss = ret.getOperand(lossIndex);
     auto lossType = dyn_cast<RankedTensorType>(loss.getType());
     if (!lossType || lossType.getRank() != 0 ||
-        !isa<FloatType>(lossType.getElementType()))
+        !isa<FloatType>(lossType.getElementType())) {
       return func.emitError()
              << "graph-autodiff: the result 'loss' of @" << func.getSymName()
              << " has type " << loss.getType()
              << "; it must be a scalar float such as tensor<f32>";
+    }
 
     SmallVector<Source> sources;
-    if (failed(collectSources(func, symbols, sources)))
+    if (failed(collectSources(func, symbols, sources))) {
       return failure();
-    if (sources.empty() && wrt == "variables")
+    }
+    if (sources.empty() && wrt == "variables") {
       return func.emitError()
              << "graph-autodiff: @" << func.getSymName()
              << " reads no trainable float variable, so there is nothing to "
                 "train; weights passed as inputs are not trained (make them "
                 "constants or initializers of the model)";
+    }
 
     // Active: float values that depend on a source. Useful: values the
     // loss depends on. Only ops with both kinds are differentiated.
     Block &body = func.getBody().front();
     DenseSet<Value> active, useful;
-    for (Source &s : sources)
+    for (Source &s : sources) {
       active.insert(s.values.begin(), s.values.end());
-    for (Operation &op : body.without_terminator())
+    }
+    for (Operation &op : body.without_terminator()) {
       if (llvm::any_of(op.getOperands(),
-                       [&](Value v) { return active.contains(v); }))
-        for (Value r : op.getResults())
-          if (isFloatTensor(r.getType()))
+                       [&](Value v) { return active.contains(v); })) {
+        for (Value r : op.getResults()) {
+          if (isFloatTensor(r.getType())) {
             active.insert(r);
+          }
+        }
+      }
+    }
     useful.insert(loss);
     SmallVector<Operation *> ops;
     for (Operation &op : llvm::reverse(body.without_terminator())) {
       bool needed = false;
-      for (Value r : op.getResults())
+      for (Value r : op.getResults()) {
         needed |= useful.contains(r) && active.contains(r);
+      }
       // A source (a variable read) is active without active operands.
       needed &= llvm::any_of(op.getOperands(),
                              [&](Value v) { return active.contains(v); });
-      if (!needed)
+      if (!needed) {
         continue;
+      }
       ops.push_back(&op);
       useful.insert(op.getOperands().begin(), op.getOperands().end());
     }
@@ -196,36 +218,42 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
     for (Operation *op : ops) {
       std::optional<std::string> why = whyNotDifferentiable(op);
       if (!why && isa<SoftmaxCrossEntropyOp>(op) &&
-          useful.contains(op->getResult(1)))
+          useful.contains(op->getResult(1))) {
         why = "its second result (the gradient of the logits) leads to the "
               "loss, and graph-autodiff does not differentiate a gradient";
-      if (why)
+      }
+      if (why) {
         return op->emitError()
                << "graph-autodiff: '" << op->getName() << "' at "
                << locString(op->getLoc()) << " is not differentiable; " << *why
                << "; it lies between a differentiated value and the loss "
                   "(mark the variable graph.trainable = false, or keep the "
                   "op out of the training step)";
+      }
       for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
-                                             op->getResultTypes()))
-        if (isa<TensorType>(t) && !isStatic(t))
+                                             op->getResultTypes())) {
+        if (isa<TensorType>(t) && !isStatic(t)) {
           return op->emitError()
                  << "graph-autodiff: '" << op->getName() << "' at "
                  << locString(op->getLoc()) << " has the dynamic type " << t
                  << "; differentiating needs static shapes (give graphc "
                     "--input-shape)";
+        }
+      }
     }
 
     DenseSet<Operation *> forward;
-    for (Operation &op : body)
+    for (Operation &op : body) {
       forward.insert(&op);
+    }
 
     OpBuilder b(ret);
     DenseMap<Value, Value> grads;
     auto accumulate = [&](Value v, Value g, GradientBuilder &gb) {
       auto [it, fresh] = grads.try_emplace(v, g);
-      if (!fresh)
+      if (!fresh) {
         it->second = gb.add(it->second, g);
+      }
     };
     {
       GradientBuilder gb(b, loss.getLoc());
@@ -240,23 +268,27 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
         resultGrads.push_back(grads.lookup(r));
         anyGrad |= static_cast<bool>(resultGrads.back());
       }
-      if (!anyGrad)
+      if (!anyGrad) {
         continue;
+      }
       SmallVector<bool> wanted;
-      for (Value operand : op->getOperands())
+      for (Value operand : op->getOperands()) {
         wanted.push_back(active.contains(operand));
+      }
       GradientBuilder gb(b, op->getLoc());
       SmallVector<Value> operandGrads;
       buildGradients(op, resultGrads, wanted, gb, operandGrads);
       ++numOpsDifferentiated;
       for (auto [operand, g] : llvm::zip(op->getOperands(), operandGrads)) {
-        if (!g)
+        if (!g) {
           continue;
-        if (g.getType() != operand.getType())
+        }
+        if (g.getType() != operand.getType()) {
           return op->emitError()
                  << "graph-autodiff: internal error: the gradient rule of '"
                  << op->getName() << "' produced " << g.getType() << " for "
                  << operand.getType();
+        }
         accumulate(operand, g, gb);
       }
     }
@@ -266,9 +298,11 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
     GradientBuilder gb(b, func.getLoc());
     for (Source &s : sources) {
       Value total;
-      for (Value v : s.values)
-        if (Value g = grads.lookup(v))
+      for (Value v : s.values) {
+        if (Value g = grads.lookup(v)) {
           total = total ? gb.add(total, g) : g;
+        }
+      }
       results.push_back(total ? total : gb.splat(s.type, 0.0));
       names.push_back("grad/" + s.name);
       ++numGradients;
@@ -277,9 +311,11 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
 
     // Rules build some adjoints no one reads (an unused operand's); drop
     // them, but never a forward op.
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
-      if (!forward.contains(&op) && isOpTriviallyDead(&op))
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body))) {
+      if (!forward.contains(&op) && isOpTriviallyDead(&op)) {
         op.erase();
+      }
+    }
     return success();
   }
 };

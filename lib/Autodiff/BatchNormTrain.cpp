@@ -25,11 +25,13 @@ namespace {
 bool onlyStatistic(VariableOp var, ModuleOp module) {
   bool only = true;
   module.walk([&](ReadVariableOp read) {
-    if (read.getVariable() != var.getSymName())
+    if (read.getVariable() != var.getSymName()) {
       return;
+    }
     for (OpOperand &use : read->getUses()) {
       auto bn = dyn_cast<BatchNormOp>(use.getOwner());
-      only &= bn && (use.getOperandNumber() == 3 || use.getOperandNumber() == 4);
+      only &=
+          bn && (use.getOperandNumber() == 3 || use.getOperandNumber() == 4);
     }
   });
   return only;
@@ -47,18 +49,21 @@ struct GraphBatchNormTrainPass
       return signalPassFailure();
     }
     auto func = module.lookupSymbol<func::FuncOp>(entry);
-    if (!func || func.isExternal())
+    if (!func || func.isExternal()) {
       return;
+    }
     func::ReturnOp ret = returnOf(func);
-    if (!ret)
+    if (!ret) {
       return;
+    }
     SymbolTable symbols(module);
     SmallVector<BatchNormOp> norms;
     func.walk([&](BatchNormOp bn) { norms.push_back(bn); });
     for (BatchNormOp bn : norms) {
       // Decide before the op goes: its reads are what "only a statistic"
       // looks at.
-      VariableOp mean = statistic(bn.getMean(), symbols, module, "running_mean");
+      VariableOp mean =
+          statistic(bn.getMean(), symbols, module, "running_mean");
       VariableOp var =
           statistic(bn.getVariance(), symbols, module, "running_var");
       OpBuilder b(bn);
@@ -70,11 +75,14 @@ struct GraphBatchNormTrainPass
       bn.erase();
       ++numConverted;
 
-      ArrayRef<int64_t> shape = GradientBuilder::typeOf(train.getOutput()).getShape();
+      ArrayRef<int64_t> shape =
+          GradientBuilder::typeOf(train.getOutput()).getShape();
       int64_t n = 1;
-      for (auto [i, d] : llvm::enumerate(shape))
-        if (i != 1)
+      for (auto [i, d] : llvm::enumerate(shape)) {
+        if (i != 1) {
           n *= d;
+        }
+      }
       b.setInsertionPoint(ret);
       update(gb, mean, train.getBatchMean(), 1.0);
       update(gb, var, train.getBatchVariance(),
@@ -88,17 +96,19 @@ struct GraphBatchNormTrainPass
   VariableOp statistic(Value stat, SymbolTable &symbols, ModuleOp module,
                        StringRef suffix) {
     auto read = stat.getDefiningOp<ReadVariableOp>();
-    auto var = read ? symbols.lookup<VariableOp>(read.getVariable())
-                    : VariableOp();
-    if (!var)
+    auto var =
+        read ? symbols.lookup<VariableOp>(read.getVariable()) : VariableOp();
+    if (!var) {
       return nullptr;
+    }
     if (!onlyStatistic(var, module)) {
       OpBuilder b(var);
       b.setInsertionPointAfter(var);
       auto copy = cast<VariableOp>(b.clone(*var));
       std::string base = (var.getSymName() + "/" + suffix).str(), name = base;
-      for (int i = 1; symbols.lookup(name); ++i)
+      for (int i = 1; symbols.lookup(name); ++i) {
         name = base + "_" + std::to_string(i);
+      }
       copy.setSymName(name);
       symbols.insert(copy);
       b.setInsertionPoint(read);
@@ -117,10 +127,10 @@ struct GraphBatchNormTrainPass
   }
 
   /// running = (1 - momentum) * running + momentum * scale * batch.
-  void update(GradientBuilder &gb, VariableOp var, Value batch,
-              double scale) {
-    if (!var)
+  void update(GradientBuilder &gb, VariableOp var, Value batch, double scale) {
+    if (!var) {
       return;
+    }
     auto type = cast<RankedTensorType>(var.getType());
     Value running =
         ReadVariableOp::create(gb.builder(), gb.location(), type,
@@ -129,10 +139,10 @@ struct GraphBatchNormTrainPass
             .getResult();
     Value next = gb.add(gb.scale(running, 1.0 - momentum),
                         gb.scale(batch, momentum * scale));
-    AssignVariableOp::create(gb.builder(), gb.location(),
-                             FlatSymbolRefAttr::get(var.getSymNameAttr()),
-                             next,
-                             AssignModeAttr::get(gb.context(), AssignMode::set));
+    AssignVariableOp::create(
+        gb.builder(), gb.location(),
+        FlatSymbolRefAttr::get(var.getSymNameAttr()), next,
+        AssignModeAttr::get(gb.context(), AssignMode::set));
   }
 };
 

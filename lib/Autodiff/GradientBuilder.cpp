@@ -12,12 +12,13 @@ using namespace graphc::autodiff;
 Value GradientBuilder::splat(RankedTensorType type, double v) {
   Type element = type.getElementType();
   Attribute scalarAttr;
-  if (auto f = dyn_cast<FloatType>(element))
+  if (auto f = dyn_cast<FloatType>(element)) {
     scalarAttr = b.getFloatAttr(f, v);
-  else if (element.isInteger(1))
+  } else if (element.isInteger(1)) {
     scalarAttr = b.getBoolAttr(v != 0.0);
-  else
+  } else {
     scalarAttr = b.getIntegerAttr(element, static_cast<int64_t>(v));
+  }
   return value<ConstantOp>(
       {}, {attr("value", DenseElementsAttr::get(type, scalarAttr))});
 }
@@ -38,7 +39,8 @@ Value GradientBuilder::scale(Value a, double v) {
 
 Value GradientBuilder::compare(Value a, Value c, CompareDirection direction) {
   return value<CompareOp>(
-      {a, c}, {attr("direction", CompareDirectionAttr::get(context(), direction))});
+      {a, c},
+      {attr("direction", CompareDirectionAttr::get(context(), direction))});
 }
 
 Value GradientBuilder::select(Value cond, Value t, Value f) {
@@ -52,34 +54,40 @@ Value GradientBuilder::where(Value cond, Value g) {
 }
 
 Value GradientBuilder::reshape(Value v, ArrayRef<int64_t> shape) {
-  if (typeOf(v).getShape() == shape)
+  if (typeOf(v).getShape() == shape) {
     return v;
+  }
   return value<ReshapeOp>({v}, {i64s("shape", shape)});
 }
 
 Value GradientBuilder::transpose(Value v, ArrayRef<int64_t> perm) {
   bool identity = true;
-  for (auto [i, p] : llvm::enumerate(perm))
+  for (auto [i, p] : llvm::enumerate(perm)) {
     identity &= static_cast<int64_t>(i) == p;
-  if (identity)
+  }
+  if (identity) {
     return v;
+  }
   return value<TransposeOp>({v}, {i64s("perm", perm)});
 }
 
 Value GradientBuilder::broadcastTo(Value v, ArrayRef<int64_t> shape) {
-  if (typeOf(v).getShape() == shape)
+  if (typeOf(v).getShape() == shape) {
     return v;
+  }
   return value<BroadcastToOp>({v}, {i64s("shape", shape)});
 }
 
 Value GradientBuilder::reduce(Value v, ReduceKind kind, ArrayRef<int64_t> axes,
                               bool keepdims) {
-  if (axes.empty())
+  if (axes.empty()) {
     return v;
+  }
   SmallVector<NamedAttribute> attrs = {
       attr("kind", ReduceKindAttr::get(context(), kind)), i64s("axes", axes)};
-  if (keepdims)
+  if (keepdims) {
     attrs.push_back(unit("keepdims"));
+  }
   return value<ReduceOp>({v}, attrs);
 }
 
@@ -98,30 +106,37 @@ Value GradientBuilder::slice(Value v, ArrayRef<int64_t> starts,
 Value GradientBuilder::pad(Value v, ArrayRef<int64_t> low,
                            ArrayRef<int64_t> high, double fill) {
   if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
-      llvm::all_of(high, [](int64_t p) { return p == 0; }))
+      llvm::all_of(high, [](int64_t p) { return p == 0; })) {
     return v;
+  }
   // Defaulted attributes are spelled out: type inference reads them before
   // the op exists to fill them in.
-  return value<PadOp>({v, scalar(elementOf(v), fill)},
-                      {i64s("low", low), i64s("high", high),
-                       attr("mode", PadModeAttr::get(context(), PadMode::constant))});
+  return value<PadOp>(
+      {v, scalar(elementOf(v), fill)},
+      {i64s("low", low), i64s("high", high),
+       attr("mode", PadModeAttr::get(context(), PadMode::constant))});
 }
 
 Value GradientBuilder::cast(Value v, Type element) {
-  if (elementOf(v) == element)
+  if (elementOf(v) == element) {
     return v;
+  }
   return value<CastOp>({v}, {attr("to", TypeAttr::get(element))});
 }
 
 Value GradientBuilder::sumTo(Value g, RankedTensorType target) {
   RankedTensorType from = typeOf(g);
-  if (from.getShape() == target.getShape())
+  if (from.getShape() == target.getShape()) {
     return g;
+  }
   int64_t lead = from.getRank() - target.getRank();
   SmallVector<int64_t> axes;
-  for (int64_t i = 0; i < from.getRank(); ++i)
-    if (i < lead || (target.getDimSize(i - lead) == 1 && from.getDimSize(i) != 1))
+  for (int64_t i = 0; i < from.getRank(); ++i) {
+    if (i < lead ||
+        (target.getDimSize(i - lead) == 1 && from.getDimSize(i) != 1)) {
       axes.push_back(i);
+    }
+  }
   return reshape(sum(g, axes, /*keepdims=*/false), target.getShape());
 }
 
@@ -130,8 +145,9 @@ Value GradientBuilder::unslice(Value g, ArrayRef<int64_t> inputShape,
                                ArrayRef<int64_t> limits,
                                ArrayRef<int64_t> strides) {
   RankedTensorType gType = typeOf(g);
-  if (gType.getNumElements() == 0)
+  if (gType.getNumElements() == 0) {
     return splat(RankedTensorType::get(inputShape, gType.getElementType()), 0);
+  }
   // One dimension at a time: reverse a negative stride, spread the kept
   // elements `stride` apart with zeros between them, then pad to the input's
   // extent.

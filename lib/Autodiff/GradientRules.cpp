@@ -34,16 +34,22 @@ struct Rule {
   Value g() const { return resultGrads[0]; }
   bool want(unsigned i) const { return i < wanted.size() && wanted[i]; }
   void set(unsigned i, Value v) {
-    if (want(i) && v)
+    if (want(i) && v) {
       out[i] = v;
+    }
   }
   /// Sets operand i's adjoint to `v` reduced to the operand's shape.
   void setSummed(unsigned i, Value operand, Value v) {
-    if (want(i) && v)
+    if (want(i) && v) {
       out[i] = gb.sumTo(v, GradientBuilder::typeOf(operand));
+    }
   }
-  Value one(Value like) { return gb.scalar(GradientBuilder::elementOf(like), 1); }
-  Value zero(Value like) { return gb.scalar(GradientBuilder::elementOf(like), 0); }
+  Value one(Value like) {
+    return gb.scalar(GradientBuilder::elementOf(like), 1);
+  }
+  Value zero(Value like) {
+    return gb.scalar(GradientBuilder::elementOf(like), 0);
+  }
 };
 
 int64_t rankOf(Value v) { return GradientBuilder::typeOf(v).getRank(); }
@@ -55,8 +61,9 @@ int64_t normalize(int64_t axis, int64_t rank) {
 }
 SmallVector<int64_t> orDefault(std::optional<ArrayRef<int64_t>> v, size_t n,
                                int64_t fill) {
-  if (v)
+  if (v) {
     return llvm::to_vector(*v);
+  }
   return SmallVector<int64_t>(n, fill);
 }
 
@@ -69,8 +76,8 @@ Value geluDerivative(GradientBuilder &gb, Value x, bool approximate) {
   Type e = GradientBuilder::elementOf(x);
   auto c = [&](double v) { return gb.scalar(e, v); };
   if (!approximate) {
-    Value cdf = gb.scale(
-        gb.add(c(1), gb.value<ErfOp>({gb.scale(x, M_SQRT1_2)})), 0.5);
+    Value cdf =
+        gb.scale(gb.add(c(1), gb.value<ErfOp>({gb.scale(x, M_SQRT1_2)})), 0.5);
     Value pdf = gb.scale(gb.value<ExpOp>({gb.scale(gb.mul(x, x), -0.5)}),
                          0.5 * M_2_SQRTPI * M_SQRT1_2);
     return gb.add(cdf, gb.mul(x, pdf));
@@ -81,15 +88,17 @@ Value geluDerivative(GradientBuilder &gb, Value x, bool approximate) {
   Value t = gb.value<TanhOp>({inner});
   Value left = gb.scale(gb.add(c(1), t), 0.5);
   Value dInner = gb.scale(gb.add(c(1), gb.scale(x2, 3 * a)), k);
-  Value right = gb.mul(gb.scale(gb.mul(x, gb.sub(c(1), gb.mul(t, t))), 0.5),
-                       dInner);
+  Value right =
+      gb.mul(gb.scale(gb.mul(x, gb.sub(c(1), gb.mul(t, t))), 0.5), dInner);
   return gb.add(left, right);
 }
 
 void unaryRule(Rule &r, Operation *op) {
   GradientBuilder &gb = r.gb;
   Value x = op->getOperand(0), y = op->getResult(0), g = r.g();
-  auto c = [&](double v) { return gb.scalar(GradientBuilder::elementOf(x), v); };
+  auto c = [&](double v) {
+    return gb.scalar(GradientBuilder::elementOf(x), v);
+  };
   Value dx =
       llvm::TypeSwitch<Operation *, Value>(op)
           .Case([&](NegOp) { return gb.neg(g); })
@@ -97,28 +106,24 @@ void unaryRule(Rule &r, Operation *op) {
           .Case([&](ExpOp) { return gb.mul(g, y); })
           .Case([&](LogOp) { return gb.div(g, x); })
           .Case([&](SqrtOp) { return gb.div(gb.scale(g, 0.5), y); })
-          .Case([&](RsqrtOp) {
-            return gb.div(gb.mul(gb.scale(g, -0.5), y), x);
-          })
+          .Case(
+              [&](RsqrtOp) { return gb.div(gb.mul(gb.scale(g, -0.5), y), x); })
           .Case([&](ReciprocalOp) { return gb.neg(gb.mul(g, gb.mul(y, y))); })
-          .Case([&](TanhOp) {
-            return gb.mul(g, gb.sub(c(1), gb.mul(y, y)));
-          })
-          .Case([&](SigmoidOp) {
-            return gb.mul(g, gb.mul(y, gb.sub(c(1), y)));
-          })
-          .Case([&](ReluOp) { return gb.where(gb.compare(x, c(0), CD::gt), g); })
+          .Case([&](TanhOp) { return gb.mul(g, gb.sub(c(1), gb.mul(y, y))); })
+          .Case(
+              [&](SigmoidOp) { return gb.mul(g, gb.mul(y, gb.sub(c(1), y))); })
+          .Case(
+              [&](ReluOp) { return gb.where(gb.compare(x, c(0), CD::gt), g); })
           .Case([&](LeakyReluOp l) {
             return gb.select(gb.compare(x, c(0), CD::ge), g,
                              gb.scale(g, l.getAlpha().convertToDouble()));
           })
           .Case([&](EluOp l) {
-            return gb.select(gb.compare(x, c(0), CD::gt), g,
-                             gb.mul(g, gb.add(y, c(l.getAlpha().convertToDouble()))));
+            return gb.select(
+                gb.compare(x, c(0), CD::gt), g,
+                gb.mul(g, gb.add(y, c(l.getAlpha().convertToDouble()))));
           })
-          .Case([&](SoftplusOp) {
-            return gb.mul(g, gb.value<SigmoidOp>({x}));
-          })
+          .Case([&](SoftplusOp) { return gb.mul(g, gb.value<SigmoidOp>({x})); })
           .Case([&](ErfOp) {
             return gb.mul(gb.scale(g, M_2_SQRTPI),
                           gb.value<ExpOp>({gb.neg(gb.mul(x, x))}));
@@ -147,9 +152,8 @@ void unaryRule(Rule &r, Operation *op) {
           .Case([&](GeluOp l) {
             return gb.mul(g, geluDerivative(gb, x, l.getApproximate()));
           })
-          .Case([&](CastOp) {
-            return gb.cast(g, GradientBuilder::elementOf(x));
-          })
+          .Case(
+              [&](CastOp) { return gb.cast(g, GradientBuilder::elementOf(x)); })
           .Default([](Operation *) { return Value(); });
   r.set(0, dx);
 }
@@ -165,37 +169,44 @@ void binaryRule(Rule &r, Operation *op) {
       })
       .Case([&](SubOp) {
         r.setSummed(0, a, g);
-        if (r.want(1))
+        if (r.want(1)) {
           r.setSummed(1, b, gb.neg(g));
+        }
       })
       .Case([&](MulOp) {
-        if (r.want(0))
+        if (r.want(0)) {
           r.setSummed(0, a, gb.mul(g, b));
-        if (r.want(1))
+        }
+        if (r.want(1)) {
           r.setSummed(1, b, gb.mul(g, a));
+        }
       })
       .Case([&](DivOp) {
-        if (r.want(0))
+        if (r.want(0)) {
           r.setSummed(0, a, gb.div(g, b));
-        if (r.want(1))
+        }
+        if (r.want(1)) {
           r.setSummed(1, b, gb.neg(gb.div(gb.mul(g, y), b)));
+        }
       })
       .Case([&](PowOp) {
         if (r.want(0)) {
           Value bm1 = gb.sub(b, r.one(b));
-          r.setSummed(0, a,
-                      gb.mul(g, gb.mul(b, gb.value<PowOp>({a, bm1}))));
+          r.setSummed(0, a, gb.mul(g, gb.mul(b, gb.value<PowOp>({a, bm1}))));
         }
-        if (r.want(1))
+        if (r.want(1)) {
           r.setSummed(1, b, gb.mul(g, gb.mul(y, gb.value<LogOp>({a}))));
+        }
       })
       .Case<MaxOp, MinOp>([&](Operation *) {
         // Ties go to the left operand.
         Value takeA = gb.compare(a, b, isa<MaxOp>(op) ? CD::ge : CD::le);
-        if (r.want(0))
+        if (r.want(0)) {
           r.setSummed(0, a, gb.select(takeA, g, r.zero(g)));
-        if (r.want(1))
+        }
+        if (r.want(1)) {
           r.setSummed(1, b, gb.select(takeA, r.zero(g), g));
+        }
       });
 }
 
@@ -207,21 +218,26 @@ void clampRule(Rule &r, ClampOp op) {
   Value keepM = gb.compare(m, hi, CD::le);
   Value gm = gb.select(keepM, g, r.zero(g));
   Value keepX = gb.compare(x, lo, CD::ge);
-  if (r.want(0))
+  if (r.want(0)) {
     r.setSummed(0, x, gb.select(keepX, gm, r.zero(g)));
-  if (r.want(1))
+  }
+  if (r.want(1)) {
     r.setSummed(1, lo, gb.select(keepX, r.zero(g), gm));
-  if (r.want(2))
+  }
+  if (r.want(2)) {
     r.setSummed(2, hi, gb.select(keepM, r.zero(g), g));
+  }
 }
 
 void selectRule(Rule &r, SelectOp op) {
   GradientBuilder &gb = r.gb;
   Value g = r.g();
-  if (r.want(1))
+  if (r.want(1)) {
     r.setSummed(1, op.getTrueValue(), gb.select(op.getCond(), g, r.zero(g)));
-  if (r.want(2))
+  }
+  if (r.want(2)) {
     r.setSummed(2, op.getFalseValue(), gb.select(op.getCond(), r.zero(g), g));
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -283,8 +299,9 @@ void softmaxRule(Rule &r, Operation *op, int64_t axis, bool log) {
 void crossEntropyRule(Rule &r, SoftmaxCrossEntropyOp op) {
   GradientBuilder &gb = r.gb;
   Value gLoss = r.resultGrads[0];
-  if (!gLoss)
+  if (!gLoss) {
     return;
+  }
   int64_t batch = shapeOf(gLoss)[0];
   Value gCol = gb.reshape(gLoss, {batch, 1});
   if (op.getSparse()) {
@@ -301,9 +318,10 @@ void crossEntropyRule(Rule &r, SoftmaxCrossEntropyOp op) {
     Value mass = gb.sum(labels, {1}, /*keepdims=*/true);
     r.set(0, gb.mul(gCol, gb.sub(gb.mul(p, mass), labels)));
   }
-  if (r.want(1))
-    r.set(1, gb.neg(gb.mul(gCol, gb.value<LogSoftmaxOp>(
-                                     {op.getLogits()}, {gb.i64("axis", 1)}))));
+  if (r.want(1)) {
+    r.set(1, gb.neg(gb.mul(gCol, gb.value<LogSoftmaxOp>({op.getLogits()},
+                                                        {gb.i64("axis", 1)}))));
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -332,8 +350,9 @@ void concatRule(Rule &r, ConcatOp op) {
 void splitRule(Rule &r, SplitOp op) {
   GradientBuilder &gb = r.gb;
   SmallVector<Value> parts;
-  for (auto [result, grad] : llvm::zip(op.getResults(), r.resultGrads))
+  for (auto [result, grad] : llvm::zip(op.getResults(), r.resultGrads)) {
     parts.push_back(grad ? grad : gb.zerosLike(result));
+  }
   int64_t axis = normalize(op.getAxis(), rankOf(op.getInput()));
   r.set(0, parts.size() == 1
                ? parts[0]
@@ -345,13 +364,15 @@ void padRule(Rule &r, PadOp op) {
   Value g = r.g();
   ArrayRef<int64_t> inShape = shapeOf(op.getInput());
   SmallVector<int64_t> limits, strides(inShape.size(), 1);
-  for (auto [low, dim] : llvm::zip(op.getLow(), inShape))
+  for (auto [low, dim] : llvm::zip(op.getLow(), inShape)) {
     limits.push_back(low + dim);
+  }
   Value gx = gb.slice(g, op.getLow(), limits, strides);
   r.set(0, gx);
   // The padding value fills every cell the input does not.
-  if (r.want(1))
+  if (r.want(1)) {
     r.set(1, gb.sub(gb.sumAll(g), gb.sumAll(gx)));
+  }
 }
 
 void gatherRule(Rule &r, GatherOp op) {
@@ -369,12 +390,15 @@ void gatherRule(Rule &r, GatherOp op) {
   // [dim] + pre + post, then move dim back to `axis`.
   int64_t gRank = rankOf(g);
   SmallVector<int64_t> perm;
-  for (int64_t i = axis; i < axis + q; ++i)
+  for (int64_t i = axis; i < axis + q; ++i) {
     perm.push_back(i);
-  for (int64_t i = 0; i < axis; ++i)
+  }
+  for (int64_t i = 0; i < axis; ++i) {
     perm.push_back(i);
-  for (int64_t i = axis + q; i < gRank; ++i)
+  }
+  for (int64_t i = axis + q; i < gRank; ++i) {
     perm.push_back(i);
+  }
   Value updates = gb.transpose(g, perm);
   SmallVector<int64_t> idxShape(shapeOf(idx));
   idxShape.push_back(1);
@@ -382,18 +406,20 @@ void gatherRule(Rule &r, GatherOp op) {
   SmallVector<int64_t> target = {dim};
   llvm::append_range(target, inShape.take_front(axis));
   llvm::append_range(target, inShape.drop_front(axis + 1));
-  Value zeros = gb.splat(
-      RankedTensorType::get(target, GradientBuilder::elementOf(x)), 0);
+  Value zeros =
+      gb.splat(RankedTensorType::get(target, GradientBuilder::elementOf(x)), 0);
   Value scattered = gb.value<ScatterNdOp>(
       {zeros, idx2, updates},
       {gb.attr("reduction", ScatterReductionAttr::get(gb.context(),
                                                       ScatterReduction::add))});
   SmallVector<int64_t> back;
-  for (int64_t i = 1; i <= axis; ++i)
+  for (int64_t i = 1; i <= axis; ++i) {
     back.push_back(i);
+  }
   back.push_back(0);
-  for (int64_t i = axis + 1; i < rank; ++i)
+  for (int64_t i = axis + 1; i < rank; ++i) {
     back.push_back(i);
+  }
   r.set(0, gb.transpose(scattered, back));
 }
 
@@ -435,22 +461,22 @@ void matmulRule(Rule &r, MatMulOp op) {
   Value g2 = gb.reshape(g, gShape);
   auto mm = [&](Value l, Value rr, bool tl, bool tr) {
     SmallVector<NamedAttribute> attrs;
-    if (tl)
+    if (tl) {
       attrs.push_back(gb.unit("transpose_lhs"));
-    if (tr)
+    }
+    if (tr) {
       attrs.push_back(gb.unit("transpose_rhs"));
+    }
     return gb.value<MatMulOp>({l, rr}, attrs);
   };
   if (r.want(0)) {
     // d(A_eff) = g B_eff^T; A = A_eff^T when transposed.
     Value da = ta ? mm(b2, g2, tb, true) : mm(g2, b2, false, !tb);
-    r.set(0, gb.reshape(gb.sumTo(da, GradientBuilder::typeOf(a2)),
-                        shapeOf(a)));
+    r.set(0, gb.reshape(gb.sumTo(da, GradientBuilder::typeOf(a2)), shapeOf(a)));
   }
   if (r.want(1)) {
     Value db = tb ? mm(g2, a2, true, ta) : mm(a2, g2, !ta, false);
-    r.set(1, gb.reshape(gb.sumTo(db, GradientBuilder::typeOf(b2)),
-                        shapeOf(b)));
+    r.set(1, gb.reshape(gb.sumTo(db, GradientBuilder::typeOf(b2)), shapeOf(b)));
   }
 }
 
@@ -483,14 +509,16 @@ Value filterGradient(GradientBuilder &gb, Value x, Value g, const Window &win,
   SmallVector<int64_t> split = {n, groups, cg};
   llvm::append_range(split, xs.drop_front(2));
   SmallVector<int64_t> perm = {2, 1, 0};
-  for (size_t i = 0; i < k; ++i)
+  for (size_t i = 0; i < k; ++i) {
     perm.push_back(3 + i);
+  }
   SmallVector<int64_t> merged = {cg, groups * n};
   llvm::append_range(merged, xs.drop_front(2));
   Value input = gb.reshape(gb.transpose(gb.reshape(x, split), perm), merged);
   SmallVector<int64_t> swap = {1, 0};
-  for (size_t i = 0; i < k; ++i)
+  for (size_t i = 0; i < k; ++i) {
     swap.push_back(2 + i);
+  }
   Value filter = gb.transpose(g, swap);
   SmallVector<NamedAttribute> attrs = {
       gb.i64s("strides", win.dilations), gb.i64s("dilations", win.strides),
@@ -500,18 +528,21 @@ Value filterGradient(GradientBuilder &gb, Value x, Value g, const Window &win,
   // Rows past the last tap the forward pass used are dropped.
   ArrayRef<int64_t> dws = shapeOf(dw);
   SmallVector<int64_t> starts(k + 2, 0), limits(dws), strides(k + 2, 1);
-  for (size_t i = 0; i < k; ++i)
+  for (size_t i = 0; i < k; ++i) {
     limits[i + 2] = taps[i];
-  if (ArrayRef<int64_t>(limits) != dws)
+  }
+  if (ArrayRef<int64_t>(limits) != dws) {
     dw = gb.slice(dw, starts, limits, strides);
+  }
   return gb.transpose(dw, swap);
 }
 
 /// The bias adjoint of a channels-first op: the sum over all but axis 1.
 Value biasGradient(GradientBuilder &gb, Value g) {
   SmallVector<int64_t> axes = {0};
-  for (int64_t i = 2; i < rankOf(g); ++i)
+  for (int64_t i = 2; i < rankOf(g); ++i) {
     axes.push_back(i);
+  }
   return gb.sum(g, axes, /*keepdims=*/false);
 }
 
@@ -534,15 +565,17 @@ void convRule(Rule &r, ConvOp op) {
       outPad.push_back(xs[i + 2] - covered);
     }
     SmallVector<NamedAttribute> attrs = {
-        gb.i64s("strides", win.strides), gb.i64s("dilations", win.dilations),
-        gb.i64s("pad_low", win.low), gb.i64s("pad_high", win.high),
+        gb.i64s("strides", win.strides),   gb.i64s("dilations", win.dilations),
+        gb.i64s("pad_low", win.low),       gb.i64s("pad_high", win.high),
         gb.i64s("output_padding", outPad), gb.i64("groups", groups)};
     r.set(0, gb.value<ConvTransposeOp>({g, w}, attrs));
   }
-  if (r.want(1))
+  if (r.want(1)) {
     r.set(1, filterGradient(gb, x, g, win, groups, ws.drop_front(2)));
-  if (op.getBias() && r.want(2))
+  }
+  if (op.getBias() && r.want(2)) {
     r.set(2, biasGradient(gb, g));
+  }
 }
 
 void convTransposeRule(Rule &r, ConvTransposeOp op) {
@@ -562,10 +595,12 @@ void convTransposeRule(Rule &r, ConvTransposeOp op) {
         gb.i64("groups", groups)};
     r.set(0, gb.value<ConvOp>({g, w}, attrs));
   }
-  if (r.want(1))
+  if (r.want(1)) {
     r.set(1, filterGradient(gb, g, x, win, groups, shapeOf(w).drop_front(2)));
-  if (op.getBias() && r.want(2))
+  }
+  if (op.getBias() && r.want(2)) {
     r.set(2, biasGradient(gb, g));
+  }
 }
 
 /// Cells per window that count in an average pool's divisor, per output
@@ -578,7 +613,8 @@ SmallVector<int64_t> avgCounts(int64_t in, int64_t out, int64_t window,
     int64_t n = 0;
     for (int64_t j = 0; j < window; ++j) {
       int64_t pos = o * stride - low + j * dilation;
-      n += includePad ? (pos >= -low && pos < in + high) : (pos >= 0 && pos < in);
+      n += includePad ? (pos >= -low && pos < in + high)
+                      : (pos >= 0 && pos < in);
     }
     counts.push_back(n);
   }
@@ -606,20 +642,23 @@ void poolRule(Rule &r, PoolOp op) {
     padded[i + 2] = xs[i + 2] + low[i + 2] + high[i + 2];
   }
   Value xp;
-  if (isMax)
+  if (isMax) {
     xp = gb.pad(x, low, high, -std::numeric_limits<double>::infinity());
+  }
   Value gScaled = g;
   if (!isMax) {
     // Divide by each window's divisor, a constant of the static shapes.
     SmallVector<SmallVector<int64_t>> perDim;
-    for (size_t i = 0; i < k; ++i)
+    for (size_t i = 0; i < k; ++i) {
       perDim.push_back(avgCounts(xs[i + 2], ys[i + 2], window[i],
                                  win.strides[i], win.dilations[i], win.low[i],
                                  win.high[i], op.getCountIncludePad()));
+    }
     SmallVector<int64_t> spatial(ys.drop_front(2));
     int64_t total = 1;
-    for (int64_t s : spatial)
+    for (int64_t s : spatial) {
       total *= s;
+    }
     SmallVector<Attribute> inv;
     for (int64_t flat = 0; flat < total; ++flat) {
       int64_t rest = flat, count = 1;
@@ -660,14 +699,17 @@ void poolRule(Rule &r, PoolOp op) {
     Value spread = gb.unslice(contribution, padded, starts, limits, strides);
     total = total ? gb.add(total, spread) : spread;
     size_t i = k;
-    while (i > 0 && ++tap[i - 1] == window[i - 1])
+    while (i > 0 && ++tap[i - 1] == window[i - 1]) {
       tap[--i] = 0;
-    if (i == 0)
+    }
+    if (i == 0) {
       break;
+    }
   }
   SmallVector<int64_t> limits, strides(rank, 1);
-  for (size_t i = 0; i < rank; ++i)
+  for (size_t i = 0; i < rank; ++i) {
     limits.push_back(low[i] + xs[i]);
+  }
   r.set(0, gb.slice(total, low, limits, strides));
 }
 
@@ -687,8 +729,9 @@ NormGrads normGrads(GradientBuilder &gb, Value g, Value xhat, Value rstd,
   NormGrads out;
   out.dbias = gb.sum(g, paramAxes, /*keepdims=*/false);
   out.dscale = gb.sum(gb.mul(g, xhat), paramAxes, /*keepdims=*/false);
-  if (!wantX)
+  if (!wantX) {
     return out;
+  }
   // dx = rstd/M * (M*gh - sum(gh) - xhat*sum(gh*xhat)), gh = g*scale.
   Value gh = gb.mul(g, scale);
   Value s1 = gb.sum(gh, axes, /*keepdims=*/true);
@@ -705,11 +748,12 @@ void batchNormTrainRule(Rule &r, BatchNormTrainOp op) {
   int64_t c = xs[1], m = 1;
   SmallVector<int64_t> axes, bshape(xs.size(), 1);
   bshape[1] = c;
-  for (size_t i = 0; i < xs.size(); ++i)
+  for (size_t i = 0; i < xs.size(); ++i) {
     if (i != 1) {
       axes.push_back(i);
       m *= xs[i];
     }
+  }
   Type e = GradientBuilder::elementOf(x);
   Value mean = gb.reshape(op.getBatchMean(), bshape);
   Value var = gb.reshape(op.getBatchVariance(), bshape);
@@ -719,8 +763,9 @@ void batchNormTrainRule(Rule &r, BatchNormTrainOp op) {
   Value xhat = gb.mul(centered, rstd);
   Value dx;
   if (Value g = r.resultGrads[0]) {
-    NormGrads n = normGrads(gb, g, xhat, rstd, gb.reshape(op.getScale(), bshape),
-                            axes, m, axes, r.want(0));
+    NormGrads n =
+        normGrads(gb, g, xhat, rstd, gb.reshape(op.getScale(), bshape), axes, m,
+                  axes, r.want(0));
     dx = n.dx;
     r.set(1, n.dscale);
     r.set(2, n.dbias);
@@ -729,7 +774,8 @@ void batchNormTrainRule(Rule &r, BatchNormTrainOp op) {
     // The statistics are results too: mean by 1/M, the biased variance by
     // 2(x - mean)/M.
     if (Value gm = r.resultGrads[1]) {
-      Value part = gb.broadcastTo(gb.scale(gb.reshape(gm, bshape), 1.0 / m), xs);
+      Value part =
+          gb.broadcastTo(gb.scale(gb.reshape(gm, bshape), 1.0 / m), xs);
       dx = dx ? gb.add(dx, part) : part;
     }
     if (Value gv = r.resultGrads[2]) {
@@ -746,9 +792,11 @@ void batchNormRule(Rule &r, BatchNormOp op) {
   ArrayRef<int64_t> xs = shapeOf(x);
   SmallVector<int64_t> axes, bshape(xs.size(), 1);
   bshape[1] = xs[1];
-  for (size_t i = 0; i < xs.size(); ++i)
-    if (i != 1)
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (i != 1) {
       axes.push_back(i);
+    }
+  }
   Type e = GradientBuilder::elementOf(x);
   Value scale = gb.reshape(op.getScale(), bshape);
   Value mean = gb.reshape(op.getMean(), bshape);
@@ -760,8 +808,9 @@ void batchNormRule(Rule &r, BatchNormOp op) {
   r.set(0, gs);
   r.set(1, gb.sum(gb.mul(g, gb.mul(centered, rstd)), axes, false));
   r.set(2, gb.sum(g, axes, false));
-  if (r.want(3))
+  if (r.want(3)) {
     r.set(3, gb.neg(gb.sum(gs, axes, false)));
+  }
   if (r.want(4)) {
     // d rstd / d var = -rstd^3 / 2.
     Value r3 = gb.mul(rstd, gb.mul(rstd, rstd));
@@ -794,12 +843,13 @@ void layerNormRule(Rule &r, LayerNormOp op) {
   Value rstd = gb.value<RsqrtOp>(
       {gb.add(var, gb.scalar(e, op.getEpsilon().convertToDouble()))});
   Value xhat = gb.mul(centered, rstd);
-  NormGrads n = normGrads(gb, g, xhat, rstd, op.getScale(), axes, m, lead,
-                          r.want(0));
+  NormGrads n =
+      normGrads(gb, g, xhat, rstd, op.getScale(), axes, m, lead, r.want(0));
   r.set(0, n.dx);
   r.set(1, n.dscale);
-  if (op.getBias())
+  if (op.getBias()) {
     r.set(2, n.dbias);
+  }
 }
 
 } // namespace
@@ -808,17 +858,20 @@ void layerNormRule(Rule &r, LayerNormOp op) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-std::optional<std::string> graphc::autodiff::whyNotDifferentiable(Operation *op) {
+std::optional<std::string>
+graphc::autodiff::whyNotDifferentiable(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
       .Case([](ReduceOp r) -> std::optional<std::string> {
-        if (r.getKind() == ReduceKind::prod)
+        if (r.getKind() == ReduceKind::prod) {
           return std::string("its reduction kind 'prod' has no gradient rule");
+        }
         return std::nullopt;
       })
       .Case([](PadOp p) -> std::optional<std::string> {
-        if (p.getMode() != PadMode::constant)
+        if (p.getMode() != PadMode::constant) {
           return "its mode '" + stringifyPadMode(p.getMode()).str() +
                  "' has no gradient rule (only 'constant')";
+        }
         return std::nullopt;
       })
       .Case([](ConvTransposeOp ct) -> std::optional<std::string> {
@@ -828,36 +881,39 @@ std::optional<std::string> graphc::autodiff::whyNotDifferentiable(Operation *op)
         auto strides = ct.getStrides();
         for (size_t i = 0; pads && i < pads->size(); ++i) {
           int64_t s = strides ? (*strides)[i] : 1;
-          if ((*pads)[i] >= s)
+          if ((*pads)[i] >= s) {
             return "output_padding " + std::to_string((*pads)[i]) +
                    " is not smaller than its stride " + std::to_string(s);
+          }
         }
         return std::nullopt;
       })
       .Case([](GatherOp gth) -> std::optional<std::string> {
-        if (gth.getBatchDims() != 0)
+        if (gth.getBatchDims() != 0) {
           return "batch_dims = " + std::to_string(gth.getBatchDims()) +
                  " has no gradient rule (only 0)";
+        }
         return std::nullopt;
       })
       .Case<NegOp, IdentityOp, ExpOp, LogOp, SqrtOp, RsqrtOp, ReciprocalOp,
             TanhOp, SigmoidOp, ReluOp, LeakyReluOp, EluOp, SoftplusOp, ErfOp,
-            SinOp, CosOp, AbsOp, GeluOp, CastOp, TanOp, AsinOp, AcosOp,
-            AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp, AddOp, SubOp,
-            MulOp, DivOp,
-            PowOp, MaxOp, MinOp, ClampOp, SelectOp, SignOp, FloorOp, CeilOp,
-            RoundOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp, ConcatOp,
-            SplitOp, SliceOp, ReshapeOp, DynamicReshapeOp, TransposeOp,
-            SqueezeOp, UnsqueezeOp, BroadcastToOp, TileOp, MatMulOp, ConvOp,
-            PoolOp, BatchNormOp, BatchNormTrainOp, LayerNormOp>(
-          [](Operation *) { return std::nullopt; })
+            SinOp, CosOp, AbsOp, GeluOp, CastOp, TanOp, AsinOp, AcosOp, AtanOp,
+            SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp, AddOp, SubOp, MulOp,
+            DivOp, PowOp, MaxOp, MinOp, ClampOp, SelectOp, SignOp, FloorOp,
+            CeilOp, RoundOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp,
+            ConcatOp, SplitOp, SliceOp, ReshapeOp, DynamicReshapeOp,
+            TransposeOp, SqueezeOp, UnsqueezeOp, BroadcastToOp, TileOp,
+            MatMulOp, ConvOp, PoolOp, BatchNormOp, BatchNormTrainOp,
+            LayerNormOp>([](Operation *) { return std::nullopt; })
       .Default([](Operation *) {
         return std::string("graph-autodiff has no gradient rule for it");
       });
 }
 
-void graphc::autodiff::buildGradients(Operation *op, ArrayRef<Value> resultGrads,
-                                      ArrayRef<bool> wanted, GradientBuilder &gb,
+void graphc::autodiff::buildGradients(Operation *op,
+                                      ArrayRef<Value> resultGrads,
+                                      ArrayRef<bool> wanted,
+                                      GradientBuilder &gb,
                                       SmallVectorImpl<Value> &operandGrads) {
   operandGrads.assign(op->getNumOperands(), Value());
   Rule r{gb, resultGrads, wanted, operandGrads};
@@ -867,8 +923,8 @@ void graphc::autodiff::buildGradients(Operation *op, ArrayRef<Value> resultGrads
   llvm::TypeSwitch<Operation *>(op)
       .Case<NegOp, IdentityOp, ExpOp, LogOp, SqrtOp, RsqrtOp, ReciprocalOp,
             TanhOp, SigmoidOp, ReluOp, LeakyReluOp, EluOp, SoftplusOp, ErfOp,
-            SinOp, CosOp, AbsOp, GeluOp, CastOp, TanOp, AsinOp, AcosOp,
-            AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp>(
+            SinOp, CosOp, AbsOp, GeluOp, CastOp, TanOp, AsinOp, AcosOp, AtanOp,
+            SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp>(
           [&](Operation *o) { unaryRule(r, o); })
       .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp>(
           [&](Operation *o) { binaryRule(r, o); })
@@ -883,8 +939,9 @@ void graphc::autodiff::buildGradients(Operation *op, ArrayRef<Value> resultGrads
       .Case<ReshapeOp, DynamicReshapeOp, SqueezeOp, UnsqueezeOp>(reshapeBack)
       .Case([&](TransposeOp o) {
         SmallVector<int64_t> inverse(o.getPerm().size());
-        for (auto [i, p] : llvm::enumerate(o.getPerm()))
+        for (auto [i, p] : llvm::enumerate(o.getPerm())) {
           inverse[p] = i;
+        }
         r.set(0, gb.transpose(r.g(), inverse));
       })
       .Case([&](BroadcastToOp o) { r.setSummed(0, o.getInput(), r.g()); })

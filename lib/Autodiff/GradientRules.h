@@ -24,7 +24,8 @@ std::optional<std::string> whyNotDifferentiable(mlir::Operation *op);
 /// operand i needs its adjoint. `operandGrads` gets one entry per operand,
 /// null where none was wanted or where the operand's adjoint is zero.
 /// Requires whyNotDifferentiable(op) to be nullopt.
-void buildGradients(mlir::Operation *op, llvm::ArrayRef<mlir::Value> resultGrads,
+void buildGradients(mlir::Operation *op,
+                    llvm::ArrayRef<mlir::Value> resultGrads,
                     llvm::ArrayRef<bool> wanted, GradientBuilder &gb,
                     llvm::SmallVectorImpl<mlir::Value> &operandGrads);
 

@@ -175,8 +175,7 @@ struct ReplicaRewriter {
         return refuse("broadcasts an unranked operand against the batch");
       }
       int64_t at = axis - (rank - type.getRank());
-      if (at >= 0 && type.getDimSize(at) != 1 &&
-          !localSplat(operand, at)) {
+      if (at >= 0 && type.getDimSize(at) != 1 && !localSplat(operand, at)) {
         return refuse("combines the batch with an operand that is not split "
                       "(its dimension " +
                       Twine(at) + " has size " + Twine(type.getDimSize(at)) +

@@ -157,22 +157,26 @@ cl::opt<bool> train(
              "--loss is applied to its output with --labels as a new input, "
              "and --optimizer updates the weights every step (graphc-train)"),
     cl::init(false), cl::cat(graphcCategory));
-cl::opt<std::string> lossKind(
-    "loss", cl::desc("--train: softmax_cross_entropy (class indices) or mse"),
-    cl::init("softmax_cross_entropy"), cl::cat(graphcCategory));
+cl::opt<std::string>
+    lossKind("loss",
+             cl::desc("--train: softmax_cross_entropy (class indices) or mse"),
+             cl::init("softmax_cross_entropy"), cl::cat(graphcCategory));
 cl::opt<std::string> labelsName(
     "labels",
     cl::desc("--train: name of the input that holds the targets (required)"),
     cl::value_desc("name"), cl::init(""), cl::cat(graphcCategory));
-cl::opt<std::string> optimizerName(
-    "optimizer", cl::desc("--train: sgd, momentum or adam (PyTorch 1.13's)"),
-    cl::init("sgd"), cl::cat(graphcCategory));
-cl::opt<double> learningRate(
-    "lr", cl::desc("--train: learning rate (default 0.01; adam 0.001)"),
-    cl::init(0.01), cl::cat(graphcCategory));
-cl::opt<double> momentumValue(
-    "momentum", cl::desc("--train --optimizer=momentum: the momentum"),
-    cl::init(0.9), cl::cat(graphcCategory));
+cl::opt<std::string>
+    optimizerName("optimizer",
+                  cl::desc("--train: sgd, momentum or adam (PyTorch 1.13's)"),
+                  cl::init("sgd"), cl::cat(graphcCategory));
+cl::opt<double>
+    learningRate("lr",
+                 cl::desc("--train: learning rate (default 0.01; adam 0.001)"),
+                 cl::init(0.01), cl::cat(graphcCategory));
+cl::opt<double>
+    momentumValue("momentum",
+                  cl::desc("--train --optimizer=momentum: the momentum"),
+                  cl::init(0.9), cl::cat(graphcCategory));
 cl::opt<bool> returnWeights(
     "return-weights",
     cl::desc("--train: the step also returns every updated weight as an "
@@ -211,9 +215,10 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
       trainOptions.loss = lossKind;
       trainOptions.labels = labelsName;
       trainOptions.optimizer = optimizerName;
-      trainOptions.lr = learningRate.getNumOccurrences() || optimizerName != "adam"
-                            ? learningRate
-                            : 0.001;
+      trainOptions.lr =
+          learningRate.getNumOccurrences() || optimizerName != "adam"
+              ? learningRate
+              : 0.001;
       trainOptions.momentum = momentumValue;
       trainOptions.returnWeights = returnWeights;
       trainOptions.batchNorm = batchNormMode;
@@ -291,12 +296,11 @@ static int writeJob(ModuleOp module) {
 /// The --train flags, checked before anything is read; non-zero on a
 /// mistake.
 static int checkTrainFlags() {
-  bool trainFlag = lossKind.getNumOccurrences() || labelsName.getNumOccurrences() ||
-                   optimizerName.getNumOccurrences() ||
-                   learningRate.getNumOccurrences() ||
-                   momentumValue.getNumOccurrences() ||
-                   returnWeights.getNumOccurrences() ||
-                   batchNormMode.getNumOccurrences();
+  bool trainFlag =
+      lossKind.getNumOccurrences() || labelsName.getNumOccurrences() ||
+      optimizerName.getNumOccurrences() || learningRate.getNumOccurrences() ||
+      momentumValue.getNumOccurrences() || returnWeights.getNumOccurrences() ||
+      batchNormMode.getNumOccurrences();
   if (!train) {
     if (trainFlag) {
       llvm::errs() << "graphc: --loss, --labels, --optimizer, --lr, "
@@ -329,7 +333,8 @@ static int checkTrainFlags() {
     return 1;
   }
   if (!(learningRate > 0)) {
-    llvm::errs() << "graphc: --lr=" << llvm::format("%g", learningRate.getValue())
+    llvm::errs() << "graphc: --lr="
+                 << llvm::format("%g", learningRate.getValue())
                  << " must be positive\n";
     return 1;
   }
@@ -389,8 +394,9 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  if (int status = checkTrainFlags())
+  if (int status = checkTrainFlags()) {
     return status;
+  }
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);

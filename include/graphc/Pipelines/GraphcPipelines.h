@@ -1,4 +1,5 @@
-//===- GraphcPipelines.h - the named pipelines graphc runs -------*- C++ -*-===//
+//===- GraphcPipelines.h - the named pipelines graphc runs -------*- C++
+//-*-===//
 //
 // graphc's stages (docs/design/distribution.md, "Stages") are these
 // pipelines, in order; `graphc --emit=STAGE` stops after one and
