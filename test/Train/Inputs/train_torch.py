@@ -1,13 +1,17 @@
 """train_torch.py OUT MODEL: trains a PyTorch model and graphc's compiled
 step the same way and compares them.
 
-MODEL is `mlp` (16 -> 32 -> relu -> 10) or `cnn` (conv 3x3 -> BatchNorm ->
-relu -> max pool 2 -> conv 3x3 stride 2 -> relu -> linear, on 3x8x8 images).
+MODEL is `mlp` (16 -> 32 -> relu -> 10), `cnn` (conv 3x3 -> BatchNorm ->
+relu -> max pool 2 -> conv 3x3 stride 2 -> relu -> linear, on 3x8x8 images)
+or `resnet` (a ResNet stem and residual block, global average pooling, and
+a head that reads its linear layer twice through gelu and sigmoid, on
+3x16x16 images).
 Exports it at batch 8 to ONNX from fixed initial weights (the CNN's
 BatchNorm kept: exported from eval mode with training=PRESERVE and no
 constant folding, which would fold it into the convolution; PyTorch then
 trains it in train() mode, with batch statistics, as graphc --train does by
-default), then for each optimizer (sgd lr=0.1, adam lr=0.01):
+default), then for each optimizer (sgd lr=0.1, adam lr=0.01; the resnet: momentum 0.9
+with lr 0.05):
 
   * PyTorch 1.13 runs 10 steps of CrossEntropyLoss on one fixed batch;
   * graphc compiles the ONNX model with --train --loss=softmax_cross_entropy
@@ -35,6 +39,7 @@ from torch import nn
 
 BATCH, STEPS = 8, 10
 OPTIMIZERS = {"sgd": 0.1, "adam": 0.01}
+MOMENTUM = 0.9
 
 
 class MLP(nn.Module):
@@ -63,7 +68,35 @@ class CNN(nn.Module):
         return self.fc(torch.flatten(x, 1))
 
 
-MODELS = {"mlp": (MLP, (16,)), "cnn": (CNN, (3, 8, 8))}
+class Block(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.c1 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.b1 = nn.BatchNorm2d(c)
+        self.c2 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.b2 = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        return torch.relu(x + self.b2(self.c2(torch.relu(self.b1(self.c1(x))))))
+
+
+class ResNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, stride=2, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(8)
+        self.pool = nn.MaxPool2d(3, 2, 1)
+        self.block = Block(8)
+        self.fc = nn.Linear(8, 10)
+
+    def forward(self, x):
+        x = self.pool(torch.relu(self.bn(self.stem(x))))
+        x = nn.functional.adaptive_avg_pool2d(self.block(x), 1).flatten(1)
+        return nn.functional.gelu(self.fc(x)) * 2 + torch.sigmoid(self.fc(x))
+
+
+MODELS = {"mlp": (MLP, (16,), OPTIMIZERS), "cnn": (CNN, (3, 8, 8), OPTIMIZERS),
+          "resnet": (ResNet, (3, 16, 16), {"momentum": 0.05})}
 
 
 def tool(name):
@@ -85,8 +118,10 @@ def torch_train(make, initial, x, y, optimizer, lr):
     model = make()
     model.load_state_dict(initial)
     model.train()
-    opt = (torch.optim.SGD(model.parameters(), lr=lr) if optimizer == "sgd"
-           else torch.optim.Adam(model.parameters(), lr=lr))
+    opt = (torch.optim.Adam(model.parameters(), lr=lr) if optimizer == "adam"
+           else torch.optim.SGD(model.parameters(), lr=lr,
+                                momentum=MOMENTUM if optimizer == "momentum"
+                                else 0))
     loss_fn = nn.CrossEntropyLoss()
     losses = []
     for _ in range(STEPS):
@@ -105,7 +140,8 @@ def graphc_train(out, optimizer, lr, flags, tag):
     job = os.path.join(out, "%s-%s.gjob" % (optimizer, tag))
     run([tool("graphc"), os.path.join(out, "model.onnx"), "--train",
          "--loss=softmax_cross_entropy", "--labels=y",
-         "--optimizer=" + optimizer, "--lr=%r" % lr, "--return-weights",
+         "--optimizer=" + optimizer, "--lr=%r" % lr,
+         "--momentum=%r" % MOMENTUM, "--return-weights",
          "--no-openmp", "-o", job] + flags)
     metrics = job + ".metrics.json"
     outputs = job + ".out"
@@ -117,8 +153,13 @@ def graphc_train(out, optimizer, lr, flags, tag):
     return losses, outputs
 
 
+COUNTS = [0, 0]
+
+
 def close(name, got, want, rtol, atol=1e-6):
     ok = got.shape == want.shape and np.allclose(got, want, rtol=rtol, atol=atol)
+    COUNTS[0] += ok
+    COUNTS[1] += 1
     err = (np.max(np.abs(got - want) / (atol + rtol * np.abs(want)))
            if got.shape == want.shape else float("inf"))
     print("%s: %s (%d values, worst %.2f of the tolerance)"
@@ -128,7 +169,7 @@ def close(name, got, want, rtol, atol=1e-6):
 
 def main():
     out, name = sys.argv[1], sys.argv[2]
-    make, shape = MODELS[name]
+    make, shape, optimizers = MODELS[name]
     os.makedirs(out, exist_ok=True)
     torch.manual_seed(0)
     model = make()
@@ -138,6 +179,8 @@ def main():
         if isinstance(m, nn.BatchNorm2d):
             m.running_mean.uniform_(-0.5, 0.5)
             m.running_var.uniform_(0.5, 1.5)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.5, 0.5)
     initial = {k: v.clone() for k, v in model.state_dict().items()}
     x = torch.randn(BATCH, *shape)
     y = torch.randint(0, 10, (BATCH,))
@@ -151,7 +194,7 @@ def main():
                       do_constant_folding=False)
 
     ok = True
-    for optimizer, lr in OPTIMIZERS.items():
+    for optimizer, lr in optimizers.items():
         want_losses, want_weights = torch_train(make, initial, x, y,
                                                 optimizer, lr)
         losses, outputs = graphc_train(out, optimizer, lr, [], "1")
@@ -172,6 +215,7 @@ def main():
                                               tag.replace(" ", "-"))
                 ok &= close("%s losses with %s" % (optimizer, tag),
                             dist_losses, losses, 1e-5)
+    print("train_torch: %s: %d of %d comparisons match" % (name, *COUNTS))
     return 0 if ok else 1
 
 
