@@ -423,6 +423,55 @@ void gatherRule(Rule &r, GatherOp op) {
   r.set(0, gb.transpose(scattered, back));
 }
 
+/// `g` added into zeros of `like`'s type at `indices` along `axis`
+/// (scatter_elements with reduction add): the adjoint of picking elements.
+Value scatterAdd(GradientBuilder &gb, Value like, Value indices, Value g,
+                 int64_t axis) {
+  Value zeros = gb.zerosLike(like);
+  return gb.value<ScatterElementsOp>(
+      {zeros, indices, g},
+      {gb.i64("axis", axis),
+       gb.attr("reduction", ScatterReductionAttr::get(gb.context(),
+                                                      ScatterReduction::add))});
+}
+
+void gatherElementsRule(Rule &r, GatherElementsOp op) {
+  GradientBuilder &gb = r.gb;
+  Value x = op.getInput(), idx = op.getIndices();
+  int64_t axis = normalize(op.getAxis(), rankOf(x));
+  int64_t dim = shapeOf(x)[axis];
+  // The op counts negative indices from the end and clamps the rest; the
+  // gradient goes where the element came from.
+  Type ie = GradientBuilder::elementOf(idx);
+  idx = gb.select(gb.compare(idx, gb.scalar(ie, 0), CD::lt),
+                  gb.add(idx, gb.scalar(ie, dim)), idx);
+  idx = gb.value<ClampOp>({idx, gb.scalar(ie, 0), gb.scalar(ie, dim - 1)});
+  r.set(0, scatterAdd(gb, x, idx, r.g(), axis));
+}
+
+void topKRule(Rule &r, TopKOp op) {
+  if (Value g = r.resultGrads[0]) {
+    r.set(0, scatterAdd(r.gb, op.getInput(), op.getIndices(), g,
+                        normalize(op.getAxis(), rankOf(op.getInput()))));
+  }
+}
+
+void cumulativeRule(Rule &r, CumulativeOp op) {
+  // Each input element adds to the results after it (before it, reversed):
+  // the same scan of g in the other direction.
+  GradientBuilder &gb = r.gb;
+  SmallVector<NamedAttribute> attrs = {
+      gb.attr("kind", ReduceKindAttr::get(gb.context(), ReduceKind::sum)),
+      gb.i64("axis", op.getAxis())};
+  if (op.getExclusive()) {
+    attrs.push_back(gb.unit("exclusive"));
+  }
+  if (!op.getReverse()) {
+    attrs.push_back(gb.unit("reverse"));
+  }
+  r.set(0, gb.value<CumulativeOp>({r.g()}, attrs));
+}
+
 void tileRule(Rule &r, TileOp op) {
   GradientBuilder &gb = r.gb;
   ArrayRef<int64_t> inShape = shapeOf(op.getInput());
@@ -888,6 +937,13 @@ graphc::autodiff::whyNotDifferentiable(Operation *op) {
         }
         return std::nullopt;
       })
+      .Case([](CumulativeOp c) -> std::optional<std::string> {
+        if (c.getKind() != ReduceKind::sum) {
+          return "its kind '" + stringifyReduceKind(c.getKind()).str() +
+                 "' has no gradient rule (only 'sum')";
+        }
+        return std::nullopt;
+      })
       .Case([](GatherOp gth) -> std::optional<std::string> {
         if (gth.getBatchDims() != 0) {
           return "batch_dims = " + std::to_string(gth.getBatchDims()) +
@@ -903,8 +959,9 @@ graphc::autodiff::whyNotDifferentiable(Operation *op) {
             CeilOp, RoundOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp,
             ConcatOp, SplitOp, SliceOp, ReshapeOp, DynamicReshapeOp,
             TransposeOp, SqueezeOp, UnsqueezeOp, BroadcastToOp, TileOp,
-            MatMulOp, ConvOp, PoolOp, BatchNormOp, BatchNormTrainOp,
-            LayerNormOp>([](Operation *) { return std::nullopt; })
+            GatherElementsOp, TopKOp, MatMulOp, ConvOp, PoolOp, BatchNormOp,
+            BatchNormTrainOp, LayerNormOp>(
+          [](Operation *) { return std::nullopt; })
       .Default([](Operation *) {
         return std::string("graph-autodiff has no gradient rule for it");
       });
@@ -954,6 +1011,9 @@ void graphc::autodiff::buildGradients(Operation *op,
       .Case([&](PadOp o) { padRule(r, o); })
       .Case([&](GatherOp o) { gatherRule(r, o); })
       .Case([&](TileOp o) { tileRule(r, o); })
+      .Case([&](GatherElementsOp o) { gatherElementsRule(r, o); })
+      .Case([&](TopKOp o) { topKRule(r, o); })
+      .Case([&](CumulativeOp o) { cumulativeRule(r, o); })
       .Case([&](MatMulOp o) { matmulRule(r, o); })
       .Case([&](ConvOp o) { convRule(r, o); })
       .Case([&](ConvTransposeOp o) { convTransposeRule(r, o); })

@@ -79,3 +79,12 @@ func.func @conv_transpose_pad(%x: tensor<1x1x3xf32>, %w: tensor<1x1x2xf32>) -> t
   %l = graph.reduce %y {axes = array<i64: 0, 1, 2>, kind = #graph<reduce_kind sum>} : (tensor<1x1x6xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+func.func @cumprod(%x: tensor<4xf32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  // expected-error @+1 {{is not differentiable; its kind 'prod' has no gradient rule (only 'sum')}}
+  %c = graph.cumulative %x {axis = 0 : i64, kind = #graph<reduce_kind prod>} : (tensor<4xf32>) -> tensor<4xf32>
+  %l = graph.reduce %c {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

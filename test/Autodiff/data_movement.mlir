@@ -1,10 +1,11 @@
 // Gradient check of graph-autodiff's data-movement rules: reshape,
 // transpose, squeeze, unsqueeze, broadcast_to, tile, concat, split, slice
-// (strided, reversed), pad, gather (see gradcheck.py).
+// (strided, reversed), pad, gather, gather_elements, top_k, cumulative sum
+// (see gradcheck.py).
 //
 // RUN: %python %S/gradcheck.py %s --runner %mlir_runner --libs %runner_libs | FileCheck %s
 // CHECK-NOT: MISMATCH
-// CHECK: gradcheck: 14 of 14 gradients match finite differences
+// CHECK: gradcheck: 17 of 17 gradients match finite differences
 
 func.func @reshape(%x: tensor<2x6xf64>) -> tensor<3x4xf64> {
   %y = graph.reshape %x {shape = array<i64: 3, 4>} : (tensor<2x6xf64>) -> tensor<3x4xf64>
@@ -78,4 +79,26 @@ func.func @gather_axis1(%x: tensor<2x5x3xf64>, %ids: tensor<4xi32>) -> tensor<2x
   %y = graph.gather %x, %ids {axis = 1 : i64} : (tensor<2x5x3xf64>, tensor<4xi32>) -> tensor<2x4x3xf64>
   %z = graph.exp %y : (tensor<2x4x3xf64>) -> tensor<2x4x3xf64>
   return %z : tensor<2x4x3xf64>
+}
+
+// Negative and out-of-range indices (clamped by the op) included.
+// gradcheck @gather_elements ids=int:-5:6
+func.func @gather_elements(%x: tensor<3x4xf64>, %ids: tensor<3x5xi64>) -> tensor<3x5xf64> {
+  %y = graph.gather_elements %x, %ids {axis = 1 : i64} : (tensor<3x4xf64>, tensor<3x5xi64>) -> tensor<3x5xf64>
+  %z = graph.mul %y, %y : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>
+  return %z : tensor<3x5xf64>
+}
+
+// gradcheck @top_k x=spread
+func.func @top_k(%x: tensor<3x5xf64>) -> (tensor<3x2xf64>, tensor<2x5xf64>) {
+  %v, %i = graph.top_k %x {axis = 1 : i64, k = 2 : i64} : (tensor<3x5xf64>) -> (tensor<3x2xf64>, tensor<3x2xi64>)
+  %w, %j = graph.top_k %x {axis = 0 : i64, k = 2 : i64, smallest} : (tensor<3x5xf64>) -> (tensor<2x5xf64>, tensor<2x5xi64>)
+  return %v, %w : tensor<3x2xf64>, tensor<2x5xf64>
+}
+
+func.func @cumsum(%x: tensor<2x5xf64>) -> (tensor<2x5xf64>, tensor<2x5xf64>) {
+  %a = graph.cumulative %x {axis = 1 : i64, kind = #graph<reduce_kind sum>} : (tensor<2x5xf64>) -> tensor<2x5xf64>
+  %b = graph.cumulative %x {axis = 1 : i64, kind = #graph<reduce_kind sum>, exclusive, reverse} : (tensor<2x5xf64>) -> tensor<2x5xf64>
+  %c = graph.mul %a, %a : (tensor<2x5xf64>, tensor<2x5xf64>) -> tensor<2x5xf64>
+  return %c, %b : tensor<2x5xf64>, tensor<2x5xf64>
 }
