@@ -423,11 +423,11 @@ void gatherRule(Rule &r, GatherOp op) {
   r.set(0, gb.transpose(scattered, back));
 }
 
-/// `g` added into zeros of `like`'s type at `indices` along `axis`
+/// `g` added into zeros of `type` at `indices` along `axis`
 /// (scatter_elements with reduction add): the adjoint of picking elements.
-Value scatterAdd(GradientBuilder &gb, Value like, Value indices, Value g,
-                 int64_t axis) {
-  Value zeros = gb.zerosLike(like);
+Value scatterAdd(GradientBuilder &gb, RankedTensorType type, Value indices,
+                 Value g, int64_t axis) {
+  Value zeros = gb.splat(type, 0);
   return gb.value<ScatterElementsOp>(
       {zeros, indices, g},
       {gb.i64("axis", axis),
@@ -446,12 +446,13 @@ void gatherElementsRule(Rule &r, GatherElementsOp op) {
   idx = gb.select(gb.compare(idx, gb.scalar(ie, 0), CD::lt),
                   gb.add(idx, gb.scalar(ie, dim)), idx);
   idx = gb.value<ClampOp>({idx, gb.scalar(ie, 0), gb.scalar(ie, dim - 1)});
-  r.set(0, scatterAdd(gb, x, idx, r.g(), axis));
+  r.set(0, scatterAdd(gb, GradientBuilder::typeOf(x), idx, r.g(), axis));
 }
 
 void topKRule(Rule &r, TopKOp op) {
   if (Value g = r.resultGrads[0]) {
-    r.set(0, scatterAdd(r.gb, op.getInput(), op.getIndices(), g,
+    r.set(0, scatterAdd(r.gb, GradientBuilder::typeOf(op.getInput()),
+                        op.getIndices(), g,
                         normalize(op.getAxis(), rankOf(op.getInput()))));
   }
 }
@@ -470,6 +471,51 @@ void cumulativeRule(Rule &r, CumulativeOp op) {
     attrs.push_back(gb.unit("reverse"));
   }
   r.set(0, gb.value<CumulativeOp>({r.g()}, attrs));
+}
+
+/// A nearest resize picks, along each axis on its own, one source index
+/// per output index. The index maps come from the op itself, applied to an
+/// iota along one axis at a time (so they are exactly what the lowering
+/// computes), and the gradient is added back along each axis in turn.
+void resizeRule(Rule &r, ResizeOp op) {
+  GradientBuilder &gb = r.gb;
+  Value g = r.g();
+  ArrayRef<int64_t> inShape = shapeOf(op.getInput());
+  int64_t rank = inShape.size();
+  Type f64 = gb.builder().getF64Type(), i64 = gb.builder().getI64Type();
+  std::optional<ArrayRef<double>> scales = op.getScales();
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    int64_t in = inShape[d], out = shapeOf(g)[d];
+    if (in == out && (!scales || (*scales)[d] == 1.0)) {
+      continue;
+    }
+    SmallVector<int64_t> iotaShape(rank, 1), sizes(rank, 1);
+    iotaShape[d] = in;
+    sizes[d] = out;
+    SmallVector<Attribute> values;
+    for (int64_t i = 0; i < in; ++i) {
+      values.push_back(FloatAttr::get(f64, static_cast<double>(i)));
+    }
+    auto iotaType = RankedTensorType::get(iotaShape, f64);
+    Value iota = gb.value<ConstantOp>(
+        {}, {gb.attr("value", DenseElementsAttr::get(iotaType, values))});
+    auto picks = cast<ResizeOp>(gb.builder().clone(*op));
+    picks->setOperand(0, iota);
+    picks.setSizes(sizes);
+    if (scales) {
+      SmallVector<double> one(rank, 1.0);
+      one[d] = (*scales)[d];
+      picks.setScales(one);
+    }
+    picks.getResult().setType(RankedTensorType::get(sizes, f64));
+    Value index = gb.broadcastTo(gb.cast(picks.getResult(), i64), shapeOf(g));
+    SmallVector<int64_t> target(shapeOf(g));
+    target[d] = in;
+    g = scatterAdd(gb,
+                   RankedTensorType::get(target, GradientBuilder::elementOf(g)),
+                   index, g, d);
+  }
+  r.set(0, g);
 }
 
 void tileRule(Rule &r, TileOp op) {
@@ -937,6 +983,17 @@ graphc::autodiff::whyNotDifferentiable(Operation *op) {
         }
         return std::nullopt;
       })
+      .Case([](ResizeOp rs) -> std::optional<std::string> {
+        if (rs.getMode() != ResizeMode::nearest) {
+          return "its mode '" + stringifyResizeMode(rs.getMode()).str() +
+                 "' has no gradient rule (only 'nearest')";
+        }
+        if (rs.getCoordinateMode() == CoordinateMode::tf_crop_and_resize) {
+          return std::string("its coordinate mode 'tf_crop_and_resize' has "
+                             "no gradient rule");
+        }
+        return std::nullopt;
+      })
       .Case([](CumulativeOp c) -> std::optional<std::string> {
         if (c.getKind() != ReduceKind::sum) {
           return "its kind '" + stringifyReduceKind(c.getKind()).str() +
@@ -1011,6 +1068,7 @@ void graphc::autodiff::buildGradients(Operation *op,
       .Case([&](PadOp o) { padRule(r, o); })
       .Case([&](GatherOp o) { gatherRule(r, o); })
       .Case([&](TileOp o) { tileRule(r, o); })
+      .Case([&](ResizeOp o) { resizeRule(r, o); })
       .Case([&](GatherElementsOp o) { gatherElementsRule(r, o); })
       .Case([&](TopKOp o) { topKRule(r, o); })
       .Case([&](CumulativeOp o) { cumulativeRule(r, o); })

@@ -88,3 +88,12 @@ func.func @cumprod(%x: tensor<4xf32>) -> tensor<f32> attributes {graph.output_na
   %l = graph.reduce %c {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+func.func @resize_linear(%x: tensor<1x1x2x2xf32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  // expected-error @+1 {{is not differentiable; its mode 'linear' has no gradient rule (only 'nearest')}}
+  %y = graph.resize %x {sizes = array<i64: 1, 1, 4, 4>, mode = #graph<resize_mode linear>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  %l = graph.reduce %y {axes = array<i64: 0, 1, 2, 3>, kind = #graph<reduce_kind sum>} : (tensor<1x1x4x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

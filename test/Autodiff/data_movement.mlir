@@ -1,11 +1,12 @@
 // Gradient check of graph-autodiff's data-movement rules: reshape,
 // transpose, squeeze, unsqueeze, broadcast_to, tile, concat, split, slice
-// (strided, reversed), pad, gather, gather_elements, top_k, cumulative sum
+// (strided, reversed), pad, gather, gather_elements, top_k, cumulative sum,
+// nearest resize
 // (see gradcheck.py).
 //
 // RUN: %python %S/gradcheck.py %s --runner %mlir_runner --libs %runner_libs | FileCheck %s
 // CHECK-NOT: MISMATCH
-// CHECK: gradcheck: 17 of 17 gradients match finite differences
+// CHECK: gradcheck: 20 of 20 gradients match finite differences
 
 func.func @reshape(%x: tensor<2x6xf64>) -> tensor<3x4xf64> {
   %y = graph.reshape %x {shape = array<i64: 3, 4>} : (tensor<2x6xf64>) -> tensor<3x4xf64>
@@ -101,4 +102,23 @@ func.func @cumsum(%x: tensor<2x5xf64>) -> (tensor<2x5xf64>, tensor<2x5xf64>) {
   %b = graph.cumulative %x {axis = 1 : i64, kind = #graph<reduce_kind sum>, exclusive, reverse} : (tensor<2x5xf64>) -> tensor<2x5xf64>
   %c = graph.mul %a, %a : (tensor<2x5xf64>, tensor<2x5xf64>) -> tensor<2x5xf64>
   return %c, %b : tensor<2x5xf64>, tensor<2x5xf64>
+}
+
+// Nearest resizes: an integer upscale, a fractional one with
+// align_corners, a downscale given by scales, each index map taken from the
+// op itself.
+func.func @resize_up(%x: tensor<1x2x3x2xf64>) -> tensor<1x2x6x5xf64> {
+  %y = graph.resize %x {sizes = array<i64: 1, 2, 6, 5>, mode = #graph<resize_mode nearest>} : (tensor<1x2x3x2xf64>) -> tensor<1x2x6x5xf64>
+  %z = graph.mul %y, %y : (tensor<1x2x6x5xf64>, tensor<1x2x6x5xf64>) -> tensor<1x2x6x5xf64>
+  return %z : tensor<1x2x6x5xf64>
+}
+
+func.func @resize_corners(%x: tensor<2x5xf64>) -> tensor<3x7xf64> {
+  %y = graph.resize %x {sizes = array<i64: 3, 7>, mode = #graph<resize_mode nearest>, coordinate_mode = #graph<coordinate_mode align_corners>, nearest_mode = #graph<nearest_mode ceil>} : (tensor<2x5xf64>) -> tensor<3x7xf64>
+  return %y : tensor<3x7xf64>
+}
+
+func.func @resize_down(%x: tensor<1x1x7x6xf64>) -> tensor<1x1x3x2xf64> {
+  %y = graph.resize %x {sizes = array<i64: 1, 1, 3, 2>, scales = array<f64: 1.0, 1.0, 0.5, 0.4>, mode = #graph<resize_mode nearest>, coordinate_mode = #graph<coordinate_mode asymmetric>} : (tensor<1x1x7x6xf64>) -> tensor<1x1x3x2xf64>
+  return %y : tensor<1x1x3x2xf64>
 }
