@@ -1,8 +1,7 @@
 // Gradient check of graph-autodiff's data-movement rules: reshape,
 // transpose, squeeze, unsqueeze, broadcast_to, tile, concat, split, slice
 // (strided, reversed), pad, gather, gather_elements, top_k, cumulative sum,
-// nearest resize
-// (see gradcheck.py).
+// nearest resize (see gradcheck.py).
 //
 // RUN: %python %S/gradcheck.py %s --runner %mlir_runner --libs %runner_libs | FileCheck %s
 // CHECK-NOT: MISMATCH
