@@ -184,17 +184,28 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
     // Active: float values that depend on a source. Useful: values the
     // loss depends on. Only ops with both kinds are differentiated.
     Block &body = func.getBody().front();
+    // Each active value remembers one source it depends on, for
+    // diagnostics.
+    DenseMap<Value, std::string> origin;
     DenseSet<Value> active, useful;
     for (Source &s : sources) {
-      active.insert(s.values.begin(), s.values.end());
+      std::string label = wrt == "arguments" ? "argument '" + s.name + "'"
+                                             : "variable @" + s.name;
+      for (Value v : s.values) {
+        active.insert(v);
+        origin[v] = label;
+      }
     }
     for (Operation &op : body.without_terminator()) {
-      if (llvm::any_of(op.getOperands(),
-                       [&](Value v) { return active.contains(v); })) {
-        for (Value r : op.getResults()) {
-          if (isFloatTensor(r.getType())) {
-            active.insert(r);
-          }
+      auto first = llvm::find_if(op.getOperands(),
+                                 [&](Value v) { return active.contains(v); });
+      if (first == op.getOperands().end()) {
+        continue;
+      }
+      for (Value r : op.getResults()) {
+        if (isFloatTensor(r.getType())) {
+          active.insert(r);
+          origin[r] = origin[*first];
         }
       }
     }
@@ -223,12 +234,14 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
               "loss, and graph-autodiff does not differentiate a gradient";
       }
       if (why) {
+        Value from = *llvm::find_if(
+            op->getOperands(), [&](Value v) { return active.contains(v); });
         return op->emitError()
                << "graph-autodiff: '" << op->getName() << "' at "
                << locString(op->getLoc()) << " is not differentiable; " << *why
-               << "; it lies between a differentiated value and the loss "
-                  "(mark the variable graph.trainable = false, or keep the "
-                  "op out of the training step)";
+               << "; it lies between " << origin[from]
+               << " and the loss (mark the variable graph.trainable = false, "
+                  "or keep the op out of the training step)";
       }
       for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
                                              op->getResultTypes())) {

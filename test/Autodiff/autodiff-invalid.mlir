@@ -11,7 +11,7 @@ func.func @lrn(%x: tensor<1x4x2x2xf32>) -> tensor<f32> attributes {graph.output_
 // -----
 
 func.func @prod(%x: tensor<3xf32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
-  // expected-error @+1 {{is not differentiable; its reduction kind 'prod' has no gradient rule}}
+  // expected-error @+1 {{is not differentiable; its reduction kind 'prod' has no gradient rule; it lies between argument 'arg0' and the loss}}
   %l = graph.reduce %x {axes = array<i64: 0>, kind = #graph<reduce_kind prod>} : (tensor<3xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
