@@ -518,6 +518,47 @@ void resizeRule(Rule &r, ResizeOp op) {
   r.set(0, g);
 }
 
+/// sum_{i = c - before}^{c + after} v[:, i, ...] for every channel c, with
+/// channels outside [0, C) counting as zero.
+Value channelWindowSum(GradientBuilder &gb, Value v, int64_t before,
+                       int64_t after) {
+  ArrayRef<int64_t> shape = shapeOf(v);
+  size_t rank = shape.size();
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  low[1] = before;
+  high[1] = after;
+  Value padded = gb.pad(v, low, high);
+  Value total;
+  for (int64_t j = 0; j <= before + after; ++j) {
+    SmallVector<int64_t> starts(rank, 0), limits(shape), strides(rank, 1);
+    starts[1] = j;
+    limits[1] = j + shape[1];
+    Value tap = gb.slice(padded, starts, limits, strides);
+    total = total ? gb.add(total, tap) : tap;
+  }
+  return total;
+}
+
+/// y = x * d^-beta with d = bias + alpha / size * (window sum of x^2):
+/// dx_k = g_k d_k^-beta - 2 alpha beta / size * x_k * sum over the windows
+/// that hold k of g_c x_c d_c^(-beta-1), the transposed window.
+void lrnRule(Rule &r, LRNOp op) {
+  GradientBuilder &gb = r.gb;
+  Value x = op.getInput(), g = r.g();
+  int64_t size = op.getSize(), lo = (size - 1) / 2, hi = size / 2;
+  double alpha = op.getAlpha().convertToDouble();
+  double beta = op.getBeta().convertToDouble();
+  Type e = GradientBuilder::elementOf(x);
+  Value d = gb.add(
+      gb.scalar(e, op.getBias().convertToDouble()),
+      gb.scale(channelWindowSum(gb, gb.mul(x, x), lo, hi), alpha / size));
+  Value dPow = gb.value<PowOp>({d, gb.scalar(e, -beta)});
+  Value t = gb.div(gb.mul(gb.mul(g, x), dPow), d);
+  Value spread = channelWindowSum(gb, t, hi, lo);
+  r.set(0, gb.sub(gb.mul(g, dPow),
+                  gb.scale(gb.mul(x, spread), 2 * alpha * beta / size)));
+}
+
 void tileRule(Rule &r, TileOp op) {
   GradientBuilder &gb = r.gb;
   ArrayRef<int64_t> inShape = shapeOf(op.getInput());
@@ -1016,8 +1057,8 @@ graphc::autodiff::whyNotDifferentiable(Operation *op) {
             CeilOp, RoundOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp,
             ConcatOp, SplitOp, SliceOp, ReshapeOp, DynamicReshapeOp,
             TransposeOp, SqueezeOp, UnsqueezeOp, BroadcastToOp, TileOp,
-            GatherElementsOp, TopKOp, MatMulOp, ConvOp, PoolOp, BatchNormOp,
-            BatchNormTrainOp, LayerNormOp>(
+            GatherElementsOp, TopKOp, LRNOp, MatMulOp, ConvOp, PoolOp,
+            BatchNormOp, BatchNormTrainOp, LayerNormOp>(
           [](Operation *) { return std::nullopt; })
       .Default([](Operation *) {
         return std::string("graph-autodiff has no gradient rule for it");
@@ -1068,6 +1109,7 @@ void graphc::autodiff::buildGradients(Operation *op,
       .Case([&](PadOp o) { padRule(r, o); })
       .Case([&](GatherOp o) { gatherRule(r, o); })
       .Case([&](TileOp o) { tileRule(r, o); })
+      .Case([&](LRNOp o) { lrnRule(r, o); })
       .Case([&](ResizeOp o) { resizeRule(r, o); })
       .Case([&](GatherElementsOp o) { gatherElementsRule(r, o); })
       .Case([&](TopKOp o) { topKRule(r, o); })

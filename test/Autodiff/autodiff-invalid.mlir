@@ -1,10 +1,11 @@
 // RUN: graph-opt %s --graph-autodiff=wrt=arguments --split-input-file -verify-diagnostics
 
 // An op without a gradient rule on the way to the loss is refused by name.
-func.func @lrn(%x: tensor<1x4x2x2xf32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
-  // expected-error @+1 {{graph-autodiff: 'graph.lrn' at loc(}}
-  %y = graph.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
-  %l = graph.reduce %y {axes = array<i64: 0, 1, 2, 3>, kind = #graph<reduce_kind sum>} : (tensor<1x4x2x2xf32>) -> tensor<f32>
+func.func @scatter(%x: tensor<2x4xf32>, %u: tensor<2x2xf32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  %i = graph.constant dense<[[0, 3], [1, 2]]> : tensor<2x2xi64>
+  // expected-error @+1 {{graph-autodiff: 'graph.scatter_elements' at loc(}}
+  %y = graph.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x4xf32>
+  %l = graph.reduce %y {axes = array<i64: 0, 1>, kind = #graph<reduce_kind sum>} : (tensor<2x4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
 
@@ -28,10 +29,11 @@ func.func @reflect(%x: tensor<3xf32>, %v: tensor<f32>) -> tensor<f32> attributes
 // -----
 
 // The same op off the path to the loss is fine (no diagnostic).
-func.func @off_path(%x: tensor<1x4x2x2xf32>) -> (tensor<f32>, tensor<1x4x2x2xf32>) attributes {graph.output_names = ["loss", "side"]} {
-  %y = graph.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
-  %l = graph.reduce %x {axes = array<i64: 0, 1, 2, 3>, kind = #graph<reduce_kind sum>} : (tensor<1x4x2x2xf32>) -> tensor<f32>
-  return %l, %y : tensor<f32>, tensor<1x4x2x2xf32>
+func.func @off_path(%x: tensor<2x4xf32>, %u: tensor<2x2xf32>) -> (tensor<f32>, tensor<2x4xf32>) attributes {graph.output_names = ["loss", "side"]} {
+  %i = graph.constant dense<[[0, 3], [1, 2]]> : tensor<2x2xi64>
+  %y = graph.scatter_elements %x, %i, %u {axis = 1 : i64} : (tensor<2x4xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<2x4xf32>
+  %l = graph.reduce %x {axes = array<i64: 0, 1>, kind = #graph<reduce_kind sum>} : (tensor<2x4xf32>) -> tensor<f32>
+  return %l, %y : tensor<f32>, tensor<2x4xf32>
 }
 
 // -----
