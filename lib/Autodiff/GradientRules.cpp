@@ -19,6 +19,25 @@ using namespace graphc;
 using namespace graphc::graph;
 using namespace graphc::autodiff;
 
+// The ops that have a gradient rule, by family: whyNotDifferentiable admits
+// exactly these and buildGradients dispatches on the same lists.
+#define GRAPHC_UNARY_RULE_OPS                                                  \
+  NegOp, IdentityOp, ExpOp, LogOp, SqrtOp, RsqrtOp, ReciprocalOp, TanhOp,      \
+      SigmoidOp, ReluOp, LeakyReluOp, EluOp, SoftplusOp, ErfOp, SinOp, CosOp,  \
+      AbsOp, GeluOp, CastOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp,    \
+      AsinhOp, AcoshOp, AtanhOp
+#define GRAPHC_BINARY_RULE_OPS AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp
+// Piecewise constant: the gradient is zero almost everywhere.
+#define GRAPHC_ZERO_RULE_OPS SignOp, FloorOp, CeilOp, RoundOp
+#define GRAPHC_RESHAPE_RULE_OPS                                                \
+  ReshapeOp, DynamicReshapeOp, SqueezeOp, UnsqueezeOp
+#define GRAPHC_OTHER_RULE_OPS                                                  \
+  ClampOp, SelectOp, ReduceOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp, \
+      TransposeOp, BroadcastToOp, ConcatOp, SplitOp, SliceOp, PadOp, GatherOp, \
+      TileOp, ResizeOp, GatherElementsOp, TopKOp, CumulativeOp, LRNOp,         \
+      MatMulOp, ConvOp, ConvTransposeOp, PoolOp, BatchNormOp,                  \
+      BatchNormTrainOp, LayerNormOp
+
 namespace {
 
 using CD = CompareDirection;
@@ -1049,16 +1068,8 @@ graphc::autodiff::whyNotDifferentiable(Operation *op) {
         }
         return std::nullopt;
       })
-      .Case<NegOp, IdentityOp, ExpOp, LogOp, SqrtOp, RsqrtOp, ReciprocalOp,
-            TanhOp, SigmoidOp, ReluOp, LeakyReluOp, EluOp, SoftplusOp, ErfOp,
-            SinOp, CosOp, AbsOp, GeluOp, CastOp, TanOp, AsinOp, AcosOp, AtanOp,
-            SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp, AddOp, SubOp, MulOp,
-            DivOp, PowOp, MaxOp, MinOp, ClampOp, SelectOp, SignOp, FloorOp,
-            CeilOp, RoundOp, SoftmaxOp, LogSoftmaxOp, SoftmaxCrossEntropyOp,
-            ConcatOp, SplitOp, SliceOp, ReshapeOp, DynamicReshapeOp,
-            TransposeOp, SqueezeOp, UnsqueezeOp, BroadcastToOp, TileOp,
-            GatherElementsOp, TopKOp, LRNOp, MatMulOp, ConvOp, PoolOp,
-            BatchNormOp, BatchNormTrainOp, LayerNormOp>(
+      .Case<GRAPHC_UNARY_RULE_OPS, GRAPHC_BINARY_RULE_OPS, GRAPHC_ZERO_RULE_OPS,
+            GRAPHC_RESHAPE_RULE_OPS, GRAPHC_OTHER_RULE_OPS>(
           [](Operation *) { return std::nullopt; })
       .Default([](Operation *) {
         return std::string("graph-autodiff has no gradient rule for it");
@@ -1076,22 +1087,17 @@ void graphc::autodiff::buildGradients(Operation *op,
     r.set(0, gb.reshape(r.g(), shapeOf(o->getOperand(0))));
   };
   llvm::TypeSwitch<Operation *>(op)
-      .Case<NegOp, IdentityOp, ExpOp, LogOp, SqrtOp, RsqrtOp, ReciprocalOp,
-            TanhOp, SigmoidOp, ReluOp, LeakyReluOp, EluOp, SoftplusOp, ErfOp,
-            SinOp, CosOp, AbsOp, GeluOp, CastOp, TanOp, AsinOp, AcosOp, AtanOp,
-            SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp>(
-          [&](Operation *o) { unaryRule(r, o); })
-      .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp>(
-          [&](Operation *o) { binaryRule(r, o); })
+      .Case<GRAPHC_UNARY_RULE_OPS>([&](Operation *o) { unaryRule(r, o); })
+      .Case<GRAPHC_BINARY_RULE_OPS>([&](Operation *o) { binaryRule(r, o); })
       // Piecewise constant: the gradient is zero almost everywhere.
-      .Case<SignOp, FloorOp, CeilOp, RoundOp>([](Operation *) {})
+      .Case<GRAPHC_ZERO_RULE_OPS>([](Operation *) {})
       .Case([&](ClampOp o) { clampRule(r, o); })
       .Case([&](SelectOp o) { selectRule(r, o); })
       .Case([&](ReduceOp o) { reduceRule(r, o); })
       .Case([&](SoftmaxOp o) { softmaxRule(r, o, o.getAxis(), false); })
       .Case([&](LogSoftmaxOp o) { softmaxRule(r, o, o.getAxis(), true); })
       .Case([&](SoftmaxCrossEntropyOp o) { crossEntropyRule(r, o); })
-      .Case<ReshapeOp, DynamicReshapeOp, SqueezeOp, UnsqueezeOp>(reshapeBack)
+      .Case<GRAPHC_RESHAPE_RULE_OPS>(reshapeBack)
       .Case([&](TransposeOp o) {
         SmallVector<int64_t> inverse(o.getPerm().size());
         for (auto [i, p] : llvm::enumerate(o.getPerm())) {
@@ -1120,5 +1126,8 @@ void graphc::autodiff::buildGradients(Operation *op,
       .Case([&](PoolOp o) { poolRule(r, o); })
       .Case([&](BatchNormOp o) { batchNormRule(r, o); })
       .Case([&](BatchNormTrainOp o) { batchNormTrainRule(r, o); })
-      .Case([&](LayerNormOp o) { layerNormRule(r, o); });
+      .Case([&](LayerNormOp o) { layerNormRule(r, o); })
+      .Default([](Operation *) {
+        llvm_unreachable("whyNotDifferentiable admits an op without a rule");
+      });
 }
