@@ -2,6 +2,7 @@
 
 #include "graphc/InitAll.h"
 #include "graphc/Analysis/Passes.h"
+#include "graphc/Autodiff/Passes.h"
 #include "graphc/Conversion/Passes.h"
 
 #include "dist/DistDialect.h"
@@ -30,6 +31,7 @@ void graphc::registerAllPasses() {
     registerAnalysisPasses();
     registerCpuCodegenPasses();
     registerTransformsPasses();
+    registerAutodiffPasses();
     registerGraphcPipelines();
     return true;
   }();

@@ -5,6 +5,7 @@
 #include "CpuCodegenPipelineOptions.h"
 
 #include "graph/Passes.h"
+#include "graphc/Autodiff/Passes.h"
 #include "graphc/Conversion/Passes.h"
 #include "graphc/Transforms/Passes.h"
 
@@ -34,6 +35,48 @@ void buildGraphPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   // Canonicalization can expose further static shapes (folded reshapes).
   pm.addPass(graph::createGraphInferShapes());
+}
+
+void buildTrainPipeline(OpPassManager &pm,
+                        const TrainPipelineOptions &options) {
+  // Every non-splat float constant is a weight to train, however small (a
+  // bias of ten floats is still a parameter): threshold 0.
+  graph::GraphHoistWeightsOptions hoist;
+  hoist.threshold = 0;
+  pm.addPass(graph::createGraphHoistWeights(hoist));
+  // The model's output becomes the scalar loss, with the labels as a new
+  // input.
+  GraphAddLossOptions loss;
+  loss.kind = options.loss;
+  loss.labels = options.labels;
+  loss.output = options.output;
+  loss.entry = options.entry;
+  pm.addPass(createGraphAddLoss(loss));
+  // PyTorch trains batch normalisation with the batch's statistics and
+  // keeps running ones for inference.
+  if (options.batchNorm == "batch") {
+    GraphBatchNormTrainOptions batchNorm;
+    batchNorm.entry = options.entry;
+    pm.addPass(createGraphBatchNormTrain(batchNorm));
+  }
+  // d loss / d weight for every trained variable, as grad/NAME results.
+  GraphAutodiffOptions autodiff;
+  autodiff.wrt = "variables";
+  pm.addPass(createGraphAutodiff(autodiff));
+  // The gradients become updates of the weights and optimizer slots.
+  GraphApplyOptimizerOptions optimizer;
+  optimizer.optimizer = options.optimizer;
+  optimizer.lr = options.lr;
+  optimizer.momentum = options.momentum;
+  optimizer.beta1 = options.beta1;
+  optimizer.beta2 = options.beta2;
+  optimizer.epsilon = options.epsilon;
+  optimizer.returnWeights = options.returnWeights;
+  pm.addPass(createGraphApplyOptimizer(optimizer));
+  // The backward pass leaves reshapes of reshapes, splat arithmetic and
+  // duplicate reads for the canonicalizer and CSE.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
@@ -105,6 +148,41 @@ struct GraphPipelineCL : PassPipelineOptions<GraphPipelineCL> {
       llvm::cl::desc("INDEX:DxDx... per argument of the entry")};
 };
 
+struct TrainPipelineCL : PassPipelineOptions<TrainPipelineCL> {
+  Option<std::string> entry{*this, "entry", llvm::cl::desc("step function"),
+                            llvm::cl::init("main")};
+  Option<std::string> loss{*this, "loss",
+                           llvm::cl::desc("softmax_cross_entropy or mse"),
+                           llvm::cl::init("softmax_cross_entropy")};
+  Option<std::string> labels{*this, "labels",
+                             llvm::cl::desc("name of the labels input"),
+                             llvm::cl::init("labels")};
+  Option<int64_t> output{*this, "output",
+                         llvm::cl::desc("model output the loss applies to"),
+                         llvm::cl::init(0)};
+  Option<std::string> optimizer{*this, "optimizer",
+                                llvm::cl::desc("sgd, momentum or adam"),
+                                llvm::cl::init("sgd")};
+  Option<double> lr{*this, "lr", llvm::cl::desc("learning rate"),
+                    llvm::cl::init(0.01)};
+  Option<double> momentum{*this, "momentum", llvm::cl::desc("momentum"),
+                          llvm::cl::init(0.9)};
+  Option<double> beta1{*this, "beta1", llvm::cl::desc("Adam's beta1"),
+                       llvm::cl::init(0.9)};
+  Option<double> beta2{*this, "beta2", llvm::cl::desc("Adam's beta2"),
+                       llvm::cl::init(0.999)};
+  Option<double> epsilon{*this, "epsilon", llvm::cl::desc("Adam's eps"),
+                         llvm::cl::init(1e-8)};
+  Option<bool> returnWeights{
+      *this, "return-weights",
+      llvm::cl::desc("the step also returns every updated weight"),
+      llvm::cl::init(false)};
+  Option<std::string> batchNorm{
+      *this, "batch-norm",
+      llvm::cl::desc("batch normalisation statistics: batch or running"),
+      llvm::cl::init("batch")};
+};
+
 struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
   Option<int64_t> weightsThreshold{
       *this, "weights-threshold",
@@ -150,6 +228,26 @@ void registerGraphcPipelines() {
         options.entry = cl.entry;
         options.argShapes.assign(cl.argShapes.begin(), cl.argShapes.end());
         buildGraphPipeline(pm, options);
+      });
+  PassPipelineRegistration<TrainPipelineCL>(
+      "graphc-train",
+      "graphc --train: weights as variables, the loss, its gradients and "
+      "the optimizer's updates (docs/design/training.md)",
+      [](OpPassManager &pm, const TrainPipelineCL &cl) {
+        TrainPipelineOptions options;
+        options.entry = cl.entry;
+        options.loss = cl.loss;
+        options.labels = cl.labels;
+        options.output = cl.output;
+        options.optimizer = cl.optimizer;
+        options.lr = cl.lr;
+        options.momentum = cl.momentum;
+        options.beta1 = cl.beta1;
+        options.beta2 = cl.beta2;
+        options.epsilon = cl.epsilon;
+        options.returnWeights = cl.returnWeights;
+        options.batchNorm = cl.batchNorm;
+        buildTrainPipeline(pm, options);
       });
   PassPipelineRegistration<DistPipelineCL>(
       "graphc-dist",

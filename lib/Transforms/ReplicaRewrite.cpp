@@ -123,6 +123,8 @@ struct ReplicaRewriter {
   StringRef job;
   /// The whole batch and one replica's share of it.
   int64_t globalBatch = 0, localBatch = 0;
+  /// Every replica's task (`/job:worker`).
+  DeviceAttr replicatedDevice;
   llvm::DenseMap<Value, RowState> states;
 
   RowState stateOf(Value v) { return states.lookup(v); }
@@ -173,14 +175,57 @@ struct ReplicaRewriter {
         return refuse("broadcasts an unranked operand against the batch");
       }
       int64_t at = axis - (rank - type.getRank());
-      if (at >= 0 && type.getDimSize(at) != 1) {
+      if (at >= 0 && type.getDimSize(at) != 1 && !localSplat(operand, at)) {
         return refuse("combines the batch with an operand that is not split "
                       "(its dimension " +
                       Twine(at) + " has size " + Twine(type.getDimSize(at)) +
                       ", not 1)");
       }
     }
+    localizeSplats(op, axis);
     return all(op, RowState::batched(axis));
+  }
+
+  /// A splat constant is the same in every row, so one replica's share of
+  /// it is a smaller splat (a gradient's 1/B fill of the global batch's
+  /// shape). True when `v` is one with the whole batch at `axis`.
+  bool localSplat(Value v, int64_t axis) {
+    auto constant = v.getDefiningOp<graph::ConstantOp>();
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
+                          : DenseElementsAttr();
+    return dense && dense.isSplat() && type &&
+           type.getDimSize(axis) == globalBatch;
+  }
+
+  /// Gives `op` one replica's share of every splat operand that
+  /// elementwise() accepted through localSplat().
+  void localizeSplats(Operation *op, int64_t axis) {
+    int64_t rank = rankOf(op->getResult(0));
+    for (OpOperand &use : op->getOpOperands()) {
+      Value v = use.get();
+      if (stateOf(v).kind == RowState::Batched) {
+        continue;
+      }
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      int64_t at = type ? axis - (rank - type.getRank()) : -1;
+      if (at < 0 || type.getDimSize(at) == 1 || !localSplat(v, at)) {
+        continue;
+      }
+      SmallVector<int64_t> shape(type.getShape());
+      shape[at] = localBatch;
+      auto dense = cast<DenseElementsAttr>(
+          v.getDefiningOp<graph::ConstantOp>().getValue());
+      OpBuilder b(op);
+      auto local = graph::ConstantOp::create(
+          b, v.getLoc(), dense.resizeSplat(type.clone(shape)));
+      setPlacement(local, replicatedDevice);
+      use.set(local.getResult());
+      // Already visited: erasing it does not disturb the walk.
+      if (v.use_empty()) {
+        v.getDefiningOp()->erase();
+      }
+    }
   }
 
   Outcome matmul(graph::MatMulOp op) {
@@ -561,6 +606,49 @@ struct ReplicaRewriter {
     return std::nullopt;
   }
 
+  /// Inserts the all-reduce that makes the partial `use` whole, with the
+  /// reduction that made it partial, right after the value is computed: a
+  /// gradient's all-reduce then starts while the backward pass goes on, and
+  /// dist-fuse-collectives can bucket it with the next ones (their results
+  /// are used only by the updates at the end).
+  void allReduce(OpOperand &use) {
+    RowState s = stateOf(use.get());
+    OpBuilder b(use.getOwner());
+    if (Operation *def = use.get().getDefiningOp()) {
+      b.setInsertionPointAfter(def);
+    } else {
+      b.setInsertionPointToStart(use.get().getParentBlock());
+    }
+    auto reduce = dist::ReplicaAllReduceOp::create(
+        b, use.get().getLoc(), use.get().getType(),
+        dist::ReductionKindAttr::get(b.getContext(), s.reduction), use.get());
+    setPlacement(reduce, replicatedDevice);
+    use.set(reduce.getResult());
+  }
+
+  /// TF-Replicator's fill-in: a partial value (a weight gradient, each
+  /// replica's share of the batch's) that reaches an optimizer update as its
+  /// gradient, or a graph.assign_variable, is all-reduced first, so every
+  /// replica applies the same update to its copy of the variable.
+  void allReduceUpdates(Operation *op) {
+    Value grad = llvm::TypeSwitch<Operation *, Value>(op)
+                     .Case<graph::SGDUpdateOp, graph::MomentumUpdateOp,
+                           graph::AdamUpdateOp, graph::FtrlUpdateOp>(
+                         [](auto update) { return update.getGrad(); })
+                     .Case([](graph::AssignVariableOp assign) {
+                       return assign.getValue();
+                     })
+                     .Default([](Operation *) { return Value(); });
+    if (!grad || stateOf(grad).kind != RowState::Partial) {
+      return;
+    }
+    for (OpOperand &use : op->getOpOperands()) {
+      if (use.get() == grad) {
+        allReduce(use);
+      }
+    }
+  }
+
   /// Diagnoses a partial value reaching `user`, pointing at its reduction.
   LogicalResult partialReaches(RowState s, Operation *user,
                                StringRef userName) {
@@ -608,6 +696,7 @@ struct ReplicaRewriter {
 
     DeviceAttr replicated =
         DeviceAttr::get(ctx, job, std::nullopt, std::nullopt, "", std::nullopt);
+    replicatedDevice = replicated;
     DeviceAttr first =
         DeviceAttr::get(ctx, job, std::nullopt, 0, "", std::nullopt);
     func->setAttr(dist::DistDialect::kReplicasAttrName,
@@ -652,6 +741,7 @@ struct ReplicaRewriter {
         }
         continue;
       }
+      allReduceUpdates(&op);
       bool anyBatched = false;
       for (Value v : getUsedValues(&op)) {
         RowState s = stateOf(v);
@@ -703,10 +793,24 @@ struct ReplicaRewriter {
     // Join batched outputs; the outputs belong to the first replica's task.
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     builder.setInsertionPoint(ret);
+    SmallVector<StringRef> outputNames;
+    if (auto names = func->getAttrOfType<ArrayAttr>("graph.output_names")) {
+      for (Attribute name : names) {
+        auto str = dyn_cast<StringAttr>(name);
+        outputNames.push_back(str ? str.getValue() : StringRef());
+      }
+    }
     for (OpOperand &operand : ret->getOpOperands()) {
       unsigned r = operand.getOperandNumber();
       func.setResultAttr(r, dist::DistDialect::kDeviceAttrName, first);
       RowState s = stateOf(operand.get());
+      // A training step's loss (docs/design/training.md) is the mean over
+      // the global batch: every replica gets the whole of it.
+      if (s.kind == RowState::Partial && r < outputNames.size() &&
+          outputNames[r] == "loss") {
+        allReduce(operand);
+        continue;
+      }
       if (s.kind == RowState::Partial) {
         return partialReaches(s, ret,
                               "output #" + std::to_string(r) + " of @" +

@@ -53,10 +53,12 @@ func.func @softmax_batch(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
+// One value per row of the whole batch (a splat would be the same in every
+// replica's rows, and is split).
 func.func @row_constant(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
-  %c = graph.constant dense<1.0> : tensor<8x4xf32>
+  %c = graph.constant dense<[[1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0]]> : tensor<8x1xf32>
   // expected-error @+1 {{combines the batch with an operand that is not split (its dimension 0 has size 8, not 1)}}
-  %y = graph.add %x, %c : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  %y = graph.add %x, %c : (tensor<8x4xf32>, tensor<8x1xf32>) -> tensor<8x4xf32>
   return %y : tensor<8x4xf32>
 }
 

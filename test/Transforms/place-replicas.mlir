@@ -98,3 +98,49 @@ func.func @linear(%x: tensor<4x3xf32>) -> tensor<3x3xf32> {
   %r = dist.replica_all_reduce sum %t : tensor<3x3xf32>
   return %r : tensor<3x3xf32>
 }
+
+// -----
+
+// A training step (graphc --train): TF-Replicator's fill-in. The weight
+// gradients are partial sums (each replica contracts its own rows); where
+// they reach an optimizer update's gradient operand or an assignment, a
+// dist.replica_all_reduce of their reduction is inserted, so every replica
+// applies the same update to its copy. The result named "loss" (a partial
+// mean) is all-reduced with mean. The 1/B splat of the mean's gradient has
+// the global batch's shape; each replica gets a splat of its share.
+
+graph.variable @w : tensor<3x2xf32>
+graph.variable @stat : tensor<2xf32>
+
+// CHECK-LABEL: func.func @step
+// CHECK: %[[XS:.*]] = dist.replica_split %{{.*}} axis 0 {{.*}} -> tensor<2x3xf32>
+// CHECK: %[[LOSS:.*]] = graph.reduce {{.*}}reduce_kind mean{{.*}} -> tensor<f32>
+// CHECK-NEXT: %[[LALL:.*]] = dist.replica_all_reduce mean %[[LOSS]] {dist.device = #dist.device<"/job:worker">} : tensor<f32>
+// CHECK-NOT: tensor<4x1xf32>
+// CHECK: %[[FILL:.*]] = graph.constant {dist.device = #dist.device<"/job:worker">} dense<1.250000e-01> : tensor<2x1xf32>
+// CHECK: %[[G:.*]] = graph.mul %{{.*}}, %[[FILL]] {{.*}} : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>
+// The all-reduce follows the gradient right away (it overlaps the rest of
+// the backward pass and can share a bucket with the next ones).
+// CHECK: %[[GW:.*]] = graph.matmul %[[XS]], %[[G]] {{.*}}transpose_lhs{{.*}} -> tensor<3x2xf32>
+// CHECK-NEXT: %[[ALL:.*]] = dist.replica_all_reduce sum %[[GW]] {dist.device = #dist.device<"/job:worker">} : tensor<3x2xf32>
+// CHECK: %[[NEW:.*]] = graph.sgd_update %{{.*}}, %[[ALL]], %{{.*}}
+// CHECK: graph.assign_variable @w, %[[NEW]]
+// CHECK: %[[MEAN:.*]] = graph.reduce %{{.*}} {{.*}}reduce_kind mean{{.*}} : (tensor<2x2xf32>) -> tensor<2xf32>
+// CHECK-NEXT: %[[MALL:.*]] = dist.replica_all_reduce mean %[[MEAN]]
+// CHECK: graph.assign_variable @stat, %[[MALL]]
+// CHECK: return %[[LALL]] : tensor<f32>
+func.func @step(%x: tensor<4x3xf32>) -> tensor<f32> attributes {graph.output_names = ["loss"]} {
+  %w = graph.read_variable @w : tensor<3x2xf32>
+  %y = graph.matmul %x, %w : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %loss = graph.reduce %y {axes = array<i64: 0, 1>, kind = #graph<reduce_kind mean>} : (tensor<4x2xf32>) -> tensor<f32>
+  %fill = graph.constant dense<0.125> : tensor<4x1xf32>
+  %e = graph.exp %y : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  %g = graph.mul %e, %fill : (tensor<4x2xf32>, tensor<4x1xf32>) -> tensor<4x2xf32>
+  %gw = graph.matmul %x, %g {transpose_lhs} : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  %lr = graph.constant dense<0.1> : tensor<f32>
+  %new = graph.sgd_update %w, %gw, %lr : (tensor<3x2xf32>, tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  graph.assign_variable @w, %new : tensor<3x2xf32>
+  %m = graph.reduce %y {axes = array<i64: 0>, kind = #graph<reduce_kind mean>} : (tensor<4x2xf32>) -> tensor<2xf32>
+  graph.assign_variable @stat, %m : tensor<2xf32>
+  return %loss : tensor<f32>
+}

@@ -26,6 +26,7 @@
 #include "mlir/Support/ToolUtilities.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -150,6 +151,45 @@ cl::opt<bool> listUnsupported(
     cl::desc("List every op of the model the importer cannot take, with "
              "counts and node names, and exit (status 1 when there are any)"),
     cl::init(false), cl::cat(graphcCategory));
+cl::opt<bool> train(
+    "train",
+    cl::desc("Compile a training step: the model's weights become variables, "
+             "--loss is applied to its output with --labels as a new input, "
+             "and --optimizer updates the weights every step (graphc-train)"),
+    cl::init(false), cl::cat(graphcCategory));
+cl::opt<std::string>
+    lossKind("loss",
+             cl::desc("--train: softmax_cross_entropy (class indices) or mse"),
+             cl::init("softmax_cross_entropy"), cl::cat(graphcCategory));
+cl::opt<std::string> labelsName(
+    "labels",
+    cl::desc("--train: name of the input that holds the targets (required)"),
+    cl::value_desc("name"), cl::init(""), cl::cat(graphcCategory));
+cl::opt<std::string>
+    optimizerName("optimizer",
+                  cl::desc("--train: sgd, momentum or adam (PyTorch 1.13's)"),
+                  cl::init("sgd"), cl::cat(graphcCategory));
+cl::opt<double>
+    learningRate("lr",
+                 cl::desc("--train: learning rate (default 0.01; adam 0.001)"),
+                 cl::init(0.01), cl::cat(graphcCategory));
+cl::opt<double>
+    momentumValue("momentum",
+                  cl::desc("--train --optimizer=momentum: the momentum"),
+                  cl::init(0.9), cl::cat(graphcCategory));
+cl::opt<bool> returnWeights(
+    "return-weights",
+    cl::desc("--train: the step also returns every updated weight as an "
+             "output named after it (graph-run --output-dir writes them "
+             "after the last step)"),
+    cl::init(false), cl::cat(graphcCategory));
+cl::opt<std::string> batchNormMode(
+    "batch-norm",
+    cl::desc("--train: batch normalisation with the batch's statistics, "
+             "updating the running ones (batch, the default, as PyTorch "
+             "trains), or with the running statistics (running)"),
+    cl::init("batch"), cl::cat(graphcCategory));
+
 cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
                                cl::init("main"), cl::cat(graphcCategory));
 
@@ -169,6 +209,21 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     if (fixInputShapes)
       graphOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
     graphc::buildGraphPipeline(pm, graphOptions);
+    if (train) {
+      graphc::TrainPipelineOptions trainOptions;
+      trainOptions.entry = entryName;
+      trainOptions.loss = lossKind;
+      trainOptions.labels = labelsName;
+      trainOptions.optimizer = optimizerName;
+      trainOptions.lr =
+          learningRate.getNumOccurrences() || optimizerName != "adam"
+              ? learningRate
+              : 0.001;
+      trainOptions.momentum = momentumValue;
+      trainOptions.returnWeights = returnWeights;
+      trainOptions.batchNorm = batchNormMode;
+      graphc::buildTrainPipeline(pm, trainOptions);
+    }
   }
   if (from < EmitStage::Dist && stage >= EmitStage::Dist) {
     graphc::DistPipelineOptions distOptions;
@@ -238,6 +293,60 @@ static int writeJob(ModuleOp module) {
   return 0;
 }
 
+/// The --train flags, checked before anything is read; non-zero on a
+/// mistake.
+static int checkTrainFlags() {
+  bool trainFlag =
+      lossKind.getNumOccurrences() || labelsName.getNumOccurrences() ||
+      optimizerName.getNumOccurrences() || learningRate.getNumOccurrences() ||
+      momentumValue.getNumOccurrences() || returnWeights.getNumOccurrences() ||
+      batchNormMode.getNumOccurrences();
+  if (!train) {
+    if (trainFlag) {
+      llvm::errs() << "graphc: --loss, --labels, --optimizer, --lr, "
+                      "--momentum, --return-weights and --batch-norm "
+                      "describe a training step; add --train\n";
+      return 1;
+    }
+    return 0;
+  }
+  if (labelsName.empty()) {
+    llvm::errs() << "graphc: --train needs --labels=NAME, the name of the new "
+                    "input that holds the targets (class indices for "
+                    "softmax_cross_entropy)\n";
+    return 1;
+  }
+  if (lossKind != "softmax_cross_entropy" && lossKind != "mse") {
+    llvm::errs() << "graphc: unknown --loss=" << lossKind
+                 << "; use softmax_cross_entropy or mse\n";
+    return 1;
+  }
+  if (optimizerName != "sgd" && optimizerName != "momentum" &&
+      optimizerName != "adam") {
+    llvm::errs() << "graphc: unknown --optimizer=" << optimizerName
+                 << "; use sgd, momentum or adam\n";
+    return 1;
+  }
+  if (batchNormMode != "batch" && batchNormMode != "running") {
+    llvm::errs() << "graphc: unknown --batch-norm=" << batchNormMode
+                 << "; use batch or running\n";
+    return 1;
+  }
+  if (!(learningRate > 0)) {
+    llvm::errs() << "graphc: --lr="
+                 << llvm::format("%g", learningRate.getValue())
+                 << " must be positive\n";
+    return 1;
+  }
+  if (!trainOp.empty()) {
+    llvm::errs() << "graphc: --train builds the training step from an "
+                    "inference model; a TensorFlow graph that already holds "
+                    "its updates trains with --train-op alone\n";
+    return 1;
+  }
+  return 0;
+}
+
 /// Prints the ops of the input the importer cannot take; 0 when none.
 static int listUnsupportedOps(graphc::import::ModelFormat format,
                               MLIRContext &context) {
@@ -283,6 +392,10 @@ int main(int argc, char **argv) {
   if (!format) {
     llvm::errs() << "graphc: " << llvm::toString(format.takeError()) << "\n";
     return 1;
+  }
+
+  if (int status = checkTrainFlags()) {
+    return status;
   }
 
   DialectRegistry registry;
@@ -350,7 +463,10 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (*format == graphc::import::ModelFormat::Onnx) {
-      options.training = training;
+      // --train on ONNX: the initializers that are parameters become the
+      // trainable variables (splat ones too, such as a fresh BatchNorm's
+      // scale), the running statistics variables that are not trained.
+      options.training = training || train;
     } else if (!trainOp.empty()) {
       // TensorFlow: the train op's variable updates are imported.
       llvm::SmallVector<StringRef> names;

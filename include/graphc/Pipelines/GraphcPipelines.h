@@ -1,11 +1,13 @@
-//===- GraphcPipelines.h - the named pipelines graphc runs -------*- C++ -*-===//
+//===- GraphcPipelines.h - the named pipelines graphc runs -------*- C++
+//-*-===//
 //
 // graphc's stages (docs/design/distribution.md, "Stages") are these
 // pipelines, in order; `graphc --emit=STAGE` stops after one and
 // `graph-opt --pass-pipeline=...` replays each (test/Pipelines/replay.test):
 //
-//   import -> graphc-graph -> graphc-dist -> graphc-task-lowering
-//          -> graphc-task-codegen -> (lib/Bundle writes the files)
+//   import -> graphc-graph [-> graphc-train] -> graphc-dist
+//          -> graphc-task-lowering -> graphc-task-codegen
+//          -> (lib/Bundle writes the files)
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,34 @@ struct GraphPipelineOptions {
 };
 void buildGraphPipeline(mlir::OpPassManager &pm,
                         const GraphPipelineOptions &options);
+
+/// `graphc-train` (graphc --train): the model's weights as variables, a
+/// loss on its output, gradients, optimizer updates
+/// (docs/design/training.md). Part of the graph stage.
+struct TrainPipelineOptions {
+  /// The step function.
+  std::string entry = "main";
+  /// softmax_cross_entropy or mse.
+  std::string loss = "softmax_cross_entropy";
+  /// The name of the labels input the loss adds.
+  std::string labels = "labels";
+  /// The model output the loss is applied to.
+  int64_t output = 0;
+  /// sgd, momentum or adam, with PyTorch 1.13's arithmetic.
+  std::string optimizer = "sgd";
+  double lr = 0.01;
+  double momentum = 0.9;
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double epsilon = 1e-8;
+  /// The step also returns every updated weight, named after it.
+  bool returnWeights = false;
+  /// Batch normalisation with the statistics of the batch ("batch", as
+  /// PyTorch trains) or the model's running statistics ("running").
+  std::string batchNorm = "batch";
+};
+void buildTrainPipeline(mlir::OpPassManager &pm,
+                        const TrainPipelineOptions &options);
 
 /// `graphc-dist`: weights as variables, placement, one dist.task per task.
 struct DistPipelineOptions {
@@ -71,7 +101,7 @@ struct TaskCodegenOptions {
 void buildTaskCodegenPipeline(mlir::OpPassManager &pm,
                               const TaskCodegenOptions &options);
 
-/// Registers the four pipelines with the global registry (graph-opt).
+/// Registers the five pipelines with the global registry (graph-opt).
 void registerGraphcPipelines();
 
 } // namespace graphc

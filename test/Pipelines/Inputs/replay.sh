@@ -3,7 +3,8 @@
 # running that stage's named pipeline on graphc's previous stage, for every
 # stage from import to llvm. $REPLAY_DIST, when set, is the graphc-dist
 # pipeline with the options that match the graphc flags
-# (graphc-dist{strategy=replicas replicas=2}). Prints "STAGE: same" per stage; a difference is
+# (graphc-dist{strategy=replicas replicas=2}); $REPLAY_GRAPH likewise for the
+# graph stage (graphc-graph,graphc-train{...} for --train). Prints "STAGE: same" per stage; a difference is
 # printed as a unified diff and fails. Locations are printed: variable names
 # come from them (graph-hoist-weights), so the replay must see them too.
 set -euo pipefail
@@ -12,7 +13,7 @@ shift 2
 mkdir -p "$dir"
 graphc "$model" "$@" --mlir-print-debuginfo --emit=import -o "$dir/import.mlir"
 prev=import
-for pair in graph:graphc-graph "dist:${REPLAY_DIST:-graphc-dist}" \
+for pair in "graph:${REPLAY_GRAPH:-graphc-graph}" "dist:${REPLAY_DIST:-graphc-dist}" \
             linalg:graphc-task-lowering llvm:graphc-task-codegen; do
   stage=${pair%%:*} pipeline=${pair#*:}
   graphc "$model" "$@" --mlir-print-debuginfo --emit="$stage" -o "$dir/$stage.mlir"

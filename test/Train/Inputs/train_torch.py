@@ -1,0 +1,227 @@
+"""train_torch.py OUT MODEL: trains a PyTorch model and graphc's compiled
+step the same way and compares them.
+
+MODEL is `mlp` (16 -> 32 -> relu -> 10), `cnn` (conv 3x3 -> BatchNorm ->
+relu -> max pool 2 -> conv 3x3 stride 2 -> relu -> linear, on 3x8x8 images)
+or `resnet` (a ResNet stem and residual block, global average pooling, and
+a head that reads its linear layer twice through gelu and sigmoid, on
+3x16x16 images).
+Exports it at batch 8 to ONNX from fixed initial weights (the CNN's
+BatchNorm kept: exported from eval mode with training=PRESERVE and no
+constant folding, which would fold it into the convolution; PyTorch then
+trains it in train() mode, with batch statistics, as graphc --train does by
+default), then for each optimizer (sgd lr=0.1, adam lr=0.01; the resnet: momentum 0.9
+with lr 0.05):
+
+  * PyTorch 1.13 runs 10 steps of CrossEntropyLoss on one fixed batch;
+  * graphc compiles the ONNX model with --train --loss=softmax_cross_entropy
+    --labels=y --optimizer=OPT --lr=LR --return-weights, and graph-run runs
+    10 steps on the same batch (--steps 10 --input x=... --input y=...),
+    recording the losses (--metrics: per_step loss) and writing the final
+    weights (--output-dir);
+  * for the MLP, 50 steps with --replicas 2, --replicas 4, --ps-tasks 2 and
+    --replicas 2 --ps-tasks 2 against 50 steps of the one-task job.
+
+Prints one line per comparison: the 10 losses and the final weights (and
+running statistics) against PyTorch's (rtol 1e-4, atol 1e-6), and the
+distributed runs' losses against the one-task run's (rtol 1e-5). Exits 1 on
+any mismatch.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import torch
+from torch import nn
+
+BATCH, STEPS = 8, 10
+# The distributed runs follow the one-task run for longer.
+DIST_STEPS = 50
+OPTIMIZERS = {"sgd": 0.1, "adam": 0.01}
+MOMENTUM = 0.9
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(16, 32)
+        self.fc2 = nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        # No bias before the BatchNorm (it cancels it): its gradient is zero
+        # but for rounding, which Adam would blow up differently in each.
+        self.conv1 = nn.Conv2d(3, 6, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(6)
+        self.conv2 = nn.Conv2d(6, 8, 3, stride=2, padding=1)
+        self.fc = nn.Linear(8 * 2 * 2, 10)
+
+    def forward(self, x):
+        x = nn.functional.max_pool2d(torch.relu(self.bn1(self.conv1(x))), 2)
+        x = torch.relu(self.conv2(x))
+        return self.fc(torch.flatten(x, 1))
+
+
+class Block(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.c1 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.b1 = nn.BatchNorm2d(c)
+        self.c2 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.b2 = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        return torch.relu(x + self.b2(self.c2(torch.relu(self.b1(self.c1(x))))))
+
+
+class ResNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, stride=2, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(8)
+        self.pool = nn.MaxPool2d(3, 2, 1)
+        self.block = Block(8)
+        self.fc = nn.Linear(8, 10)
+
+    def forward(self, x):
+        x = self.pool(torch.relu(self.bn(self.stem(x))))
+        x = nn.functional.adaptive_avg_pool2d(self.block(x), 1).flatten(1)
+        return nn.functional.gelu(self.fc(x)) * 2 + torch.sigmoid(self.fc(x))
+
+
+MODELS = {"mlp": (MLP, (16,), OPTIMIZERS), "cnn": (CNN, (3, 8, 8), OPTIMIZERS),
+          "resnet": (ResNet, (3, 16, 16), {"momentum": 0.05})}
+
+
+def tool(name):
+    path = shutil.which(name)
+    if not path:
+        sys.exit("train_torch.py: %s is not on PATH" % name)
+    return path
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=600)
+    if p.returncode != 0:
+        sys.exit("%s exited %d:\n%s" % (" ".join(cmd), p.returncode, p.stdout))
+    return p.stdout
+
+
+def torch_train(make, initial, x, y, optimizer, lr):
+    model = make()
+    model.load_state_dict(initial)
+    model.train()
+    opt = (torch.optim.Adam(model.parameters(), lr=lr) if optimizer == "adam"
+           else torch.optim.SGD(model.parameters(), lr=lr,
+                                momentum=MOMENTUM if optimizer == "momentum"
+                                else 0))
+    loss_fn = nn.CrossEntropyLoss()
+    losses = []
+    for _ in range(STEPS):
+        opt.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    # The trained parameters and the running statistics.
+    return np.array(losses), {k: v.detach().numpy()
+                              for k, v in model.state_dict().items()
+                              if not k.endswith("num_batches_tracked")}
+
+
+def graphc_train(out, optimizer, lr, flags, tag, steps=STEPS):
+    job = os.path.join(out, "%s-%s.gjob" % (optimizer, tag))
+    run([tool("graphc"), os.path.join(out, "model.onnx"), "--train",
+         "--loss=softmax_cross_entropy", "--labels=y",
+         "--optimizer=" + optimizer, "--lr=%r" % lr,
+         "--momentum=%r" % MOMENTUM, "--return-weights",
+         "--no-openmp", "-o", job] + flags)
+    metrics = job + ".metrics.json"
+    outputs = job + ".out"
+    run([tool("graph-run"), "--quiet", job, "--steps", str(steps),
+         "--input", "x=" + os.path.join(out, "x.npy"),
+         "--input", "y=" + os.path.join(out, "y.npy"),
+         "--metrics", metrics, "--output-dir", outputs])
+    losses = np.array([s["loss"] for s in json.load(open(metrics))["per_step"]])
+    return losses, outputs
+
+
+COUNTS = [0, 0]
+
+
+def close(name, got, want, rtol, atol=1e-6):
+    ok = got.shape == want.shape and np.allclose(got, want, rtol=rtol, atol=atol)
+    COUNTS[0] += ok
+    COUNTS[1] += 1
+    err = (np.max(np.abs(got - want) / (atol + rtol * np.abs(want)))
+           if got.shape == want.shape else float("inf"))
+    print("%s: %s (%d values, worst %.2f of the tolerance)"
+          % (name, "ok" if ok else "MISMATCH", want.size, err))
+    return ok
+
+
+def main():
+    out, name = sys.argv[1], sys.argv[2]
+    make, shape, optimizers = MODELS[name]
+    os.makedirs(out, exist_ok=True)
+    torch.manual_seed(0)
+    model = make()
+    # Running statistics unlike a fresh model's, so that the exporter keeps
+    # them apart from the scale and bias (it merges equal initializers).
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 1.5)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.5, 0.5)
+    initial = {k: v.clone() for k, v in model.state_dict().items()}
+    x = torch.randn(BATCH, *shape)
+    y = torch.randint(0, 10, (BATCH,))
+    np.save(os.path.join(out, "x.npy"), x.numpy())
+    np.save(os.path.join(out, "y.npy"), y.numpy().astype(np.int64))
+    model.eval()
+    torch.onnx.export(model, x, os.path.join(out, "model.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      opset_version=13,
+                      training=torch.onnx.TrainingMode.PRESERVE,
+                      do_constant_folding=False)
+
+    ok = True
+    for optimizer, lr in optimizers.items():
+        want_losses, want_weights = torch_train(make, initial, x, y,
+                                                optimizer, lr)
+        losses, outputs = graphc_train(out, optimizer, lr, [], "1")
+        ok &= close("%s losses" % optimizer, losses, want_losses, 1e-4)
+        for weight, want in want_weights.items():
+            path = os.path.join(outputs, weight + ".npy")
+            got = np.load(path) if os.path.exists(path) else np.zeros(0)
+            ok &= close("%s %s" % (optimizer, weight), got, want, 1e-4)
+        if name == "mlp":
+            # dist-place refuses batch statistics under replicas (they
+            # would be each replica's, not the batch's), so only the MLP.
+            losses, _ = graphc_train(out, optimizer, lr, [], "long",
+                                     DIST_STEPS)
+            for tag, flags in (("2 replicas", "--replicas 2"),
+                               ("4 replicas", "--replicas 4"),
+                               ("2 parameter servers", "--ps-tasks 2"),
+                               ("2 replicas and 2 parameter servers",
+                                "--replicas 2 --ps-tasks 2")):
+                dist_losses, _ = graphc_train(out, optimizer, lr, flags.split(),
+                                              tag.replace(" ", "-"), DIST_STEPS)
+                ok &= close("%s losses with %s" % (optimizer, tag),
+                            dist_losses, losses, 1e-5)
+    print("train_torch: %s: %d of %d comparisons match" % (name, *COUNTS))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
