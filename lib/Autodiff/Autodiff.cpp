@@ -201,10 +201,12 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       if (first == op.getOperands().end()) {
         continue;
       }
+      // A copy: inserting the results may move the map's entries.
+      std::string from = origin.lookup(*first);
       for (Value r : op.getResults()) {
         if (isFloatTensor(r.getType())) {
           active.insert(r);
-          origin[r] = origin[*first];
+          origin[r] = from;
         }
       }
     }
