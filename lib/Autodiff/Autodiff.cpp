@@ -7,7 +7,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 namespace graphc {
 #define GEN_PASS_DEF_GRAPHAUTODIFF
@@ -41,7 +40,7 @@ std::string locString(Location loc) {
 /// True when every read of `var` feeds only the mean or variance operand of
 /// an inference graph.batch_norm: running statistics (PyTorch buffers), not
 /// weights, even when graph-hoist-weights made them variables.
-bool isStatistic(VariableOp var, SymbolTable &symbols, ModuleOp module) {
+bool isStatistic(VariableOp var, ModuleOp module) {
   bool any = false, onlyStats = true;
   module.walk([&](ReadVariableOp read) {
     if (read.getVariable() != var.getSymName()) {
@@ -138,7 +137,7 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       if (marked && !var.getTrainable()) {
         return;
       }
-      if (isStatistic(var, symbols, module)) {
+      if (isStatistic(var, module)) {
         return;
       }
       auto [it, fresh] = index.try_emplace(var.getSymName(), sources.size());
@@ -202,10 +201,12 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       if (first == op.getOperands().end()) {
         continue;
       }
+      // A copy: inserting the results may move the map's entries.
+      std::string from = origin.lookup(*first);
       for (Value r : op.getResults()) {
         if (isFloatTensor(r.getType())) {
           active.insert(r);
-          origin[r] = origin[*first];
+          origin[r] = from;
         }
       }
     }
