@@ -16,6 +16,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev python3-numpy python3-onnx
   # PyTorch 1.13: models exported in tests (test/Distribute) and references.
   python3-torch
+  # scikit-learn's handwritten digits (digits.csv.gz): the README's training run.
+  python3-sklearn
   # Test certificates for the runtime's TLS tests (openssl CLI).
   openssl
   libopenblas-dev

@@ -45,6 +45,11 @@ if config.graphc_runtime_enabled:
 if os.path.isdir(config.graphc_shared_dir):
     config.available_features.add("shared-testdata")
 
+# scikit-learn's handwritten digits, from Debian's python3-sklearn (setup.sh
+# installs it): the README's training run (test/Train/digits.test).
+if os.path.exists("/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"):
+    config.available_features.add("sklearn-digits")
+
 # lit substitutes in list order and %mlir_runner is a prefix of
 # %mlir_runner_utils, so the longer names are registered first.
 # CPU code generation: mlir-runner's support libraries, the OpenMP runtime
