@@ -43,18 +43,20 @@ double MachineModel::opSeconds(llvm::StringRef opName, double flops,
 
 MachineModel MachineModel::getDefault() {
   // Measured with `bash bench/run.sh machine-model` on the development
-  // machine (2026-12-01, idle): an AMD EPYC (Zen 3 "Milan", AVX2, no
-  // AVX-512), 2 vCPUs, one thread (--no-openmp), loopback TCP between two
-  // graph-worker processes. GEMM: 256x1024x1024 f32 in 13.2 ms; a 3x3
-  // convolution 64->64 at 56x56 (batch 1) at 98% of that rate, so no conv
-  // efficiency is set; Add of 2 x 1M f32 in 0.434 ms; an 8-byte message in
-  // 56 us, 400 kB at 3.51 GB/s past that.
+  // machine (2026-12-01, idle, two runs averaged): an AMD EPYC (Zen 3
+  // "Milan", AVX2, no AVX-512), 2 vCPUs, one thread (--no-openmp), median
+  // steps, loopback TCP between two graph-worker processes. GEMM
+  // 256x1024x1024 f32: 18.6 ms (28.85 GFLOP/s); ResNet's eleven distinct
+  // convolution shapes at batch 1 together at 98% of that rate; Add of 2 x
+  // 1M f32: 0.86 ms (15 GB/s); an 8-byte message in 73 us, 400 kB at 3.66
+  // GB/s past that.
   MachineModel m;
   m.name = "built-in default (AMD EPYC Zen 3, 1 thread, loopback)";
-  m.flopsPerSecond = 4.075e10;
-  m.memoryBytesPerSecond = 2.901e10;
-  m.linkBytesPerSecond = 3.509e9;
-  m.linkLatencySeconds = 5.6e-5;
+  m.flopsPerSecond = 2.885e10;
+  m.memoryBytesPerSecond = 1.5e10;
+  m.linkBytesPerSecond = 3.66e9;
+  m.linkLatencySeconds = 7.3e-5;
+  m.efficiency["graph.conv"] = 0.98;
   return m;
 }
 
