@@ -1627,13 +1627,34 @@ int Job::run() {
     WorkerHandle w;
     w.task = &t;
     workers_.push_back(std::move(w));
-    // A scalar f32/f64 output named "loss" is reported every step.
+    // A scalar f32/f64 output named "loss" (or --loss) is reported every
+    // step.
+    const std::string& wanted =
+        opt_.lossOutput.empty() ? std::string("loss") : opt_.lossOutput;
     std::string loss;
-    for (const manifest::TensorSignature& o : t.outputs())
-      if (o.name() == "loss" && numElements(o) == 1 &&
-          (o.dtype() == "f32" || o.dtype() == "f64"))
+    for (const manifest::TensorSignature& o : t.outputs()) {
+      if (o.name() != wanted)
+        continue;
+      if (numElements(o) == 1 && (o.dtype() == "f32" || o.dtype() == "f64"))
         loss = o.name();
+      else if (!opt_.lossOutput.empty())
+        ok = fail("--loss " + wanted + ": output '" + wanted + "' of task '" +
+                  t.name() + "' is not a scalar f32 or f64; the loss must be "
+                  "one number per step");
+    }
     lossOutputs_.push_back(loss);
+  }
+  if (!opt_.lossOutput.empty() &&
+      std::all_of(lossOutputs_.begin(), lossOutputs_.end(),
+                  [](const std::string& l) { return l.empty(); }) &&
+      ok) {
+    std::string names;
+    for (const manifest::Task& t : bundle_.manifest.tasks())
+      for (const manifest::TensorSignature& o : t.outputs())
+        names += (names.empty() ? "" : ", ") + o.name();
+    ok = fail("--loss " + opt_.lossOutput + ": the job has no output named '" +
+              opt_.lossOutput + "' (its outputs: " +
+              (names.empty() ? std::string("none") : names) + ")");
   }
   if (ok)
     failCode = kExitBundle;

@@ -84,6 +84,9 @@ struct RunOptions {
   /// "tcp" (direct worker-to-worker connections) or "grpc" (chunk streams).
   std::string dataPlane = "tcp";
   bool quiet = false;
+  /// --loss NAME: the scalar float output reported as the loss; empty: an
+  /// output named "loss" when the job has one.
+  std::string lossOutput;
   /// Live progress line: 1 on, 0 off, -1 when stderr is a terminal.
   int progress = -1;
   /// Launched by mpirun, srun or a Kubernetes Indexed Job: this process is

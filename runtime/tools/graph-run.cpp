@@ -50,6 +50,9 @@ void usage() {
       "                       that a restored checkpoint is in the workers bit\n"
       "                       for bit (reductions already run in a fixed order)\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
+      "  --loss NAME          the scalar float output reported as the loss on\n"
+      "                       the progress line and in --metrics (default:\n"
+      "                       an output named loss, when there is one)\n"
       "  --metrics FILE       write per-step timings (and loss), totals and\n"
       "                       per-channel byte counters as JSON\n"
       "  --stats FILE         run one warm-up step first, then write the\n"
@@ -238,6 +241,12 @@ int main(int argc, char** argv) {
     } else if (a == "--save") {
       if (!next(&opt.saveFile))
         return 2;
+    } else if (a == "--loss") {
+      if (!next(&opt.lossOutput) || opt.lossOutput.empty()) {
+        if (opt.lossOutput.empty())
+          std::fprintf(stderr, "graph-run: error: --loss needs an output name\n");
+        return 2;
+      }
     } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
                a == "--heartbeat-ms" || a == "--chunk-bytes" ||
                a == "--epochs" || a == "--seed" ||
