@@ -15,7 +15,7 @@
   graphrt_test.py check-image CONTEXT DOCKERFILE BINDIR TASKLIB  # deploy/k8s
   graphrt_test.py check-coll K DIR
   graphrt_test.py run --expect-exit N --max-seconds S -- CMD...
-  graphrt_test.py kill-task TASK SECONDS -- CMD...  # kill -9 mid-run
+  graphrt_test.py kill-task TASK SECONDS|file:PATH -- CMD...  # kill -9 mid-run
   graphrt_test.py cluster N WORKER DIR [WORKER_ARG...] -- CMD...
                                      # @CLUSTER@ in CMD: the file
   graphrt_test.py certs DIR          # a test CA and certificates (openssl)
@@ -557,12 +557,14 @@ def cluster(argv):
 
 
 def kill_task(argv):
-    """kill-task TASK SECONDS -- CMD...: runs graph-run CMD, waits until it has
-    run steps for SECONDS, then `kill -9`s the worker of TASK (pid from
-    graph-run's "started task" line) and reports how graph-run ended."""
+    """kill-task TASK SECONDS|file:PATH -- CMD...: runs graph-run CMD, waits
+    until it has run steps for SECONDS (or until PATH exists, e.g. a
+    checkpoint of a given step: independent of the machine's speed), then
+    `kill -9`s the worker of TASK (pid from graph-run's "started task" line)
+    and reports how graph-run ended."""
     import re
     import signal
-    task, delay, cmd = argv[0], float(argv[1]), argv[3:]
+    task, when, cmd = argv[0], argv[1], argv[3:]
     p = subprocess.Popen(cmd, stderr=subprocess.PIPE)
     lines, pid = [], None
     for raw in p.stderr:
@@ -575,7 +577,13 @@ def kill_task(argv):
     if pid is None:
         p.kill()
         sys.exit("graph-run never started task '%s':\n%s" % (task, "".join(lines)))
-    time.sleep(delay)
+    if when.startswith("file:"):
+        # graph-run's stderr is not read meanwhile: a pipe's 64 KiB hold
+        # far more than the lines it prints before the file appears.
+        while not os.path.exists(when[5:]) and p.poll() is None:
+            time.sleep(0.01)
+    else:
+        time.sleep(float(when))
     if p.poll() is not None:
         sys.exit("graph-run finished before the kill; give it more steps")
     os.kill(pid, signal.SIGKILL)
