@@ -9,6 +9,7 @@
 #   bash bench/run.sh compile             # compile time and peak RSS on a ResNet-50
 #   bash bench/run.sh machine-model [OUT.json] [--quick]  # this machine for graphc --machine-model
 #   bash bench/run.sh dist [--quick]      # ResNet-18 batch 8: --replicas 2 (1 thread each) vs one task
+#   bash bench/run.sh train [--quick]     # MLP, ResNet-18 training at batch 16: --replicas 2 vs torch DDP (gloo)
 # BUILD_DIR (default: build) is the build folder; the suite's targets are
 # built first.
 set -euo pipefail
@@ -27,7 +28,7 @@ case "$name" in
     cmake --build "$build" --target graphc
     /usr/bin/python3 "$root/bench/import/bench.py" "$build" "$@"
     ;;
-  conv|e2e|compile|dist)
+  conv|e2e|compile|dist|train)
     cmake --build "$build" --target graphc graph-run graph-worker
     /usr/bin/python3 "$root/bench/nn/$name.py" "$build" "$@"
     ;;
@@ -43,7 +44,7 @@ case "$name" in
     exec "$build/bin/gemm-bench" "$@"
     ;;
   *)
-    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, compile, machine-model, dist" >&2
+    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, compile, machine-model, dist, train" >&2
     exit 2
     ;;
 esac

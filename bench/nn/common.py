@@ -62,18 +62,20 @@ def manifest_task(job):
     return json.load(open(os.path.join(job, "manifest.json")))["tasks"][0]
 
 
-def run_job(build, job, inputs, repeat, outdir=None, timeout=1800):
-    """graph-run JOB --repeat REPEAT --stats with OMP_NUM_THREADS=THREADS.
-    inputs: {name: .npy path}. Returns the --stats dict and, when outdir is
-    given, {output name: array} of the last step."""
+def run_job(build, job, inputs, repeat, outdir=None, timeout=1800,
+            threads=THREADS, extra=()):
+    """graph-run JOB --repeat REPEAT --stats with OMP_NUM_THREADS=threads.
+    inputs: {name: .npy path}; extra: more graph-run flags. Returns the
+    --stats dict and, when outdir is given, {output name: array} of the last
+    step."""
     stats = job + ".stats.json"
     cmd = [tool(build, "graph-run"), "--quiet", "--repeat", str(repeat),
-           "--stats", stats, job]
+           "--stats", stats, job] + list(extra)
     for name, path in inputs.items():
         cmd += ["--input", "%s=%s" % (name, path)]
     if outdir:
         cmd += ["--output-dir", outdir]
-    env = dict(os.environ, OMP_NUM_THREADS=str(THREADS))
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     r = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, text=True, errors="replace",
                        timeout=timeout)

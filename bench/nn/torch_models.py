@@ -95,6 +95,15 @@ def resnet50():
     return randomise_bn(ResNet(Bottleneck, [3, 4, 6, 3]))
 
 
+def mlp(sizes=(784, 512, 512, 10)):
+    """Linear layers with ReLU between them, PyTorch's default init."""
+    torch.manual_seed(0)
+    layers = []
+    for i, (a, b) in enumerate(zip(sizes, sizes[1:])):
+        layers += [nn.Linear(a, b)] + ([nn.ReLU()] if i < len(sizes) - 2 else [])
+    return nn.Sequential(*layers)
+
+
 def encoder_layer(d_model):
     torch.manual_seed(0)
     return nn.TransformerEncoderLayer(d_model, nhead=8,
@@ -102,17 +111,24 @@ def encoder_layer(d_model):
                                       dropout=0.0, batch_first=True).eval()
 
 
-def export(model, example, path, dynamic_batch=True):
+def export(model, example, path, dynamic_batch=True, keep_batch_norm=False):
     """torch.onnx.export with input `x`, output `y`, the batch dimension
     dynamic (graphc fixes it with --input-shape).
+
+    keep_batch_norm: export as the model is (PRESERVE) without constant
+    folding, so BatchNormalization stays a node with its own scale and bias
+    (a model to train) instead of being folded into the convolutions.
 
     Exported with autograd on: under no_grad, nn.TransformerEncoderLayer
     takes its fused inference path (aten::_transformer_encoder_layer_fwd),
     which has no ONNX export; eager timing keeps that path (no_grad)."""
     axes = {"x": {0: "batch"}, "y": {0: "batch"}} if dynamic_batch else None
+    mode = (torch.onnx.TrainingMode.PRESERVE if keep_batch_norm
+            else torch.onnx.TrainingMode.EVAL)
     torch.onnx.export(model, (example,), path, input_names=["x"],
                       output_names=["y"], dynamic_axes=axes,
-                      opset_version=13, do_constant_folding=True)
+                      opset_version=13, training=mode,
+                      do_constant_folding=not keep_batch_norm)
 
 
 def params(model):
