@@ -413,6 +413,21 @@ struct ReplicaRewriter {
                              in.axis - (!r.getKeepdims() && axis < in.axis)));
         })
         .Case([&](graph::ReshapeOp r) { return reshape(r, in); })
+        .Case([&](graph::BroadcastToOp b) -> Outcome {
+          // Rows stay apart when the batch axis is broadcast to itself (the
+          // backward of a mean over the other axes spreads each row's
+          // gradient over its own row): the target's batch size becomes
+          // one replica's share.
+          SmallVector<int64_t> shape(b.getShape());
+          int64_t axis = in.axis + int64_t(shape.size()) - rankOf(b.getInput());
+          if (shape[axis] != globalBatch) {
+            return refuse("broadcasts the batch axis " + Twine(in.axis) +
+                          " to " + Twine(shape[axis]) + " rows");
+          }
+          shape[axis] = localBatch;
+          b.setShape(shape);
+          return all(op, RowState::batched(axis));
+        })
         .Case([&](graph::TransposeOp t) -> Outcome {
           auto perm = t.getPerm();
           auto it = llvm::find(perm, in.axis);

@@ -136,3 +136,4 @@ func.func @decay(%x: tensor<4x3xf32>, %w: tensor<3x3xf32>) -> tensor<3x3xf32> {
   %r = dist.replica_all_reduce sum %d : tensor<3x3xf32>
   return %r : tensor<3x3xf32>
 }
+

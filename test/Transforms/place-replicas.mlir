@@ -144,3 +144,20 @@ func.func @step(%x: tensor<4x3xf32>) -> tensor<f32> attributes {graph.output_nam
   graph.assign_variable @stat, %m : tensor<2xf32>
   return %loss : tensor<f32>
 }
+
+// -----
+
+// A global average pool's backward: each row's [C,1,1] gradient is broadcast
+// over its own row's pixels, so the rows stay apart and the target's batch
+// size becomes one replica's share.
+// CHECK-LABEL: func.func @pool_backward
+// CHECK: %[[G:.*]] = dist.replica_split %{{.*}} axis 0 {{.*}} -> tensor<2x3x1x1xf32>
+// CHECK: graph.broadcast_to %[[G]] {{{.*}}shape = array<i64: 2, 3, 4, 4>{{.*}}} : (tensor<2x3x1x1xf32>) -> tensor<2x3x4x4xf32>
+// A new leading axis moves the batch to axis 1, where the gather concatenates.
+// CHECK: %[[T:.*]] = graph.broadcast_to %{{.*}} {{{.*}}shape = array<i64: 5, 2, 3, 1, 1>{{.*}}} : (tensor<2x3x1x1xf32>) -> tensor<5x2x3x1x1xf32>
+// CHECK: dist.replica_concat %[[T]] axis 1
+func.func @pool_backward(%g: tensor<4x3x1x1xf32>) -> (tensor<4x3x4x4xf32>, tensor<5x4x3x1x1xf32>) {
+  %b = graph.broadcast_to %g {shape = array<i64: 4, 3, 4, 4>} : (tensor<4x3x1x1xf32>) -> tensor<4x3x4x4xf32>
+  %t = graph.broadcast_to %g {shape = array<i64: 5, 4, 3, 1, 1>} : (tensor<4x3x1x1xf32>) -> tensor<5x4x3x1x1xf32>
+  return %b, %t : tensor<4x3x4x4xf32>, tensor<5x4x3x1x1xf32>
+}
