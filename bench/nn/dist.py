@@ -83,9 +83,10 @@ def main():
                 secs, _ = common.compile_model(
                     build, onnx_path, job,
                     extra=["--no-openmp", "--report", report] + model_flags + flags)
-                estimate = json.load(open(report))["estimate"]["step_ns"] / 1e6
+                written = json.load(open(report))
+                estimate = written["estimate"]["step_ns"] / 1e6
                 if machine is None:
-                    model = json.load(open(report))["machine_model"]
+                    model = written["machine_model"]
                     model["shared_cores"] = cores
                     model["name"] += ", %d shared cores" % cores
                     machine = os.path.join(tmp, "machine.json")

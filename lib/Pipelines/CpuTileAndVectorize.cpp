@@ -381,13 +381,14 @@ LogicalResult convToGemm(RewriterBase &rewriter,
         .getResult(0);
   };
 
+  // Any accumulator other than a zero fill is read back, as [N, O, P].
+  Value collapsedInit =
+      fill ? Value()
+           : tensor::CollapseShapeOp::create(rewriter, loc, init, toNOP)
+                 .getResult();
   Value gemm;
   if (pointwise || n == 1) {
-    Value acc = fill ? freshFill(n)
-                     : tensor::CollapseShapeOp::create(rewriter, loc, init,
-                                                       toNOP)
-                           .getResult();
-    gemm = emitGemm(input, acc, n);
+    gemm = emitGemm(input, fill ? freshFill(n) : collapsedInit, n);
   } else {
     // One image per iteration: im2col of the whole batch materialised a
     // buffer N times the size of one image's (58 MB for a 3x3 64->64 layer
@@ -396,9 +397,7 @@ LogicalResult convToGemm(RewriterBase &rewriter,
     Value out = fill ? tensor::EmptyOp::create(
                            rewriter, loc, ArrayRef<int64_t>{n, o, p}, et)
                            .getResult()
-                     : tensor::CollapseShapeOp::create(rewriter, loc, init,
-                                                       toNOP)
-                           .getResult();
+                     : collapsedInit;
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value upper = arith::ConstantIndexOp::create(rewriter, loc, n);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
