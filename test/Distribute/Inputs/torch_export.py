@@ -1,7 +1,8 @@
-"""torch_export.py OUT: exports an MLP and a CNN from PyTorch to ONNX at batch 8.
+"""torch_export.py OUT: exports an MLP, a CNN and a transformer encoder layer
+from PyTorch to ONNX at batch 8.
 
-Writes OUT/mlp.onnx, OUT/cnn.onnx, their inputs (x_mlp.npy, x_cnn.npy) and
-PyTorch's outputs (ref_mlp.npy, ref_cnn.npy) as the independent reference.
+Writes OUT/mlp.onnx, OUT/cnn.onnx, OUT/encoder.onnx, their inputs (x_mlp.npy,
+...) and PyTorch's outputs (ref_mlp.npy, ...) as the independent reference.
 Weights come from a fixed seed, so every run writes the same files.
 """
 import os
@@ -42,6 +43,13 @@ class CNN(nn.Module):
         return self.fc(torch.flatten(x, 1))
 
 
+def encoder():
+    # d_model 64 in 4 heads of 16, feed-forward 128, no dropout: what
+    # tensor parallelism splits (heads, then the feed-forward's columns).
+    return nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
+                                      dropout=0.0, batch_first=True)
+
+
 def export(model, x, name, out):
     model.eval()
     # Give the batch-norm statistics values a fresh model would not have.
@@ -63,6 +71,7 @@ def main():
     torch.manual_seed(0)
     export(MLP(), torch.randn(BATCH, 64), "mlp", out)
     export(CNN(), torch.randn(BATCH, 3, 16, 16), "cnn", out)
+    export(encoder(), torch.randn(BATCH, 10, 64), "encoder", out)
 
 
 if __name__ == "__main__":
