@@ -55,6 +55,14 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  // Why dist-place strategy=auto chose its placement (graphc's planning
+  // code writes it, the report reads it): a dictionary on the module.
+  if (name == "dist.auto") {
+    if (!isa<ModuleOp>(op) || !isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << "'" << name
+                             << "' must be a dictionary on a builtin.module";
+    return success();
+  }
   return op->emitError() << "unknown dist attribute '" << name << "'";
 }
 

@@ -13,11 +13,14 @@
 #include "graph/GraphOps.h"
 #include "graph/GraphTypeUtils.h"
 
+#include "mlir/IR/Builders.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace graphc;
@@ -81,26 +84,26 @@ void ringAllGather(Sent &sent, int64_t count, int64_t esize, int64_t k,
 
 /// Bytes and messages member `r` of a group of `k` sends for `op`, whose
 /// input has `inputCount` elements of `esize` bytes.
-Sent collectiveSent(Operation *op, int64_t inputCount, int64_t outputCount,
+Sent collectiveSent(StringRef kind, int64_t inputCount, int64_t outputCount,
                     int64_t esize, int64_t k, int64_t r, int64_t root) {
   Sent sent;
   if (k == 1)
     return sent;
-  if (isa<AllReduceOp>(op)) {
+  if (kind == "all_reduce") {
     ringReduceScatter(sent, inputCount, esize, k, r);
     ringAllGather(sent, inputCount, esize, k, r);
-  } else if (isa<AllGatherOp>(op)) {
+  } else if (kind == "all_gather") {
     // svcAllGather passes the input's count; the ring runs over count * k.
     ringAllGather(sent, inputCount * k, esize, k, r);
-  } else if (isa<ReduceScatterOp>(op)) {
+  } else if (kind == "reduce_scatter") {
     // svcReduceScatter passes the output's count.
     ringReduceScatter(sent, outputCount * k, esize, k, r);
-  } else if (isa<BroadcastOp>(op)) {
+  } else if (kind == "broadcast") {
     if (mod(r - root, k) < k - 1) {
       sent.bytes = inputCount * esize;
       sent.messages = broadcastSegments(inputCount, esize, k);
     }
-  } else if (isa<AllToAllOp>(op)) {
+  } else if (kind == "all_to_all") {
     // One block of inputCount / k elements to every other member.
     sent.bytes = (k - 1) * (inputCount / k) * esize;
     sent.messages = k - 1;
@@ -111,7 +114,7 @@ Sent collectiveSent(Operation *op, int64_t inputCount, int64_t outputCount,
 /// Seconds a collective takes once all members are in: the ring's steps,
 /// each a latency plus the largest block any member sends in it (all send
 /// at once), plus the reductions' memory traffic.
-double collectiveSeconds(Operation *op, int64_t inputCount,
+double collectiveSeconds(StringRef kind, int64_t inputCount,
                          int64_t outputCount, int64_t esize, int64_t k,
                          int64_t maxSentBytes, const MachineModel &m) {
   if (k == 1)
@@ -122,13 +125,13 @@ double collectiveSeconds(Operation *op, int64_t inputCount,
     return 3.0 * double(k - 1) / double(k) * double(count * esize) /
            m.memoryBytesPerSecond;
   };
-  if (isa<AllReduceOp>(op))
+  if (kind == "all_reduce")
     return 2.0 * double(k - 1) * latency + double(maxSentBytes) / bw +
            reduceSeconds(inputCount);
-  if (isa<ReduceScatterOp>(op))
+  if (kind == "reduce_scatter")
     return double(k - 1) * latency + double(maxSentBytes) / bw +
            reduceSeconds(outputCount * k);
-  if (isa<BroadcastOp>(op)) {
+  if (kind == "broadcast") {
     int64_t segs = broadcastSegments(inputCount, esize, k);
     return double(segs + k - 2) *
            (latency + double(inputCount * esize) / double(segs) / bw);
@@ -304,6 +307,7 @@ LogicalResult Analyzer::collect() {
           }
           c.groupName = llvm::join(c.group, "+");
           int64_t esize = (elem.getIntOrFloatBitWidth() + 7) / 8;
+          c.elementBytes = esize;
           int64_t inCount = *graph::getStaticNumElements(inType);
           int64_t outCount = *graph::getStaticNumElements(outType);
           int64_t k = group.size(), root = 0;
@@ -314,12 +318,13 @@ LogicalResult Analyzer::collect() {
                 root = i;
           int64_t maxSent = 0;
           for (int64_t r = 0; r < k; ++r) {
-            Sent s = collectiveSent(&op, inCount, outCount, esize, k, r, root);
+            Sent s = collectiveSent(c.kind, inCount, outCount, esize, k, r,
+                                    root);
             c.sentBytes.push_back(s.bytes);
             c.messages.push_back(s.messages);
             maxSent = std::max(maxSent, s.bytes);
           }
-          c.seconds = collectiveSeconds(&op, inCount, outCount, esize, k,
+          c.seconds = collectiveSeconds(c.kind, inCount, outCount, esize, k,
                                         maxSent, machine);
           report.collectiveBytes += c.wireBytes();
           report.collectives.push_back(std::move(c));
@@ -337,27 +342,16 @@ LogicalResult Analyzer::collect() {
       // (a memref argument, a global): the ops that read it pay for it.
       if (isa<graph::ReadVariableOp, graph::ConstantOp>(op))
         continue;
-      // Compute: the cost interface where an op has it; ops with regions
-      // and no cost of their own cost what their bodies cost.
-      std::optional<int64_t> flops = 0, bytes = 0;
-      auto add = [&](graph::CostOpInterface c) {
-        std::optional<int64_t> f = c.getFlops(), b = c.getBytesMoved();
-        flops = flops && f ? std::optional<int64_t>(*flops + *f) : std::nullopt;
-        bytes = bytes && b ? std::optional<int64_t>(*bytes + *b) : std::nullopt;
-      };
-      if (auto c = dyn_cast<graph::CostOpInterface>(op))
-        add(c);
-      else
-        op.walk([&](graph::CostOpInterface c) { add(c); });
-      if (!flops || !bytes) {
+      std::optional<OpCost> cost = getOpCost(&op);
+      if (!cost) {
         ++tr.unknownCostOps;
         continue;
       }
-      tr.flops += *flops;
-      tr.bytesMoved += *bytes;
+      tr.flops += cost->flops;
+      tr.bytesMoved += cost->bytes;
       Instr in{Instr::Compute, &op, op.getName().getStringRef().str()};
       in.seconds = machine.opSeconds(op.getName().getStringRef(),
-                                     double(*flops), double(*bytes));
+                                     double(cost->flops), double(cost->bytes));
       tr.computeSeconds += in.seconds;
       prog.push_back(std::move(in));
     }
@@ -544,6 +538,8 @@ void Analyzer::shareCores() {
 
 FailureOr<DistReport> Analyzer::run() {
   report.machine = machine;
+  report.autoChoice =
+      AutoReport::fromAttr(module->getAttr(kAutoAttrName));
   if (failed(collect()))
     return failure();
   shareCores();
@@ -558,4 +554,94 @@ FailureOr<DistReport> Analyzer::run() {
 FailureOr<DistReport> graphc::analyzeDistribution(ModuleOp module,
                                                   const MachineModel &machine) {
   return Analyzer(module, machine).run();
+}
+
+std::optional<OpCost> graphc::getOpCost(Operation *op) {
+  // The cost interface where an op has it; ops with regions and no cost of
+  // their own cost what their bodies cost.
+  std::optional<int64_t> flops = 0, bytes = 0;
+  auto add = [&](graph::CostOpInterface c) {
+    std::optional<int64_t> f = c.getFlops(), b = c.getBytesMoved();
+    flops = flops && f ? std::optional<int64_t>(*flops + *f) : std::nullopt;
+    bytes = bytes && b ? std::optional<int64_t>(*bytes + *b) : std::nullopt;
+  };
+  if (auto c = dyn_cast<graph::CostOpInterface>(op))
+    add(c);
+  else
+    op->walk([&](graph::CostOpInterface c) { add(c); });
+  if (!flops || !bytes)
+    return std::nullopt;
+  return OpCost{*flops, *bytes};
+}
+
+double graphc::estimateComputeSeconds(Operation *op,
+                                      const MachineModel &machine) {
+  if (isa<graph::ReadVariableOp, graph::ConstantOp>(op))
+    return 0;
+  std::optional<OpCost> cost = getOpCost(op);
+  return cost ? machine.opSeconds(op->getName().getStringRef(),
+                                  double(cost->flops), double(cost->bytes))
+              : 0;
+}
+
+double graphc::estimateCollectiveSeconds(llvm::StringRef kind,
+                                         int64_t inputCount,
+                                         int64_t outputCount,
+                                         int64_t elementBytes, int64_t members,
+                                         const MachineModel &machine) {
+  int64_t maxSent = 0;
+  for (int64_t r = 0; r < members; ++r)
+    maxSent = std::max(maxSent, collectiveSent(kind, inputCount, outputCount,
+                                               elementBytes, members, r, 0)
+                                    .bytes);
+  return collectiveSeconds(kind, inputCount, outputCount, elementBytes,
+                           members, maxSent, machine);
+}
+
+DictionaryAttr AutoReport::toAttr(MLIRContext *ctx) const {
+  Builder b(ctx);
+  SmallVector<Attribute> list;
+  for (const AutoCandidateReport &c : candidates) {
+    SmallVector<NamedAttribute> fields{b.getNamedAttr("label",
+                                                      b.getStringAttr(c.label))};
+    if (c.refusal.empty()) {
+      fields.push_back(b.getNamedAttr("tasks", b.getI64IntegerAttr(c.tasks)));
+      // Integer nanoseconds, as the report's JSON writes times.
+      fields.push_back(b.getNamedAttr(
+          "step_ns", b.getI64IntegerAttr(std::llround(c.stepSeconds * 1e9))));
+    } else {
+      fields.push_back(
+          b.getNamedAttr("refused", b.getStringAttr(c.refusal)));
+    }
+    list.push_back(b.getDictionaryAttr(fields));
+  }
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("chosen", b.getStringAttr(chosen)),
+       b.getNamedAttr("workers", b.getI64IntegerAttr(workers)),
+       b.getNamedAttr("machine", b.getStringAttr(machine)),
+       b.getNamedAttr("candidates", b.getArrayAttr(list))});
+}
+
+std::optional<AutoReport> AutoReport::fromAttr(Attribute attr) {
+  auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
+  if (!dict)
+    return std::nullopt;
+  AutoReport r;
+  auto str = [](DictionaryAttr d, StringRef name) {
+    auto s = d.getAs<StringAttr>(name);
+    return s ? s.str() : std::string();
+  };
+  auto i64 = [](DictionaryAttr d, StringRef name) {
+    auto i = d.getAs<IntegerAttr>(name);
+    return i ? i.getInt() : int64_t(0);
+  };
+  r.chosen = str(dict, "chosen");
+  r.workers = i64(dict, "workers");
+  r.machine = str(dict, "machine");
+  if (auto list = dict.getAs<ArrayAttr>("candidates"))
+    for (auto c : list.getAsRange<DictionaryAttr>())
+      r.candidates.push_back({str(c, "label"), i64(c, "tasks"),
+                              double(i64(c, "step_ns")) * 1e-9,
+                              str(c, "refused")});
+  return r;
 }

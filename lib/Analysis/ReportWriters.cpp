@@ -80,7 +80,7 @@ llvm::json::Value graphc::reportToJson(const DistReport &r) {
                                       {"name", p.name},
                                       {"start_ns", ns(p.startSeconds)},
                                       {"end_ns", ns(p.endSeconds)}});
-  return llvm::json::Object{
+  llvm::json::Object out{
       {"machine_model", r.machine.toJson()},
       {"tasks", std::move(tasks)},
       {"transfers", std::move(transfers)},
@@ -93,21 +93,69 @@ llvm::json::Value graphc::reportToJson(const DistReport &r) {
        llvm::json::Object{{"step_ns", ns(r.stepSeconds)},
                           {"compute_slowdown", r.computeSlowdown},
                           {"critical_path", std::move(path)}}}};
+  if (r.autoChoice) {
+    llvm::json::Array candidates, refused;
+    for (const AutoCandidateReport &c : r.autoChoice->candidates) {
+      if (c.refusal.empty())
+        candidates.push_back(llvm::json::Object{{"name", c.label},
+                                                {"tasks", c.tasks},
+                                                {"step_ns", ns(c.stepSeconds)}});
+      else
+        refused.push_back(
+            llvm::json::Object{{"name", c.label}, {"reason", c.refusal}});
+    }
+    out["auto"] = llvm::json::Object{{"chosen", r.autoChoice->chosen},
+                                     {"workers", r.autoChoice->workers},
+                                     {"machine", r.autoChoice->machine},
+                                     {"candidates", std::move(candidates)},
+                                     {"refused", std::move(refused)}};
+  }
+  return out;
 }
 
 llvm::Error graphc::writeReportJson(const DistReport &report,
-                                    llvm::StringRef path) {
+                                    llvm::StringRef path,
+                                    llvm::json::Object extra) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
   if (ec)
     return llvm::createStringError(
         ec, llvm::formatv("cannot write report '{0}': {1}", path, ec.message())
                 .str());
-  os << llvm::formatv("{0:2}", reportToJson(report)) << "\n";
+  llvm::json::Value json = reportToJson(report);
+  for (auto &[key, value] : extra)
+    json.getAsObject()->try_emplace(key, std::move(value));
+  os << llvm::formatv("{0:2}", json) << "\n";
   return llvm::Error::success();
 }
 
+/// strategy=auto's candidates, cheapest first, and what each costs next to
+/// the chosen one.
+static void printAutoTable(const AutoReport &a, llvm::raw_ostream &os) {
+  os << llvm::formatv("strategy auto: chose {0} for {1} workers on {2}\n",
+                      a.chosen, a.workers, a.machine);
+  double best = 0;
+  for (const AutoCandidateReport &c : a.candidates)
+    if (c.refusal.empty() && (best == 0 || c.stepSeconds < best))
+      best = c.stepSeconds;
+  os << llvm::formatv("  {0,-28} {1,5} {2,14} {3,8}\n", "candidate", "tasks",
+                      "est. step us", "vs best");
+  for (const AutoCandidateReport &c : a.candidates) {
+    if (!c.refusal.empty())
+      continue;
+    os << llvm::formatv("  {0,-28} {1,5} {2,14} {3,7:F2}x{4}\n", c.label,
+                        c.tasks, us(c.stepSeconds),
+                        best > 0 ? c.stepSeconds / best : 1.0,
+                        c.label == a.chosen ? "  <- chosen" : "");
+  }
+  for (const AutoCandidateReport &c : a.candidates)
+    if (!c.refusal.empty())
+      os << "  refused " << c.label << ": " << c.refusal << "\n";
+}
+
 void graphc::printReportTable(const DistReport &r, llvm::raw_ostream &os) {
+  if (r.autoChoice)
+    printAutoTable(*r.autoChoice, os);
   os << "communication report (machine model: " << r.machine.name << ")\n";
   if (r.computeSlowdown > 1)
     os << llvm::formatv("the tasks share {0} cores: compute takes {1:f2}x as "

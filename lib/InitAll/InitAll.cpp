@@ -2,6 +2,7 @@
 
 #include "graphc/InitAll.h"
 #include "graphc/Analysis/Passes.h"
+#include "graphc/Analysis/Planning.h"
 #include "graphc/Autodiff/Passes.h"
 #include "graphc/Conversion/Passes.h"
 
@@ -33,6 +34,7 @@ void graphc::registerAllPasses() {
     registerTransformsPasses();
     registerAutodiffPasses();
     registerGraphcPipelines();
+    registerAutoPlacementStrategy();
     return true;
   }();
   (void)once;

@@ -8,6 +8,7 @@
 #include "graphc/Autodiff/Passes.h"
 #include "graphc/Conversion/Passes.h"
 #include "graphc/Transforms/Passes.h"
+#include "graphc/Transforms/Placement.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -93,19 +94,14 @@ void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
   place.strategy = options.strategy;
   place.replicas = options.replicas;
   place.psTasks = options.psTasks;
+  place.workers = options.workers;
+  place.machineModel = options.machineModel;
   place.defaultDevice = options.defaultDevice;
   place.entry = options.entry;
   pm.addPass(createDistPlace(place));
-  // One dist.task per task with send/recv on the cut edges: the form task
-  // lowering turns into one module, and one .so, per task.
-  DistPartitionOptions partition;
-  partition.entry = options.entry;
-  pm.addPass(createDistPartition(partition));
-  // Fewer, larger all-reduces: one runtime call per bucket instead of one
-  // per gradient.
-  DistFuseCollectivesOptions fuse;
-  fuse.bucketBytes = options.bucketBytes;
-  pm.addPass(createDistFuseCollectives(fuse));
+  // The tasks, then fewer, larger all-reduces (what strategy=auto runs on
+  // each candidate too).
+  transforms::buildPostPlacementPasses(pm, options.entry, options.bucketBytes);
 }
 
 void buildTaskLoweringPipeline(OpPassManager &pm,
@@ -190,7 +186,7 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
                      "(negative: none)"),
       llvm::cl::init(4096)};
   Option<std::string> strategy{
-      *this, "strategy", llvm::cl::desc("placement: given, replicas or ps"),
+      *this, "strategy", llvm::cl::desc("placement: given, replicas, ps or auto"),
       llvm::cl::init("given")};
   Option<int64_t> replicas{*this, "replicas",
                            llvm::cl::desc("replicas of the step"),
@@ -198,6 +194,15 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
   Option<int64_t> psTasks{*this, "ps-tasks",
                           llvm::cl::desc("parameter-server tasks"),
                           llvm::cl::init(1)};
+  Option<int64_t> workers{
+      *this, "workers",
+      llvm::cl::desc("auto: tasks the candidates may use (0: the machine "
+                     "model's shared_cores, else 4)"),
+      llvm::cl::init(0)};
+  Option<std::string> machineModel{
+      *this, "machine-model",
+      llvm::cl::desc("auto: machine-model JSON of the estimates"),
+      llvm::cl::init("")};
   Option<std::string> defaultDevice{
       *this, "default-device",
       llvm::cl::desc("task of unplaced ops and partial placements"),
@@ -259,6 +264,8 @@ void registerGraphcPipelines() {
         options.strategy = cl.strategy;
         options.replicas = cl.replicas;
         options.psTasks = cl.psTasks;
+        options.workers = cl.workers;
+        options.machineModel = cl.machineModel;
         options.defaultDevice = cl.defaultDevice;
         options.entry = cl.entry;
         options.bucketBytes = cl.bucketBytes;

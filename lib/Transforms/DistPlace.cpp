@@ -145,6 +145,20 @@ bool transforms::isPartitioned(ModuleOp module) {
   return !module.getOps<dist::TaskOp>().empty();
 }
 
+void transforms::buildPostPlacementPasses(OpPassManager &pm, StringRef entry,
+                                          int64_t bucketBytes) {
+  // One dist.task per task with send/recv on the cut edges: the form task
+  // lowering turns into one module, and one .so, per task.
+  DistPartitionOptions partition;
+  partition.entry = entry.str();
+  pm.addPass(createDistPartition(partition));
+  // Fewer, larger all-reduces: one runtime call per bucket instead of one
+  // per gradient.
+  DistFuseCollectivesOptions fuse;
+  fuse.bucketBytes = bucketBytes;
+  pm.addPass(createDistFuseCollectives(fuse));
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -165,6 +179,58 @@ struct TaskCollector {
     n = std::max(n, count);
   }
 };
+
+} // namespace
+
+LogicalResult transforms::setClusterFromPlacement(ModuleOp module,
+                                                  func::FuncOp func,
+                                                  DeviceAttr defaultTask,
+                                                  StringRef strategy) {
+  int64_t replicaCount = dist::getReplicaCount(func).value_or(1);
+  TaskCollector tasks;
+  tasks.add(defaultTask, 1);
+  // An unused default task is not part of the job.
+  tasks.jobs[defaultTask.getJob()] = 0;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    DeviceAttr device = getPlacement(&op);
+    if (!device || (!device.namesTask() && !isReplicatedPlacement(device))) {
+      return op.emitError() << "dist-place: strategy '" << strategy
+                            << "' left '" << op.getName()
+                            << "' without a task";
+    }
+    tasks.add(device, replicaCount);
+  }
+  auto addAttrs = [&](ArrayAttr attrs) {
+    if (attrs) {
+      for (auto dict : attrs.getAsRange<DictionaryAttr>()) {
+        tasks.add(dict.getAs<DeviceAttr>(dist::DistDialect::kDeviceAttrName),
+                  replicaCount);
+      }
+    }
+  };
+  addAttrs(func.getArgAttrsAttr());
+  addAttrs(func.getResAttrsAttr());
+  for (auto var : module.getOps<graph::VariableOp>()) {
+    tasks.add(getPlacement(var), replicaCount);
+  }
+
+  SmallVector<dist::JobAttr> jobs;
+  MLIRContext *ctx = module.getContext();
+  auto cpu = DeviceAttr::get(ctx, "", std::nullopt, std::nullopt, "CPU", 0);
+  for (auto [job, count] : tasks.jobs) {
+    if (count > 0) {
+      jobs.push_back(dist::JobAttr::get(ctx, job, count, {cpu}));
+    }
+  }
+  if (jobs.empty()) {
+    jobs.push_back(dist::JobAttr::get(ctx, defaultTask.getJob(), 1, {cpu}));
+  }
+  module->setAttr(dist::DistDialect::kClusterAttrName,
+                  dist::ClusterAttr::get(ctx, jobs));
+  return success();
+}
+
+namespace {
 
 struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
   using Base::Base;
@@ -190,6 +256,8 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
     options.strategy = strategy;
     options.replicas = replicas;
     options.psTasks = psTasks;
+    options.workers = workers;
+    options.machineModel = machineModel;
     if (failed(parseDefaultDevice(module, options)) ||
         failed(checkOptions(module))) {
       return signalPassFailure();
@@ -203,9 +271,11 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
       return signalPassFailure();
     }
     if (failed(impl->place(module, func, options)) ||
-        failed(setCluster(module, func, options))) {
+        failed(setClusterFromPlacement(module, func, options.defaultTask,
+                                       strategy))) {
       return signalPassFailure();
     }
+    numPlaced += func.getBody().front().getOperations().size() - 1;
   }
 
   LogicalResult parseDefaultDevice(ModuleOp module, PlacementOptions &options) {
@@ -247,61 +317,31 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
              << replicas << ", ps-tasks=" << psTasks
              << "); use strategy=replicas or strategy=ps";
     }
+    // auto picks replicas and ps-tasks itself; workers and the machine
+    // model only size and cost its candidates.
+    if (strategy == "auto" && (replicas != 1 || psTasks != 1)) {
+      return module.emitError()
+             << "dist-place: strategy=auto chooses replicas and ps-tasks "
+                "itself (got replicas="
+             << replicas << ", ps-tasks=" << psTasks
+             << "); give the cluster size with workers=N";
+    }
+    int64_t workers = this->workers;
+    if (strategy != "auto" && (workers != 0 || !machineModel.empty())) {
+      return module.emitError()
+             << "dist-place: workers and machine-model size and cost the "
+                "candidates of strategy=auto; strategy="
+             << strategy << " takes neither";
+    }
+    if (workers < 0) {
+      return module.emitError()
+             << "dist-place: workers=" << workers << " must be positive";
+    }
     if (strategy == "replicas" && psTasks != 1) {
       return module.emitError()
              << "dist-place: strategy=replicas takes no ps-tasks (got "
              << psTasks << "); use strategy=ps with replicas=N";
     }
-    return success();
-  }
-
-  /// Checks that the strategy placed everything, and sets dist.cluster to
-  /// the tasks used (the default task's job first).
-  LogicalResult setCluster(ModuleOp module, func::FuncOp func,
-                           const PlacementOptions &options) {
-    int64_t replicaCount = dist::getReplicaCount(func).value_or(1);
-    TaskCollector tasks;
-    tasks.add(options.defaultTask, 1);
-    // An unused default task is not part of the job.
-    tasks.jobs[options.defaultTask.getJob()] = 0;
-    for (Operation &op : func.getBody().front().without_terminator()) {
-      DeviceAttr device = getPlacement(&op);
-      if (!device || (!device.namesTask() && !isReplicatedPlacement(device))) {
-        return op.emitError()
-               << "dist-place: strategy '" << strategy << "' left '"
-               << op.getName() << "' without a task";
-      }
-      tasks.add(device, replicaCount);
-      ++numPlaced;
-    }
-    auto addAttrs = [&](ArrayAttr attrs) {
-      if (attrs) {
-        for (auto dict : attrs.getAsRange<DictionaryAttr>()) {
-          tasks.add(dict.getAs<DeviceAttr>(dist::DistDialect::kDeviceAttrName),
-                    replicaCount);
-        }
-      }
-    };
-    addAttrs(func.getArgAttrsAttr());
-    addAttrs(func.getResAttrsAttr());
-    for (auto var : module.getOps<graph::VariableOp>()) {
-      tasks.add(getPlacement(var), replicaCount);
-    }
-
-    SmallVector<dist::JobAttr> jobs;
-    MLIRContext *ctx = module.getContext();
-    auto cpu = DeviceAttr::get(ctx, "", std::nullopt, std::nullopt, "CPU", 0);
-    for (auto [job, count] : tasks.jobs) {
-      if (count > 0) {
-        jobs.push_back(dist::JobAttr::get(ctx, job, count, {cpu}));
-      }
-    }
-    if (jobs.empty()) {
-      jobs.push_back(
-          dist::JobAttr::get(ctx, options.defaultTask.getJob(), 1, {cpu}));
-    }
-    module->setAttr(dist::DistDialect::kClusterAttrName,
-                    dist::ClusterAttr::get(ctx, jobs));
     return success();
   }
 };

@@ -45,6 +45,11 @@ transforms::createPlacementStrategy(StringRef name) {
   return it == getRegistry().end() ? nullptr : it->second();
 }
 
+SmallVector<PlacementCandidate>
+PlacementStrategy::getCandidates(int64_t workers) const {
+  return {};
+}
+
 SmallVector<std::string> transforms::getPlacementStrategyNames() {
   SmallVector<std::string> names;
   for (auto &entry : getRegistry()) {
@@ -387,6 +392,13 @@ public:
                       const PlacementOptions &options) override {
     return placeAsGiven(module, entry, options.defaultTask);
   }
+  /// The model's own placement (one task when it has none): the baseline
+  /// every distributed candidate has to beat.
+  SmallVector<PlacementCandidate> getCandidates(int64_t) const override {
+    PlacementCandidate c{"given", {}};
+    c.options.strategy = "given";
+    return {c};
+  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -400,6 +412,18 @@ public:
                       const PlacementOptions &options) override {
     return rewriteForReplicas(module, entry, options.replicas,
                               options.defaultTask.getJob());
+  }
+  /// Every replica count from 2 to the cluster size; counts the batch does
+  /// not divide are refused by the rewrite and listed as such.
+  SmallVector<PlacementCandidate> getCandidates(int64_t workers) const override {
+    SmallVector<PlacementCandidate> candidates;
+    for (int64_t r = 2; r <= workers; ++r) {
+      PlacementCandidate c{"replicas=" + std::to_string(r), {}};
+      c.options.strategy = "replicas";
+      c.options.replicas = r;
+      candidates.push_back(c);
+    }
+    return candidates;
   }
 };
 
@@ -540,6 +564,23 @@ public:
       }
     }
     return success();
+  }
+  /// Servers and worker replicas that fit the cluster together: every
+  /// split of `workers` tasks (at least one of each) and the smaller ones.
+  SmallVector<PlacementCandidate> getCandidates(int64_t workers) const override {
+    SmallVector<PlacementCandidate> candidates;
+    for (int64_t r = 1; r < workers; ++r) {
+      for (int64_t p = 1; r + p <= workers; ++p) {
+        PlacementCandidate c{"ps replicas=" + std::to_string(r) +
+                                 " ps-tasks=" + std::to_string(p),
+                             {}};
+        c.options.strategy = "ps";
+        c.options.replicas = r;
+        c.options.psTasks = p;
+        candidates.push_back(c);
+      }
+    }
+    return candidates;
   }
 };
 } // namespace

@@ -8,6 +8,7 @@
 
 #include "graphc/Analysis/DistReport.h"
 #include "graphc/Analysis/MachineModel.h"
+#include "graphc/Analysis/Planning.h"
 #include "graphc/Bundle/JobBundle.h"
 #include "graphc/Import/Importers.h"
 #include "graphc/Import/ModelFormat.h"
@@ -101,6 +102,29 @@ cl::opt<int64_t> psTasks(
     cl::desc("Hold the variables on N parameter-server tasks, balanced by "
              "bytes, compute on the worker(s) (dist-place strategy=ps)"),
     cl::init(0), cl::cat(graphcCategory));
+cl::opt<std::string> strategyName(
+    "strategy",
+    cl::desc("Placement strategy: given, replicas, ps or auto (default: "
+             "from --replicas/--ps-tasks, else given); a flag the strategy "
+             "would ignore is an error"),
+    cl::init(""), cl::cat(graphcCategory));
+cl::opt<int64_t> workers(
+    "workers",
+    cl::desc("--strategy=auto: the tasks the job may use (default: the "
+             "machine model's shared_cores, else 4)"),
+    cl::init(0), cl::cat(graphcCategory));
+cl::list<int64_t> simulateReplicas(
+    "simulate-replicas",
+    cl::desc("Predict the data-parallel step and its scaling efficiency for "
+             "each replica count (e.g. 1,2,4,8) on --machine-model, without "
+             "building those jobs"),
+    cl::CommaSeparated, cl::value_desc("R,R,..."), cl::cat(graphcCategory));
+cl::opt<std::string> simulateScaling(
+    "simulate-scaling",
+    cl::desc("--simulate-replicas: strong (the model's batch split over the "
+             "replicas, as --replicas does; the default) or weak (every "
+             "replica computes the model's batch)"),
+    cl::init("strong"), cl::cat(graphcCategory));
 cl::opt<std::string> defaultDevice(
     "default-device",
     cl::desc("The task of ops the model does not place"),
@@ -195,6 +219,99 @@ cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
 
 } // namespace
 
+/// The placement strategy: --strategy, else picked by the flags; without
+/// them the model's own placements (often none: one task).
+static std::string strategyFromFlags() {
+  if (!strategyName.empty())
+    return strategyName;
+  return psTasks > 0 ? "ps" : replicas > 1 ? "replicas" : "given";
+}
+
+/// The distribution flags, checked before anything is read: a flag the
+/// strategy would ignore is a mistake to hear about, not a silent
+/// single-task job. Non-zero on a mistake.
+static int checkStrategyFlags() {
+  std::string strategy = strategyFromFlags();
+  auto ignored = [&](StringRef flag, StringRef instead) {
+    llvm::errs() << "graphc: --strategy=" << strategy << " ignores " << flag
+                 << "; " << instead << "\n";
+    return 1;
+  };
+  bool replicasGiven = replicas.getNumOccurrences() > 0,
+       psGiven = psTasks.getNumOccurrences() > 0;
+  if (strategy == "auto" && (replicasGiven || psGiven))
+    return ignored(replicasGiven ? "--replicas" : "--ps-tasks",
+                   "auto chooses replicas and parameter servers itself (give "
+                   "the cluster size with --workers N)");
+  if (strategy == "given" && (replicasGiven || psGiven))
+    return ignored(replicasGiven ? "--replicas" : "--ps-tasks",
+                   "use --strategy=replicas or --strategy=ps");
+  if (strategy == "replicas" && psGiven)
+    return ignored("--ps-tasks", "use --strategy=ps with --replicas N");
+  if (strategy != "auto" && workers.getNumOccurrences())
+    return ignored("--workers", "it sizes the cluster of --strategy=auto");
+  if (workers.getNumOccurrences() && workers < 1) {
+    llvm::errs() << "graphc: --workers=" << workers.getValue()
+                 << " must be at least 1\n";
+    return 1;
+  }
+  for (int64_t r : simulateReplicas)
+    if (r < 1) {
+      llvm::errs() << "graphc: --simulate-replicas: " << r
+                   << " replicas; every count must be at least 1\n";
+      return 1;
+    }
+  if (simulateScaling.getNumOccurrences() && simulateReplicas.empty()) {
+    llvm::errs() << "graphc: --simulate-scaling describes "
+                    "--simulate-replicas; give the replica counts too\n";
+    return 1;
+  }
+  if (simulateScaling != "strong" && simulateScaling != "weak") {
+    llvm::errs() << "graphc: unknown --simulate-scaling=" << simulateScaling
+                 << "; use strong or weak\n";
+    return 1;
+  }
+  if (!machineModelFile.empty() && reportFile.empty() && strategy != "auto" &&
+      simulateReplicas.empty()) {
+    llvm::errs() << "graphc: --machine-model is the machine of --report's "
+                    "estimate, --strategy=auto's choice or "
+                    "--simulate-replicas; give one of them too\n";
+    return 1;
+  }
+  return 0;
+}
+
+/// The machine model of --machine-model, else the built-in one.
+static llvm::Expected<graphc::MachineModel> loadMachineModel() {
+  return machineModelFile.empty()
+             ? llvm::Expected<graphc::MachineModel>(
+                   graphc::MachineModel::getDefault())
+             : graphc::MachineModel::fromFile(machineModelFile);
+}
+
+/// --simulate-replicas on the graph stage; the table on stderr, the JSON in
+/// `json`. Non-zero on failure.
+static int simulateOn(ModuleOp module, std::optional<llvm::json::Value> &json) {
+  llvm::Expected<graphc::MachineModel> machine = loadMachineModel();
+  if (!machine) {
+    llvm::errs() << "graphc: " << llvm::toString(machine.takeError())
+                 << "\n";
+    return 1;
+  }
+  SmallVector<int64_t> counts(simulateReplicas.begin(),
+                              simulateReplicas.end());
+  FailureOr<graphc::ScalingReport> scaling = graphc::simulateReplicas(
+      module, entryName, counts,
+      simulateScaling == "weak" ? graphc::ScalingMode::Weak
+                                : graphc::ScalingMode::Strong,
+      *machine);
+  if (failed(scaling))
+    return 1;
+  graphc::printScalingTable(*scaling, llvm::errs());
+  json = graphc::scalingToJson(*scaling);
+  return 0;
+}
+
 /// Runs the named pipelines of the stages after `from` up to `stage` (graph,
 /// dist, linalg, llvm; the file stages need all four), exactly what
 /// graph-opt replays.
@@ -228,13 +345,13 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
   if (from < EmitStage::Dist && stage >= EmitStage::Dist) {
     graphc::DistPipelineOptions distOptions;
     distOptions.weightsThreshold = weightsThreshold;
-    // The flags pick the placement strategy; without them the model's own
-    // placements (often none: one task).
-    distOptions.strategy = psTasks > 0     ? "ps"
-                           : replicas > 1 ? "replicas"
-                                          : "given";
+    distOptions.strategy = strategyFromFlags();
     distOptions.replicas = replicas;
     distOptions.psTasks = std::max<int64_t>(psTasks, 1);
+    if (distOptions.strategy == "auto") {
+      distOptions.workers = workers;
+      distOptions.machineModel = machineModelFile;
+    }
     distOptions.defaultDevice = defaultDevice;
     if (entryName.getNumOccurrences())
       distOptions.entry = entryName;
@@ -263,12 +380,9 @@ static graphc::BundleOptions bundleOptions() {
 
 /// --report: the communication report of the partitioned module, as JSON
 /// to the file and as a table on stderr. Returns non-zero on failure.
-static int reportOn(ModuleOp module) {
-  llvm::Expected<graphc::MachineModel> machine =
-      machineModelFile.empty()
-          ? llvm::Expected<graphc::MachineModel>(
-                graphc::MachineModel::getDefault())
-          : graphc::MachineModel::fromFile(machineModelFile);
+static int reportOn(ModuleOp module,
+                    std::optional<llvm::json::Value> simulation) {
+  llvm::Expected<graphc::MachineModel> machine = loadMachineModel();
   if (!machine) {
     llvm::errs() << "graphc: " << llvm::toString(machine.takeError())
                  << "\n";
@@ -279,7 +393,11 @@ static int reportOn(ModuleOp module) {
   if (failed(report))
     return 1;
   graphc::printReportTable(*report, llvm::errs());
-  if (llvm::Error err = graphc::writeReportJson(*report, reportFile)) {
+  llvm::json::Object extra;
+  if (simulation)
+    extra["simulation"] = std::move(*simulation);
+  if (llvm::Error err =
+          graphc::writeReportJson(*report, reportFile, std::move(extra))) {
     llvm::errs() << "graphc: " << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
@@ -397,6 +515,10 @@ int main(int argc, char **argv) {
   if (int status = checkTrainFlags()) {
     return status;
   }
+  if (int status = checkStrategyFlags()) {
+    return status;
+  }
+  graphc::registerAutoPlacementStrategy();
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);
@@ -485,6 +607,9 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return 1;
+  // --simulate-replicas alone only predicts: nothing else to write.
+  bool simulateOnly = !simulateReplicas.empty() && outputFilename.empty() &&
+                      !emit.getNumOccurrences() && reportFile.empty();
   // Without --emit the output picks the stage: a bundle is a directory, so
   // stdout and .mlir files get the graph dialect, anything else a job.
   if (outputFilename.empty())
@@ -503,11 +628,6 @@ int main(int argc, char **argv) {
   // The report and the Graphviz view read the partitioned module: stop
   // there, look, and go on with the same module.
   bool look = !reportFile.empty() || emit == EmitStage::Dot;
-  if (!machineModelFile.empty() && reportFile.empty()) {
-    llvm::errs() << "graphc: --machine-model is the machine of --report's "
-                    "estimate; give --report FILE.json too\n";
-    return 1;
-  }
   if (look && emit < EmitStage::Dist) {
     llvm::errs() << "graphc: --report reads the partitioned job; it cannot "
                     "be combined with --emit="
@@ -515,10 +635,26 @@ int main(int argc, char **argv) {
     return 1;
   }
   EmitStage first = look ? EmitStage::Dist : emit;
-  if (emit != EmitStage::Import &&
-      failed(compile(*module, EmitStage::Import, first, fixInputShapes)))
+  EmitStage done = EmitStage::Import;
+  // The simulation reads the graph stage (the step before placement).
+  std::optional<llvm::json::Value> simulation;
+  if (!simulateReplicas.empty()) {
+    if (emit < EmitStage::Graph) {
+      llvm::errs() << "graphc: --simulate-replicas reads the graph stage; it "
+                      "cannot be combined with --emit=import\n";
+      return 1;
+    }
+    if (failed(compile(*module, done, EmitStage::Graph, fixInputShapes)) ||
+        simulateOn(*module, simulation))
+      return 1;
+    done = EmitStage::Graph;
+    if (simulateOnly)
+      return 0;
+  }
+  if (emit != EmitStage::Import && first > done &&
+      failed(compile(*module, done, first, fixInputShapes)))
     return 1;
-  if (!reportFile.empty() && reportOn(*module))
+  if (!reportFile.empty() && reportOn(*module, std::move(simulation)))
     return 1;
   if (emit == EmitStage::Dot) {
     std::string error;

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,8 @@ struct CollectiveReport {
   /// The input tensor type and the bytes each member contributes.
   std::string type;
   int64_t bytes = 0;
+  /// Bytes of one element of the input.
+  int64_t elementBytes = 0;
   /// Bytes each member sends (group order), what its counter adds.
   std::vector<int64_t> sentBytes;
   std::vector<int64_t> messages;
@@ -96,8 +99,40 @@ struct PathStep {
   double endSeconds = 0;
 };
 
+/// The module attribute where `strategy=auto` says why it chose its
+/// placement (an AutoReport as a dictionary).
+inline constexpr llvm::StringLiteral kAutoAttrName = "dist.auto";
+
+/// One placement `strategy=auto` tried.
+struct AutoCandidateReport {
+  /// "given", "replicas=4", "ps replicas=1 ps-tasks=2".
+  std::string label;
+  /// Tasks of the partitioned job and its estimated step; or, when the
+  /// model cannot be placed this way, the first line of the refusal.
+  int64_t tasks = 0;
+  double stepSeconds = 0;
+  std::string refusal;
+};
+
+/// Why `strategy=auto` chose what it chose: the module's `dist.auto`.
+struct AutoReport {
+  std::string chosen;
+  int64_t workers = 0;
+  /// The machine model's name.
+  std::string machine;
+  /// Estimated candidates cheapest first, then the refused ones.
+  std::vector<AutoCandidateReport> candidates;
+
+  /// The `dist.auto` module attribute, and back (none when `attr` is not
+  /// one).
+  mlir::DictionaryAttr toAttr(mlir::MLIRContext *ctx) const;
+  static std::optional<AutoReport> fromAttr(mlir::Attribute attr);
+};
+
 struct DistReport {
   MachineModel machine;
+  /// Set when the job was placed by `strategy=auto`.
+  std::optional<AutoReport> autoChoice;
   std::vector<TaskReport> tasks;
   std::vector<TransferReport> transfers;
   std::vector<CollectiveReport> collectives;
@@ -115,6 +150,26 @@ struct DistReport {
   std::vector<PathStep> criticalPath;
 };
 
+/// What `graph.CostOpInterface` says an op does (an op with regions and no
+/// cost of its own: what its body does), or none when unknown.
+struct OpCost {
+  int64_t flops = 0;
+  int64_t bytes = 0;
+};
+std::optional<OpCost> getOpCost(mlir::Operation *op);
+
+/// Seconds the report charges a compute op on `machine` (0 for a variable
+/// read, a constant, and an op of unknown cost).
+double estimateComputeSeconds(mlir::Operation *op, const MachineModel &machine);
+
+/// Seconds the report charges a collective of `kind` ("all_reduce", ...)
+/// over `members` tasks once all are in, `inputCount`/`outputCount`
+/// elements of `elementBytes` each: the runtime's algorithms (ring
+/// all-reduce, ...), as in docs/design/distribution.md.
+double estimateCollectiveSeconds(llvm::StringRef kind, int64_t inputCount,
+                                 int64_t outputCount, int64_t elementBytes,
+                                 int64_t members, const MachineModel &machine);
+
 /// Analyses a partitioned module: every `dist.task` in it, their
 /// communication and an estimate on `machine`. Emits an error and fails when
 /// a communicated tensor is not statically shaped or the programs cannot all
@@ -124,8 +179,10 @@ mlir::FailureOr<DistReport> analyzeDistribution(mlir::ModuleOp module,
 
 /// The report as JSON (times in integer nanoseconds; see the design doc).
 llvm::json::Value reportToJson(const DistReport &report);
-/// Writes reportToJson to `path` ("-" is stdout).
-llvm::Error writeReportJson(const DistReport &report, llvm::StringRef path);
+/// Writes reportToJson to `path` ("-" is stdout), with the members of
+/// `extra` added (graphc's "simulation").
+llvm::Error writeReportJson(const DistReport &report, llvm::StringRef path,
+                            llvm::json::Object extra = {});
 /// The human-readable table graphc prints on stderr.
 void printReportTable(const DistReport &report, llvm::raw_ostream &os);
 

@@ -68,12 +68,17 @@ void buildTrainPipeline(mlir::OpPassManager &pm,
 struct DistPipelineOptions {
   /// graph-hoist-weights' threshold in bytes (negative: keep all inline).
   int64_t weightsThreshold = 4096;
-  /// dist-place: `given` (the model's placements), `replicas` or `ps`.
+  /// dist-place: `given` (the model's placements), `replicas`, `ps` or
+  /// `auto`.
   std::string strategy = "given";
   /// Replicas of the step (replicas, ps).
   int64_t replicas = 1;
   /// Parameter-server tasks (ps).
   int64_t psTasks = 1;
+  /// auto: the tasks its candidates may use (0: the machine model's
+  /// shared_cores, else 4) and the machine-model file ("": built-in).
+  int64_t workers = 0;
+  std::string machineModel;
   /// The task that fills partial placements and takes unplaced ops.
   std::string defaultDevice = "/job:worker/task:0";
   /// The function to place and partition ("": the only public one, or main).

@@ -34,16 +34,29 @@ def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
     * `ps`: compute on `/job:worker/task:0` (or its replicas when `replicas`
       is above 1), variables spread over `ps-tasks` parameter servers
       balanced by bytes, their assignments and update ops placed with them.
+    * `auto`: every registered strategy offers the option sets that fit a
+      cluster of `workers` tasks; each is placed, partitioned and fused on a
+      clone of the module and estimated with the communication report's
+      step time on `machine-model`; the cheapest is applied. The module gets
+      `dist.auto`, the candidates and their estimates (the report prints
+      them).
 
     A module that already holds `dist.task` ops is left unchanged.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"given\"",
-           "Placement strategy: given, replicas or ps">,
+           "Placement strategy: given, replicas, ps or auto">,
     Option<"replicas", "replicas", "int64_t", /*default=*/"1",
            "Number of replicas of the step (replicas, ps)">,
     Option<"psTasks", "ps-tasks", "int64_t", /*default=*/"1",
            "Number of parameter-server tasks (ps)">,
+    Option<"workers", "workers", "int64_t", /*default=*/"0",
+           "auto: tasks the candidates may use (0: the machine model's "
+           "shared_cores, else 4)">,
+    Option<"machineModel", "machine-model", "std::string",
+           /*default=*/"\"\"",
+           "auto: machine-model JSON the candidates are estimated on "
+           "(default: the built-in model)">,
     Option<"defaultDevice", "default-device", "std::string",
            /*default=*/"\"/job:worker/task:0\"",
            "Device that fills partial placements and takes unplaced ops">,

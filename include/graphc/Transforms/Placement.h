@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <functional>
 #include <memory>
@@ -79,6 +80,20 @@ struct PlacementOptions {
   int64_t psTasks = 1;
   /// `default-device` reduced to a task (`/job:worker/task:0`).
   dist::DeviceAttr defaultTask;
+  /// strategy=auto: the cluster size the candidates must fit (0: the
+  /// machine model's `shared_cores`, else 4) and the machine model file the
+  /// estimates are for ("": the built-in one).
+  int64_t workers = 0;
+  std::string machineModel;
+};
+
+/// One placement `strategy=auto` compiles and estimates: a strategy with a
+/// complete option set (`defaultTask` is filled in by auto).
+struct PlacementCandidate {
+  /// How the report names it: "given", "replicas=4", "ps replicas=2
+  /// ps-tasks=1".
+  std::string label;
+  PlacementOptions options;
 };
 
 /// One way to decide where things run. A strategy annotates the entry
@@ -96,6 +111,12 @@ public:
   virtual llvm::LogicalResult place(mlir::ModuleOp module,
                                     mlir::func::FuncOp entry,
                                     const PlacementOptions &options) = 0;
+  /// The option sets of this strategy that `strategy=auto` tries on a
+  /// cluster of `workers` tasks, each using at most `workers` tasks. The
+  /// default, none, keeps a strategy out of auto's choice. A candidate the
+  /// model cannot take is fine: auto lists it as refused.
+  virtual llvm::SmallVector<PlacementCandidate>
+  getCandidates(int64_t workers) const;
 };
 
 using PlacementStrategyFactory =
@@ -109,6 +130,23 @@ std::unique_ptr<PlacementStrategy>
 createPlacementStrategy(llvm::StringRef name);
 /// Every registered strategy name, sorted (for diagnostics).
 llvm::SmallVector<std::string> getPlacementStrategyNames();
+
+/// dist-fuse-collectives' default bucket: Horovod's fusion threshold.
+inline constexpr int64_t kDefaultBucketBytes = 4 * 1024 * 1024;
+
+/// The passes graphc-dist runs after dist-place (partitioning, collective
+/// fusion). `strategy=auto` runs the same on each candidate, so a strategy
+/// that needs another pass between placement and the tasks adds it here.
+void buildPostPlacementPasses(mlir::OpPassManager &pm, llvm::StringRef entry,
+                              int64_t bucketBytes);
+
+/// What dist-place does after a strategy: checks that `entry`'s ops all got
+/// a task (naming `strategy` when one did not) and sets the module's
+/// `dist.cluster` to the tasks used, the default task's job first.
+llvm::LogicalResult setClusterFromPlacement(mlir::ModuleOp module,
+                                            mlir::func::FuncOp entry,
+                                            dist::DeviceAttr defaultTask,
+                                            llvm::StringRef strategy);
 
 //===----------------------------------------------------------------------===//
 // Building blocks the strategies share

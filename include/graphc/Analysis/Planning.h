@@ -1,0 +1,98 @@
+//===- Planning.h - choosing a placement and predicting its scaling -*- C++ -*-===//
+//
+// What the report's estimate is for before a job runs: `strategy=auto`
+// (compile every candidate placement on a clone, keep the cheapest) and the
+// data-parallel scaling simulation behind `graphc --simulate-replicas`.
+// Both reuse the communication report's cost model (DistReport.h); see
+// docs/design/distribution-2.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_ANALYSIS_PLANNING_H
+#define GRAPHC_ANALYSIS_PLANNING_H
+
+#include "graphc/Analysis/DistReport.h"
+#include "graphc/Transforms/Placement.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+#include <string>
+#include <vector>
+
+namespace graphc {
+
+/// Adds `auto` to the placement strategy registry. Safe to call more than
+/// once.
+void registerAutoPlacementStrategy();
+
+/// While alive, swallows the context's diagnostics and keeps the first line
+/// of the first error in `refusal`: a refused candidate is an answer, not
+/// an error of the compilation.
+class RefusalCapture {
+public:
+  RefusalCapture(mlir::MLIRContext *ctx, std::string &refusal);
+
+private:
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+/// Places a clone of `module` with `strategy` and `options`, partitions it,
+/// fuses its collectives (the graphc-dist defaults) and estimates it on
+/// `machine`. The module is not changed. When the model cannot be placed
+/// this way, fails and sets `refusal` to the first line of the first
+/// error (nothing is printed).
+mlir::FailureOr<DistReport>
+estimatePlacement(mlir::ModuleOp module, llvm::StringRef entry,
+                  transforms::PlacementStrategy &strategy,
+                  const transforms::PlacementOptions &options,
+                  const MachineModel &machine, std::string &refusal);
+
+/// Strong scaling splits the model's batch over the replicas; weak scaling
+/// gives every replica the model's batch.
+enum class ScalingMode { Strong, Weak };
+
+/// The prediction for one replica count.
+struct ScalingPoint {
+  int64_t replicas = 1;
+  /// Rows each replica computes.
+  int64_t replicaBatch = 0;
+  /// Why there is no prediction (the batch does not split R ways), or "".
+  std::string skipped;
+  /// Until the last replica has its input rows (task 0 slices and sends
+  /// them), a replica's compute, the collectives once all are in, and the
+  /// outputs back to task 0 and concatenated.
+  double scatterSeconds = 0, computeSeconds = 0, collectiveSeconds = 0,
+         gatherSeconds = 0;
+  double stepSeconds = 0;
+  /// Samples per second relative to one replica, and that over R.
+  double speedup = 0, efficiency = 0;
+};
+
+struct ScalingReport {
+  ScalingMode mode = ScalingMode::Strong;
+  MachineModel machine;
+  /// The model's batch (the one replica's step).
+  int64_t batch = 0;
+  /// The step's cross-replica all-reduces after fusion: count and bytes.
+  int64_t allReduces = 0;
+  int64_t allReduceBytes = 0;
+  std::vector<ScalingPoint> points;
+};
+
+/// Predicts the data-parallel step (strategy=replicas) of `module` (the
+/// graph stage: before dist-place) for each of `counts` replicas on
+/// `machine`, from the one-replica step's op costs, the replicas rewrite of
+/// the step for its shapes and placeholders, and the report's transfer and
+/// collective formulas, without building an R-task job. Emits and fails
+/// when the step cannot be replicated.
+mlir::FailureOr<ScalingReport>
+simulateReplicas(mlir::ModuleOp module, llvm::StringRef entry,
+                 llvm::ArrayRef<int64_t> counts, ScalingMode mode,
+                 const MachineModel &machine);
+
+llvm::json::Value scalingToJson(const ScalingReport &report);
+void printScalingTable(const ScalingReport &report, llvm::raw_ostream &os);
+
+} // namespace graphc
+
+#endif // GRAPHC_ANALYSIS_PLANNING_H

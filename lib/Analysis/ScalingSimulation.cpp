@@ -1,0 +1,285 @@
+//===- ScalingSimulation.cpp - data-parallel step time for many replicas --===//
+//
+// graphc --simulate-replicas: the step of R data-parallel replicas predicted
+// from one replica's step, without building the R-task job. The pieces are
+// the ones the report charges a built job with (DistReport.h): op costs on
+// the machine model, task 0 slicing and sending the input rows, the fused
+// all-reduces with the runtime's ring algorithm over R members, and the
+// outputs coming back to task 0. For R = 2 and 4 this is the report's
+// estimate of the built job up to the order in which task 0 interleaves its
+// own compute with its sends.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphc/Analysis/Planning.h"
+
+#include "dist/DistOps.h"
+#include "graph/GraphTypeUtils.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace graphc;
+using namespace graphc::transforms;
+using graphc::dist::DeviceAttr;
+
+namespace {
+
+/// One replica's step as the replicas rewrite makes it for R replicas.
+struct ReplicaStep {
+  /// Compute of the replicated step (what every replica runs).
+  double computeSeconds = 0;
+  /// Per batched input: bytes of the global input and of one replica's
+  /// rows; per batched output the same.
+  SmallVector<std::pair<int64_t, int64_t>> inputs, outputs;
+};
+
+int64_t bytesOf(Type type) {
+  return graph::getStaticSizeInBytes(type).value_or(0);
+}
+
+/// Rewrites a clone of the module's step for `replicas` replicas (placement
+/// only: no tasks are built) and reads its costs and placeholders. Fails
+/// with the rewrite's first error line in `refusal`.
+FailureOr<ReplicaStep> rewriteStep(ModuleOp module, StringRef entry,
+                                   int64_t replicas,
+                                   const MachineModel &machine,
+                                   std::string &refusal) {
+  MLIRContext *ctx = module.getContext();
+  OwningOpRef<ModuleOp> clone(module.clone());
+  RefusalCapture quiet(ctx, refusal);
+  auto func = clone->lookupSymbol<func::FuncOp>(entry);
+  if (failed(rewriteForReplicas(*clone, func, replicas, "worker")))
+    return failure();
+  ReplicaStep step;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    if (auto split = dyn_cast<dist::ReplicaSplitOp>(op))
+      step.inputs.push_back({bytesOf(split.getInput().getType()),
+                             bytesOf(split.getResult().getType())});
+    else if (auto concat = dyn_cast<dist::ReplicaConcatOp>(op))
+      step.outputs.push_back({bytesOf(concat.getResult().getType()),
+                              bytesOf(concat.getInput().getType())});
+    else if (isReplicatedPlacement(getPlacement(&op)))
+      step.computeSeconds += estimateComputeSeconds(&op, machine);
+  }
+  return step;
+}
+
+/// The batch: dimension 0 of the first input that has a dimension, as the
+/// replicas strategy takes it.
+std::optional<int64_t> batchOf(func::FuncOp func) {
+  for (Type type : func.getArgumentTypes())
+    if (auto ranked = dyn_cast<RankedTensorType>(type);
+        ranked && ranked.getRank() > 0)
+      return ranked.isDynamicDim(0) ? std::nullopt
+                                    : std::optional(ranked.getDimSize(0));
+  return std::nullopt;
+}
+
+std::string us(double seconds) {
+  return llvm::formatv("{0:F1}", seconds * 1e6).str();
+}
+int64_t ns(double seconds) { return int64_t(std::llround(seconds * 1e9)); }
+
+} // namespace
+
+FailureOr<ScalingReport>
+graphc::simulateReplicas(ModuleOp module, StringRef entryName,
+                         ArrayRef<int64_t> counts, ScalingMode mode,
+                         const MachineModel &machine) {
+  func::FuncOp func =
+      findEntryFunction(module, entryName, "simulate-replicas");
+  if (!func)
+    return failure();
+  std::optional<int64_t> batch = batchOf(func);
+  if (!batch)
+    return func.emitError()
+           << "simulate-replicas: @" << func.getSymName()
+           << " has no input with a static dimension 0 to split over "
+              "replicas; fix it with --input-shape";
+  ScalingReport out;
+  out.mode = mode;
+  out.machine = machine;
+  out.batch = *batch;
+
+  // One replica: the whole step on one task, as the report charges it.
+  double oneStep = 0;
+  for (Operation &op : func.getBody().front().without_terminator())
+    oneStep += estimateComputeSeconds(&op, machine);
+
+  // The graph stage may not have loaded the dialect of the placements yet.
+  module.getContext()->getOrLoadDialect<dist::DistDialect>();
+  // The collectives do not depend on R (the all-reduced values are
+  // weight-shaped); take them from the 2-replica job after fusion, exactly
+  // the buckets dist-fuse-collectives makes.
+  PlacementOptions two;
+  two.strategy = "replicas";
+  two.replicas = 2;
+  two.defaultTask = DeviceAttr::get(module.getContext(), "worker",
+                                    std::nullopt, 0, "", std::nullopt);
+  std::unique_ptr<PlacementStrategy> replicas =
+      createPlacementStrategy("replicas");
+  std::string refusal;
+  FailureOr<DistReport> twoJob = estimatePlacement(
+      module, func.getSymName(), *replicas, two, machine, refusal);
+  FailureOr<ReplicaStep> twoStep = failure();
+  if (succeeded(twoJob))
+    twoStep = rewriteStep(module, func.getSymName(), 2, machine, refusal);
+  if (failed(twoStep))
+    return func.emitError()
+           << "simulate-replicas: the step of @" << func.getSymName()
+           << " cannot be replicated (replicas=2): " << refusal;
+  struct Coll {
+    std::string kind;
+    int64_t count, esize;
+  };
+  SmallVector<Coll> colls;
+  for (const CollectiveReport &c : twoJob->collectives) {
+    int64_t esize = std::max<int64_t>(c.elementBytes, 1);
+    colls.push_back({c.kind, c.bytes / esize, esize});
+    ++out.allReduces;
+    out.allReduceBytes += c.bytes;
+  }
+
+  for (int64_t r : counts) {
+    ScalingPoint p;
+    p.replicas = r;
+    if (r == 1) {
+      p.replicaBatch = *batch;
+      p.computeSeconds = p.stepSeconds = oneStep;
+      p.speedup = p.efficiency = 1;
+      out.points.push_back(p);
+      continue;
+    }
+    ReplicaStep step;
+    if (mode == ScalingMode::Weak) {
+      // Every replica computes the model's batch; task 0 holds all R of
+      // them and sends each its own.
+      p.replicaBatch = *batch;
+      step.computeSeconds = oneStep;
+      for (auto [global, rows] : twoStep->inputs)
+        step.inputs.push_back({global * r, global});
+      for (auto [global, rows] : twoStep->outputs)
+        step.outputs.push_back({global * r, global});
+    } else {
+      if (*batch % r != 0) {
+        p.skipped = llvm::formatv("the batch of {0} rows does not split {1} "
+                                  "ways",
+                                  *batch, r)
+                        .str();
+        out.points.push_back(p);
+        continue;
+      }
+      p.replicaBatch = *batch / r;
+      std::string why;
+      FailureOr<ReplicaStep> rewritten =
+          rewriteStep(module, func.getSymName(), r, machine, why);
+      if (failed(rewritten)) {
+        p.skipped = why;
+        out.points.push_back(p);
+        continue;
+      }
+      step = *rewritten;
+    }
+    // The report's rules, applied to R identical replicas: tasks sharing
+    // cores compute slower; task 0 slices every input R ways and sends R-1
+    // slices one after another, so the last replica starts a latency after
+    // task 0's last send; the collectives start when all are in; each
+    // replica sends its output rows back and task 0 concatenates them.
+    double slowdown =
+        machine.sharedCores > 0 && r > int64_t(machine.sharedCores)
+            ? double(r) / machine.sharedCores
+            : 1;
+    double bw = machine.linkBytesPerSecond;
+    for (auto [global, rows] : step.inputs)
+      p.scatterSeconds +=
+          double(r) * machine.opSeconds("graph.slice", 0, 2.0 * rows) *
+              slowdown +
+          double(r - 1) * double(rows) / bw;
+    if (!step.inputs.empty())
+      p.scatterSeconds += machine.linkLatencySeconds;
+    p.computeSeconds = step.computeSeconds * slowdown;
+    for (const Coll &c : colls)
+      p.collectiveSeconds += estimateCollectiveSeconds(c.kind, c.count,
+                                                       c.count, c.esize, r,
+                                                       machine);
+    if (!step.outputs.empty())
+      p.gatherSeconds += machine.linkLatencySeconds;
+    for (auto [global, rows] : step.outputs)
+      p.gatherSeconds +=
+          double(rows) / bw +
+          machine.opSeconds("graph.concat", 0, 2.0 * global) * slowdown;
+    p.stepSeconds = p.scatterSeconds + p.computeSeconds +
+                    p.collectiveSeconds + p.gatherSeconds;
+    // Samples per second against one replica: strong scaling moves the
+    // same batch faster, weak scaling moves R batches in one step.
+    p.speedup = (mode == ScalingMode::Weak ? double(r) : 1.0) * oneStep /
+                p.stepSeconds;
+    p.efficiency = p.speedup / double(r);
+    out.points.push_back(p);
+  }
+  return out;
+}
+
+llvm::json::Value graphc::scalingToJson(const ScalingReport &r) {
+  llvm::json::Array points;
+  for (const ScalingPoint &p : r.points) {
+    if (!p.skipped.empty()) {
+      points.push_back(llvm::json::Object{{"replicas", p.replicas},
+                                          {"skipped", p.skipped}});
+      continue;
+    }
+    points.push_back(llvm::json::Object{
+        {"replicas", p.replicas},
+        {"replica_batch", p.replicaBatch},
+        {"scatter_ns", ns(p.scatterSeconds)},
+        {"compute_ns", ns(p.computeSeconds)},
+        {"collectives_ns", ns(p.collectiveSeconds)},
+        {"gather_ns", ns(p.gatherSeconds)},
+        {"step_ns", ns(p.stepSeconds)},
+        {"speedup", std::round(p.speedup * 1000) / 1000},
+        {"efficiency", std::round(p.efficiency * 1000) / 1000}});
+  }
+  return llvm::json::Object{
+      {"mode", r.mode == ScalingMode::Weak ? "weak" : "strong"},
+      {"machine_model", r.machine.name},
+      {"batch", r.batch},
+      {"all_reduces", r.allReduces},
+      {"all_reduce_bytes", r.allReduceBytes},
+      {"points", std::move(points)}};
+}
+
+void graphc::printScalingTable(const ScalingReport &r, llvm::raw_ostream &os) {
+  os << "scaling simulation, "
+     << (r.mode == ScalingMode::Weak
+             ? llvm::formatv("weak: every replica computes a batch of {0} "
+                             "rows",
+                             r.batch)
+                   .str()
+             : llvm::formatv("strong: a global batch of {0} rows split over "
+                             "the replicas",
+                             r.batch)
+                   .str())
+     << " (machine model: " << r.machine.name << ")\n";
+  os << llvm::formatv("{0} all-reduce(s) per step after fusion, {1} bytes\n",
+                      r.allReduces, r.allReduceBytes);
+  os << llvm::formatv("{0,8} {1,6} {2,12} {3,12} {4,12} {5,12} {6,12} "
+                      "{7,8} {8,10}\n",
+                      "replicas", "rows", "scatter us", "compute us",
+                      "collect. us", "gather us", "step us", "speedup",
+                      "efficiency");
+  for (const ScalingPoint &p : r.points) {
+    if (!p.skipped.empty()) {
+      os << llvm::formatv("{0,8} skipped: {1}\n", p.replicas, p.skipped);
+      continue;
+    }
+    os << llvm::formatv("{0,8} {1,6} {2,12} {3,12} {4,12} {5,12} {6,12} "
+                        "{7,8:F2} {8,9:F0}%\n",
+                        p.replicas, p.replicaBatch, us(p.scatterSeconds),
+                        us(p.computeSeconds), us(p.collectiveSeconds),
+                        us(p.gatherSeconds), us(p.stepSeconds), p.speedup,
+                        p.efficiency * 100);
+  }
+}
