@@ -14,8 +14,10 @@
 #include "graphc/Analysis/Planning.h"
 
 #include "dist/DistOps.h"
+#include "graph/GraphOps.h"
 #include "graph/GraphTypeUtils.h"
 
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -78,6 +80,69 @@ std::optional<int64_t> batchOf(func::FuncOp func) {
   return std::nullopt;
 }
 
+/// A collective of the step: kind, elements, bytes per element.
+struct Coll {
+  std::string kind;
+  int64_t count, esize;
+};
+
+/// The gradient operand of an optimizer update, or null.
+Value gradientOf(Operation *op) {
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case<graph::SGDUpdateOp, graph::MomentumUpdateOp, graph::AdamUpdateOp,
+            graph::FtrlUpdateOp>([](auto update) { return update.getGrad(); })
+      .Default([](Operation *) { return Value(); });
+}
+
+bool hasUpdates(func::FuncOp func) {
+  return llvm::any_of(func.getBody().front(),
+                      [](Operation &op) { return gradientOf(&op) != nullptr; });
+}
+
+/// Weak scaling of a training step the replicas rewrite refuses: every
+/// gradient is all-reduced, bucketed in program order as
+/// dist-fuse-collectives buckets them (one element type per bucket, up to
+/// its default size), and a scalar result (the loss) is all-reduced on its
+/// own; inputs whose dimension 0 is the batch are sent from task 0, outputs
+/// with it gathered there.
+ReplicaStep fromGradients(func::FuncOp func, int64_t batch,
+                          SmallVectorImpl<Coll> &colls) {
+  llvm::DenseMap<Type, size_t> open;
+  for (Operation &op : func.getBody().front()) {
+    Value grad = gradientOf(&op);
+    auto type = grad ? dyn_cast<RankedTensorType>(grad.getType()) : nullptr;
+    if (!type || !type.hasStaticShape())
+      continue;
+    Type elem = type.getElementType();
+    int64_t esize = (elem.getIntOrFloatBitWidth() + 7) / 8;
+    auto it = open.find(elem);
+    if (it != open.end() && (colls[it->second].count + type.getNumElements()) *
+                                    esize <=
+                                kDefaultBucketBytes) {
+      colls[it->second].count += type.getNumElements();
+      continue;
+    }
+    open[elem] = colls.size();
+    colls.push_back({"all_reduce", type.getNumElements(), esize});
+  }
+  ReplicaStep step;
+  auto batched = [&](Type type) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    return ranked && ranked.getRank() > 0 && ranked.getDimSize(0) == batch;
+  };
+  for (Type type : func.getArgumentTypes())
+    if (batched(type))
+      step.inputs.push_back({bytesOf(type), bytesOf(type) / 2});
+  for (Type type : func.getResultTypes()) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (batched(type))
+      step.outputs.push_back({bytesOf(type), bytesOf(type) / 2});
+    else if (ranked && ranked.getRank() == 0)
+      colls.push_back({"all_reduce", 1, bytesOf(type)});
+  }
+  return step;
+}
+
 std::string us(double seconds) {
   return llvm::formatv("{0:F1}", seconds * 1e6).str();
 }
@@ -95,7 +160,8 @@ graphc::simulateReplicas(ModuleOp module, StringRef entryName,
     return failure();
   std::optional<int64_t> batch = batchOf(func);
   if (!batch)
-    return func.emitError()
+    // At the location, not the op: the op would be printed whole.
+    return emitError(func.getLoc())
            << "simulate-replicas: @" << func.getSymName()
            << " has no input with a static dimension 0 to split over "
               "replicas; fix it with --input-shape";
@@ -127,20 +193,26 @@ graphc::simulateReplicas(ModuleOp module, StringRef entryName,
   FailureOr<ReplicaStep> twoStep = failure();
   if (succeeded(twoJob))
     twoStep = rewriteStep(module, func.getSymName(), 2, machine, refusal);
-  if (failed(twoStep))
-    return func.emitError()
+  SmallVector<Coll> colls;
+  if (succeeded(twoStep)) {
+    for (const CollectiveReport &c : twoJob->collectives)
+      colls.push_back(
+          {c.kind, c.bytes / std::max<int64_t>(c.elementBytes, 1),
+           std::max<int64_t>(c.elementBytes, 1)});
+  } else if (mode == ScalingMode::Weak && hasUpdates(func)) {
+    // The replicas rewrite cannot split this training step yet; weak
+    // scaling needs only the one-replica step and what is all-reduced,
+    // which are the step's gradients.
+    out.refusal = refusal;
+    twoStep = fromGradients(func, *batch, colls);
+  } else {
+    return emitError(func.getLoc())
            << "simulate-replicas: the step of @" << func.getSymName()
            << " cannot be replicated (replicas=2): " << refusal;
-  struct Coll {
-    std::string kind;
-    int64_t count, esize;
-  };
-  SmallVector<Coll> colls;
-  for (const CollectiveReport &c : twoJob->collectives) {
-    int64_t esize = std::max<int64_t>(c.elementBytes, 1);
-    colls.push_back({c.kind, c.bytes / esize, esize});
+  }
+  for (const Coll &c : colls) {
     ++out.allReduces;
-    out.allReduceBytes += c.bytes;
+    out.allReduceBytes += c.count * c.esize;
   }
 
   for (int64_t r : counts) {
@@ -248,6 +320,7 @@ llvm::json::Value graphc::scalingToJson(const ScalingReport &r) {
       {"batch", r.batch},
       {"all_reduces", r.allReduces},
       {"all_reduce_bytes", r.allReduceBytes},
+      {"from_gradients", !r.refusal.empty()},
       {"points", std::move(points)}};
 }
 
@@ -265,6 +338,10 @@ void graphc::printScalingTable(const ScalingReport &r, llvm::raw_ostream &os) {
      << " (machine model: " << r.machine.name << ")\n";
   os << llvm::formatv("{0} all-reduce(s) per step after fusion, {1} bytes\n",
                       r.allReduces, r.allReduceBytes);
+  if (!r.refusal.empty())
+    os << "(from the step's gradients: the replicas strategy refuses the "
+          "step itself: "
+       << r.refusal << ")\n";
   os << llvm::formatv("{0,8} {1,6} {2,12} {3,12} {4,12} {5,12} {6,12} "
                       "{7,8} {8,10}\n",
                       "replicas", "rows", "scatter us", "compute us",

@@ -76,6 +76,9 @@ struct ScalingReport {
   /// The step's cross-replica all-reduces after fusion: count and bytes.
   int64_t allReduces = 0;
   int64_t allReduceBytes = 0;
+  /// Set when the replicas strategy refuses the step (its first line) and
+  /// a weak-scaling training step is predicted from its gradients instead.
+  std::string refusal;
   std::vector<ScalingPoint> points;
 };
 
