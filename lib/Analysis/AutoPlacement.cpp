@@ -20,12 +20,18 @@ using namespace mlir;
 using namespace graphc;
 using namespace graphc::transforms;
 
-RefusalCapture::RefusalCapture(MLIRContext *ctx, std::string &refusal)
-    : handler(ctx, [&refusal](Diagnostic &diag) {
+TrialClone::TrialClone(ModuleOp original, StringRef entryName,
+                       std::string &refusal)
+    : module(original.clone()),
+      handler(original.getContext(), [&refusal](Diagnostic &diag) {
         if (diag.getSeverity() == DiagnosticSeverity::Error && refusal.empty())
           refusal = StringRef(diag.str()).split('\n').first.str();
         return success();
-      }) {}
+      }) {
+  entry = module->lookupSymbol<func::FuncOp>(entryName);
+  if (!entry && refusal.empty())
+    refusal = ("no function @" + entryName).str();
+}
 
 FailureOr<DistReport> graphc::estimatePlacement(ModuleOp module,
                                                 StringRef entry,
@@ -33,24 +39,18 @@ FailureOr<DistReport> graphc::estimatePlacement(ModuleOp module,
                                                 const PlacementOptions &options,
                                                 const MachineModel &machine,
                                                 std::string &refusal) {
-  MLIRContext *ctx = module.getContext();
-  OwningOpRef<ModuleOp> clone(module.clone());
-  RefusalCapture quiet(ctx, refusal);
-  auto func = clone->lookupSymbol<func::FuncOp>(entry);
-  if (!func) {
-    refusal = ("no function @" + entry).str();
-    return failure();
-  }
-  if (failed(strategy.place(*clone, func, options)) ||
-      failed(setClusterFromPlacement(*clone, func, options.defaultTask,
-                                     strategy.getName())))
+  TrialClone trial(module, entry, refusal);
+  if (!trial.entry ||
+      failed(strategy.place(*trial.module, trial.entry, options)) ||
+      failed(setClusterFromPlacement(*trial.module, trial.entry,
+                                     options.defaultTask, strategy.getName())))
     return failure();
   // The rest of graphc-dist.
-  PassManager pm(ctx);
+  PassManager pm(module.getContext());
   buildPostPlacementPasses(pm, entry, kDefaultBucketBytes);
-  if (failed(pm.run(*clone)))
+  if (failed(pm.run(*trial.module)))
     return failure();
-  FailureOr<DistReport> report = analyzeDistribution(*clone, machine);
+  FailureOr<DistReport> report = analyzeDistribution(*trial.module, machine);
   if (failed(report) && refusal.empty())
     refusal = "the report cannot estimate the partitioned job";
   return report;

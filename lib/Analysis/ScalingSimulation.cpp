@@ -49,14 +49,13 @@ FailureOr<ReplicaStep> rewriteStep(ModuleOp module, StringRef entry,
                                    int64_t replicas,
                                    const MachineModel &machine,
                                    std::string &refusal) {
-  MLIRContext *ctx = module.getContext();
-  OwningOpRef<ModuleOp> clone(module.clone());
-  RefusalCapture quiet(ctx, refusal);
-  auto func = clone->lookupSymbol<func::FuncOp>(entry);
-  if (failed(rewriteForReplicas(*clone, func, replicas, "worker")))
+  TrialClone trial(module, entry, refusal);
+  if (!trial.entry ||
+      failed(rewriteForReplicas(*trial.module, trial.entry, replicas,
+                                "worker")))
     return failure();
   ReplicaStep step;
-  for (Operation &op : func.getBody().front().without_terminator()) {
+  for (Operation &op : trial.entry.getBody().front().without_terminator()) {
     if (auto split = dyn_cast<dist::ReplicaSplitOp>(op))
       step.inputs.push_back({bytesOf(split.getInput().getType()),
                              bytesOf(split.getResult().getType())});

@@ -25,12 +25,17 @@ namespace graphc {
 /// once.
 void registerAutoPlacementStrategy();
 
-/// While alive, swallows the context's diagnostics and keeps the first line
-/// of the first error in `refusal`: a refused candidate is an answer, not
-/// an error of the compilation.
-class RefusalCapture {
+/// A clone of a module to try a placement on. While it lives, the
+/// context's diagnostics are swallowed and the first line of the first
+/// error is kept in `refusal`: a refused candidate is an answer, not an
+/// error of the compilation. `entry` is null (and `refusal` says so) when
+/// the clone has no function of that name.
+class TrialClone {
 public:
-  RefusalCapture(mlir::MLIRContext *ctx, std::string &refusal);
+  TrialClone(mlir::ModuleOp module, llvm::StringRef entryName,
+             std::string &refusal);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::func::FuncOp entry;
 
 private:
   mlir::ScopedDiagnosticHandler handler;
