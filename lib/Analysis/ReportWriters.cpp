@@ -138,12 +138,12 @@ static void printAutoTable(const AutoReport &a, llvm::raw_ostream &os) {
   for (const AutoCandidateReport &c : a.candidates)
     if (c.refusal.empty() && (best == 0 || c.stepSeconds < best))
       best = c.stepSeconds;
-  os << llvm::formatv("  {0,-28} {1,5} {2,14} {3,8}\n", "candidate", "tasks",
+  os << llvm::formatv("  {0,-28} {1,5} {2,14} {3,9}\n", "candidate", "tasks",
                       "est. step us", "vs best");
   for (const AutoCandidateReport &c : a.candidates) {
     if (!c.refusal.empty())
       continue;
-    os << llvm::formatv("  {0,-28} {1,5} {2,14} {3,7:F2}x{4}\n", c.label,
+    os << llvm::formatv("  {0,-28} {1,5} {2,14} {3,8:F2}x{4}\n", c.label,
                         c.tasks, us(c.stepSeconds),
                         best > 0 ? c.stepSeconds / best : 1.0,
                         c.label == a.chosen ? "  <- chosen" : "");
