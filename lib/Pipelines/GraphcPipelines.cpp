@@ -93,6 +93,7 @@ void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
   place.strategy = options.strategy;
   place.replicas = options.replicas;
   place.psTasks = options.psTasks;
+  place.tensorParallel = options.tensorParallel;
   place.defaultDevice = options.defaultDevice;
   place.entry = options.entry;
   pm.addPass(createDistPlace(place));
@@ -190,7 +191,7 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
                      "(negative: none)"),
       llvm::cl::init(4096)};
   Option<std::string> strategy{
-      *this, "strategy", llvm::cl::desc("placement: given, replicas or ps"),
+      *this, "strategy", llvm::cl::desc("placement: given, replicas, ps or tensor-parallel"),
       llvm::cl::init("given")};
   Option<int64_t> replicas{*this, "replicas",
                            llvm::cl::desc("replicas of the step"),
@@ -198,6 +199,10 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
   Option<int64_t> psTasks{*this, "ps-tasks",
                           llvm::cl::desc("parameter-server tasks"),
                           llvm::cl::init(1)};
+  Option<int64_t> tensorParallel{
+      *this, "tensor-parallel",
+      llvm::cl::desc("tasks each weight is split over (tensor-parallel)"),
+      llvm::cl::init(1)};
   Option<std::string> defaultDevice{
       *this, "default-device",
       llvm::cl::desc("task of unplaced ops and partial placements"),
@@ -259,6 +264,7 @@ void registerGraphcPipelines() {
         options.strategy = cl.strategy;
         options.replicas = cl.replicas;
         options.psTasks = cl.psTasks;
+        options.tensorParallel = cl.tensorParallel;
         options.defaultDevice = cl.defaultDevice;
         options.entry = cl.entry;
         options.bucketBytes = cl.bucketBytes;

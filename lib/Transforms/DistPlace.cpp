@@ -190,6 +190,7 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
     options.strategy = strategy;
     options.replicas = replicas;
     options.psTasks = psTasks;
+    options.tensorParallel = tensorParallel;
     if (failed(parseDefaultDevice(module, options)) ||
         failed(checkOptions(module))) {
       return signalPassFailure();
@@ -229,7 +230,8 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
 
   LogicalResult checkOptions(ModuleOp module) {
     // Plain copies: a pass option streams into a diagnostic as nothing.
-    int64_t replicas = this->replicas, psTasks = this->psTasks;
+    int64_t replicas = this->replicas, psTasks = this->psTasks,
+            tensorParallel = this->tensorParallel;
     if (replicas < 1) {
       return module.emitError()
              << "dist-place: replicas=" << replicas << " must be at least 1";
@@ -246,6 +248,29 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
                 "(got replicas="
              << replicas << ", ps-tasks=" << psTasks
              << "); use strategy=replicas or strategy=ps";
+    }
+    if (tensorParallel < 1) {
+      return module.emitError() << "dist-place: tensor-parallel="
+                                << tensorParallel << " must be at least 1";
+    }
+    if (strategy == "tensor-parallel") {
+      if (tensorParallel < 2) {
+        return module.emitError()
+               << "dist-place: strategy=tensor-parallel needs "
+                  "tensor-parallel=2 or more (got "
+               << tensorParallel << ")";
+      }
+      if (psTasks != 1) {
+        return module.emitError()
+               << "dist-place: strategy=tensor-parallel takes no ps-tasks "
+                  "(got "
+               << psTasks << "); weight shards live on their compute tasks";
+      }
+    } else if (tensorParallel != 1 && strategy != "auto") {
+      return module.emitError()
+             << "dist-place: tensor-parallel=" << tensorParallel
+             << " is only used by strategy=tensor-parallel (got strategy="
+             << strategy << ")";
     }
     if (strategy == "replicas" && psTasks != 1) {
       return module.emitError()

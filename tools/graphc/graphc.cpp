@@ -101,6 +101,12 @@ cl::opt<int64_t> psTasks(
     cl::desc("Hold the variables on N parameter-server tasks, balanced by "
              "bytes, compute on the worker(s) (dist-place strategy=ps)"),
     cl::init(0), cl::cat(graphcCategory));
+cl::opt<int64_t> tensorParallel(
+    "tensor-parallel",
+    cl::desc("Split the model's matmul weights Megatron-style over T tasks "
+             "(one all-reduce per MLP or attention block; with --replicas R, "
+             "R*T tasks) (dist-place strategy=tensor-parallel)"),
+    cl::init(1), cl::cat(graphcCategory));
 cl::opt<std::string> defaultDevice(
     "default-device",
     cl::desc("The task of ops the model does not place"),
@@ -230,10 +236,12 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     distOptions.weightsThreshold = weightsThreshold;
     // The flags pick the placement strategy; without them the model's own
     // placements (often none: one task).
-    distOptions.strategy = psTasks > 0     ? "ps"
-                           : replicas > 1 ? "replicas"
-                                          : "given";
+    distOptions.strategy = tensorParallel > 1 ? "tensor-parallel"
+                           : psTasks > 0       ? "ps"
+                           : replicas > 1      ? "replicas"
+                                               : "given";
     distOptions.replicas = replicas;
+    distOptions.tensorParallel = tensorParallel;
     distOptions.psTasks = std::max<int64_t>(psTasks, 1);
     distOptions.defaultDevice = defaultDevice;
     if (entryName.getNumOccurrences())

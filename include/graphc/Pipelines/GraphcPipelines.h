@@ -74,6 +74,8 @@ struct DistPipelineOptions {
   int64_t replicas = 1;
   /// Parameter-server tasks (ps).
   int64_t psTasks = 1;
+  /// Tasks each split weight is spread over (tensor-parallel).
+  int64_t tensorParallel = 1;
   /// The task that fills partial placements and takes unplaced ops.
   std::string defaultDevice = "/job:worker/task:0";
   /// The function to place and partition ("": the only public one, or main).

@@ -34,16 +34,24 @@ def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
     * `ps`: compute on `/job:worker/task:0` (or its replicas when `replicas`
       is above 1), variables spread over `ps-tasks` parameter servers
       balanced by bytes, their assignments and update ops placed with them.
+    * `tensor-parallel`: Megatron-style splits of matmul weights over
+      `tensor-parallel` tasks (`/job:worker/task:0..T-1`; with `replicas`
+      R, replica r's shards on tasks r*T..r*T+T-1): the first matmul of a
+      block by output columns, the second by rows, one
+      `dist.group_all_reduce` per block; rewrites the entry into one copy
+      of every op per task (see docs/design/distribution-2.md).
 
     A module that already holds `dist.task` ops is left unchanged.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"given\"",
-           "Placement strategy: given, replicas or ps">,
+           "Placement strategy: given, replicas, ps or tensor-parallel">,
     Option<"replicas", "replicas", "int64_t", /*default=*/"1",
            "Number of replicas of the step (replicas, ps)">,
     Option<"psTasks", "ps-tasks", "int64_t", /*default=*/"1",
            "Number of parameter-server tasks (ps)">,
+    Option<"tensorParallel", "tensor-parallel", "int64_t", /*default=*/"1",
+           "Tasks each split weight is spread over (tensor-parallel)">,
     Option<"defaultDevice", "default-device", "std::string",
            /*default=*/"\"/job:worker/task:0\"",
            "Device that fills partial placements and takes unplaced ops">,
