@@ -97,7 +97,7 @@ static SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
 /// slice) where the op needs them split alike.
 class Planner {
 public:
-  Planner(func::FuncOp entry, int64_t shards) : entry(entry), T(shards) {
+  Planner(func::FuncOp entry, int64_t shards) : T(shards) {
     llvm::StringMap<int> reads;
     llvm::StringSet<> assigned;
     entry.walk([&](Operation *op) {
@@ -181,7 +181,6 @@ private:
     return plan;
   }
 
-  func::FuncOp entry;
   int64_t T;
   SmallVector<Operation *> ops;
   llvm::StringSet<> splittableVars;
