@@ -431,3 +431,32 @@ LogicalResult ReplicaConcatOp::verify() {
 
 #define GET_OP_CLASSES
 #include "dist/DistOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// GroupAllReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupAllReduceOp::verify() {
+  size_t members = getGroup().size();
+  if (members == 0)
+    return emitOpError() << "group must not be empty";
+  if (getInputs().size() != members || getResults().size() != members)
+    return emitOpError() << "has " << getInputs().size() << " inputs and "
+                         << getResults().size() << " results for a group of "
+                         << members << " tasks; give one of each per member";
+  SmallVector<DeviceAttr> tasks;
+  for (DeviceAttr member : getGroup().getAsRange<DeviceAttr>()) {
+    if (failed(verifyTaskName(*this, member, "group member")))
+      return failure();
+    if (llvm::is_contained(tasks, member.getTaskAttr()))
+      return emitOpError() << "group member '" << member.str()
+                           << "' appears twice";
+    tasks.push_back(member.getTaskAttr());
+  }
+  Type type = getInputs().front().getType();
+  for (Value v : llvm::concat<Value>(getInputs(), getResults()))
+    if (v.getType() != type)
+      return emitOpError() << "every input and result must have type " << type
+                           << ", not " << v.getType();
+  return success();
+}

@@ -453,4 +453,38 @@ def Dist_ReplicaAllReduceOp : Dist_ReplicaOp<"replica_all_reduce",
   let hasVerifier = 0;
 }
 
+def Dist_GroupAllReduceOp : Dist_Op<"group_all_reduce", [Pure]> {
+  let summary = "An all-reduce over named tasks, before partitioning";
+  let description = [{
+    In an entry function whose ops are placed on explicit tasks (the
+    `tensor-parallel` strategy's copies), the elementwise `reduction` of
+    `inputs`, where input `i` is computed on task `group[i]`; result `i` is
+    the reduced value on task `group[i]`. All inputs and results have one
+    type. The op itself is placed on `group[0]`.
+
+    A placeholder: `dist-partition` materialises it as one `dist.all_reduce`
+    per member task, at the op's position in the entry's order (so every
+    member issues it at the same place in the global order, which keeps the
+    deadlock argument of docs/design/distribution.md).
+
+    Example:
+
+    ```mlir
+    %y0, %y1 = dist.group_all_reduce sum %p0, %p1
+        group [#dist.device<"/job:worker/task:0">,
+               #dist.device<"/job:worker/task:1">]
+        : tensor<8x64xf32>, tensor<8x64xf32> -> tensor<8x64xf32>, tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins Dist_ReductionKind:$reduction,
+                       Variadic<AnyRankedTensor>:$inputs,
+                       Dist_DeviceGroupAttr:$group);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $reduction $inputs `group` $group attr-dict `:` type($inputs) `->`
+    type($results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // GRAPHC_DIALECTS_DIST_DISTOPS_TD

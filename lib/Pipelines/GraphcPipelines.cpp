@@ -96,6 +96,7 @@ void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
   place.psTasks = options.psTasks;
   place.workers = options.workers;
   place.machineModel = options.machineModel;
+  place.tensorParallel = options.tensorParallel;
   place.defaultDevice = options.defaultDevice;
   place.entry = options.entry;
   pm.addPass(createDistPlace(place));
@@ -186,7 +187,7 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
                      "(negative: none)"),
       llvm::cl::init(4096)};
   Option<std::string> strategy{
-      *this, "strategy", llvm::cl::desc("placement: given, replicas, ps or auto"),
+      *this, "strategy", llvm::cl::desc("placement: given, replicas, ps, tensor-parallel or auto"),
       llvm::cl::init("given")};
   Option<int64_t> replicas{*this, "replicas",
                            llvm::cl::desc("replicas of the step"),
@@ -203,6 +204,10 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
       *this, "machine-model",
       llvm::cl::desc("auto: machine-model JSON of the estimates"),
       llvm::cl::init("")};
+  Option<int64_t> tensorParallel{
+      *this, "tensor-parallel",
+      llvm::cl::desc("tasks each weight is split over (tensor-parallel)"),
+      llvm::cl::init(1)};
   Option<std::string> defaultDevice{
       *this, "default-device",
       llvm::cl::desc("task of unplaced ops and partial placements"),
@@ -266,6 +271,7 @@ void registerGraphcPipelines() {
         options.psTasks = cl.psTasks;
         options.workers = cl.workers;
         options.machineModel = cl.machineModel;
+        options.tensorParallel = cl.tensorParallel;
         options.defaultDevice = cl.defaultDevice;
         options.entry = cl.entry;
         options.bucketBytes = cl.bucketBytes;

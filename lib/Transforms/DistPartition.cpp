@@ -222,6 +222,19 @@ struct Partitioner {
   LogicalResult placeOps() {
     Block &body = func.getBody().front();
     for (Operation &op : body.without_terminator()) {
+      if (auto reduce = dyn_cast<dist::GroupAllReduceOp>(op)) {
+        // One instance per member; each result lives on its member.
+        SmallVector<Instance, 1> members;
+        for (DeviceAttr d : reduce.getGroup().getAsRange<DeviceAttr>()) {
+          if (!programOf.count(d.getTaskAttr())) {
+            return error(&op, "group member '")
+                   << d.str() << "' is not a task of the cluster " << cluster;
+          }
+          members.push_back({d.getTaskAttr(), -1});
+        }
+        instances[&op] = members;
+        continue;
+      }
       FailureOr<SmallVector<Instance, 1>> where =
           instancesOf(&op, getPlacement(&op));
       if (failed(where)) {
@@ -318,7 +331,11 @@ struct Partitioner {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       return argTask.lookup(arg);
     }
-    return instances[value.getDefiningOp()].front().task;
+    auto result = cast<OpResult>(value);
+    if (isa<dist::GroupAllReduceOp>(result.getOwner())) {
+      return instances[result.getOwner()][result.getResultNumber()].task;
+    }
+    return instances[result.getOwner()].front().task;
   }
 
   //===--------------------------------------------------------------------===//
@@ -579,6 +596,20 @@ struct Partitioner {
     }
   }
 
+  /// group_all_reduce: member i's input reduced with the others on its task,
+  /// every instance at the op's position.
+  void allReduceGroup(dist::GroupAllReduceOp reduce, ArrayRef<Instance> where) {
+    std::string key = uniqueKey(nameOf(reduce.getResult(0)) + "/all_reduce");
+    ArrayAttr group = reduce.getGroup();
+    for (auto [i, inst] : llvm::enumerate(where)) {
+      Value in = materialize(reduce.getInputs()[i], inst.task);
+      auto op = dist::AllReduceOp::create(program(inst.task).builder,
+                                          reduce.getLoc(), in.getType(),
+                                          reduce.getReduction(), in, group, key);
+      define(reduce.getResult(i), inst.task, op.getResult(), op);
+    }
+  }
+
   LogicalResult build() {
     Block &body = func.getBody().front();
     // Create the programs with their signatures; bodies fill in below.
@@ -624,6 +655,10 @@ struct Partitioner {
       }
       if (auto reduce = dyn_cast<dist::ReplicaAllReduceOp>(op)) {
         allReduceReplicas(reduce, where);
+        continue;
+      }
+      if (auto reduce = dyn_cast<dist::GroupAllReduceOp>(op)) {
+        allReduceGroup(reduce, where);
         continue;
       }
       for (const Instance &inst : where) {

@@ -258,6 +258,7 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
     options.psTasks = psTasks;
     options.workers = workers;
     options.machineModel = machineModel;
+    options.tensorParallel = tensorParallel;
     if (failed(parseDefaultDevice(module, options)) ||
         failed(checkOptions(module))) {
       return signalPassFailure();
@@ -299,7 +300,8 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
 
   LogicalResult checkOptions(ModuleOp module) {
     // Plain copies: a pass option streams into a diagnostic as nothing.
-    int64_t replicas = this->replicas, psTasks = this->psTasks;
+    int64_t replicas = this->replicas, psTasks = this->psTasks,
+            tensorParallel = this->tensorParallel;
     if (replicas < 1) {
       return module.emitError()
              << "dist-place: replicas=" << replicas << " must be at least 1";
@@ -319,11 +321,13 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
     }
     // auto picks replicas and ps-tasks itself; workers and the machine
     // model only size and cost its candidates.
-    if (strategy == "auto" && (replicas != 1 || psTasks != 1)) {
+    if (strategy == "auto" &&
+        (replicas != 1 || psTasks != 1 || tensorParallel != 1)) {
       return module.emitError()
-             << "dist-place: strategy=auto chooses replicas and ps-tasks "
-                "itself (got replicas="
+             << "dist-place: strategy=auto chooses replicas, ps-tasks and "
+                "tensor-parallel itself (got replicas="
              << replicas << ", ps-tasks=" << psTasks
+             << ", tensor-parallel=" << tensorParallel
              << "); give the cluster size with workers=N";
     }
     int64_t workers = this->workers;
@@ -336,6 +340,29 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
     if (workers < 0) {
       return module.emitError()
              << "dist-place: workers=" << workers << " must be positive";
+    }
+    if (tensorParallel < 1) {
+      return module.emitError() << "dist-place: tensor-parallel="
+                                << tensorParallel << " must be at least 1";
+    }
+    if (strategy == "tensor-parallel") {
+      if (tensorParallel < 2) {
+        return module.emitError()
+               << "dist-place: strategy=tensor-parallel needs "
+                  "tensor-parallel=2 or more (got "
+               << tensorParallel << ")";
+      }
+      if (psTasks != 1) {
+        return module.emitError()
+               << "dist-place: strategy=tensor-parallel takes no ps-tasks "
+                  "(got "
+               << psTasks << "); weight shards live on their compute tasks";
+      }
+    } else if (tensorParallel != 1) {
+      return module.emitError()
+             << "dist-place: tensor-parallel=" << tensorParallel
+             << " is only used by strategy=tensor-parallel (got strategy="
+             << strategy << ")";
     }
     if (strategy == "replicas" && psTasks != 1) {
       return module.emitError()

@@ -591,6 +591,7 @@ static llvm::StringMap<PlacementStrategyFactory> &getRegistry() {
     r["given"] = [] { return std::make_unique<GivenStrategy>(); };
     r["replicas"] = [] { return std::make_unique<ReplicasStrategy>(); };
     r["ps"] = [] { return std::make_unique<ParameterServerStrategy>(); };
+    r["tensor-parallel"] = createTensorParallelStrategy;
     return r;
   }();
   return registry;

@@ -69,9 +69,11 @@ static int64_t rankOf(Value v) {
   return type ? type.getRank() : -1;
 }
 
+} // namespace
+
 /// Ops computed element by element with NumPy broadcasting: a row of the
 /// result depends only on the same row of each operand.
-static bool isElementwise(Operation *op) {
+bool transforms::isElementwise(Operation *op) {
   return isa<
       graph::NegOp, graph::AbsOp, graph::ReluOp, graph::SignOp, graph::ExpOp,
       graph::LogOp, graph::SqrtOp, graph::RsqrtOp, graph::ReciprocalOp,
@@ -87,6 +89,8 @@ static bool isElementwise(Operation *op) {
       graph::BitwiseOrOp, graph::BitwiseXorOp, graph::BitwiseNotOp,
       graph::ShiftLeftOp, graph::ShiftRightOp, graph::IdentityOp>(op);
 }
+
+namespace {
 
 /// Ops that take a batch on dimension 0 of their first operand (NCHW or
 /// NHWC alike) and treat every example alone, the other operands being

@@ -213,3 +213,30 @@ module attributes {dist.cluster = #dist.cluster<{worker = 1, ps = 1}>} {
     return %y : tensor<4xf32>
   }
 }
+
+// -----
+
+// dist.group_all_reduce (the tensor-parallel strategy's placeholder): one
+// dist.all_reduce per member, input i from task i, at the op's position, the
+// same key in both; each result stays on its member. Task 0's input reaches
+// task 1 by a send right after it is defined.
+
+// CHECK-LABEL: dist.task @worker0
+// CHECK: dist.send %{{.*}} key "input0/worker0->worker1"
+// CHECK: %[[P0:.*]] = graph.mul
+// CHECK: %[[S0:.*]] = dist.all_reduce sum %[[P0]] group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "group_all_reduce_0/all_reduce" : tensor<4xf32> -> tensor<4xf32>
+// CHECK: dist.return %[[S0]]
+// CHECK-LABEL: dist.task @worker1
+// CHECK: %[[X1:.*]] = dist.recv from #dist.device<"/job:worker/task:0"> key "input0/worker0->worker1"
+// CHECK: %[[P1:.*]] = graph.add %[[X1]], %[[X1]]
+// CHECK: %[[S1:.*]] = dist.all_reduce sum %[[P1]] group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] key "group_all_reduce_0/all_reduce"
+// CHECK: graph.neg %[[S1]]
+module attributes {dist.cluster = #dist.cluster<{worker = 2}>} {
+  func.func @main(%x: tensor<4xf32> {dist.device = #dist.device<"/job:worker/task:0">}) -> (tensor<4xf32> {dist.device = #dist.device<"/job:worker/task:0">}) {
+    %p0 = graph.mul %x, %x {dist.device = #dist.device<"/job:worker/task:0">} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %p1 = graph.add %x, %x {dist.device = #dist.device<"/job:worker/task:1">} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %s:2 = dist.group_all_reduce sum %p0, %p1 group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] {dist.device = #dist.device<"/job:worker/task:0">} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>, tensor<4xf32>
+    %n = graph.neg %s#1 {dist.device = #dist.device<"/job:worker/task:1">} : (tensor<4xf32>) -> tensor<4xf32>
+    return %s#0 : tensor<4xf32>
+  }
+}

@@ -47,7 +47,8 @@ TEST(PlacementStrategyTest, RegisteredStrategyDrivesPartition) {
       "alternate", [] { return std::make_unique<AlternateStrategy>(); });
   SmallVector<std::string> names = getPlacementStrategyNames();
   EXPECT_EQ(names,
-            (SmallVector<std::string>{"alternate", "given", "ps", "replicas"}));
+            (SmallVector<std::string>{"alternate", "given", "ps", "replicas",
+                                      "tensor-parallel"}));
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);

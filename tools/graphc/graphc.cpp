@@ -104,7 +104,7 @@ cl::opt<int64_t> psTasks(
     cl::init(0), cl::cat(graphcCategory));
 cl::opt<std::string> strategyName(
     "strategy",
-    cl::desc("Placement strategy: given, replicas, ps or auto (default: "
+    cl::desc("Placement strategy: given, replicas, ps, tensor-parallel or auto (default: "
              "from --replicas/--ps-tasks, else given); a flag the strategy "
              "would ignore is an error"),
     cl::init(""), cl::cat(graphcCategory));
@@ -224,7 +224,10 @@ cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
 static std::string strategyFromFlags() {
   if (!strategyName.empty())
     return strategyName;
-  return psTasks > 0 ? "ps" : replicas > 1 ? "replicas" : "given";
+  return tensorParallel > 1 ? "tensor-parallel"
+         : psTasks > 0       ? "ps"
+         : replicas > 1      ? "replicas"
+                             : "given";
 }
 
 /// The distribution flags, checked before anything is read: a flag the
@@ -238,14 +241,22 @@ static int checkStrategyFlags() {
     return 1;
   };
   bool replicasGiven = replicas.getNumOccurrences() > 0,
-       psGiven = psTasks.getNumOccurrences() > 0;
-  if (strategy == "auto" && (replicasGiven || psGiven))
-    return ignored(replicasGiven ? "--replicas" : "--ps-tasks",
-                   "auto chooses replicas and parameter servers itself (give "
-                   "the cluster size with --workers N)");
-  if (strategy == "given" && (replicasGiven || psGiven))
-    return ignored(replicasGiven ? "--replicas" : "--ps-tasks",
-                   "use --strategy=replicas or --strategy=ps");
+       psGiven = psTasks.getNumOccurrences() > 0,
+       tpGiven = tensorParallel.getNumOccurrences() > 0;
+  StringRef given = replicasGiven ? "--replicas"
+                    : psGiven     ? "--ps-tasks"
+                                  : "--tensor-parallel";
+  if (strategy == "auto" && (replicasGiven || psGiven || tpGiven))
+    return ignored(given, "auto chooses replicas, parameter servers and "
+                          "tensor parallelism itself (give the cluster size "
+                          "with --workers N)");
+  if (strategy == "given" && (replicasGiven || psGiven || tpGiven))
+    return ignored(given, "use --strategy=replicas, --strategy=ps or "
+                          "--strategy=tensor-parallel");
+  if (strategy != "tensor-parallel" && strategy != "given" &&
+      strategy != "auto" && tpGiven)
+    return ignored("--tensor-parallel",
+                   "use --strategy=tensor-parallel (with --replicas R)");
   if (strategy == "replicas" && psGiven)
     return ignored("--ps-tasks", "use --strategy=ps with --replicas N");
   if (strategy != "auto" && workers.getNumOccurrences())
@@ -347,6 +358,7 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     distOptions.weightsThreshold = weightsThreshold;
     distOptions.strategy = strategyFromFlags();
     distOptions.replicas = replicas;
+    distOptions.tensorParallel = tensorParallel;
     distOptions.psTasks = std::max<int64_t>(psTasks, 1);
     if (distOptions.strategy == "auto") {
       distOptions.workers = workers;

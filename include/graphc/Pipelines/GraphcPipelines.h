@@ -79,6 +79,8 @@ struct DistPipelineOptions {
   /// shared_cores, else 4) and the machine-model file ("": built-in).
   int64_t workers = 0;
   std::string machineModel;
+  /// Tasks each split weight is spread over (tensor-parallel).
+  int64_t tensorParallel = 1;
   /// The task that fills partial placements and takes unplaced ops.
   std::string defaultDevice = "/job:worker/task:0";
   /// The function to place and partition ("": the only public one, or main).

@@ -40,12 +40,18 @@ def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
       step time on `machine-model`; the cheapest is applied. The module gets
       `dist.auto`, the candidates and their estimates (the report prints
       them).
+    * `tensor-parallel`: Megatron-style splits of matmul weights over
+      `tensor-parallel` tasks (`/job:worker/task:0..T-1`; with `replicas`
+      R, replica r's shards on tasks r*T..r*T+T-1): the first matmul of a
+      block by output columns, the second by rows, one
+      `dist.group_all_reduce` per block; rewrites the entry into one copy
+      of every op per task (see docs/design/distribution-2.md).
 
     A module that already holds `dist.task` ops is left unchanged.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"given\"",
-           "Placement strategy: given, replicas, ps or auto">,
+           "Placement strategy: given, replicas, ps, tensor-parallel or auto">,
     Option<"replicas", "replicas", "int64_t", /*default=*/"1",
            "Number of replicas of the step (replicas, ps)">,
     Option<"psTasks", "ps-tasks", "int64_t", /*default=*/"1",
@@ -57,6 +63,8 @@ def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
            /*default=*/"\"\"",
            "auto: machine-model JSON the candidates are estimated on "
            "(default: the built-in model)">,
+    Option<"tensorParallel", "tensor-parallel", "int64_t", /*default=*/"1",
+           "Tasks each split weight is spread over (tensor-parallel)">,
     Option<"defaultDevice", "default-device", "std::string",
            /*default=*/"\"/job:worker/task:0\"",
            "Device that fills partial placements and takes unplaced ops">,

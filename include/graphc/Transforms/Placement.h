@@ -78,6 +78,8 @@ struct PlacementOptions {
   std::string strategy;
   int64_t replicas = 1;
   int64_t psTasks = 1;
+  /// Tasks each split weight is spread over (strategy tensor-parallel).
+  int64_t tensorParallel = 1;
   /// `default-device` reduced to a task (`/job:worker/task:0`).
   dist::DeviceAttr defaultTask;
   /// strategy=auto: the cluster size the candidates must fit (0: the
@@ -151,6 +153,14 @@ llvm::LogicalResult setClusterFromPlacement(mlir::ModuleOp module,
 //===----------------------------------------------------------------------===//
 // Building blocks the strategies share
 //===----------------------------------------------------------------------===//
+
+/// Ops computed element by element with NumPy broadcasting (unary, binary,
+/// select, cast, ...): result element i depends only on element i of each
+/// operand (broadcast).
+bool isElementwise(mlir::Operation *op);
+
+/// The `tensor-parallel` strategy (lib/Transforms/TensorParallel.cpp).
+std::unique_ptr<PlacementStrategy> createTensorParallelStrategy();
 
 /// The `given` strategy's work: honours the model's `dist.device`s (filled
 /// from `defaultTask`), its colocation groups, puts an unplaced op with its

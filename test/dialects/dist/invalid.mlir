@@ -871,3 +871,27 @@ func.func @f(%x: tensor<4xf32>) -> tensor<8xf32> {
   %r = "dist.replica_all_reduce"(%x) {reduction = 0 : i32} : (tensor<4xf32>) -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.group_all_reduce' op has 2 inputs and 2 results for a group of 3 tasks; give one of each per member}}
+  %s:2 = dist.group_all_reduce sum %a, %b group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">, #dist.device<"/job:worker/task:2">] : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>, tensor<4xf32>
+  return %s#0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>, %b: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.group_all_reduce' op every input and result must have type 'tensor<4xf32>', not 'tensor<8xf32>'}}
+  %s:2 = dist.group_all_reduce sum %a, %b group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] : tensor<4xf32>, tensor<8xf32> -> tensor<4xf32>, tensor<4xf32>
+  return %s#0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.group_all_reduce' op group member '/job:worker/task:1' appears twice}}
+  %s:2 = dist.group_all_reduce sum %a, %b group [#dist.device<"/job:worker/task:1">, #dist.device<"/job:worker/task:1">] : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>, tensor<4xf32>
+  return %s#0 : tensor<4xf32>
+}

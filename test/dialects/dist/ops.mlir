@@ -115,3 +115,12 @@ func.func @unreplicated(%x: tensor<3x6xf32>) -> tensor<3x6xf32> {
   %c = dist.replica_concat %s axis 1 : tensor<3x2xf32> -> tensor<3x6xf32>
   return %c : tensor<3x6xf32>
 }
+
+// The tensor-parallel placeholder: one input and one result per member task.
+
+// CHECK-LABEL: func @group_reduce
+func.func @group_reduce(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // CHECK: %{{.*}}:2 = dist.group_all_reduce sum %{{.*}}, %{{.*}} group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>, tensor<4x8xf32>
+  %s:2 = dist.group_all_reduce sum %a, %b group [#dist.device<"/job:worker/task:0">, #dist.device<"/job:worker/task:1">] : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>, tensor<4x8xf32>
+  return %s#0 : tensor<4x8xf32>
+}
