@@ -360,10 +360,10 @@ struct ReplicaRewriter {
 
   /// In row-major order a batched value is `outer` blocks (the elements
   /// before the batch axis, times its blocks), each holding every replica's
-  /// share in turn. A reshape keeps that layout when a target dimension `d`
-  /// starts inside one such block boundary: the dimensions before `d` hold a
-  /// divisor of `outer` elements and `d` is the rest of `outer` (its new
-  /// blocks) times a size that divides into the replicas. Then the batch is
+  /// share in turn. A reshape keeps that layout when the dimensions before
+  /// some target dimension `d` hold a divisor of `outer` elements and `d` is
+  /// the rest of `outer` (its new blocks) times a size that divides into the
+  /// replicas: then each block of `d` is a block of the input. The batch is
   /// the leading factor of `d` (merging: 8x4 -> 32), `d` the leading factor
   /// of the batch (splitting: 32 -> 8x4), or the batch sits under a
   /// dimension merged with it (10x32 -> 320, 10 blocks), and replica k's
@@ -705,7 +705,7 @@ struct ReplicaRewriter {
     });
     // Rearranging elements commutes with any elementwise reduction.
     if (isa<graph::ReshapeOp, graph::TransposeOp, graph::IdentityOp,
-            graph::SliceOp>(op)) {
+            graph::SliceOp, graph::BroadcastToOp>(op)) {
       return first;
     }
     bool additive = first.reduction == dist::ReductionKind::sum ||
@@ -719,6 +719,13 @@ struct ReplicaRewriter {
     // Sums and differences of partial sums (or means) only.
     if (isa<graph::AddOp, graph::SubOp>(op) &&
         partials.size() == op->getNumOperands()) {
+      return first;
+    }
+    // Sums and means of its elements (attention's weight gradient: one
+    // product per sequence position, summed over them).
+    if (auto reduce = dyn_cast<graph::ReduceOp>(op);
+        reduce && (reduce.getKind() == graph::ReduceKind::sum ||
+                   reduce.getKind() == graph::ReduceKind::mean)) {
       return first;
     }
     // Scaling by a value every replica shares.

@@ -207,3 +207,14 @@ func.func @decay(%x: tensor<4x3xf32>, %w: tensor<3x3xf32>) -> tensor<3x3xf32> {
   return %r : tensor<3x3xf32>
 }
 
+
+// -----
+
+// The largest element of each replica's share of a sum is not a share of
+// the sum's largest element: only sums and means keep a partial sum.
+func.func @max_of_partial(%x: tensor<8x3xf32>) -> tensor<f32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.matmul' at loc({{.*}}) reduces over the batch axis 0, and its result reaches 'graph.reduce' at loc({{.*}}) without a dist.replica_all_reduce}}
+  %p = graph.matmul %x, %x {transpose_lhs} : (tensor<8x3xf32>, tensor<8x3xf32>) -> tensor<3x3xf32>
+  %m = graph.reduce %p {axes = array<i64: 0, 1>, kind = #graph<reduce_kind max>} : (tensor<3x3xf32>) -> tensor<f32>
+  return %m : tensor<f32>
+}

@@ -228,3 +228,23 @@ func.func @filter_gradient(%x: tensor<4x3x8x8xf32>, %g: tensor<4x5x6x6xf32>) {
   graph.assign_variable @f, %new : tensor<5x3x3x3xf32>
   return
 }
+
+// -----
+
+// Attention's weight gradient: the product over the batch rows at each
+// sequence position (a partial sum) summed over the positions stays a
+// partial sum, as does its broadcast; the all-reduce follows them.
+// CHECK-LABEL: func.func @sum_of_partials
+// CHECK: %[[P:.*]] = graph.matmul {{.*}} -> tensor<10x3x5xf32>
+// CHECK: %[[S:.*]] = graph.reduce %[[P]] {{.*}} -> tensor<3x5xf32>
+// CHECK: %[[B:.*]] = graph.broadcast_to %[[S]] {{.*}} -> tensor<2x3x5xf32>
+// CHECK-NEXT: dist.replica_all_reduce sum %[[B]]
+func.func @sum_of_partials(%x: tensor<8x10x3xf32>, %g: tensor<8x10x5xf32>) -> tensor<2x3x5xf32> {
+  %xt = graph.transpose %x {perm = array<i64: 1, 0, 2>} : (tensor<8x10x3xf32>) -> tensor<10x8x3xf32>
+  %gt = graph.transpose %g {perm = array<i64: 1, 0, 2>} : (tensor<8x10x5xf32>) -> tensor<10x8x5xf32>
+  %p = graph.matmul %xt, %gt {transpose_lhs} : (tensor<10x8x3xf32>, tensor<10x8x5xf32>) -> tensor<10x3x5xf32>
+  %s = graph.reduce %p {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<10x3x5xf32>) -> tensor<3x5xf32>
+  %b = graph.broadcast_to %s {shape = array<i64: 2, 3, 5>} : (tensor<3x5xf32>) -> tensor<2x3x5xf32>
+  %r = dist.replica_all_reduce sum %b : tensor<2x3x5xf32>
+  return %r : tensor<2x3x5xf32>
+}
