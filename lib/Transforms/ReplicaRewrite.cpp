@@ -353,9 +353,13 @@ struct ReplicaRewriter {
 
   /// The whole batch's size along `axis` of the batched `v`, whose type is
   /// already one replica's share (each replica holds a contiguous 1/N).
+  /// -1 when it is not known.
   int64_t globalSize(Value v, int64_t axis) {
-    int64_t local = cast<RankedTensorType>(v.getType()).getDimSize(axis);
-    return ShapedType::isDynamic(local) ? local : local * replicas;
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || ShapedType::isDynamic(type.getDimSize(axis))) {
+      return -1;
+    }
+    return type.getDimSize(axis) * replicas;
   }
 
   /// In row-major order a batched value is `outer` blocks (the elements
