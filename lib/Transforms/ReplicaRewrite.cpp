@@ -39,6 +39,19 @@ struct RowState {
   dist::ReductionKind reduction = dist::ReductionKind::sum;
   /// The op that reduced over the batch axis (for diagnostics).
   Operation *origin = nullptr;
+  /// A batched axis is `blocks` consecutive blocks, each cut into the
+  /// replicas' contiguous shares: 1 for the batch as fed, more where a
+  /// reshape merged the batch under another dimension (attention's
+  /// (seq, batch x heads) -> seq x batch rows). Row-wise ops do not care;
+  /// reshapes and the output's concat do.
+  int64_t blocks = 1;
+
+  /// The same rows along another axis.
+  RowState at(int64_t newAxis) const {
+    RowState s = *this;
+    s.axis = newAxis;
+    return s;
+  }
 
   static RowState batched(int64_t axis) { return {Batched, axis}; }
   /// `axis` is the batch axis the reduction removed (for diagnostics).
@@ -155,18 +168,24 @@ struct ReplicaRewriter {
     if (rank < 0) {
       return refuse("has an unranked result");
     }
-    int64_t axis = -1;
+    int64_t axis = -1, size = -1;
+    RowState first;
     for (Value operand : op->getOperands()) {
       RowState s = stateOf(operand);
       if (s.kind != RowState::Batched) {
         continue;
       }
+      size = std::max(size, globalSize(operand, s.axis));
       int64_t at = s.axis + rank - rankOf(operand);
       if (axis >= 0 && at != axis) {
         return refuse("combines values batched along different axes (" +
                       Twine(axis) + " and " + Twine(at) + ")");
       }
+      if (axis >= 0 && s.blocks != first.blocks) {
+        return refuse(blocksDiffer(first, s));
+      }
       axis = at;
+      first = s;
     }
     // A shared operand must broadcast along the batch axis, not carry one
     // entry per example of the whole batch.
@@ -179,32 +198,34 @@ struct ReplicaRewriter {
         return refuse("broadcasts an unranked operand against the batch");
       }
       int64_t at = axis - (rank - type.getRank());
-      if (at >= 0 && type.getDimSize(at) != 1 && !localSplat(operand, at)) {
+      if (at >= 0 && type.getDimSize(at) != 1 &&
+          !localSplat(operand, at, size)) {
         return refuse("combines the batch with an operand that is not split "
                       "(its dimension " +
                       Twine(at) + " has size " + Twine(type.getDimSize(at)) +
                       ", not 1)");
       }
     }
-    localizeSplats(op, axis);
-    return all(op, RowState::batched(axis));
+    localizeSplats(op, axis, size);
+    return all(op, first.at(axis));
   }
 
   /// A splat constant is the same in every row, so one replica's share of
   /// it is a smaller splat (a gradient's 1/B fill of the global batch's
-  /// shape). True when `v` is one with the whole batch at `axis`.
-  bool localSplat(Value v, int64_t axis) {
+  /// shape). True when `v` is one with the whole batch, `size` rows, at
+  /// `axis`.
+  bool localSplat(Value v, int64_t axis, int64_t size) {
     auto constant = v.getDefiningOp<graph::ConstantOp>();
     auto type = dyn_cast<RankedTensorType>(v.getType());
     auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
                           : DenseElementsAttr();
     return dense && dense.isSplat() && type &&
-           type.getDimSize(axis) == globalBatch;
+           type.getDimSize(axis) == size;
   }
 
   /// Gives `op` one replica's share of every splat operand that
   /// elementwise() accepted through localSplat().
-  void localizeSplats(Operation *op, int64_t axis) {
+  void localizeSplats(Operation *op, int64_t axis, int64_t size) {
     int64_t rank = rankOf(op->getResult(0));
     for (OpOperand &use : op->getOpOperands()) {
       Value v = use.get();
@@ -213,11 +234,11 @@ struct ReplicaRewriter {
       }
       auto type = dyn_cast<RankedTensorType>(v.getType());
       int64_t at = type ? axis - (rank - type.getRank()) : -1;
-      if (at < 0 || type.getDimSize(at) == 1 || !localSplat(v, at)) {
+      if (at < 0 || type.getDimSize(at) == 1 || !localSplat(v, at, size)) {
         continue;
       }
       SmallVector<int64_t> shape(type.getShape());
-      shape[at] = localBatch;
+      shape[at] = size / replicas;
       auto dense = cast<DenseElementsAttr>(
           v.getDefiningOp<graph::ConstantOp>().getValue());
       OpBuilder b(op);
@@ -230,6 +251,13 @@ struct ReplicaRewriter {
         v.getDefiningOp()->erase();
       }
     }
+  }
+
+  static std::string blocksDiffer(RowState a, RowState b) {
+    return ("combines values whose batch rows are laid out differently (in " +
+            Twine(a.blocks) + " and " + Twine(b.blocks) +
+            " blocks along the batch axis)")
+        .str();
   }
 
   Outcome matmul(graph::MatMulOp op) {
@@ -262,6 +290,9 @@ struct ReplicaRewriter {
       if (axis >= 0 && at != axis) {
         return refuse("combines operands batched along different axes");
       }
+      if (lb && l.blocks != r.blocks) {
+        return refuse(blocksDiffer(l, r));
+      }
       axis = at;
     }
     // A leading (broadcast) batch dimension of one operand must not meet a
@@ -278,7 +309,34 @@ struct ReplicaRewriter {
                       "batch axis");
       }
     }
-    return all(op, RowState::batched(axis));
+    return all(op, (lb ? l : r).at(axis));
+  }
+
+  /// A convolution whose input channels are the batch (a filter gradient:
+  /// graph-autodiff convolves the input, batch as channels, with the output
+  /// gradient, batch as the filter's input channels) sums over the batch:
+  /// each replica's result is its share of the sum, like matmul's. None when
+  /// the batch is not on the channels of both.
+  std::optional<Outcome> convOverBatch(graph::ConvOp op) {
+    RowState x = stateOf(op.getInput()), w = stateOf(op.getFilter());
+    bool xc = x.kind == RowState::Batched && x.axis == 1;
+    bool wc = w.kind == RowState::Batched && w.axis == 1;
+    if (!xc && !wc) {
+      return std::nullopt;
+    }
+    if (!xc || !wc) {
+      return refuse("contracts over the batch (its input channels) with an "
+                    "operand that is not split along them");
+    }
+    if (op.getGroups() != 1) {
+      return refuse("contracts over the batch in " + Twine(op.getGroups()) +
+                    " groups; each replica's channels would mix groups");
+    }
+    if (op.getBias()) {
+      return refuse("adds a bias to a sum over the batch; every replica "
+                    "would add it");
+    }
+    return all(op, RowState::partial(dist::ReductionKind::sum, op, 1));
   }
 
   Outcome reduce(graph::ReduceOp op, RowState in) {
@@ -294,55 +352,103 @@ struct ReplicaRewriter {
     if (!op.getKeepdims()) {
       axis -= llvm::count_if(axes, [&](int64_t a) { return a < in.axis; });
     }
-    return all(op, RowState::batched(axis));
+    return all(op, in.at(axis));
   }
 
+  /// The whole batch's size along `axis` of the batched `v`, whose type is
+  /// already one replica's share (each replica holds a contiguous 1/N).
+  /// -1 when it is not known.
+  int64_t globalSize(Value v, int64_t axis) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || ShapedType::isDynamic(type.getDimSize(axis))) {
+      return -1;
+    }
+    return type.getDimSize(axis) * replicas;
+  }
+
+  /// In row-major order a batched value is `outer` blocks (the elements
+  /// before the batch axis, times its blocks), each holding every replica's
+  /// share in turn. A reshape keeps that layout when the dimensions before
+  /// some target dimension `d` hold a divisor of `outer` elements and `d` is
+  /// the rest of `outer` (its new blocks) times a size that divides into the
+  /// replicas: then each block of `d` is a block of the input. The batch is
+  /// the leading factor of `d` (merging: 8x4 -> 32), `d` the leading factor
+  /// of the batch (splitting: 32 -> 8x4), or the batch sits under a
+  /// dimension merged with it (10x32 -> 320, 10 blocks), and replica k's
+  /// elements are the k-th 1/N of each block of `d`. The result is batched
+  /// along `d`, whose target size becomes one replica's share.
   Outcome reshape(graph::ReshapeOp op, RowState in) {
     auto inType = dyn_cast<RankedTensorType>(op.getInput().getType());
-    if (in.axis != 0 || !inType) {
-      return refuse("reshapes a value whose batch axis is not dimension 0");
+    if (!inType) {
+      return refuse("reshapes an unranked value");
     }
+    SmallVector<int64_t> inShape(inType.getShape());
+    inShape[in.axis] = globalSize(op.getInput(), in.axis);
     SmallVector<int64_t> shape(op.getShape());
     if (shape.empty()) {
       return refuse("reshapes the batch into a scalar");
     }
-    // The target keeps dimension 0 as the batch when it is the batch size
-    // (rewritten to one replica's share) or -1 with the rest of the row
-    // unchanged in size.
-    int64_t rowIn = 1;
-    for (int64_t d : inType.getShape().drop_front()) {
-      rowIn = ShapedType::isDynamic(d) || rowIn < 0 ? -1 : rowIn * d;
+    // The blocks of the batch in row-major order.
+    int64_t outer = in.blocks;
+    for (int64_t d : ArrayRef<int64_t>(inShape).take_front(in.axis)) {
+      outer = ShapedType::isDynamic(d) || outer < 0 ? -1 : outer * d;
     }
-    int64_t rowOut = 1;
-    for (int64_t d : ArrayRef<int64_t>(shape).drop_front()) {
-      rowOut = d < 0 || rowOut < 0 ? -1 : rowOut * d;
+    // A -1 in the target takes what the other dimensions leave.
+    auto hole = llvm::find(shape, -1);
+    if (hole != shape.end() && inType.hasStaticShape()) {
+      int64_t total = 1, rest = 1;
+      for (int64_t d : inShape) {
+        total *= d;
+      }
+      for (int64_t d : shape) {
+        rest *= d == -1 ? 1 : d;
+      }
+      if (rest != 0 && total % rest == 0) {
+        *hole = total / rest;
+      }
     }
-    if (shape[0] == globalBatch) {
-      shape[0] = localBatch;
-    } else if (!(shape[0] == -1 && rowIn >= 0 && rowIn == rowOut)) {
-      std::string target;
-      llvm::raw_string_ostream os(target);
-      llvm::interleave(op.getShape(), os, "x");
-      return refuse("reshapes to " + target +
-                    ", which folds the batch axis 0 "
-                    "(size " +
-                    Twine(globalBatch) +
-                    ") into other dimensions; keep the batch as dimension 0");
+    int64_t prefix = 1;
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      if (outer < 0 || size <= 0 || prefix <= 0 || prefix > outer) {
+        break;
+      }
+      int64_t blocks = outer / prefix;
+      if (outer % prefix == 0 && size % blocks == 0 &&
+          (size / blocks) % replicas == 0) {
+        // A -1 there stays: it takes one replica's share by itself.
+        SmallVector<int64_t> target(op.getShape());
+        if (target[d] != -1) {
+          target[d] = size / replicas;
+        }
+        op.setShape(target);
+        RowState out = in.at(d);
+        out.blocks = blocks;
+        return all(op, out);
+      }
+      prefix *= size;
     }
-    op.setShape(shape);
-    return all(op, RowState::batched(0));
+    std::string target;
+    llvm::raw_string_ostream os(target);
+    llvm::interleave(op.getShape(), os, "x");
+    return refuse("reshapes to " + target + ", which mixes the rows of the "
+                  "batch axis " + Twine(in.axis) + " (size " +
+                  Twine(inShape[in.axis]) + ") with other dimensions: no "
+                  "target dimension starts where the batch axis does and "
+                  "divides into " + Twine(replicas) + " replicas; keep the "
+                  "batch as the leading factor of one dimension");
   }
 
   Outcome slice(graph::SliceOp op, RowState in) {
     int64_t a = in.axis;
-    if (op.getStarts()[a] != 0 || op.getLimits()[a] != globalBatch ||
+    int64_t size = globalSize(op.getInput(), a);
+    if (op.getStarts()[a] != 0 || op.getLimits()[a] != size ||
         op.getStrides()[a] != 1) {
       return refuse("slices rows of the batch along axis " + Twine(a));
     }
     SmallVector<int64_t> limits(op.getLimits());
-    limits[a] = localBatch;
+    limits[a] = size / replicas;
     op.setLimits(limits);
-    return all(op, RowState::batched(a));
+    return all(op, in);
   }
 
   Outcome unsqueeze(graph::UnsqueezeOp op, RowState in) {
@@ -356,7 +462,7 @@ struct ReplicaRewriter {
         continue;
       }
       if (k++ == in.axis) {
-        return all(op, RowState::batched(i));
+        return all(op, in.at(i));
       }
     }
     return refuse("has an unexpected rank");
@@ -382,12 +488,17 @@ struct ReplicaRewriter {
     if (isElementwise(op)) {
       return elementwise(op);
     }
+    if (auto conv = dyn_cast<graph::ConvOp>(op)) {
+      if (std::optional<Outcome> contraction = convOverBatch(conv)) {
+        return *contraction;
+      }
+    }
     if (isPerExample(op)) {
       if (stateOf(op->getOperand(0)).kind != RowState::Batched ||
           in.axis != 0 || !onlyFirstBatched()) {
         return refuse("takes the batch only on dimension 0 of its input");
       }
-      return all(op, RowState::batched(0));
+      return all(op, in);
     }
     return llvm::TypeSwitch<Operation *, Outcome>(op)
         .Case([&](graph::MatMulOp m) { return matmul(m); })
@@ -413,8 +524,8 @@ struct ReplicaRewriter {
           if (axis == in.axis) {
             return refuse("picks an index along the batch axis " + Twine(axis));
           }
-          return all(op, RowState::batched(
-                             in.axis - (!r.getKeepdims() && axis < in.axis)));
+          return all(op,
+                     in.at(in.axis - (!r.getKeepdims() && axis < in.axis)));
         })
         .Case([&](graph::ReshapeOp r) { return reshape(r, in); })
         .Case([&](graph::BroadcastToOp b) -> Outcome {
@@ -424,18 +535,19 @@ struct ReplicaRewriter {
           // one replica's share.
           SmallVector<int64_t> shape(b.getShape());
           int64_t axis = in.axis + int64_t(shape.size()) - rankOf(b.getInput());
-          if (shape[axis] != globalBatch) {
+          int64_t size = globalSize(b.getInput(), in.axis);
+          if (shape[axis] != size) {
             return refuse("broadcasts the batch axis " + Twine(in.axis) +
                           " to " + Twine(shape[axis]) + " rows");
           }
-          shape[axis] = localBatch;
+          shape[axis] = size / replicas;
           b.setShape(shape);
-          return all(op, RowState::batched(axis));
+          return all(op, in.at(axis));
         })
         .Case([&](graph::TransposeOp t) -> Outcome {
           auto perm = t.getPerm();
           auto it = llvm::find(perm, in.axis);
-          return all(op, RowState::batched(it - perm.begin()));
+          return all(op, in.at(it - perm.begin()));
         })
         .Case([&](graph::ConcatOp c) -> Outcome {
           int64_t axis = normalizeAxis(c.getAxis(), rankOf(c.getResult()));
@@ -444,7 +556,8 @@ struct ReplicaRewriter {
           }
           for (Value v : c.getInputs()) {
             if (stateOf(v).kind != RowState::Batched ||
-                stateOf(v).axis != in.axis) {
+                stateOf(v).axis != in.axis ||
+                stateOf(v).blocks != in.blocks) {
               return refuse("concatenates a split value with one that is "
                             "not split");
             }
@@ -469,7 +582,7 @@ struct ReplicaRewriter {
             }
             removed += a < in.axis;
           }
-          return all(op, RowState::batched(in.axis - removed));
+          return all(op, in.at(in.axis - removed));
         })
         .Case([&](graph::UnsqueezeOp u) { return unsqueeze(u, in); })
         .Case([&](graph::PadOp p) -> Outcome {
@@ -487,12 +600,12 @@ struct ReplicaRewriter {
           }
           // An embedding lookup: batched indices into a shared table.
           if (data.kind == RowState::Shared) {
-            return all(op, RowState::batched(axis + idx.axis));
+            return all(op, idx.at(axis + idx.axis));
           }
           if (idx.kind != RowState::Shared || axis == data.axis) {
             return refuse("gathers along the batch axis " + Twine(data.axis));
           }
-          return all(op, RowState::batched(
+          return all(op, data.at(
                              data.axis < axis
                                  ? data.axis
                                  : data.axis + rankOf(g.getIndices()) - 1));
@@ -503,16 +616,17 @@ struct ReplicaRewriter {
           if (!onlyFirstBatched()) {
             return refuse("takes batched on/off values");
           }
-          return all(op, RowState::batched(in.axis + (axis <= in.axis)));
+          return all(op, in.at(in.axis + (axis <= in.axis)));
         })
         .Case([&](graph::SoftmaxCrossEntropyOp s) -> Outcome {
           if (stateOf(s.getLogits()).kind != RowState::Batched ||
               stateOf(s.getLabels()).kind != RowState::Batched ||
               stateOf(s.getLogits()).axis != 0 ||
-              stateOf(s.getLabels()).axis != 0) {
+              stateOf(s.getLabels()).axis != 0 ||
+              stateOf(s.getLogits()).blocks != stateOf(s.getLabels()).blocks) {
             return refuse("needs logits and labels both split on axis 0");
           }
-          return all(op, RowState::batched(0));
+          return all(op, in);
         })
         .Case([&](graph::BatchNormTrainOp) {
           return refuse("computes statistics over the batch axis; use "
@@ -598,7 +712,8 @@ struct ReplicaRewriter {
       return s.reduction == first.reduction;
     });
     // Rearranging elements commutes with any elementwise reduction.
-    if (isa<graph::ReshapeOp, graph::TransposeOp, graph::IdentityOp>(op)) {
+    if (isa<graph::ReshapeOp, graph::TransposeOp, graph::IdentityOp,
+            graph::SliceOp, graph::BroadcastToOp>(op)) {
       return first;
     }
     bool additive = first.reduction == dist::ReductionKind::sum ||
@@ -612,6 +727,13 @@ struct ReplicaRewriter {
     // Sums and differences of partial sums (or means) only.
     if (isa<graph::AddOp, graph::SubOp>(op) &&
         partials.size() == op->getNumOperands()) {
+      return first;
+    }
+    // Sums and means of its elements (attention's weight gradient: one
+    // product per sequence position, summed over them).
+    if (auto reduce = dyn_cast<graph::ReduceOp>(op);
+        reduce && (reduce.getKind() == graph::ReduceKind::sum ||
+                   reduce.getKind() == graph::ReduceKind::mean)) {
       return first;
     }
     // Scaling by a value every replica shares.
@@ -837,6 +959,16 @@ struct ReplicaRewriter {
       }
       if (s.kind != RowState::Batched) {
         continue;
+      }
+      // Joining the replicas' shares end to end would reorder the rows.
+      if (s.blocks != 1) {
+        return func.emitError()
+               << "dist-place: replicas=" << replicas << ": output #" << r
+               << " of @" << func.getSymName()
+               << " holds the batch along axis " << s.axis << " in "
+               << s.blocks
+               << " blocks (a reshape merged it under another dimension); "
+                  "reshape it so the batch leads that dimension";
       }
       // Located at its input, so keys and diagnostics name the tensor.
       auto concat = dist::ReplicaConcatOp::create(

@@ -1,6 +1,7 @@
 // Collectives.cpp: ring all-reduce/all-gather/reduce-scatter, chain broadcast,
 // pairwise all-to-all.
 #include "Collectives.h"
+#include "HalfFloat.h"
 
 #include <algorithm>
 #include <cstring>
@@ -42,10 +43,13 @@ Status checkOp(graphrt_reduce_op_t op, graphrt_dtype_t dtype) {
   case GRAPHRT_DTYPE_F64:
   case GRAPHRT_DTYPE_I32:
   case GRAPHRT_DTYPE_I64:
+  case GRAPHRT_DTYPE_F16:
+  case GRAPHRT_DTYPE_BF16:
     return Status::ok();
   default:
     return Status(GRAPHRT_STATUS_UNIMPLEMENTED,
-                  "reductions support f32, f64, i32 and i64, not dtype " +
+                  "reductions support f32, f64, f16, bf16, i32 and i64, not "
+                  "dtype " +
                       std::to_string(dtype));
   }
 }
@@ -71,6 +75,22 @@ Status finishMean(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* data,
     break;
   }
   return Status::ok();
+}
+
+bool isHalf(graphrt_dtype_t dtype) {
+  return dtype == GRAPHRT_DTYPE_F16 || dtype == GRAPHRT_DTYPE_BF16;
+}
+
+void widen(graphrt_dtype_t dtype, const void* src, float* dst, size_t n) {
+  const uint16_t* h = static_cast<const uint16_t*>(src);
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = dtype == GRAPHRT_DTYPE_BF16 ? bf16ToFloat(h[i]) : f16ToFloat(h[i]);
+}
+
+void narrow(graphrt_dtype_t dtype, const float* src, void* dst, size_t n) {
+  uint16_t* h = static_cast<uint16_t*>(dst);
+  for (size_t i = 0; i < n; ++i)
+    h[i] = dtype == GRAPHRT_DTYPE_BF16 ? floatToBf16(src[i]) : floatToF16(src[i]);
 }
 
 int mod(int a, int n) { return ((a % n) + n) % n; }
@@ -280,6 +300,16 @@ Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* dst,
     reduceTyped(op, static_cast<int64_t*>(dst),
                 static_cast<const int64_t*>(src), count);
     break;
+  case GRAPHRT_DTYPE_F16:
+  case GRAPHRT_DTYPE_BF16: {
+    // In f32, rounded once per call.
+    std::vector<float> a(count), b(count);
+    widen(dtype, dst, a.data(), count);
+    widen(dtype, src, b.data(), count);
+    reduceTyped(op, a.data(), b.data(), count);
+    narrow(dtype, a.data(), dst, count);
+    break;
+  }
   default:
     break;
   }
@@ -291,6 +321,17 @@ Status ringAllReduce(const CollectiveCall& c, graphrt_reduce_op_t op,
                      size_t count) {
   GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
   GRAPHRT_RETURN_IF_ERROR(checkOp(op, dtype));
+  if (isHalf(dtype)) {
+    // Reduced in f32 end to end (partial sums travel as f32, twice the
+    // bytes), rounded once at the end: every rank rounds the same f32 sums,
+    // so all get the same result, and it is the one-task sum rounded.
+    std::vector<float> wide(count);
+    widen(dtype, input, wide.data(), count);
+    GRAPHRT_RETURN_IF_ERROR(ringAllReduce(c, op, GRAPHRT_DTYPE_F32,
+                                          wide.data(), wide.data(), count));
+    narrow(dtype, wide.data(), output, count);
+    return Status::ok();
+  }
   size_t esize = graphrt_dtype_size(dtype);
   if (input != output)
     std::memmove(output, input, count * esize);
@@ -317,6 +358,15 @@ Status ringReduceScatter(const CollectiveCall& c, graphrt_reduce_op_t op,
                          void* output, size_t count) {
   GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
   GRAPHRT_RETURN_IF_ERROR(checkOp(op, dtype));
+  if (isHalf(dtype)) {
+    // As ringAllReduce: in f32, rounded once.
+    std::vector<float> wide(count * c.size), mine(count);
+    widen(dtype, input, wide.data(), wide.size());
+    GRAPHRT_RETURN_IF_ERROR(ringReduceScatter(
+        c, op, GRAPHRT_DTYPE_F32, wide.data(), mine.data(), count));
+    narrow(dtype, mine.data(), output, count);
+    return Status::ok();
+  }
   size_t esize = graphrt_dtype_size(dtype);
   std::vector<char> work(static_cast<const char*>(input),
                          static_cast<const char*>(input) +

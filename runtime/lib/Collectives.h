@@ -45,7 +45,8 @@ struct CollectiveCall {
 };
 
 /// Element-wise `dst[i] = op(dst[i], src[i])` for `count` elements; MEAN
-/// accumulates like SUM. UNIMPLEMENTED for dtypes other than f32/f64/i32/i64.
+/// accumulates like SUM. f16 and bf16 are combined in f32 and rounded to
+/// nearest even. UNIMPLEMENTED for dtypes other than f32/f64/f16/bf16/i32/i64.
 Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* dst,
                   const void* src, size_t count);
 
@@ -55,6 +56,8 @@ Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* dst,
 /// once, and blocks of 1 MiB and more are cut into segments that are reduced
 /// as they arrive while later segments are still in flight. For two ranks
 /// this is the direct exchange: swap halves, reduce, swap the results.
+/// f16 and bf16 are widened to f32, reduced (and, for MEAN, divided) as f32
+/// and rounded to nearest even once at the end; ringReduceScatter likewise.
 Status ringAllReduce(const CollectiveCall& call, graphrt_reduce_op_t op,
                      graphrt_dtype_t dtype, const void* input, void* output,
                      size_t count);

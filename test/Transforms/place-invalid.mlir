@@ -29,10 +29,80 @@ func.func @wrong_kind(%x: tensor<8x4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @fold_batch(%x: tensor<8x4xf32>) -> tensor<32xf32> {
-  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.reshape' at loc({{.*}}) reshapes to 32, which folds the batch axis 0 (size 8) into other dimensions; keep the batch as dimension 0}}
-  %y = graph.reshape %x {shape = array<i64: 32>} : (tensor<8x4xf32>) -> tensor<32xf32>
-  return %y : tensor<32xf32>
+// The batch (axis 1 after the transpose, under 3 blocks) against a target
+// whose first dimension (8) is not a multiple of the 3 blocks and whose
+// second starts inside a block.
+func.func @fold_batch(%x: tensor<8x3xf32>) -> tensor<8x3xf32> {
+  %t = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<8x3xf32>) -> tensor<3x8xf32>
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.reshape' at loc({{.*}}) reshapes to 8x3, which mixes the rows of the batch axis 1 (size 8) with other dimensions: no target dimension starts where the batch axis does and divides into 2 replicas; keep the batch as the leading factor of one dimension}}
+  %y = graph.reshape %t {shape = array<i64: 8, 3>} : (tensor<3x8xf32>) -> tensor<8x3xf32>
+  return %y : tensor<8x3xf32>
+}
+
+// -----
+
+// 8x3 -> 3x8: the first target dimension (3) does not divide into 2
+// replicas, and the second starts inside the batch's first row.
+func.func @split_batch_unevenly(%x: tensor<8x3xf32>) -> tensor<3x8xf32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.reshape' at loc({{.*}}) reshapes to 3x8, which mixes the rows of the batch axis 0 (size 8) with other dimensions}}
+  %y = graph.reshape %x {shape = array<i64: 3, 8>} : (tensor<8x3xf32>) -> tensor<3x8xf32>
+  return %y : tensor<3x8xf32>
+}
+
+// -----
+
+// The batch under the sequence (10 blocks of 8 rows) cannot be joined end
+// to end at the output.
+// expected-error @+1 {{dist-place: replicas=2: output #0 of @blocks_output holds the batch along axis 0 in 10 blocks (a reshape merged it under another dimension); reshape it so the batch leads that dimension}}
+func.func @blocks_output(%x: tensor<8x10xf32>) -> tensor<80xf32> {
+  %t = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<8x10xf32>) -> tensor<10x8xf32>
+  %y = graph.reshape %t {shape = array<i64: 80>} : (tensor<10x8xf32>) -> tensor<80xf32>
+  return %y : tensor<80xf32>
+}
+
+// -----
+
+// Values whose batch rows are laid out differently along the same axis.
+func.func @blocks_differ(%x: tensor<8x10xf32>, %z: tensor<80xf32>) -> tensor<80xf32> {
+  %t = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<8x10xf32>) -> tensor<10x8xf32>
+  %y = graph.reshape %t {shape = array<i64: 80>} : (tensor<10x8xf32>) -> tensor<80xf32>
+  %f = graph.reshape %x {shape = array<i64: 80>} : (tensor<8x10xf32>) -> tensor<80xf32>
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.add' at loc({{.*}}) combines values whose batch rows are laid out differently (in 10 and 1 blocks along the batch axis)}}
+  %s = graph.add %y, %f : (tensor<80xf32>, tensor<80xf32>) -> tensor<80xf32>
+  return %s : tensor<80xf32>
+}
+
+// -----
+
+// A convolution over the batch as channels needs both operands split there.
+func.func @conv_batch_channels_shared_filter(%x: tensor<4x3x8x8xf32>, %w: tensor<5x4x3x3xf32>) -> tensor<3x5x6x6xf32> {
+  %t = graph.transpose %x {perm = array<i64: 1, 0, 2, 3>} : (tensor<4x3x8x8xf32>) -> tensor<3x4x8x8xf32>
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.conv' at loc({{.*}}) contracts over the batch (its input channels) with an operand that is not split along them}}
+  %c = graph.conv %t, %w : (tensor<3x4x8x8xf32>, tensor<5x4x3x3xf32>) -> tensor<3x5x6x6xf32>
+  return %c : tensor<3x5x6x6xf32>
+}
+
+// -----
+
+// A grouped filter gradient: the input's channels are 2 groups of the batch
+// (2 blocks), the filter's the batch.
+func.func @conv_batch_grouped(%x: tensor<4x2x8x8xf32>, %g: tensor<4x6x6x6xf32>) -> tensor<1x6x3x3xf32> {
+  %t = graph.transpose %x {perm = array<i64: 1, 0, 2, 3>} : (tensor<4x2x8x8xf32>) -> tensor<2x4x8x8xf32>
+  %in = graph.reshape %t {shape = array<i64: 1, 8, 8, 8>} : (tensor<2x4x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %gt = graph.transpose %g {perm = array<i64: 1, 0, 2, 3>} : (tensor<4x6x6x6xf32>) -> tensor<6x4x6x6xf32>
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.conv' at loc({{.*}}) contracts over the batch in 2 groups; each replica's channels would mix groups}}
+  %c = graph.conv %in, %gt {groups = 2 : i64} : (tensor<1x8x8x8xf32>, tensor<6x4x6x6xf32>) -> tensor<1x6x3x3xf32>
+  return %c : tensor<1x6x3x3xf32>
+}
+
+// -----
+
+func.func @conv_batch_bias(%x: tensor<4x3x8x8xf32>, %g: tensor<4x5x6x6xf32>, %b: tensor<5xf32>) -> tensor<3x5x3x3xf32> {
+  %t = graph.transpose %x {perm = array<i64: 1, 0, 2, 3>} : (tensor<4x3x8x8xf32>) -> tensor<3x4x8x8xf32>
+  %gt = graph.transpose %g {perm = array<i64: 1, 0, 2, 3>} : (tensor<4x5x6x6xf32>) -> tensor<5x4x6x6xf32>
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.conv' at loc({{.*}}) adds a bias to a sum over the batch; every replica would add it}}
+  %c = graph.conv %t, %gt, %b : (tensor<3x4x8x8xf32>, tensor<5x4x6x6xf32>, tensor<5xf32>) -> tensor<3x5x3x3xf32>
+  return %c : tensor<3x5x3x3xf32>
 }
 
 // -----
@@ -137,3 +207,14 @@ func.func @decay(%x: tensor<4x3xf32>, %w: tensor<3x3xf32>) -> tensor<3x3xf32> {
   return %r : tensor<3x3xf32>
 }
 
+
+// -----
+
+// The largest element of each replica's share of a sum is not a share of
+// the sum's largest element: only sums and means keep a partial sum.
+func.func @max_of_partial(%x: tensor<8x3xf32>) -> tensor<f32> {
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.matmul' at loc({{.*}}) reduces over the batch axis 0, and its result reaches 'graph.reduce' at loc({{.*}}) without a dist.replica_all_reduce}}
+  %p = graph.matmul %x, %x {transpose_lhs} : (tensor<8x3xf32>, tensor<8x3xf32>) -> tensor<3x3xf32>
+  %m = graph.reduce %p {axes = array<i64: 0, 1>, kind = #graph<reduce_kind max>} : (tensor<3x3xf32>) -> tensor<f32>
+  return %m : tensor<f32>
+}

@@ -161,3 +161,90 @@ func.func @pool_backward(%g: tensor<4x3x1x1xf32>) -> (tensor<4x3x4x4xf32>, tenso
   %t = graph.broadcast_to %g {shape = array<i64: 5, 4, 3, 1, 1>} : (tensor<4x3x1x1xf32>) -> tensor<5x4x3x1x1xf32>
   return %b, %t : tensor<4x3x4x4xf32>, tensor<5x4x3x1x1xf32>
 }
+
+// -----
+
+// Attention's reshapes: the batch (axis 1 once the sequence leads) becomes
+// the leading factor of batch x heads (8x64 -> 32x16: each replica holds 16
+// of the 32), then sits under the sequence in the rows of a projection
+// (10x32x16 -> 80x64: ten blocks of 8 rows, 4 per replica in each), and
+// comes back (80x64 -> 10x8x64). A batch split into two factors keeps the
+// leading one (8x6 -> 4x12, 4 -> 2 per replica).
+// CHECK-LABEL: func.func @attention
+// CHECK: %[[XS:.*]] = dist.replica_split %{{.*}} axis 0 {{.*}} -> tensor<4x10x64xf32>
+// CHECK: %[[T:.*]] = graph.transpose %[[XS]] {{.*}} -> tensor<10x4x64xf32>
+// CHECK: %[[H:.*]] = graph.reshape %[[T]] {{{.*}}shape = array<i64: 10, 16, 16>} : (tensor<10x4x64xf32>) -> tensor<10x16x16xf32>
+// CHECK: %[[R:.*]] = graph.reshape %[[H]] {{{.*}}shape = array<i64: -1, 64>} : (tensor<10x16x16xf32>) -> tensor<40x64xf32>
+// CHECK: %[[P:.*]] = graph.matmul %[[R]], %{{.*}} : (tensor<40x64xf32>, tensor<64x64xf32>) -> tensor<40x64xf32>
+// CHECK: %[[B:.*]] = graph.reshape %[[P]] {{{.*}}shape = array<i64: 10, 4, 64>} : (tensor<40x64xf32>) -> tensor<10x4x64xf32>
+// CHECK: %[[Y:.*]] = graph.transpose %[[B]] {{.*}} -> tensor<4x10x64xf32>
+// CHECK: %[[S:.*]] = graph.reshape %{{.*}} {{{.*}}shape = array<i64: 2, 12>} : (tensor<4x6xf32>) -> tensor<2x12xf32>
+// CHECK: dist.replica_concat %[[Y]] axis 0 {{.*}} : tensor<4x10x64xf32> -> tensor<8x10x64xf32>
+// CHECK: dist.replica_concat %[[S]] axis 0 {{.*}} : tensor<2x12xf32> -> tensor<4x12xf32>
+func.func @attention(%x: tensor<8x10x64xf32>, %w: tensor<64x64xf32>, %z: tensor<8x6xf32>) -> (tensor<8x10x64xf32>, tensor<4x12xf32>) {
+  %t = graph.transpose %x {perm = array<i64: 1, 0, 2>} : (tensor<8x10x64xf32>) -> tensor<10x8x64xf32>
+  %h = graph.reshape %t {shape = array<i64: 10, 32, 16>} : (tensor<10x8x64xf32>) -> tensor<10x32x16xf32>
+  %r = graph.reshape %h {shape = array<i64: -1, 64>} : (tensor<10x32x16xf32>) -> tensor<80x64xf32>
+  %p = graph.matmul %r, %w : (tensor<80x64xf32>, tensor<64x64xf32>) -> tensor<80x64xf32>
+  %b = graph.reshape %p {shape = array<i64: 10, 8, 64>} : (tensor<80x64xf32>) -> tensor<10x8x64xf32>
+  %y = graph.transpose %b {perm = array<i64: 1, 0, 2>} : (tensor<10x8x64xf32>) -> tensor<8x10x64xf32>
+  %s = graph.reshape %z {shape = array<i64: 4, 12>} : (tensor<8x6xf32>) -> tensor<4x12xf32>
+  return %y, %s : tensor<8x10x64xf32>, tensor<4x12xf32>
+}
+
+// -----
+
+// A convolution's filter gradient as graph-autodiff builds it: the input
+// with the batch as channels (4x3x8x8 -> 3x4x8x8 through a reshape that
+// moves the batch under the channel groups) convolved with the output
+// gradient, the batch as the filter's input channels. The convolution sums
+// over the batch, so each replica's result is a partial sum, which stays
+// partial through the slice and the transpose and is all-reduced before
+// the update.
+graph.variable @f : tensor<5x3x3x3xf32>
+// CHECK-LABEL: func.func @filter_gradient
+// CHECK: %[[X:.*]] = dist.replica_split %{{.*}} axis 0 {{.*}} -> tensor<2x3x8x8xf32>
+// CHECK: %[[G:.*]] = dist.replica_split %{{.*}} axis 0 {{.*}} -> tensor<2x5x6x6xf32>
+// CHECK: graph.reshape %[[X]] {{.*}} -> tensor<2x1x3x8x8xf32>
+// CHECK: graph.transpose {{.*}} -> tensor<3x1x2x8x8xf32>
+// CHECK: %[[IN:.*]] = graph.reshape {{.*}}shape = array<i64: 3, 2, 8, 8>{{.*}} -> tensor<3x2x8x8xf32>
+// CHECK: %[[GT:.*]] = graph.transpose %[[G]] {{.*}} -> tensor<5x2x6x6xf32>
+// CHECK: %[[DW:.*]] = graph.conv %[[IN]], %[[GT]] {{.*}} : (tensor<3x2x8x8xf32>, tensor<5x2x6x6xf32>) -> tensor<3x5x3x3xf32>
+// CHECK: %[[CUT:.*]] = graph.slice %[[DW]]
+// CHECK: %[[T:.*]] = graph.transpose %[[CUT]]
+// CHECK-NEXT: %[[ALL:.*]] = dist.replica_all_reduce sum %[[T]]
+// CHECK: graph.sgd_update %{{.*}}, %[[ALL]], %{{.*}}
+func.func @filter_gradient(%x: tensor<4x3x8x8xf32>, %g: tensor<4x5x6x6xf32>) {
+  %s = graph.reshape %x {shape = array<i64: 4, 1, 3, 8, 8>} : (tensor<4x3x8x8xf32>) -> tensor<4x1x3x8x8xf32>
+  %t = graph.transpose %s {perm = array<i64: 2, 1, 0, 3, 4>} : (tensor<4x1x3x8x8xf32>) -> tensor<3x1x4x8x8xf32>
+  %in = graph.reshape %t {shape = array<i64: 3, 4, 8, 8>} : (tensor<3x1x4x8x8xf32>) -> tensor<3x4x8x8xf32>
+  %gt = graph.transpose %g {perm = array<i64: 1, 0, 2, 3>} : (tensor<4x5x6x6xf32>) -> tensor<5x4x6x6xf32>
+  %dw = graph.conv %in, %gt : (tensor<3x4x8x8xf32>, tensor<5x4x6x6xf32>) -> tensor<3x5x3x3xf32>
+  %cut = graph.slice %dw {starts = array<i64: 0, 0, 0, 0>, limits = array<i64: 3, 5, 3, 3>, strides = array<i64: 1, 1, 1, 1>} : (tensor<3x5x3x3xf32>) -> tensor<3x5x3x3xf32>
+  %dwt = graph.transpose %cut {perm = array<i64: 1, 0, 2, 3>} : (tensor<3x5x3x3xf32>) -> tensor<5x3x3x3xf32>
+  %f = graph.read_variable @f : tensor<5x3x3x3xf32>
+  %lr = graph.constant dense<0.1> : tensor<f32>
+  %new = graph.sgd_update %f, %dwt, %lr : (tensor<5x3x3x3xf32>, tensor<5x3x3x3xf32>, tensor<f32>) -> tensor<5x3x3x3xf32>
+  graph.assign_variable @f, %new : tensor<5x3x3x3xf32>
+  return
+}
+
+// -----
+
+// Attention's weight gradient: the product over the batch rows at each
+// sequence position (a partial sum) summed over the positions stays a
+// partial sum, as does its broadcast; the all-reduce follows them.
+// CHECK-LABEL: func.func @sum_of_partials
+// CHECK: %[[P:.*]] = graph.matmul {{.*}} -> tensor<10x3x5xf32>
+// CHECK: %[[S:.*]] = graph.reduce %[[P]] {{.*}} -> tensor<3x5xf32>
+// CHECK: %[[B:.*]] = graph.broadcast_to %[[S]] {{.*}} -> tensor<2x3x5xf32>
+// CHECK-NEXT: dist.replica_all_reduce sum %[[B]]
+func.func @sum_of_partials(%x: tensor<8x10x3xf32>, %g: tensor<8x10x5xf32>) -> tensor<2x3x5xf32> {
+  %xt = graph.transpose %x {perm = array<i64: 1, 0, 2>} : (tensor<8x10x3xf32>) -> tensor<10x8x3xf32>
+  %gt = graph.transpose %g {perm = array<i64: 1, 0, 2>} : (tensor<8x10x5xf32>) -> tensor<10x8x5xf32>
+  %p = graph.matmul %xt, %gt {transpose_lhs} : (tensor<10x8x3xf32>, tensor<10x8x5xf32>) -> tensor<10x3x5xf32>
+  %s = graph.reduce %p {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<10x3x5xf32>) -> tensor<3x5xf32>
+  %b = graph.broadcast_to %s {shape = array<i64: 2, 3, 5>} : (tensor<3x5xf32>) -> tensor<2x3x5xf32>
+  %r = dist.replica_all_reduce sum %b : tensor<2x3x5xf32>
+  return %r : tensor<2x3x5xf32>
+}
