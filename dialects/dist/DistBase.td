@@ -82,6 +82,10 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kDeviceAttrName = "dist.device";
     /// The replica count (a positive integer) of a replicated function.
     static constexpr ::llvm::StringLiteral kReplicasAttrName = "dist.replicas";
+    /// The pipeline a module was placed as (`{stages = P, microbatches = M,
+    /// replicas = R}`, positive integers): stage k of replica r runs on task
+    /// r*P + k of the worker job. The report reads it.
+    static constexpr ::llvm::StringLiteral kPipelineAttrName = "dist.pipeline";
 
     /// Registers the attributes of DistAttrs.td (defined in DistAttrs.cpp).
     void registerAttributes();

@@ -93,6 +93,8 @@ void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
   place.strategy = options.strategy;
   place.replicas = options.replicas;
   place.psTasks = options.psTasks;
+  place.pipelineStages = options.pipelineStages;
+  place.microbatches = options.microbatches;
   place.defaultDevice = options.defaultDevice;
   place.entry = options.entry;
   pm.addPass(createDistPlace(place));
@@ -190,7 +192,7 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
                      "(negative: none)"),
       llvm::cl::init(4096)};
   Option<std::string> strategy{
-      *this, "strategy", llvm::cl::desc("placement: given, replicas or ps"),
+      *this, "strategy", llvm::cl::desc("placement: given, replicas, ps or pipeline"),
       llvm::cl::init("given")};
   Option<int64_t> replicas{*this, "replicas",
                            llvm::cl::desc("replicas of the step"),
@@ -198,6 +200,13 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
   Option<int64_t> psTasks{*this, "ps-tasks",
                           llvm::cl::desc("parameter-server tasks"),
                           llvm::cl::init(1)};
+  Option<int64_t> pipelineStages{*this, "pipeline-stages",
+                                 llvm::cl::desc("pipeline stages"),
+                                 llvm::cl::init(1)};
+  Option<int64_t> microbatches{
+      *this, "microbatches",
+      llvm::cl::desc("GPipe microbatches per step (0: one per stage)"),
+      llvm::cl::init(0)};
   Option<std::string> defaultDevice{
       *this, "default-device",
       llvm::cl::desc("task of unplaced ops and partial placements"),
@@ -259,6 +268,8 @@ void registerGraphcPipelines() {
         options.strategy = cl.strategy;
         options.replicas = cl.replicas;
         options.psTasks = cl.psTasks;
+        options.pipelineStages = cl.pipelineStages;
+        options.microbatches = cl.microbatches;
         options.defaultDevice = cl.defaultDevice;
         options.entry = cl.entry;
         options.bucketBytes = cl.bucketBytes;

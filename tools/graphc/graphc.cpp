@@ -101,6 +101,18 @@ cl::opt<int64_t> psTasks(
     cl::desc("Hold the variables on N parameter-server tasks, balanced by "
              "bytes, compute on the worker(s) (dist-place strategy=ps)"),
     cl::init(0), cl::cat(graphcCategory));
+cl::opt<int64_t> pipelineStages(
+    "pipeline-stages",
+    cl::desc("Cut the step into N pipeline stages, one task each, balanced "
+             "by the cost model (dist-place strategy=pipeline); with "
+             "--replicas R, R copies of the N stages"),
+    cl::init(1), cl::cat(graphcCategory));
+cl::opt<int64_t> microbatches(
+    "microbatches",
+    cl::desc("GPipe microbatches per step for --pipeline-stages: the batch "
+             "is cut into M slices the stages work on in turn (default: one "
+             "per stage)"),
+    cl::init(0), cl::cat(graphcCategory));
 cl::opt<std::string> defaultDevice(
     "default-device",
     cl::desc("The task of ops the model does not place"),
@@ -230,11 +242,14 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     distOptions.weightsThreshold = weightsThreshold;
     // The flags pick the placement strategy; without them the model's own
     // placements (often none: one task).
-    distOptions.strategy = psTasks > 0     ? "ps"
-                           : replicas > 1 ? "replicas"
-                                          : "given";
+    distOptions.strategy = pipelineStages > 1 ? "pipeline"
+                           : psTasks > 0      ? "ps"
+                           : replicas > 1     ? "replicas"
+                                              : "given";
     distOptions.replicas = replicas;
     distOptions.psTasks = std::max<int64_t>(psTasks, 1);
+    distOptions.pipelineStages = pipelineStages;
+    distOptions.microbatches = microbatches;
     distOptions.defaultDevice = defaultDevice;
     if (entryName.getNumOccurrences())
       distOptions.entry = entryName;
@@ -396,6 +411,13 @@ int main(int argc, char **argv) {
 
   if (int status = checkTrainFlags()) {
     return status;
+  }
+  // Microbatches only mean something to a pipeline; silently running one
+  // task would hide the mistake.
+  if (microbatches.getNumOccurrences() && pipelineStages <= 1) {
+    llvm::errs() << "graphc: --microbatches " << microbatches
+                 << " needs --pipeline-stages N with N above 1\n";
+    return 1;
   }
 
   DialectRegistry registry;

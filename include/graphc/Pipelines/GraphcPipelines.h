@@ -68,12 +68,17 @@ void buildTrainPipeline(mlir::OpPassManager &pm,
 struct DistPipelineOptions {
   /// graph-hoist-weights' threshold in bytes (negative: keep all inline).
   int64_t weightsThreshold = 4096;
-  /// dist-place: `given` (the model's placements), `replicas` or `ps`.
+  /// dist-place: `given` (the model's placements), `replicas`, `ps` or
+  /// `pipeline`.
   std::string strategy = "given";
   /// Replicas of the step (replicas, ps).
   int64_t replicas = 1;
   /// Parameter-server tasks (ps).
   int64_t psTasks = 1;
+  /// Pipeline stages and GPipe microbatches per step (pipeline; 0
+  /// microbatches: one per stage).
+  int64_t pipelineStages = 1;
+  int64_t microbatches = 0;
   /// The task that fills partial placements and takes unplaced ops.
   std::string defaultDevice = "/job:worker/task:0";
   /// The function to place and partition ("": the only public one, or main).

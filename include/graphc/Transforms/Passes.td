@@ -34,16 +34,28 @@ def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
     * `ps`: compute on `/job:worker/task:0` (or its replicas when `replicas`
       is above 1), variables spread over `ps-tasks` parameter servers
       balanced by bytes, their assignments and update ops placed with them.
+    * `pipeline`: the ops cut into `pipeline-stages` contiguous stages of
+      the entry's order, balanced with the graph cost interface while
+      keeping the bytes crossing cuts small; the batch cut into
+      `microbatches` slices that every stage runs one after the other
+      (GPipe), outputs concatenated on task 0. With `replicas` above 1,
+      replica r runs stage k on task r*P + k. Rewrites the entry into those
+      explicit copies; an op that mixes batch rows is an error naming it,
+      as for `replicas`.
 
     A module that already holds `dist.task` ops is left unchanged.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"given\"",
-           "Placement strategy: given, replicas or ps">,
+           "Placement strategy: given, replicas, ps or pipeline">,
     Option<"replicas", "replicas", "int64_t", /*default=*/"1",
            "Number of replicas of the step (replicas, ps)">,
     Option<"psTasks", "ps-tasks", "int64_t", /*default=*/"1",
            "Number of parameter-server tasks (ps)">,
+    Option<"pipelineStages", "pipeline-stages", "int64_t", /*default=*/"1",
+           "Number of pipeline stages (pipeline)">,
+    Option<"microbatches", "microbatches", "int64_t", /*default=*/"0",
+           "GPipe microbatches per step (pipeline; 0: as many as stages)">,
     Option<"defaultDevice", "default-device", "std::string",
            /*default=*/"\"/job:worker/task:0\"",
            "Device that fills partial placements and takes unplaced ops">,
