@@ -439,7 +439,7 @@ struct PipelinePlacer {
 
   LogicalResult run() {
     if (failed(rewriteForBatchSlices(module, func, replicas * microbatches,
-                                     job, prefix, "microbatch")) ||
+                                     job, prefix, "microbatches")) ||
         failed(classify())) {
       return failure();
     }

@@ -122,8 +122,8 @@ struct ReplicaRewriter {
   func::FuncOp func;
   int64_t replicas;
   StringRef job;
-  /// What starts every diagnostic ("dist-place: replicas=2") and what one
-  /// slice of the batch is called in them ("replica", "microbatch").
+  /// What starts every diagnostic ("dist-place: replicas=2") and what the
+  /// slices of the batch are called in them ("replicas", "microbatches").
   StringRef prefix, unit;
   /// The whole batch and one replica's share of it.
   int64_t globalBatch = 0, localBatch = 0;
@@ -709,7 +709,7 @@ struct ReplicaRewriter {
       return func.emitError()
              << prefix << ": the batch size " << globalBatch
              << " (dimension 0 of input #" << batchArg
-             << ") does not divide into " << replicas << " " << unit << "s";
+             << ") does not divide into " << replicas << " " << unit;
     }
     localBatch = globalBatch / replicas;
 
@@ -863,7 +863,7 @@ LogicalResult transforms::rewriteForReplicas(ModuleOp module, func::FuncOp func,
     return success();
   }
   std::string prefix = "dist-place: replicas=" + std::to_string(replicas);
-  ReplicaRewriter rewriter(module, func, replicas, job, prefix, "replica");
+  ReplicaRewriter rewriter(module, func, replicas, job, prefix, "replicas");
   return rewriter.run();
 }
 

@@ -145,7 +145,7 @@ llvm::LogicalResult rewriteForReplicas(mlir::ModuleOp module,
 /// `dist.replica_split` / `dist.replica_concat` / `dist.replica_all_reduce`
 /// placeholders and `dist.replicas = slices` (even for one slice), placed as
 /// rewriteForReplicas places it. Diagnostics start with `prefix`
-/// ("dist-place: replicas=2") and call a slice a `unit` ("replica").
+/// ("dist-place: replicas=2") and call the slices `unit` ("replicas").
 llvm::LogicalResult rewriteForBatchSlices(mlir::ModuleOp module,
                                           mlir::func::FuncOp entry,
                                           int64_t slices, llvm::StringRef job,
