@@ -419,6 +419,13 @@ int main(int argc, char **argv) {
                  << " needs --pipeline-stages N with N above 1\n";
     return 1;
   }
+  if (pipelineStages > 1 && psTasks > 0) {
+    llvm::errs() << "graphc: --ps-tasks " << psTasks
+                 << " does not combine with --pipeline-stages "
+                 << pipelineStages
+                 << ": each stage holds the variables it reads\n";
+    return 1;
+  }
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);
