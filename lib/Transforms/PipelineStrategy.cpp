@@ -118,9 +118,9 @@ struct PipelinePlacer {
     }
     if (int64_t(units.size()) < stages) {
       return func.emitError()
-             << prefix << ": @" << func.getSymName() << " has "
-             << units.size() << " ops on the batch's path, fewer than "
-             << stages << " stages; use fewer stages";
+             << prefix << ": @" << func.getSymName() << " has " << units.size()
+             << " ops on the batch's path, fewer than " << stages
+             << " stages; use fewer stages";
     }
     return success();
   }
@@ -181,8 +181,8 @@ struct PipelinePlacer {
             last = std::max(last, it->second);
           }
         }
-        int64_t bytes = graph::getStaticSizeInBytes(result.getType())
-                            .value_or(0);
+        int64_t bytes =
+            graph::getStaticSizeInBytes(result.getType()).value_or(0);
         delta[i + 1] += bytes;
         delta[last + 1] -= bytes;
       }
@@ -196,8 +196,9 @@ struct PipelinePlacer {
 
   /// Cuts the units into `stages` contiguous, non-empty ranges. A stage
   /// costs its units' seconds per microbatch plus the time its link is busy
-  /// sending what crosses its end; first the smallest bottleneck, then, among cuts whose every stage
-  /// stays within kBalanceSlack of it, the fewest bytes crossing cuts.
+  /// sending what crosses its end; first the smallest bottleneck, then, among
+  /// cuts whose every stage stays within kBalanceSlack of it, the fewest bytes
+  /// crossing cuts.
   void cut() {
     int64_t n = units.size(), p = stages;
     SmallVector<double> seconds = unitSeconds();
@@ -348,9 +349,8 @@ struct PipelinePlacer {
         SmallVector<int64_t> limits(type.getShape());
         starts[0] = j * share;
         limits[0] = (j + 1) * share;
-        auto slice = graph::SliceOp::create(b, split.getLoc(), type,
-                                            split.getInput(), starts, limits,
-                                            strides);
+        auto slice = graph::SliceOp::create(
+            b, split.getLoc(), type, split.getInput(), starts, limits, strides);
         setPlacement(slice, first);
         mapping[j / microbatches][j % microbatches].map(split.getResult(),
                                                         slice.getResult());
@@ -403,8 +403,8 @@ struct PipelinePlacer {
         parts.push_back(mapping[j / microbatches][j % microbatches].lookup(
             concat.getInput()));
       }
-      auto joined = graph::ConcatOp::create(b, concat.getLoc(), parts,
-                                            concat.getAxis());
+      auto joined =
+          graph::ConcatOp::create(b, concat.getLoc(), parts, concat.getAxis());
       setPlacement(joined, first);
       outputs.map(concat.getResult(), joined.getResult());
     }
@@ -438,8 +438,8 @@ struct PipelinePlacer {
   }
 
   LogicalResult run() {
-    if (failed(rewriteForBatchSlices(module, func, replicas * microbatches,
-                                     job, prefix, "microbatches")) ||
+    if (failed(rewriteForBatchSlices(module, func, replicas * microbatches, job,
+                                     prefix, "microbatches")) ||
         failed(classify())) {
       return failure();
     }
