@@ -192,7 +192,8 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
                      "(negative: none)"),
       llvm::cl::init(4096)};
   Option<std::string> strategy{
-      *this, "strategy", llvm::cl::desc("placement: given, replicas, ps or pipeline"),
+      *this, "strategy",
+      llvm::cl::desc("placement: given, replicas, ps or pipeline"),
       llvm::cl::init("given")};
   Option<int64_t> replicas{*this, "replicas",
                            llvm::cl::desc("replicas of the step"),

@@ -141,9 +141,8 @@ struct ReplicaRewriter {
   }
 
   InFlightDiagnostic error(Operation *op, const Twine &what) {
-    return op->emitError() << prefix << ": '"
-                           << op->getName() << "' at " << op->getLoc() << " "
-                           << what;
+    return op->emitError() << prefix << ": '" << op->getName() << "' at "
+                           << op->getLoc() << " " << what;
   }
 
   //===--------------------------------------------------------------------===//
@@ -692,16 +691,15 @@ struct ReplicaRewriter {
       }
     }
     if (batchArg < 0) {
-      return func.emitError()
-             << prefix << ": @"
-             << func.getSymName() << " has no input with a batch dimension";
+      return func.emitError() << prefix << ": @" << func.getSymName()
+                              << " has no input with a batch dimension";
     }
     globalBatch = cast<RankedTensorType>(body.getArgument(batchArg).getType())
                       .getDimSize(0);
     if (ShapedType::isDynamic(globalBatch)) {
       return func.emitError()
-             << prefix << ": input #" << batchArg
-             << " of @" << func.getSymName()
+             << prefix << ": input #" << batchArg << " of @"
+             << func.getSymName()
              << " has a dynamic batch size; fix it first (graph-infer-shapes "
                 "arg-shapes)";
     }
@@ -734,9 +732,8 @@ struct ReplicaRewriter {
       // Partitioning slices the batch with static bounds.
       if (!type.hasStaticShape()) {
         return func.emitError()
-               << prefix << ": input #"
-               << arg.getArgNumber() << " of @" << func.getSymName()
-               << " has type " << type
+               << prefix << ": input #" << arg.getArgNumber() << " of @"
+               << func.getSymName() << " has type " << type
                << "; a batched input needs a static shape to be split "
                   "(graph-infer-shapes arg-shapes)";
       }
