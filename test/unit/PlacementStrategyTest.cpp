@@ -47,7 +47,7 @@ TEST(PlacementStrategyTest, RegisteredStrategyDrivesPartition) {
       "alternate", [] { return std::make_unique<AlternateStrategy>(); });
   SmallVector<std::string> names = getPlacementStrategyNames();
   EXPECT_EQ(names,
-            (SmallVector<std::string>{"alternate", "given", "ps", "replicas"}));
+            (SmallVector<std::string>{"alternate", "given", "pipeline", "ps", "replicas"}));
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);
