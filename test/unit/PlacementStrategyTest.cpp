@@ -46,8 +46,8 @@ TEST(PlacementStrategyTest, RegisteredStrategyDrivesPartition) {
   registerPlacementStrategy(
       "alternate", [] { return std::make_unique<AlternateStrategy>(); });
   SmallVector<std::string> names = getPlacementStrategyNames();
-  EXPECT_EQ(names,
-            (SmallVector<std::string>{"alternate", "given", "pipeline", "ps", "replicas"}));
+  EXPECT_EQ(names, (SmallVector<std::string>{"alternate", "given", "pipeline",
+                                             "ps", "replicas"}));
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);
