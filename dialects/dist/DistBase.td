@@ -44,8 +44,12 @@ def Dist_Dialect : Dialect {
     any op, function argument or result) is a placement request honoured by
     `dist-place`, and after it the placement itself; `dist.replicas` (a
     positive integer, only on a function) says the function is the step of
-    each of that many replicas (see `dist.replica_split`). Any other `dist.*`
-    attribute name is rejected.
+    each of that many replicas (see `dist.replica_split`); `dist.pipeline`
+    (`{stages = P, microbatches = M, replicas = R}`, positive integers, only
+    on a `builtin.module`) says the module was placed as a pipeline of P
+    stages run on M microbatches, stage k of replica r on task r*P + k of
+    the worker job (the report reads it). Any other `dist.*` attribute name
+    is rejected.
 
     **Where the checks run.** Each op verifies what it can see alone: a
     `dist.task` names a task (job and task index) of the enclosing module's
@@ -82,6 +86,10 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kDeviceAttrName = "dist.device";
     /// The replica count (a positive integer) of a replicated function.
     static constexpr ::llvm::StringLiteral kReplicasAttrName = "dist.replicas";
+    /// The pipeline a module was placed as (`{stages = P, microbatches = M,
+    /// replicas = R}`, positive integers): stage k of replica r runs on task
+    /// r*P + k of the worker job. The report reads it.
+    static constexpr ::llvm::StringLiteral kPipelineAttrName = "dist.pipeline";
 
     /// Registers the attributes of DistAttrs.td (defined in DistAttrs.cpp).
     void registerAttributes();

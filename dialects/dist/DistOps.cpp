@@ -63,6 +63,21 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a dictionary on a builtin.module";
     return success();
   }
+  if (name == kPipelineAttrName) {
+    if (!isa<ModuleOp>(op))
+      return op->emitError()
+             << "'" << name << "' may only be set on a builtin.module";
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    for (StringRef field : {"stages", "microbatches", "replicas"}) {
+      auto value = dict ? dict.getAs<IntegerAttr>(field) : IntegerAttr();
+      if (!value || value.getInt() < 1)
+        return op->emitError()
+               << "'" << name << "' must be a dictionary with positive "
+               << "integers stages, microbatches and replicas, got "
+               << attr.getValue();
+    }
+    return success();
+  }
   return op->emitError() << "unknown dist attribute '" << name << "'";
 }
 

@@ -183,6 +183,7 @@ private:
   void shareCores();
   LogicalResult simulate();
   void criticalPath();
+  void pipelineStages();
 
   FailureOr<int64_t> staticBytes(Operation *op, Type type, StringRef what);
   int taskIndex(DeviceAttr device) {
@@ -536,6 +537,42 @@ void Analyzer::shareCores() {
   }
 }
 
+/// Per stage of a pipeline (dist.pipeline): stage k of replica r is the
+/// worker job's task r*P + k. The bubble is what GPipe's schedule leaves
+/// idle while the pipeline fills and drains, plus what unequal stages wait.
+void Analyzer::pipelineStages() {
+  auto attr = module->getAttrOfType<DictionaryAttr>(
+      dist::DistDialect::kPipelineAttrName);
+  if (!attr)
+    return;
+  int64_t p = attr.getAs<IntegerAttr>("stages").getInt();
+  PipelineReport pipe;
+  pipe.microbatches = attr.getAs<IntegerAttr>("microbatches").getInt();
+  pipe.replicas = attr.getAs<IntegerAttr>("replicas").getInt();
+  pipe.stages.resize(p);
+  pipe.idealBubble = double(p - 1) / double(pipe.microbatches + p - 1);
+  double busyTotal = 0;
+  int64_t counted = 0;
+  for (auto [ti, task] : llvm::enumerate(tasks)) {
+    std::optional<int64_t> index = task.getDevice().getTask();
+    if (!index || *index >= p * pipe.replicas)
+      continue;
+    const TaskReport &t = report.tasks[ti];
+    StageReport &stage = pipe.stages[*index % p];
+    double busy = t.computeSeconds + t.commSeconds;
+    stage.tasks.push_back(t.name);
+    stage.computeSeconds = std::max(stage.computeSeconds, t.computeSeconds);
+    stage.busySeconds = std::max(stage.busySeconds, busy);
+    busyTotal += busy;
+    ++counted;
+  }
+  for (StageReport &stage : pipe.stages)
+    stage.idleSeconds = report.stepSeconds - stage.busySeconds;
+  if (counted > 0 && report.stepSeconds > 0)
+    pipe.bubble = 1 - busyTotal / (double(counted) * report.stepSeconds);
+  report.pipeline = std::move(pipe);
+}
+
 FailureOr<DistReport> Analyzer::run() {
   report.machine = machine;
   report.autoChoice =
@@ -546,10 +583,31 @@ FailureOr<DistReport> Analyzer::run() {
   if (failed(simulate()))
     return failure();
   criticalPath();
+  pipelineStages();
   return std::move(report);
 }
 
 } // namespace
+
+std::optional<OpCost> graphc::getOpCost(Operation *op) {
+  if (isa<graph::ReadVariableOp, graph::ConstantOp>(op))
+    return OpCost{};
+  // The cost interface where an op has it; ops with regions and no cost of
+  // their own cost what their bodies cost.
+  std::optional<int64_t> flops = 0, bytes = 0;
+  auto add = [&](graph::CostOpInterface c) {
+    std::optional<int64_t> f = c.getFlops(), b = c.getBytesMoved();
+    flops = flops && f ? std::optional<int64_t>(*flops + *f) : std::nullopt;
+    bytes = bytes && b ? std::optional<int64_t>(*bytes + *b) : std::nullopt;
+  };
+  if (auto c = dyn_cast<graph::CostOpInterface>(op))
+    add(c);
+  else
+    op->walk([&](graph::CostOpInterface c) { add(c); });
+  if (!flops || !bytes)
+    return std::nullopt;
+  return OpCost{*flops, *bytes};
+}
 
 FailureOr<DistReport> graphc::analyzeDistribution(ModuleOp module,
                                                   const MachineModel &machine) {

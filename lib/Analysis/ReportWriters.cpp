@@ -2,6 +2,7 @@
 
 #include "graphc/Analysis/DistReport.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -93,6 +94,27 @@ llvm::json::Value graphc::reportToJson(const DistReport &r) {
        llvm::json::Object{{"step_ns", ns(r.stepSeconds)},
                           {"compute_slowdown", r.computeSlowdown},
                           {"critical_path", std::move(path)}}}};
+  if (r.pipeline) {
+    const PipelineReport &p = *r.pipeline;
+    llvm::json::Array stages;
+    for (const StageReport &s : p.stages) {
+      llvm::json::Array names;
+      for (const std::string &t : s.tasks)
+        names.push_back(t);
+      stages.push_back(llvm::json::Object{
+          {"tasks", std::move(names)},
+          {"compute_ns", ns(s.computeSeconds)},
+          {"microbatch_ns", ns(s.computeSeconds / double(p.microbatches))},
+          {"busy_ns", ns(s.busySeconds)},
+          {"idle_ns", ns(s.idleSeconds)}});
+    }
+    out["pipeline"] =
+        llvm::json::Object{{"stages", std::move(stages)},
+                           {"microbatches", p.microbatches},
+                           {"replicas", p.replicas},
+                           {"ideal_bubble_fraction", p.idealBubble},
+                           {"bubble_fraction", p.bubble}};
+  }
   if (r.autoChoice) {
     llvm::json::Array candidates, refused;
     for (const AutoCandidateReport &c : r.autoChoice->candidates) {
@@ -200,6 +222,21 @@ void graphc::printReportTable(const DistReport &r, llvm::raw_ostream &os) {
   os << llvm::formatv("bytes per step: {0} (transfers {1}, collectives {2})\n",
                       r.totalBytes(), r.transferBytes, r.collectiveBytes);
   os << "estimated step: " << us(r.stepSeconds) << " us\n";
+  if (r.pipeline) {
+    const PipelineReport &p = *r.pipeline;
+    os << llvm::formatv("pipeline: {0} stages x {1} microbatches, {2} "
+                        "replica(s)\n",
+                        p.stages.size(), p.microbatches, p.replicas);
+    for (auto [k, s] : llvm::enumerate(p.stages))
+      os << llvm::formatv("  stage {0} ({1}): compute {2} us ({3} us per "
+                          "microbatch), busy {4} us, idle {5} us\n",
+                          k, llvm::join(s.tasks, ", "), us(s.computeSeconds),
+                          us(s.computeSeconds / double(p.microbatches)),
+                          us(s.busySeconds), us(s.idleSeconds));
+    os << llvm::formatv("bubble: {0:P1} of the stages' step idle (GPipe's "
+                        "(P-1)/(M+P-1) for equal stages: {1:P1})\n",
+                        p.bubble, p.idealBubble);
+  }
   if (!r.criticalPath.empty()) {
     os << "critical path:\n";
     for (const PathStep &p : r.criticalPath)

@@ -97,6 +97,8 @@ void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
   place.workers = options.workers;
   place.machineModel = options.machineModel;
   place.tensorParallel = options.tensorParallel;
+  place.pipelineStages = options.pipelineStages;
+  place.microbatches = options.microbatches;
   place.defaultDevice = options.defaultDevice;
   place.entry = options.entry;
   pm.addPass(createDistPlace(place));
@@ -187,7 +189,7 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
                      "(negative: none)"),
       llvm::cl::init(4096)};
   Option<std::string> strategy{
-      *this, "strategy", llvm::cl::desc("placement: given, replicas, ps, tensor-parallel or auto"),
+      *this, "strategy", llvm::cl::desc("placement: given, replicas, ps, pipeline, tensor-parallel or auto"),
       llvm::cl::init("given")};
   Option<int64_t> replicas{*this, "replicas",
                            llvm::cl::desc("replicas of the step"),
@@ -208,6 +210,13 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
       *this, "tensor-parallel",
       llvm::cl::desc("tasks each weight is split over (tensor-parallel)"),
       llvm::cl::init(1)};
+  Option<int64_t> pipelineStages{*this, "pipeline-stages",
+                                 llvm::cl::desc("pipeline stages"),
+                                 llvm::cl::init(1)};
+  Option<int64_t> microbatches{
+      *this, "microbatches",
+      llvm::cl::desc("GPipe microbatches per step (0: one per stage)"),
+      llvm::cl::init(0)};
   Option<std::string> defaultDevice{
       *this, "default-device",
       llvm::cl::desc("task of unplaced ops and partial placements"),
@@ -272,6 +281,8 @@ void registerGraphcPipelines() {
         options.workers = cl.workers;
         options.machineModel = cl.machineModel;
         options.tensorParallel = cl.tensorParallel;
+        options.pipelineStages = cl.pipelineStages;
+        options.microbatches = cl.microbatches;
         options.defaultDevice = cl.defaultDevice;
         options.entry = cl.entry;
         options.bucketBytes = cl.bucketBytes;

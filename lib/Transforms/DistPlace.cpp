@@ -259,6 +259,8 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
     options.workers = workers;
     options.machineModel = machineModel;
     options.tensorParallel = tensorParallel;
+    options.pipelineStages = pipelineStages;
+    options.microbatches = microbatches;
     if (failed(parseDefaultDevice(module, options)) ||
         failed(checkOptions(module))) {
       return signalPassFailure();
@@ -368,6 +370,28 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
       return module.emitError()
              << "dist-place: strategy=replicas takes no ps-tasks (got "
              << psTasks << "); use strategy=ps with replicas=N";
+    }
+    int64_t stages = pipelineStages, slices = microbatches;
+    if (stages < 1) {
+      return module.emitError() << "dist-place: pipeline-stages=" << stages
+                                << " must be at least 1";
+    }
+    if (slices < 0) {
+      return module.emitError() << "dist-place: microbatches=" << slices
+                                << " must be at least 1 (0: one per stage)";
+    }
+    if (strategy != "pipeline" && (stages != 1 || slices != 0)) {
+      return module.emitError()
+             << "dist-place: strategy=" << strategy
+             << " takes no pipeline-stages or microbatches (got "
+                "pipeline-stages="
+             << stages << ", microbatches=" << slices
+             << "); use strategy=pipeline";
+    }
+    if (strategy == "pipeline" && psTasks != 1) {
+      return module.emitError()
+             << "dist-place: strategy=pipeline takes no ps-tasks (got "
+             << psTasks << "); the stages hold their own variables";
     }
     return success();
   }

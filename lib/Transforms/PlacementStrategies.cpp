@@ -4,7 +4,8 @@
 // `given` honours the model's placement the way TensorFlow's placer does for
 // tasks: partial device names filled from a default, colocation groups kept
 // together, an unplaced op with its inputs. `ps` homes variables on
-// parameter servers balanced by bytes. `replicas` is in ReplicaRewrite.cpp.
+// parameter servers balanced by bytes. `replicas` is in ReplicaRewrite.cpp,
+// `pipeline` in PipelineStrategy.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -592,6 +593,7 @@ static llvm::StringMap<PlacementStrategyFactory> &getRegistry() {
     r["replicas"] = [] { return std::make_unique<ReplicasStrategy>(); };
     r["ps"] = [] { return std::make_unique<ParameterServerStrategy>(); };
     r["tensor-parallel"] = createTensorParallelStrategy;
+    r["pipeline"] = createPipelineStrategy;
     return r;
   }();
   return registry;

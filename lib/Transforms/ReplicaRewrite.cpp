@@ -131,13 +131,17 @@ static dist::ReductionKind toReduction(graph::ReduceKind kind) {
 
 struct ReplicaRewriter {
   ReplicaRewriter(ModuleOp module, func::FuncOp func, int64_t replicas,
-                  StringRef job)
-      : module(module), func(func), replicas(replicas), job(job) {}
+                  StringRef job, StringRef prefix, StringRef unit)
+      : module(module), func(func), replicas(replicas), job(job),
+        prefix(prefix), unit(unit) {}
 
   ModuleOp module;
   func::FuncOp func;
   int64_t replicas;
   StringRef job;
+  /// What starts every diagnostic ("dist-place: replicas=2") and what the
+  /// slices of the batch are called in them ("replicas", "microbatches").
+  StringRef prefix, unit;
   /// The whole batch and one replica's share of it.
   int64_t globalBatch = 0, localBatch = 0;
   /// Every replica's task (`/job:worker`).
@@ -154,9 +158,8 @@ struct ReplicaRewriter {
   }
 
   InFlightDiagnostic error(Operation *op, const Twine &what) {
-    return op->emitError() << "dist-place: replicas=" << replicas << ": '"
-                           << op->getName() << "' at " << op->getLoc() << " "
-                           << what;
+    return op->emitError() << prefix << ": '" << op->getName() << "' at "
+                           << op->getLoc() << " " << what;
   }
 
   //===--------------------------------------------------------------------===//
@@ -814,24 +817,23 @@ struct ReplicaRewriter {
       }
     }
     if (batchArg < 0) {
-      return func.emitError()
-             << "dist-place: replicas=" << replicas << ": @"
-             << func.getSymName() << " has no input with a batch dimension";
+      return func.emitError() << prefix << ": @" << func.getSymName()
+                              << " has no input with a batch dimension";
     }
     globalBatch = cast<RankedTensorType>(body.getArgument(batchArg).getType())
                       .getDimSize(0);
     if (ShapedType::isDynamic(globalBatch)) {
       return func.emitError()
-             << "dist-place: replicas=" << replicas << ": input #" << batchArg
-             << " of @" << func.getSymName()
+             << prefix << ": input #" << batchArg << " of @"
+             << func.getSymName()
              << " has a dynamic batch size; fix it first (graph-infer-shapes "
                 "arg-shapes)";
     }
     if (globalBatch % replicas != 0) {
       return func.emitError()
-             << "dist-place: replicas=" << replicas << ": the batch size "
-             << globalBatch << " (dimension 0 of input #" << batchArg
-             << ") does not divide into " << replicas << " replicas";
+             << prefix << ": the batch size " << globalBatch
+             << " (dimension 0 of input #" << batchArg
+             << ") does not divide into " << replicas << " " << unit;
     }
     localBatch = globalBatch / replicas;
 
@@ -856,9 +858,8 @@ struct ReplicaRewriter {
       // Partitioning slices the batch with static bounds.
       if (!type.hasStaticShape()) {
         return func.emitError()
-               << "dist-place: replicas=" << replicas << ": input #"
-               << arg.getArgNumber() << " of @" << func.getSymName()
-               << " has type " << type
+               << prefix << ": input #" << arg.getArgNumber() << " of @"
+               << func.getSymName() << " has type " << type
                << "; a batched input needs a static shape to be split "
                   "(graph-infer-shapes arg-shapes)";
       }
@@ -994,6 +995,16 @@ LogicalResult transforms::rewriteForReplicas(ModuleOp module, func::FuncOp func,
                                std::nullopt));
     return success();
   }
-  ReplicaRewriter rewriter(module, func, replicas, job);
+  std::string prefix = "dist-place: replicas=" + std::to_string(replicas);
+  ReplicaRewriter rewriter(module, func, replicas, job, prefix, "replicas");
+  return rewriter.run();
+}
+
+LogicalResult transforms::rewriteForBatchSlices(ModuleOp module,
+                                                func::FuncOp func,
+                                                int64_t slices, StringRef job,
+                                                StringRef prefix,
+                                                StringRef unit) {
+  ReplicaRewriter rewriter(module, func, slices, job, prefix, unit);
   return rewriter.run();
 }

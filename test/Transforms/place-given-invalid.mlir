@@ -3,8 +3,8 @@
 // Options a strategy cannot honour, and placements the given strategy
 // refuses, each with what to do instead.
 
-// RUN: not graph-opt %s -split-input-file --dist-place=strategy=pipeline 2>&1 | FileCheck %s --check-prefix=STRATEGY
-// STRATEGY: error: dist-place: unknown strategy 'pipeline'; known: auto, given, ps, replicas, tensor-parallel
+// RUN: not graph-opt %s -split-input-file --dist-place=strategy=fastest 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// STRATEGY: error: dist-place: unknown strategy 'fastest'; known: auto, given, pipeline, ps, replicas, tensor-parallel
 // RUN: not graph-opt %s -split-input-file --dist-place=default-device=/device:CPU:0 2>&1 | FileCheck %s --check-prefix=DEFAULT
 // DEFAULT: error: dist-place: default-device '/device:CPU:0' must name a job and a task of replica 0, such as /job:worker/task:0
 // RUN: not graph-opt %s -split-input-file --dist-place=default-device=/job:w/bad:1 2>&1 | FileCheck %s --check-prefix=BADDEV

@@ -104,7 +104,7 @@ cl::opt<int64_t> psTasks(
     cl::init(0), cl::cat(graphcCategory));
 cl::opt<std::string> strategyName(
     "strategy",
-    cl::desc("Placement strategy: given, replicas, ps, tensor-parallel or auto (default: "
+    cl::desc("Placement strategy: given, replicas, ps, pipeline, tensor-parallel or auto (default: "
              "from --replicas/--ps-tasks, else given); a flag the strategy "
              "would ignore is an error"),
     cl::init(""), cl::cat(graphcCategory));
@@ -224,7 +224,8 @@ cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
 static std::string strategyFromFlags() {
   if (!strategyName.empty())
     return strategyName;
-  return tensorParallel > 1 ? "tensor-parallel"
+  return pipelineStages > 1   ? "pipeline"
+         : tensorParallel > 1 ? "tensor-parallel"
          : psTasks > 0       ? "ps"
          : replicas > 1      ? "replicas"
                              : "given";
@@ -242,21 +243,36 @@ static int checkStrategyFlags() {
   };
   bool replicasGiven = replicas.getNumOccurrences() > 0,
        psGiven = psTasks.getNumOccurrences() > 0,
-       tpGiven = tensorParallel.getNumOccurrences() > 0;
+       tpGiven = tensorParallel.getNumOccurrences() > 0,
+       stagesGiven = pipelineStages.getNumOccurrences() > 0;
   StringRef given = replicasGiven ? "--replicas"
                     : psGiven     ? "--ps-tasks"
-                                  : "--tensor-parallel";
-  if (strategy == "auto" && (replicasGiven || psGiven || tpGiven))
+                    : tpGiven     ? "--tensor-parallel"
+                                  : "--pipeline-stages";
+  if (pipelineStages > 1 && tensorParallel > 1) {
+    llvm::errs() << "graphc: --pipeline-stages and --tensor-parallel do not "
+                    "combine (yet); use one of them, with --replicas R if "
+                    "you like\n";
+    return 1;
+  }
+  if (strategy == "auto" &&
+      (replicasGiven || psGiven || tpGiven || stagesGiven))
     return ignored(given, "auto chooses replicas, parameter servers and "
                           "tensor parallelism itself (give the cluster size "
                           "with --workers N)");
-  if (strategy == "given" && (replicasGiven || psGiven || tpGiven))
-    return ignored(given, "use --strategy=replicas, --strategy=ps or "
+  if (strategy == "given" &&
+      (replicasGiven || psGiven || tpGiven || stagesGiven))
+    return ignored(given, "use --strategy=replicas, --strategy=ps, "
+                          "--strategy=pipeline or "
                           "--strategy=tensor-parallel");
   if (strategy != "tensor-parallel" && strategy != "given" &&
       strategy != "auto" && tpGiven)
     return ignored("--tensor-parallel",
                    "use --strategy=tensor-parallel (with --replicas R)");
+  if (strategy != "pipeline" && strategy != "given" && strategy != "auto" &&
+      stagesGiven)
+    return ignored("--pipeline-stages",
+                   "use --strategy=pipeline (with --replicas R)");
   if (strategy == "replicas" && psGiven)
     return ignored("--ps-tasks", "use --strategy=ps with --replicas N");
   if (strategy != "auto" && workers.getNumOccurrences())
@@ -364,6 +380,8 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
       distOptions.workers = workers;
       distOptions.machineModel = machineModelFile;
     }
+    distOptions.pipelineStages = pipelineStages;
+    distOptions.microbatches = microbatches;
     distOptions.defaultDevice = defaultDevice;
     if (entryName.getNumOccurrences())
       distOptions.entry = entryName;
@@ -531,6 +549,20 @@ int main(int argc, char **argv) {
     return status;
   }
   graphc::registerAutoPlacementStrategy();
+  // Microbatches only mean something to a pipeline; silently running one
+  // task would hide the mistake.
+  if (microbatches.getNumOccurrences() && pipelineStages <= 1) {
+    llvm::errs() << "graphc: --microbatches " << microbatches
+                 << " needs --pipeline-stages N with N above 1\n";
+    return 1;
+  }
+  if (pipelineStages > 1 && psTasks > 0) {
+    llvm::errs() << "graphc: --ps-tasks " << psTasks
+                 << " does not combine with --pipeline-stages "
+                 << pipelineStages
+                 << ": each stage holds the variables it reads\n";
+    return 1;
+  }
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);

@@ -127,6 +127,25 @@ struct AutoReport {
   /// one).
   mlir::DictionaryAttr toAttr(mlir::MLIRContext *ctx) const;
   static std::optional<AutoReport> fromAttr(mlir::Attribute attr);
+/// One stage of a pipeline (the module's `dist.pipeline`): its tasks, one
+/// per replica, and the slowest replica's estimate.
+struct StageReport {
+  std::vector<std::string> tasks;
+  /// Compute for the whole step (every microbatch), busy (compute and
+  /// communication) and idle (the rest of the step).
+  double computeSeconds = 0;
+  double busySeconds = 0;
+  double idleSeconds = 0;
+};
+
+struct PipelineReport {
+  int64_t microbatches = 1;
+  int64_t replicas = 1;
+  std::vector<StageReport> stages;
+  /// GPipe's bubble for P equal stages and M microbatches, (P-1)/(M+P-1),
+  /// and the estimate's: the share of the stage tasks' step spent idle.
+  double idealBubble = 0;
+  double bubble = 0;
 };
 
 struct DistReport {
@@ -148,10 +167,17 @@ struct DistReport {
   /// The estimated step time: the latest task's finish.
   double stepSeconds = 0;
   std::vector<PathStep> criticalPath;
+  /// Set when the module was placed as a pipeline.
+  std::optional<PipelineReport> pipeline;
 };
 
 /// What `graph.CostOpInterface` says an op does (an op with regions and no
 /// cost of its own: what its body does), or none when unknown.
+/// What one compute op costs by the graph cost interface (an op with
+/// regions and no cost of its own costs its body). A variable read or a
+/// constant is free: it names a buffer the task already holds. None when a
+/// cost is unknown (a dynamic shape). The report and the placement
+/// strategies that balance work (pipeline stages) use this one definition.
 struct OpCost {
   int64_t flops = 0;
   int64_t bytes = 0;

@@ -70,6 +70,7 @@ struct DistPipelineOptions {
   int64_t weightsThreshold = 4096;
   /// dist-place: `given` (the model's placements), `replicas`, `ps` or
   /// `auto`.
+  /// `pipeline`.
   std::string strategy = "given";
   /// Replicas of the step (replicas, ps).
   int64_t replicas = 1;
@@ -81,6 +82,10 @@ struct DistPipelineOptions {
   std::string machineModel;
   /// Tasks each split weight is spread over (tensor-parallel).
   int64_t tensorParallel = 1;
+  /// Pipeline stages and GPipe microbatches per step (pipeline; 0
+  /// microbatches: one per stage).
+  int64_t pipelineStages = 1;
+  int64_t microbatches = 0;
   /// The task that fills partial placements and takes unplaced ops.
   std::string defaultDevice = "/job:worker/task:0";
   /// The function to place and partition ("": the only public one, or main).

@@ -46,12 +46,20 @@ def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
       block by output columns, the second by rows, one
       `dist.group_all_reduce` per block; rewrites the entry into one copy
       of every op per task (see docs/design/distribution-2.md).
+    * `pipeline`: the ops cut into `pipeline-stages` contiguous stages of
+      the entry's order, balanced with the graph cost interface while
+      keeping the bytes crossing cuts small; the batch cut into
+      `microbatches` slices that every stage runs one after the other
+      (GPipe), outputs concatenated on task 0. With `replicas` above 1,
+      replica r runs stage k on task r*P + k. Rewrites the entry into those
+      explicit copies; an op that mixes batch rows is an error naming it,
+      as for `replicas`.
 
     A module that already holds `dist.task` ops is left unchanged.
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"given\"",
-           "Placement strategy: given, replicas, ps, tensor-parallel or auto">,
+           "Placement strategy: given, replicas, ps, pipeline, tensor-parallel or auto">,
     Option<"replicas", "replicas", "int64_t", /*default=*/"1",
            "Number of replicas of the step (replicas, ps)">,
     Option<"psTasks", "ps-tasks", "int64_t", /*default=*/"1",
@@ -65,6 +73,10 @@ def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
            "(default: the built-in model)">,
     Option<"tensorParallel", "tensor-parallel", "int64_t", /*default=*/"1",
            "Tasks each split weight is spread over (tensor-parallel)">,
+    Option<"pipelineStages", "pipeline-stages", "int64_t", /*default=*/"1",
+           "Number of pipeline stages (pipeline)">,
+    Option<"microbatches", "microbatches", "int64_t", /*default=*/"0",
+           "GPipe microbatches per step (pipeline; 0: as many as stages)">,
     Option<"defaultDevice", "default-device", "std::string",
            /*default=*/"\"/job:worker/task:0\"",
            "Device that fills partial placements and takes unplaced ops">,

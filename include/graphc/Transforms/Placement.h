@@ -79,6 +79,12 @@ struct PlacementOptions {
   int64_t replicas = 1;
   int64_t psTasks = 1;
   /// Tasks each split weight is spread over (strategy tensor-parallel).
+  /// Pipeline stages (`pipeline`) and the GPipe microbatches per step (0:
+  /// as many as stages).
+  int64_t pipelineStages = 1;
+  int64_t microbatches = 0;
+  /// Tasks a Megatron-style split spreads each layer over
+  /// (`tensor-parallel`).
   int64_t tensorParallel = 1;
   /// `default-device` reduced to a task (`/job:worker/task:0`).
   dist::DeviceAttr defaultTask;
@@ -180,6 +186,21 @@ llvm::LogicalResult placeAsGiven(mlir::ModuleOp module,
 llvm::LogicalResult rewriteForReplicas(mlir::ModuleOp module,
                                        mlir::func::FuncOp entry,
                                        int64_t replicas, llvm::StringRef job);
+
+/// rewriteForReplicas' analysis and rewrite for `slices` slices of the
+/// batch, whatever runs them: the entry becomes the step of one slice with
+/// `dist.replica_split` / `dist.replica_concat` / `dist.replica_all_reduce`
+/// placeholders and `dist.replicas = slices` (even for one slice), placed as
+/// rewriteForReplicas places it. Diagnostics start with `prefix`
+/// ("dist-place: replicas=2") and call the slices `unit` ("replicas").
+llvm::LogicalResult rewriteForBatchSlices(mlir::ModuleOp module,
+                                          mlir::func::FuncOp entry,
+                                          int64_t slices, llvm::StringRef job,
+                                          llvm::StringRef prefix,
+                                          llvm::StringRef unit);
+
+/// The `pipeline` strategy (PipelineStrategy.cpp).
+std::unique_ptr<PlacementStrategy> createPipelineStrategy();
 
 } // namespace graphc::transforms
 

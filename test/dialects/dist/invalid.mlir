@@ -810,6 +810,19 @@ module attributes {dist.replicas = 2 : i64} {
 
 // -----
 
+// expected-error @+1 {{'dist.pipeline' must be a dictionary with positive integers stages, microbatches and replicas, got {microbatches = 2 : i64, stages = 2 : i64}}}
+module attributes {dist.pipeline = {microbatches = 2 : i64, stages = 2 : i64}} {
+}
+
+// -----
+
+// expected-error @+1 {{'dist.pipeline' may only be set on a builtin.module}}
+func.func @f() attributes {dist.pipeline = {microbatches = 2 : i64, replicas = 1 : i64, stages = 2 : i64}} {
+  return
+}
+
+// -----
+
 func.func @f(%x: tensor<8x4xf32>) -> tensor<2x4xf32> attributes {dist.replicas = 2 : i64} {
   // expected-error @+1 {{'dist.replica_split' op axis 0 is 8 in the whole value and 2 in a replica's slice, expected a ratio of 2 (dist.replicas)}}
   %s = dist.replica_split %x axis 0 : tensor<8x4xf32> -> tensor<2x4xf32>

@@ -1,0 +1,42 @@
+// RUN: graph-opt %s -split-input-file -verify-diagnostics --dist-place="strategy=pipeline pipeline-stages=2 microbatches=2"
+
+// An op that mixes the rows of the batch is refused with the replicas
+// strategy's wording: a microbatch is a replica in time.
+func.func @mixes_rows(%x: tensor<8x4xf32>) -> tensor<4xf32> {
+  %r = graph.relu %x : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  // expected-error-re @+1 {{dist-place: pipeline-stages=2 microbatches=2: 'graph.reduce' at {{.*}} reduces over the batch axis 0, and its result reaches 'graph.tanh' at {{.*}} without a dist.replica_all_reduce}}
+  %s = graph.reduce %r {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<8x4xf32>) -> tensor<4xf32>
+  %t = graph.tanh %s : (tensor<4xf32>) -> tensor<4xf32>
+  return %t : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{dist-place: pipeline-stages=2 microbatches=2: the batch size 3 (dimension 0 of input #0) does not divide into 2 microbatches}}
+func.func @odd_batch(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %r = graph.relu %x : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %t = graph.tanh %r : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %t : tensor<3x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{dist-place: pipeline-stages=2 microbatches=2: @one_op has 1 ops on the batch's path, fewer than 2 stages; use fewer stages}}
+func.func @one_op(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %r = graph.relu %x : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// -----
+
+// A training step: its gradient is a sum over the batch, which would need
+// the microbatches' shares accumulated.
+graph.variable @w : tensor<4x4xf32>
+func.func @train(%x: tensor<8x4xf32>, %dy: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %w = graph.read_variable @w : tensor<4x4xf32>
+  %y = graph.matmul %x, %w : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  // expected-error-re @+1 {{dist-place: pipeline-stages=2 microbatches=2: 'dist.replica_all_reduce' at {{.*}} combines a value summed over the batch (a gradient or a loss); the pipeline runs inference steps only, so place a training step with replicas=N}}
+  %g = graph.matmul %x, %dy {transpose_lhs} : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  graph.assign_variable @w, %g : tensor<4x4xf32>
+  return %y : tensor<8x4xf32>
+}
