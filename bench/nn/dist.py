@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""dist.py BUILD [--quick] [--batch N] [--workers LIST]: data-parallel
-throughput of a partitioned job against the same model as one task.
+"""dist.py BUILD [--quick] [--batch N] [--workers LIST] [--replicas-only]:
+throughput of partitioned jobs against the same model as one task.
 
 ResNet-18 (torch.nn, torchvision's layout) is exported at batch 8 and compiled
 twice: as one task, and with `graphc --replicas N` for each N in --workers
@@ -19,6 +19,12 @@ the batch split as --replicas splits it) predicts every N from the one-task
 step without building the N-task job (issue 11 asks for within 25% too). Throughput ratio =
 single-task step time / N-replica step time (goal for N = 2: >= 1.8). The
 outputs of every job are compared with the single task's (max abs error).
+
+Then (unless --replicas-only) the other strategies of issue 11 on 2 workers:
+`--pipeline-stages 2 --microbatches 4` (GPipe) and `--tensor-parallel 2`
+(Megatron splits; ResNet-18's only matmul is its classifier, so this mostly
+measures what a replicated convolution stack costs). The simulation covers
+data parallelism only; their rows show the report's estimate.
 
 The peer is graphc's own single-task job, measured in the same run on the
 same machine: the comparison isolates what partitioning costs and gains.
@@ -73,7 +79,8 @@ def main():
                if "--workers" in sys.argv else [2])
     repeat = 3 if quick else 10
     print("dist bench: ResNet-18 at batch %d, 1 thread per worker, "
-          "--replicas N vs one task; %s; %s"
+          "--replicas N, a 2-stage pipeline and 2-way tensor parallelism vs "
+          "one task; %s; %s"
           % (batch, common.cpu_name(), common.load_info()))
     rows = []
     with tempfile.TemporaryDirectory(prefix="graphc-dist-") as tmp:
@@ -87,13 +94,17 @@ def main():
         np.save(xpath, x)
         jobs = [("1 task", 1, [])] + [("--replicas %d" % n, n, ["--replicas=%d" % n])
                                       for n in workers]
+        if "--replicas-only" not in sys.argv:
+            jobs += [("--pipeline-stages 2 --microbatches 4", 2,
+                      ["--pipeline-stages=2", "--microbatches=4"]),
+                     ("--tensor-parallel 2", 2, ["--tensor-parallel=2"])]
         base = None
         # The built-in machine model, told that every task of this local job
         # shares this machine's cores (it cannot know that by itself).
         machine = None
         cores = os.cpu_count()
-        for label, n, flags in jobs:
-            job = os.path.join(tmp, "r%d.gjob" % n)
+        for index, (label, n, flags) in enumerate(jobs):
+            job = os.path.join(tmp, "j%d.gjob" % index)
             try:
                 report = job + ".report.json"
                 model_flags = ["--machine-model", machine] if machine else []
@@ -116,7 +127,7 @@ def main():
                         print("  " + str(e), file=sys.stderr)
                         simulated = {}
                 stats, y = run(build, job, {"x": xpath}, repeat,
-                               os.path.join(tmp, "out%d" % n))
+                               os.path.join(tmp, "out%d" % index))
             except common.Failed as e:
                 rows.append([label, str(n), str(e)])
                 continue
@@ -125,7 +136,7 @@ def main():
                 base = (wall, y)
             ratio = base[0] / wall
             err = float(np.max(np.abs(y - base[1])))
-            sim = simulated.get(n)
+            sim = simulated.get(n) if index <= len(workers) else None
             rows.append([label, str(n), "%d" % stats["steps"], "%.1f" % wall,
                          "%.1f" % estimate, "%+.0f%%" % (100 * (estimate - wall) / wall),
                          "%.1f" % sim if sim else "-",

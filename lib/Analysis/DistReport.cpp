@@ -614,28 +614,8 @@ FailureOr<DistReport> graphc::analyzeDistribution(ModuleOp module,
   return Analyzer(module, machine).run();
 }
 
-std::optional<OpCost> graphc::getOpCost(Operation *op) {
-  // The cost interface where an op has it; ops with regions and no cost of
-  // their own cost what their bodies cost.
-  std::optional<int64_t> flops = 0, bytes = 0;
-  auto add = [&](graph::CostOpInterface c) {
-    std::optional<int64_t> f = c.getFlops(), b = c.getBytesMoved();
-    flops = flops && f ? std::optional<int64_t>(*flops + *f) : std::nullopt;
-    bytes = bytes && b ? std::optional<int64_t>(*bytes + *b) : std::nullopt;
-  };
-  if (auto c = dyn_cast<graph::CostOpInterface>(op))
-    add(c);
-  else
-    op->walk([&](graph::CostOpInterface c) { add(c); });
-  if (!flops || !bytes)
-    return std::nullopt;
-  return OpCost{*flops, *bytes};
-}
-
 double graphc::estimateComputeSeconds(Operation *op,
                                       const MachineModel &machine) {
-  if (isa<graph::ReadVariableOp, graph::ConstantOp>(op))
-    return 0;
   std::optional<OpCost> cost = getOpCost(op);
   return cost ? machine.opSeconds(op->getName().getStringRef(),
                                   double(cost->flops), double(cost->bytes))

@@ -455,6 +455,28 @@ public:
                       const PlacementOptions &options) override {
     return PipelinePlacer(module, entry, options).run();
   }
+  /// P stages (2 to the cluster), alone or under R replicas with R*P tasks
+  /// at most, with as many microbatches as stages and twice as many (GPipe's
+  /// bubble (P-1)/(M+P-1) shrinks with M, each microbatch's fixed costs
+  /// grow). Batches that do not divide are refused and listed as such.
+  SmallVector<PlacementCandidate> getCandidates(int64_t workers) const override {
+    SmallVector<PlacementCandidate> candidates;
+    for (int64_t p = 2; p <= workers; ++p)
+      for (int64_t r = 1; r * p <= workers; ++r)
+        for (int64_t m : {p, 2 * p}) {
+          PlacementCandidate c;
+          c.label = "pipeline " +
+                    (r > 1 ? "replicas=" + std::to_string(r) + " " : "") +
+                    "stages=" + std::to_string(p) +
+                    " microbatches=" + std::to_string(m);
+          c.options.strategy = "pipeline";
+          c.options.replicas = r;
+          c.options.pipelineStages = p;
+          c.options.microbatches = m;
+          candidates.push_back(c);
+        }
+    return candidates;
+  }
 };
 
 } // namespace

@@ -843,6 +843,23 @@ class TensorParallelStrategy : public PlacementStrategy {
 public:
   StringRef getName() const override { return "tensor-parallel"; }
 
+  /// T shards (2 to the cluster), alone or under R replicas with R*T tasks
+  /// at most; a model with nothing to split is refused and listed as such.
+  SmallVector<PlacementCandidate> getCandidates(int64_t workers) const override {
+    SmallVector<PlacementCandidate> candidates;
+    for (int64_t t = 2; t <= workers; ++t)
+      for (int64_t r = 1; r * t <= workers; ++r) {
+        PlacementCandidate c;
+        c.label = "tensor-parallel=" + std::to_string(t) +
+                  (r > 1 ? " replicas=" + std::to_string(r) : "");
+        c.options.strategy = "tensor-parallel";
+        c.options.replicas = r;
+        c.options.tensorParallel = t;
+        candidates.push_back(c);
+      }
+    return candidates;
+  }
+
   LogicalResult place(ModuleOp module, func::FuncOp entry,
                       const PlacementOptions &options) override {
     int64_t T = options.tensorParallel, R = options.replicas;

@@ -102,11 +102,30 @@ cl::opt<int64_t> psTasks(
     cl::desc("Hold the variables on N parameter-server tasks, balanced by "
              "bytes, compute on the worker(s) (dist-place strategy=ps)"),
     cl::init(0), cl::cat(graphcCategory));
+cl::opt<int64_t> tensorParallel(
+    "tensor-parallel",
+    cl::desc("Split the model's matmul weights Megatron-style over T tasks "
+             "(one all-reduce per MLP or attention block; with --replicas R, "
+             "R*T tasks) (dist-place strategy=tensor-parallel)"),
+    cl::init(1), cl::cat(graphcCategory));
+cl::opt<int64_t> pipelineStages(
+    "pipeline-stages",
+    cl::desc("Cut the step into N pipeline stages, one task each, balanced "
+             "by the cost model (dist-place strategy=pipeline); with "
+             "--replicas R, R copies of the N stages"),
+    cl::init(1), cl::cat(graphcCategory));
+cl::opt<int64_t> microbatches(
+    "microbatches",
+    cl::desc("GPipe microbatches per step for --pipeline-stages: the batch "
+             "is cut into M slices the stages work on in turn (default: one "
+             "per stage)"),
+    cl::init(0), cl::cat(graphcCategory));
 cl::opt<std::string> strategyName(
     "strategy",
-    cl::desc("Placement strategy: given, replicas, ps, pipeline, tensor-parallel or auto (default: "
-             "from --replicas/--ps-tasks, else given); a flag the strategy "
-             "would ignore is an error"),
+    cl::desc("Placement strategy: given, replicas, ps, pipeline, "
+             "tensor-parallel or auto (default: from --pipeline-stages, "
+             "--tensor-parallel, --ps-tasks, --replicas, else given); a "
+             "flag the strategy would ignore is an error"),
     cl::init(""), cl::cat(graphcCategory));
 cl::opt<int64_t> workers(
     "workers",

@@ -127,6 +127,8 @@ struct AutoReport {
   /// one).
   mlir::DictionaryAttr toAttr(mlir::MLIRContext *ctx) const;
   static std::optional<AutoReport> fromAttr(mlir::Attribute attr);
+};
+
 /// One stage of a pipeline (the module's `dist.pipeline`): its tasks, one
 /// per replica, and the slowest replica's estimate.
 struct StageReport {
@@ -171,8 +173,6 @@ struct DistReport {
   std::optional<PipelineReport> pipeline;
 };
 
-/// What `graph.CostOpInterface` says an op does (an op with regions and no
-/// cost of its own: what its body does), or none when unknown.
 /// What one compute op costs by the graph cost interface (an op with
 /// regions and no cost of its own costs its body). A variable read or a
 /// constant is free: it names a buffer the task already holds. None when a
