@@ -1,4 +1,4 @@
-//===- fuzz_graphdef_import.cpp - GraphDefBinary bytes through import, verify, infer ----===//
+//===- fuzz_graphdef_import.cpp - GraphDef bytes through import and verify -===//
 
 #include "ImportFuzz.h"
 

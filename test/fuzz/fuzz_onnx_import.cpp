@@ -1,4 +1,4 @@
-//===- fuzz_onnx_import.cpp - Onnx bytes through import, verify, infer ----===//
+//===- fuzz_onnx_import.cpp - ONNX bytes through import, verify, infer ----===//
 
 #include "ImportFuzz.h"
 
