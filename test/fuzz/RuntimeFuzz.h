@@ -50,6 +50,15 @@ inline bool expectedBytes(graphrt_dtype_t dtype, const std::vector<int64_t> &sha
   return true;
 }
 
+/// An array a reader accepted must hold exactly prod(shape) elements.
+inline void checkArraySize(graphrt_dtype_t dtype,
+                           const std::vector<int64_t> &shape,
+                           size_t dataBytes, const std::string &what) {
+  uint64_t bytes = 0;
+  if (!expectedBytes(dtype, shape, &bytes) || bytes != dataBytes)
+    broken(what + " accepted an array whose data does not match its shape");
+}
+
 } // namespace graphrt::fuzz
 
 #endif // GRAPHC_TEST_FUZZ_RUNTIMEFUZZ_H

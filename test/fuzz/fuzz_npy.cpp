@@ -15,10 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   NpyArray a;
   if (!readNpy(path, &a).isOk())
     return 0;
-  uint64_t bytes = 0;
-  if (!fuzz::expectedBytes(a.dtype, a.shape, &bytes) || bytes != a.data.size())
-    fuzz::broken("readNpy accepted an array whose data does not match its "
-                 "shape");
+  fuzz::checkArraySize(a.dtype, a.shape, a.data.size(), "readNpy");
   std::string again = fuzz::writeInput(nullptr, 0, "again.npy");
   if (!writeNpy(again, a).isOk())
     fuzz::broken("writeNpy refused an array readNpy returned");

@@ -16,12 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                          &file)
            .isOk())
     return 0;
-  for (const SafeTensor &t : file.tensors) {
-    uint64_t bytes = 0;
-    if (!fuzz::expectedBytes(t.dtype, t.shape, &bytes) || bytes != t.data.size())
-      fuzz::broken("decodeSafeTensors accepted tensor '" + t.name +
-                   "' whose data does not match its shape");
-  }
+  for (const SafeTensor &t : file.tensors)
+    fuzz::checkArraySize(t.dtype, t.shape, t.data.size(),
+                         "decodeSafeTensors (tensor '" + t.name + "')");
   std::string encoded;
   if (Status st = encodeSafeTensors(file, &encoded); !st.isOk())
     fuzz::broken("encodeSafeTensors refused a decoded file: " + st.message());

@@ -39,8 +39,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   static const char *bundle = std::getenv("GRAPHRT_FUZZ_BUNDLE");
   WorkerService worker;
-  for (fuzz::WorkerCall &call : *session.mutable_calls()) {
+  // One handler call with a fresh server context, as gRPC makes per call.
+  auto handle = [&](auto method, const auto &req, auto resp) {
     grpc::ServerContext ctx;
+    (void)(worker.*method)(&ctx, &req, &resp);
+  };
+  for (fuzz::WorkerCall &call : *session.mutable_calls()) {
     switch (call.call_case()) {
     case fuzz::WorkerCall::kLoadTask: {
       rpc::LoadTaskRequest &req = *call.mutable_load_task();
@@ -50,45 +54,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       req.clear_peers();
       req.set_recv_timeout_ms(
           std::clamp<int64_t>(req.recv_timeout_ms(), 1, kMaxTimeoutMs));
-      rpc::LoadTaskResponse resp;
-      (void)worker.LoadTask(&ctx, &req, &resp);
+      handle(&WorkerService::LoadTask, req, rpc::LoadTaskResponse());
       break;
     }
-    case fuzz::WorkerCall::kRunStep: {
-      rpc::RunStepResponse resp;
-      (void)worker.RunStep(&ctx, &call.run_step(), &resp);
+    case fuzz::WorkerCall::kRunStep:
+      handle(&WorkerService::RunStep, call.run_step(), rpc::RunStepResponse());
       break;
-    }
-    case fuzz::WorkerCall::kHealth: {
-      rpc::HealthResponse resp;
-      (void)worker.Health(&ctx, &call.health(), &resp);
+    case fuzz::WorkerCall::kHealth:
+      handle(&WorkerService::Health, call.health(), rpc::HealthResponse());
       break;
-    }
-    case fuzz::WorkerCall::kAbort: {
-      rpc::AbortResponse resp;
-      (void)worker.Abort(&ctx, &call.abort(), &resp);
+    case fuzz::WorkerCall::kAbort:
+      handle(&WorkerService::Abort, call.abort(), rpc::AbortResponse());
       break;
-    }
-    case fuzz::WorkerCall::kReadVariables: {
-      rpc::ReadVariablesResponse resp;
-      (void)worker.ReadVariables(&ctx, &call.read_variables(), &resp);
+    case fuzz::WorkerCall::kReadVariables:
+      handle(&WorkerService::ReadVariables, call.read_variables(),
+             rpc::ReadVariablesResponse());
       break;
-    }
-    case fuzz::WorkerCall::kWriteVariables: {
-      rpc::WriteVariablesResponse resp;
-      (void)worker.WriteVariables(&ctx, &call.write_variables(), &resp);
+    case fuzz::WorkerCall::kWriteVariables:
+      handle(&WorkerService::WriteVariables, call.write_variables(),
+             rpc::WriteVariablesResponse());
       break;
-    }
-    case fuzz::WorkerCall::kShutdown: {
-      rpc::ShutdownResponse resp;
-      (void)worker.Shutdown(&ctx, &call.shutdown(), &resp);
+    case fuzz::WorkerCall::kShutdown:
+      handle(&WorkerService::Shutdown, call.shutdown(),
+             rpc::ShutdownResponse());
       break;
-    }
-    case fuzz::WorkerCall::kOpenData: {
-      rpc::OpenDataResponse resp;
-      (void)worker.OpenData(&ctx, &call.open_data(), &resp);
+    case fuzz::WorkerCall::kOpenData:
+      handle(&WorkerService::OpenData, call.open_data(),
+             rpc::OpenDataResponse());
       break;
-    }
     case fuzz::WorkerCall::kTransfer: {
       Rendezvous rdv;
       int next = 0;
