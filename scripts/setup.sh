@@ -23,6 +23,9 @@ PACKAGES=(
   libopenblas-dev
   # OpenMP runtime for the parallel loops of CPU code (graphc-cpu-codegen).
   libomp-22-dev
+  # Sanitizer and libFuzzer runtimes (ASan, UBSan, TSan, libclang_rt.fuzzer):
+  # scripts/fuzz.sh and scripts/sanitize.sh link against them.
+  libclang-rt-22-dev
 )
 
 missing=()

@@ -10,6 +10,14 @@
 namespace graphrt {
 namespace {
 
+/// memmove that allows an empty tensor's null buffer: a collective over zero
+/// elements is valid, but memmove/memcpy with a null pointer is undefined
+/// even for zero bytes (UBSan reports it).
+void moveBytes(void* dst, const void* src, size_t bytes) {
+  if (bytes)
+    std::memmove(dst, src, bytes);
+}
+
 template <typename T>
 void reduceTyped(graphrt_reduce_op_t op, T* dst, const T* src, size_t n) {
   switch (op) {
@@ -334,7 +342,7 @@ Status ringAllReduce(const CollectiveCall& c, graphrt_reduce_op_t op,
   }
   size_t esize = graphrt_dtype_size(dtype);
   if (input != output)
-    std::memmove(output, input, count * esize);
+    moveBytes(output, input, count * esize);
   char* data = static_cast<char*>(output);
   GRAPHRT_RETURN_IF_ERROR(ringReduceScatterInPlace(c, op, dtype, data, count));
   size_t b = blockBegin(count, c.size, c.rank),
@@ -349,7 +357,7 @@ Status ringAllGather(const CollectiveCall& c, graphrt_dtype_t dtype,
   GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
   size_t esize = graphrt_dtype_size(dtype);
   char* data = static_cast<char*>(output);
-  std::memmove(data + c.rank * count * esize, input, count * esize);
+  moveBytes(data + c.rank * count * esize, input, count * esize);
   return ringAllGatherInPlace(c, esize, data, count * c.size);
 }
 
@@ -373,7 +381,7 @@ Status ringReduceScatter(const CollectiveCall& c, graphrt_reduce_op_t op,
                              count * c.size * esize);
   GRAPHRT_RETURN_IF_ERROR(
       ringReduceScatterInPlace(c, op, dtype, work.data(), count * c.size));
-  std::memcpy(output, work.data() + c.rank * count * esize, count * esize);
+  moveBytes(output, work.data() + c.rank * count * esize, count * esize);
   return finishMean(op, dtype, output, count, c.size);
 }
 
@@ -416,7 +424,7 @@ Status pairwiseAllToAll(const CollectiveCall& c, graphrt_dtype_t dtype,
   const char* in = static_cast<const char*>(input);
   char* out = static_cast<char*>(output);
   int k = c.size, r = c.rank;
-  std::memcpy(out + r * block, in + r * block, block);
+  moveBytes(out + r * block, in + r * block, block);
   for (int j = 1; j < k; ++j) {
     int to = mod(r + j, k), from = mod(r - j, k);
     PostedRecvs posted(c.transport);

@@ -450,8 +450,15 @@ void DataServer::serve(std::shared_ptr<DataSocket> sock, std::string src) {
     }
     uint64_t done = 0;
     while (done < h.payloadBytes) {
-      size_t got = sock->readSome(
-          target + done, std::min<uint64_t>(h.payloadBytes - done, kReadSlice));
+      size_t want = std::min<uint64_t>(h.payloadBytes - done, kReadSlice);
+      // The header's size is the sender's claim: memory follows the bytes
+      // that actually arrive.
+      st = sink->rendezvous().growIncoming(key, done + want, &target);
+      if (!st.isOk()) {
+        sink->rendezvous().finishIncoming(key, st);
+        return;
+      }
+      size_t got = sock->readSome(target + done, want);
       if (got == 0) {
         break;
       }

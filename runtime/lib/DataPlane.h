@@ -99,6 +99,9 @@ public:
   void closeAll();
 
 private:
+  // The data-plane fuzzer (test/fuzz/fuzz_data_plane.cpp) drives admit() on
+  // one end of a socketpair, without a listener or threads.
+  friend struct DataServerFuzzAccess;
   void acceptLoop();
   void admit(int fd);
   void serve(std::shared_ptr<DataSocket> sock, std::string src);

@@ -126,20 +126,30 @@ Status readNpy(const std::string& path, NpyArray* out) {
     return bad(path, "Fortran order");
   std::string shape = field(header, "shape");
   out->shape.clear();
-  int64_t n = 1;
+  // The header is untrusted: a dimension or a product of dimensions that
+  // does not fit would otherwise throw (stoll) or wrap around, and a wrapped
+  // product could match a short data section.
+  uint64_t n = 1;
   for (size_t i = 0; i < shape.size();) {
     if (shape[i] >= '0' && shape[i] <= '9') {
       size_t j = i;
       while (j < shape.size() && shape[j] >= '0' && shape[j] <= '9')
         ++j;
-      out->shape.push_back(std::stoll(shape.substr(i, j - i)));
-      n *= out->shape.back();
+      if (j - i > 18)
+        return bad(path, "dimension " + shape.substr(i, j - i) +
+                             " is too large");
+      int64_t dim = std::stoll(shape.substr(i, j - i));
+      out->shape.push_back(dim);
+      if (__builtin_mul_overflow(n, static_cast<uint64_t>(dim), &n))
+        return bad(path, "shape " + shape + " has too many elements");
       i = j;
     } else {
       ++i;
     }
   }
-  size_t expected = static_cast<size_t>(n) * graphrt_dtype_size(out->dtype);
+  uint64_t expected = 0;
+  if (__builtin_mul_overflow(n, graphrt_dtype_size(out->dtype), &expected))
+    return bad(path, "shape " + shape + " has too many elements");
   out->data = bytes.substr(headerStart + headerLen);
   if (out->data.size() != expected)
     return bad(path, "data has " + std::to_string(out->data.size()) +

@@ -1,7 +1,9 @@
 // Rendezvous.cpp: keyed one-shot slots shared by the transport and the task.
 #include "Rendezvous.h"
 
+#include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace graphrt {
 
@@ -24,15 +26,49 @@ Status Rendezvous::beginIncoming(const std::string& key, size_t totalBytes,
       if (it->size() >= totalBytes &&
           (best == pool_.end() || it->size() < best->size()))
         best = it;
+    // Allocated by growIncoming as bytes arrive: `totalBytes` is only what
+    // the sender claims.
     if (best != pool_.end()) {
       slot.staged = std::move(*best);
       pool_.erase(best);
-    } else {
-      slot.staged.resize(totalBytes);
     }
     slot.stagedBytes = totalBytes;
     slot.target = slot.staged.data();
   }
+  *out_target = slot.target;
+  return Status::ok();
+}
+
+Status Rendezvous::growIncoming(const std::string& key, size_t bytes,
+                                char** out_target) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = slots_.find(key);
+  if (it == slots_.end() || !it->second.receiving)
+    return Status(GRAPHRT_STATUS_INTERNAL,
+                  "rendezvous key '" + key + "' has no transfer in progress");
+  Slot& slot = it->second;
+  if (slot.target && slot.target == slot.consumerDst) {
+    *out_target = slot.target; // the consumer's buffer, of the right size
+    return Status::ok();
+  }
+  if (bytes > slot.stagedBytes)
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "rendezvous key '" + key + "': " + std::to_string(bytes) +
+                      " bytes written to a " +
+                      std::to_string(slot.stagedBytes) + "-byte tensor");
+  if (slot.staged.size() < bytes) {
+    // Geometric growth keeps a stream of small parts linear overall.
+    size_t grown = std::min(slot.stagedBytes,
+                            std::max(bytes, 2 * slot.staged.size()));
+    try {
+      slot.staged.resize(grown);
+    } catch (const std::bad_alloc&) {
+      return Status(GRAPHRT_STATUS_RESOURCE_EXHAUSTED,
+                    "rendezvous key '" + key + "': cannot stage " +
+                        std::to_string(grown) + " bytes");
+    }
+  }
+  slot.target = slot.staged.data();
   *out_target = slot.target;
   return Status::ok();
 }
@@ -54,8 +90,13 @@ Status Rendezvous::deposit(const std::string& key, const void* data,
                            size_t bytes) {
   char* target = nullptr;
   GRAPHRT_RETURN_IF_ERROR(beginIncoming(key, bytes, &target));
-  if (bytes)
+  if (bytes) {
+    if (Status st = growIncoming(key, bytes, &target); !st.isOk()) {
+      finishIncoming(key, st);
+      return st;
+    }
     std::memcpy(target, data, bytes);
+  }
   finishIncoming(key, Status::ok());
   return Status::ok();
 }

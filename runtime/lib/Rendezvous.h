@@ -25,11 +25,22 @@ using Clock = std::chrono::steady_clock;
 class Rendezvous {
 public:
   /// Starts an incoming transfer of `totalBytes` for `key` and returns where
-  /// to write it in `*out_target`, valid until `finishIncoming`. Only one
+  /// to write it in `*out_target`, valid until `finishIncoming` (staged
+  /// targets: until the next `growIncoming`, which a producer writing
+  /// more than 0 bytes must call first). Only one
   /// producer per key; ALREADY_EXISTS if the key is in flight or unconsumed,
   /// or the cancellation status once `cancel` was called.
   Status beginIncoming(const std::string& key, size_t totalBytes,
                        char** out_target);
+  /// Makes the first `bytes` of the incoming `key`'s target writable and
+  /// returns it (it may move) in `*out_target`; the producer calls this
+  /// before writing each part. Without a waiting consumer the data is
+  /// staged, and the staging buffer grows with what actually arrives rather
+  /// than with the size the sender declared: a sender that declares
+  /// terabytes and sends a few bytes costs a few bytes.
+  /// RESOURCE_EXHAUSTED if the memory cannot be had; INVALID_ARGUMENT past
+  /// the declared size.
+  Status growIncoming(const std::string& key, size_t bytes, char** out_target);
   /// Ends the transfer `beginIncoming` started; a non-OK `status` is handed
   /// to the consumer instead of data.
   void finishIncoming(const std::string& key, Status status);

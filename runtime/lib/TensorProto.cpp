@@ -182,14 +182,19 @@ Status readTensorProto(const std::string& path, NpyArray* out) {
   if (out->dtype == GRAPHRT_DTYPE_INVALID)
     return bad("unsupported data_type " + std::to_string(onnxType));
   out->shape = dims;
+  // A product that wrapped around could match a short (or empty) data
+  // section and leave a shape that claims more than the data holds.
   size_t count = 1;
   for (int64_t d : dims) {
     if (d < 0)
       return bad("negative dimension");
-    count *= static_cast<size_t>(d);
+    if (__builtin_mul_overflow(count, static_cast<size_t>(d), &count))
+      return bad("dims have too many elements");
   }
   size_t elem = graphrt_dtype_size(out->dtype);
-  size_t want = count * elem;
+  size_t want = 0;
+  if (__builtin_mul_overflow(count, elem, &want))
+    return bad("dims have too many elements");
   if (unsigned bits = packedBits(out->dtype)) {
     // 4- and 2-bit types are packed, the first element in the lowest bits,
     // in raw_data, or in int32_data (8 bits' worth in each int32).

@@ -31,6 +31,10 @@ bool writeChunks(const std::string& key, const std::string& srcTask,
   return true;
 }
 
+/// How far ahead of the bytes received a chunk may land (gRPC streams are
+/// ordered; this leaves room for senders that reorder a little).
+constexpr uint64_t kMaxChunkLead = 64 << 20;
+
 Status receiveChunks(Rendezvous& rdv,
                      const std::function<bool(rpc::TensorChunk*)>& read,
                      uint64_t* out_bytes) {
@@ -55,9 +59,27 @@ Status receiveChunks(Rendezvous& rdv,
       rdv.finishIncoming(key, bad);
       return bad;
     }
+    // Chunks may come out of order, but not arbitrarily far ahead of what
+    // has arrived: staging memory follows the bytes actually sent, not the
+    // total the first chunk claims.
+    if (chunk.offset() > received + kMaxChunkLead) {
+      Status bad(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                 "chunk at offset " + std::to_string(chunk.offset()) +
+                     " of tensor '" + key + "' is more than " +
+                     std::to_string(kMaxChunkLead) + " bytes ahead of the " +
+                     std::to_string(received) + " received");
+      rdv.finishIncoming(key, bad);
+      return bad;
+    }
     // The one copy per chunk: from the message straight into place.
-    if (n)
+    if (n) {
+      if (Status st = rdv.growIncoming(key, chunk.offset() + n, &target);
+          !st.isOk()) {
+        rdv.finishIncoming(key, st);
+        return st;
+      }
       std::memcpy(target + chunk.offset(), chunk.data().data(), n);
+    }
     received += n;
   } while (read(&chunk));
   if (received != total) {

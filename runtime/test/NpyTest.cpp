@@ -121,3 +121,32 @@ TEST(Npy, WritesSmallTypesAsBytes) {
   EXPECT_FALSE(npyCanFeed(GRAPHRT_DTYPE_U8, GRAPHRT_DTYPE_I4));
   EXPECT_FALSE(npyCanFeed(GRAPHRT_DTYPE_U8, GRAPHRT_DTYPE_I8));
 }
+
+// Found by graphc-fuzz-npy: a 19-digit dimension made std::stoll throw
+// (graph-run died in std::terminate), and dimensions whose product wraps
+// around 2^64 could match a short data section.
+TEST(Npy, RejectsShapesThatDoNotFit) {
+  auto read = [](const std::string& shape, size_t dataBytes) {
+    std::string header = "{'descr': '<u2', 'fortran_order': False, 'shape': " +
+                         shape + ", }\n";
+    std::string file = std::string("\x93NUMPY\x01\x00", 8);
+    file += static_cast<char>(header.size());
+    file += '\0';
+    file += header + std::string(dataBytes, '\0');
+    std::string path = testing::TempDir() + "/graphrt_npy_shape.npy";
+    std::ofstream(path, std::ios::binary) << file;
+    NpyArray a;
+    return readNpy(path, &a);
+  };
+  Status huge = read("(4,6666666666666666666666)", 8);
+  EXPECT_EQ(huge.code(), GRAPHRT_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(huge.message().find("dimension 6666666666666666666666 is too large"),
+            std::string::npos)
+      << huge.message();
+  // 2^32 * 2^32 elements wrap to 0 in 64 bits; so would 0 bytes of data.
+  Status wrapped = read("(4294967296, 4294967296)", 0);
+  EXPECT_EQ(wrapped.code(), GRAPHRT_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(wrapped.message().find("has too many elements"), std::string::npos)
+      << wrapped.message();
+  EXPECT_TRUE(read("(2, 2)", 8).isOk());
+}

@@ -95,3 +95,25 @@ TEST(Rendezvous, CancelWakesWaiters) {
   char v = 0;
   EXPECT_EQ(r.deposit("x", &v, 1).code(), GRAPHRT_STATUS_CANCELLED);
 }
+
+// Found by graphc-fuzz-data-plane: a frame that declares 2^63 bytes made the
+// worker allocate them up front (std::length_error, then std::terminate).
+// Staging memory now follows the bytes written, and writes past the
+// declared size are refused.
+TEST(Rendezvous, StagingFollowsWrittenBytesNotTheDeclaredSize) {
+  Rendezvous r;
+  char* target = nullptr;
+  const size_t huge = size_t(1) << 62;
+  ASSERT_TRUE(r.beginIncoming("k", huge, &target).isOk());
+  ASSERT_TRUE(r.growIncoming("k", 3, &target).isOk());
+  std::memcpy(target, "abc", 3);
+  Status past = r.growIncoming("k", huge + 1, &target);
+  EXPECT_EQ(past.code(), GRAPHRT_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(past.message().find("written to a 4611686018427387904-byte tensor"),
+            std::string::npos)
+      << past.message();
+  r.finishIncoming("k", Status(GRAPHRT_STATUS_DATA_LOSS, "sender stopped"));
+  char out[3];
+  EXPECT_EQ(r.take("k", out, 3, in(1000ms)).code(), GRAPHRT_STATUS_DATA_LOSS);
+  EXPECT_EQ(r.growIncoming("k", 1, &target).code(), GRAPHRT_STATUS_INTERNAL);
+}

@@ -122,3 +122,20 @@ TEST(TensorProto, RefusesAShortPackedBuffer) {
   ASSERT_FALSE(st.isOk());
   EXPECT_NE(st.message().find("needs 3"), std::string::npos) << st.message();
 }
+
+// dims of 2^32 x 2^32 float32 elements wrapped around to 0 elements, so an
+// empty raw_data was accepted for a shape that claims 2^64 of them (and a
+// reader of the array would run off its end).
+TEST(TensorProto, RefusesDimsWhoseProductOverflows) {
+  NpyArray a;
+  Status st = readBytes(
+      tensorProto({int64_t(1) << 32, int64_t(1) << 32}, 1, ""), &a);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("dims have too many elements"), std::string::npos)
+      << st.message();
+  // float32 elements: 2^62 of them need 2^64 bytes.
+  st = readBytes(tensorProto({int64_t(1) << 62}, 1, ""), &a);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("dims have too many elements"), std::string::npos)
+      << st.message();
+}

@@ -144,4 +144,21 @@ TEST(Transfer, TruncatedAndOverrunningStreamsFailTheConsumer) {
     EXPECT_EQ(receiveChunks(rdv, reader({}), &got).code(),
               GRAPHRT_STATUS_INVALID_ARGUMENT);
   }
+  // A first chunk claiming 1 TiB and landing 1 GiB in must not make the
+  // receiver stage a GiB (graphc-fuzz-worker-rpc's Transfer calls).
+  {
+    Rendezvous rdv;
+    rpc::TensorChunk c;
+    c.set_key("s0/p/k");
+    c.set_total_bytes(uint64_t(1) << 40);
+    c.set_offset(uint64_t(1) << 30);
+    c.set_data("x");
+    uint64_t got = 0;
+    Status st = receiveChunks(rdv, reader({c}), &got);
+    EXPECT_EQ(st.code(), GRAPHRT_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(st.message().find("is more than 67108864 bytes ahead of the 0 "
+                                "received"),
+              std::string::npos)
+        << st.message();
+  }
 }
