@@ -24,6 +24,15 @@ function(add_graphc_dialect_doc td out_name dialect)
   add_dependencies(graphc-doc ${out_name}DocGen)
 endfunction()
 
+# add_graphc_pass_doc(td out_name): the same for a Passes.td file: its pass
+# reference (-gen-pass-doc) becomes docs/passes/<out_name>.md.
+function(add_graphc_pass_doc td out_name)
+  set(LLVM_TARGET_DEFINITIONS ${td})
+  tablegen(MLIR ${out_name}.md -gen-pass-doc)
+  add_public_tablegen_target(${out_name}PassDocGen)
+  add_dependencies(graphc-doc ${out_name}PassDocGen)
+endfunction()
+
 # add_graphc_tool(name SRCS... [LINK_LIBS libs...])
 function(add_graphc_tool name)
   cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# gen-docs.sh: regenerate docs/dialects/*.md from ODS (builds graphc-doc first).
+# gen-docs.sh: regenerate docs/dialects/*.md and docs/passes/*.md from ODS and
+# the Passes.td files (builds graphc-doc first).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 cmake --build "$build" --target graphc-doc
-mkdir -p "$root/docs/dialects"
+mkdir -p "$root/docs/dialects" "$root/docs/passes"
 for d in graph dist; do
   cp "$build/dialects/$d/$d.md" "$root/docs/dialects/$d.md"
 done
-echo "gen-docs: wrote docs/dialects/{graph,dist}.md"
+# One reference per Passes.td, found wherever its CMakeLists put it.
+for p in graph transforms analysis autodiff conversion cpu; do
+  src="$(find "$build" -name "$p-passes.md" -not -path '*/CMakeFiles/*' | head -1)"
+  cp "$src" "$root/docs/passes/$p.md"
+done
+echo "gen-docs: wrote docs/dialects/{graph,dist}.md and docs/passes/*.md"

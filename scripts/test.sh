@@ -8,6 +8,8 @@ bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"
 
 status=0
+echo "== formatting"
+bash "$root/scripts/check-format.sh" || status=1
 echo "== lit tests"
 /usr/lib/llvm-22/bin/lit -sv "$build/test" || status=1
 echo "== unit tests"

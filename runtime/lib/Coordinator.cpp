@@ -669,8 +669,18 @@ bool Job::connectAndLoad() {
     ctx.set_deadline(after(opt_.startTimeoutSec));
     rpc::HealthResponse resp;
     grpc::Status st = w.stub->Health(&ctx, rpc::HealthRequest(), &resp);
-    if (!st.ok())
-      return fail(taskLabel(w) + " is not reachable: " + st.error_message());
+    if (!st.ok()) {
+      // gRPC reports a TLS mismatch as a timeout; say what it is.
+      std::string why = st.error_message();
+      TlsProbe probe = probeTls(w.address, 1000);
+      if (!security_.tls() && probe == TlsProbe::SpeaksTls)
+        why = "it speaks TLS and graph-run does not; pass the --tls-cert, "
+              "--tls-key and --tls-ca the workers were started with";
+      else if (security_.tls() && probe == TlsProbe::NotTls)
+        why = "it does not speak TLS; start the workers with --tls-cert, "
+              "--tls-key and --tls-ca, or run graph-run without them";
+      return fail(taskLabel(w) + " is not reachable: " + why);
+    }
   }
 
   char real[PATH_MAX];
@@ -1733,10 +1743,12 @@ int Job::run() {
     }
   }
   if (!ok) {
-    std::fprintf(stderr,
-                 "graph-run: error: %s\ngraph-run: the job was stopped; see "
-                 "the worker log above for details\n",
-                 error_.c_str());
+    // Only a job whose workers ran has a worker log to point at; an error
+    // found before (flags, bundle, inputs, start-up) says all there is.
+    std::fprintf(stderr, "graph-run: error: %s\n", error_.c_str());
+    if (started)
+      std::fprintf(stderr, "graph-run: the job was stopped; see the worker "
+                           "log above for details\n");
     return failCode == kExitStartFailed && bundleRefused_ ? kExitBundle
                                                          : failCode;
   }

@@ -52,6 +52,13 @@ void authorize(grpc::ClientContext *ctx, const SecurityConfig &sec);
 grpc::Status checkCaller(const grpc::ServerContext *ctx,
                          const SecurityConfig &sec);
 
+/// What answers at `address` (HOST:PORT) when it is sent the start of a TLS
+/// handshake: used only to explain a connection that failed, so that a TLS
+/// worker reached without TLS (or the reverse) is reported as such instead
+/// of as a timeout. Waits at most `timeoutMs` for each of connect and reply.
+enum class TlsProbe { Unknown, SpeaksTls, NotTls };
+TlsProbe probeTls(const std::string &address, int timeoutMs);
+
 } // namespace graphrt
 
 #endif // GRAPHRT_LIB_SECURITY_H

@@ -362,7 +362,16 @@ int main(int argc, char** argv) {
                      name.c_str());
         return 2;
       }
-      (a == "--input" ? opt.inputs : opt.data)[name] = v.substr(eq + 1);
+      auto& given = a == "--input" ? opt.inputs : opt.data;
+      if (given.count(name)) {
+        std::fprintf(stderr,
+                     "graph-run: error: %s %s is given twice ('%s' and "
+                     "'%s'); keep one\n",
+                     a.c_str(), name.c_str(), given[name].c_str(),
+                     v.substr(eq + 1).c_str());
+        return 2;
+      }
+      given[name] = v.substr(eq + 1);
     } else if (a.rfind("-", 0) == 0) {
       std::fprintf(stderr, "graph-run: error: unknown option '%s'\n",
                    a.c_str());

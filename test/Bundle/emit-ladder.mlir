@@ -40,7 +40,7 @@
 // OBJ: t graphc_task_step
 // OBJ: {{[DR]}} graphrt_task_descriptor_v1
 
-// NOOUT: graphc: --emit=job writes a bundle directory; give it with -o NAME.gjob
+// NOOUT: graphc: error: --emit=job writes a bundle directory; give it with -o NAME.gjob
 
 // MANIFEST: format_version 1
 // MANIFEST-NEXT: name emit-ladder

@@ -13,8 +13,8 @@
 // PS: error: dist-place: strategy=pipeline takes no ps-tasks (got 2); the stages hold their own variables
 // STAGES: error: dist-place: pipeline-stages=0 must be at least 1
 // MICRO: error: dist-place: microbatches=-1 must be at least 1 (0: one per stage)
-// GRAPHC: graphc: --microbatches 4 needs --pipeline-stages N with N above 1
-// GRAPHC-PS: graphc: --ps-tasks 1 does not combine with --pipeline-stages 2: each stage holds the variables it reads
+// GRAPHC: graphc: error: --microbatches 4 needs --pipeline-stages N with N above 1
+// GRAPHC-PS: graphc: error: --ps-tasks 1 does not combine with --pipeline-stages 2: each stage holds the variables it reads
 func.func @main(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %r = graph.relu %x : (tensor<8x4xf32>) -> tensor<8x4xf32>
   %t = graph.tanh %r : (tensor<8x4xf32>) -> tensor<8x4xf32>

@@ -26,6 +26,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -236,6 +237,11 @@ cl::opt<std::string> batchNormMode(
 cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
                                cl::init("main"), cl::cat(graphcCategory));
 
+/// The exit codes every graphc tool shares (docs/user/exit-codes.md).
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1; // the input is invalid or compiling it failed
+constexpr int kExitUsage = 2;  // a flag is unknown, malformed or misplaced
+
 } // namespace
 
 /// The placement strategy: --strategy, else picked by the flags; without
@@ -256,9 +262,9 @@ static std::string strategyFromFlags() {
 static int checkStrategyFlags() {
   std::string strategy = strategyFromFlags();
   auto ignored = [&](StringRef flag, StringRef instead) {
-    llvm::errs() << "graphc: --strategy=" << strategy << " ignores " << flag
+    llvm::errs() << "graphc: error: --strategy=" << strategy << " ignores " << flag
                  << "; " << instead << "\n";
-    return 1;
+    return kExitUsage;
   };
   bool replicasGiven = replicas.getNumOccurrences() > 0,
        psGiven = psTasks.getNumOccurrences() > 0,
@@ -269,10 +275,10 @@ static int checkStrategyFlags() {
                     : tpGiven     ? "--tensor-parallel"
                                   : "--pipeline-stages";
   if (pipelineStages > 1 && tensorParallel > 1) {
-    llvm::errs() << "graphc: --pipeline-stages and --tensor-parallel do not "
+    llvm::errs() << "graphc: error: --pipeline-stages and --tensor-parallel do not "
                     "combine (yet); use one of them, with --replicas R if "
                     "you like\n";
-    return 1;
+    return kExitUsage;
   }
   if (strategy == "auto" &&
       (replicasGiven || psGiven || tpGiven || stagesGiven))
@@ -297,34 +303,34 @@ static int checkStrategyFlags() {
   if (strategy != "auto" && workers.getNumOccurrences())
     return ignored("--workers", "it sizes the cluster of --strategy=auto");
   if (workers.getNumOccurrences() && workers < 1) {
-    llvm::errs() << "graphc: --workers=" << workers.getValue()
+    llvm::errs() << "graphc: error: --workers=" << workers.getValue()
                  << " must be at least 1\n";
-    return 1;
+    return kExitUsage;
   }
   for (int64_t r : simulateReplicas)
     if (r < 1) {
-      llvm::errs() << "graphc: --simulate-replicas: " << r
+      llvm::errs() << "graphc: error: --simulate-replicas: " << r
                    << " replicas; every count must be at least 1\n";
-      return 1;
+      return kExitUsage;
     }
   if (simulateScaling.getNumOccurrences() && simulateReplicas.empty()) {
-    llvm::errs() << "graphc: --simulate-scaling describes "
+    llvm::errs() << "graphc: error: --simulate-scaling describes "
                     "--simulate-replicas; give the replica counts too\n";
-    return 1;
+    return kExitUsage;
   }
   if (simulateScaling != "strong" && simulateScaling != "weak") {
-    llvm::errs() << "graphc: unknown --simulate-scaling=" << simulateScaling
+    llvm::errs() << "graphc: error: unknown --simulate-scaling=" << simulateScaling
                  << "; use strong or weak\n";
-    return 1;
+    return kExitUsage;
   }
   if (!machineModelFile.empty() && reportFile.empty() && strategy != "auto" &&
       simulateReplicas.empty()) {
-    llvm::errs() << "graphc: --machine-model is the machine of --report's "
+    llvm::errs() << "graphc: error: --machine-model is the machine of --report's "
                     "estimate, --strategy=auto's choice or "
                     "--simulate-replicas; give one of them too\n";
-    return 1;
+    return kExitUsage;
   }
-  return 0;
+  return kExitOk;
 }
 
 /// The machine model of --machine-model, else the built-in one.
@@ -342,7 +348,7 @@ static int simulateOn(ModuleOp module, std::optional<llvm::json::Value> &json) {
   if (!machine) {
     llvm::errs() << "graphc: " << llvm::toString(machine.takeError())
                  << "\n";
-    return 1;
+    return kExitFailed;
   }
   SmallVector<int64_t> counts(simulateReplicas.begin(),
                               simulateReplicas.end());
@@ -352,10 +358,10 @@ static int simulateOn(ModuleOp module, std::optional<llvm::json::Value> &json) {
                                 : graphc::ScalingMode::Strong,
       *machine);
   if (failed(scaling))
-    return 1;
+    return kExitFailed;
   graphc::printScalingTable(*scaling, llvm::errs());
   json = graphc::scalingToJson(*scaling);
-  return 0;
+  return kExitOk;
 }
 
 /// Runs the named pipelines of the stages after `from` up to `stage` (graph,
@@ -435,12 +441,12 @@ static int reportOn(ModuleOp module,
   if (!machine) {
     llvm::errs() << "graphc: " << llvm::toString(machine.takeError())
                  << "\n";
-    return 1;
+    return kExitFailed;
   }
   FailureOr<graphc::DistReport> report =
       graphc::analyzeDistribution(module, *machine);
   if (failed(report))
-    return 1;
+    return kExitFailed;
   graphc::printReportTable(*report, llvm::errs());
   llvm::json::Object extra;
   if (simulation)
@@ -448,7 +454,7 @@ static int reportOn(ModuleOp module,
   if (llvm::Error err =
           graphc::writeReportJson(*report, reportFile, std::move(extra))) {
     llvm::errs() << "graphc: " << llvm::toString(std::move(err)) << "\n";
-    return 1;
+    return kExitFailed;
   }
   return 0;
 }
@@ -456,7 +462,7 @@ static int reportOn(ModuleOp module,
 /// --emit=job: the bundle directory -o names.
 static int writeJob(ModuleOp module) {
   if (failed(graphc::writeJobBundle(module, outputFilename, bundleOptions())))
-    return 1;
+    return kExitFailed;
   return 0;
 }
 
@@ -470,48 +476,76 @@ static int checkTrainFlags() {
       batchNormMode.getNumOccurrences();
   if (!train) {
     if (trainFlag) {
-      llvm::errs() << "graphc: --loss, --labels, --optimizer, --lr, "
+      llvm::errs() << "graphc: error: --loss, --labels, --optimizer, --lr, "
                       "--momentum, --return-weights and --batch-norm "
                       "describe a training step; add --train\n";
-      return 1;
+      return kExitUsage;
     }
     return 0;
   }
   if (labelsName.empty()) {
-    llvm::errs() << "graphc: --train needs --labels=NAME, the name of the new "
+    llvm::errs() << "graphc: error: --train needs --labels=NAME, the name of the new "
                     "input that holds the targets (class indices for "
                     "softmax_cross_entropy)\n";
-    return 1;
+    return kExitUsage;
   }
   if (lossKind != "softmax_cross_entropy" && lossKind != "mse") {
-    llvm::errs() << "graphc: unknown --loss=" << lossKind
+    llvm::errs() << "graphc: error: unknown --loss=" << lossKind
                  << "; use softmax_cross_entropy or mse\n";
-    return 1;
+    return kExitUsage;
   }
   if (optimizerName != "sgd" && optimizerName != "momentum" &&
       optimizerName != "adam") {
-    llvm::errs() << "graphc: unknown --optimizer=" << optimizerName
+    llvm::errs() << "graphc: error: unknown --optimizer=" << optimizerName
                  << "; use sgd, momentum or adam\n";
-    return 1;
+    return kExitUsage;
   }
   if (batchNormMode != "batch" && batchNormMode != "running") {
-    llvm::errs() << "graphc: unknown --batch-norm=" << batchNormMode
+    llvm::errs() << "graphc: error: unknown --batch-norm=" << batchNormMode
                  << "; use batch or running\n";
-    return 1;
+    return kExitUsage;
   }
   if (!(learningRate > 0)) {
-    llvm::errs() << "graphc: --lr="
+    llvm::errs() << "graphc: error: --lr="
                  << llvm::format("%g", learningRate.getValue())
                  << " must be positive\n";
-    return 1;
+    return kExitUsage;
   }
   if (!trainOp.empty()) {
-    llvm::errs() << "graphc: --train builds the training step from an "
+    llvm::errs() << "graphc: error: --train builds the training step from an "
                     "inference model; a TensorFlow graph that already holds "
                     "its updates trains with --train-op alone\n";
-    return 1;
+    return kExitUsage;
   }
   return 0;
+}
+
+/// An ONNX --input-shape whose name is none of the model's inputs would be
+/// ignored (the file's shape kept): report it with the inputs there are.
+/// (The TensorFlow importer and --freeze-input check their names as they
+/// read the model.)
+static LogicalResult checkInputShapeNames(ModuleOp module) {
+  auto entry = module.lookupSymbol<func::FuncOp>(
+      entryName.empty() ? "main" : entryName.getValue());
+  if (!entry)
+    return success();
+  llvm::SmallVector<StringRef> names;
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
+    if (auto name = entry.getArgAttrOfType<StringAttr>(i, "graph.name"))
+      names.push_back(name.getValue());
+  for (StringRef spec : inputShapes) {
+    StringRef name = spec.rsplit(':').first;
+    if (llvm::is_contained(names, name))
+      continue;
+    llvm::errs() << inputFilename << ": error: --input-shape '" << spec
+                 << "': the model has no input '" << name
+                 << "'; its inputs are: "
+                 << (names.empty() ? std::string("none")
+                                   : llvm::join(names, ", "))
+                 << "\n";
+    return failure();
+  }
+  return success();
 }
 
 /// Prints the ops of the input the importer cannot take; 0 when none.
@@ -522,7 +556,7 @@ static int listUnsupportedOps(graphc::import::ModelFormat format,
   if (!unsupported) {
     llvm::errs() << "graphc: " << llvm::toString(unsupported.takeError())
                  << "\n";
-    return 1;
+    return kExitFailed;
   }
   size_t nodes = 0;
   for (const graphc::import::UnsupportedOp &op : *unsupported)
@@ -541,7 +575,7 @@ static int listUnsupportedOps(graphc::import::ModelFormat format,
       os << " " << node;
     os << "\n";
   }
-  return 1;
+  return kExitFailed;
 }
 
 int main(int argc, char **argv) {
@@ -550,15 +584,17 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   cl::HideUnrelatedOptions(graphcCategory);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "graphc: compile a dataflow graph into a "
-                              "distributed job\n");
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "graphc: compile a dataflow graph into a "
+                                   "distributed job\n",
+                                   &llvm::errs()))
+    return kExitUsage;
 
   llvm::Expected<graphc::import::ModelFormat> format =
       graphc::import::detectFormat(inputFilename);
   if (!format) {
     llvm::errs() << "graphc: " << llvm::toString(format.takeError()) << "\n";
-    return 1;
+    return kExitFailed;
   }
 
   if (int status = checkTrainFlags()) {
@@ -571,16 +607,16 @@ int main(int argc, char **argv) {
   // Microbatches only mean something to a pipeline; silently running one
   // task would hide the mistake.
   if (microbatches.getNumOccurrences() && pipelineStages <= 1) {
-    llvm::errs() << "graphc: --microbatches " << microbatches
+    llvm::errs() << "graphc: error: --microbatches " << microbatches
                  << " needs --pipeline-stages N with N above 1\n";
-    return 1;
+    return kExitUsage;
   }
   if (pipelineStages > 1 && psTasks > 0) {
-    llvm::errs() << "graphc: --ps-tasks " << psTasks
+    llvm::errs() << "graphc: error: --ps-tasks " << psTasks
                  << " does not combine with --pipeline-stages "
                  << pipelineStages
                  << ": each stage holds the variables it reads\n";
-    return 1;
+    return kExitUsage;
   }
 
   DialectRegistry registry;
@@ -599,7 +635,7 @@ int main(int argc, char **argv) {
     auto input = openInputFile(inputFilename, &error);
     if (!input) {
       llvm::errs() << "graphc: " << error << "\n";
-      return 1;
+      return kExitFailed;
     }
     sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
@@ -633,19 +669,19 @@ int main(int argc, char **argv) {
       llvm::errs() << "graphc: error: --freeze-input is implemented for ONNX "
                       "models only; for a TensorFlow graph, cut it with "
                       "--inputs past the value instead\n";
-      return 1;
+      return kExitUsage;
     }
     if (*format == graphc::import::ModelFormat::Onnx && !trainOp.empty()) {
       llvm::errs() << "graphc: error: --train-op names a TensorFlow node; an "
                       "ONNX model has none: import it for training with "
                       "--training\n";
-      return 1;
+      return kExitUsage;
     }
     if (*format != graphc::import::ModelFormat::Onnx && training) {
       llvm::errs() << "graphc: error: --training is for ONNX models; a "
                       "TensorFlow training graph takes --train-op=NAME (its "
                       "variables are variables already)\n";
-      return 1;
+      return kExitUsage;
     }
     if (*format == graphc::import::ModelFormat::Onnx) {
       // --train on ONNX: the initializers that are parameters become the
@@ -666,10 +702,13 @@ int main(int argc, char **argv) {
                                               options);
     }
     if (module && failed(verify(*module)))
-      return 1;
+      return kExitFailed;
   }
   if (!module)
-    return 1;
+    return kExitFailed;
+  if (*format == graphc::import::ModelFormat::Onnx &&
+      failed(checkInputShapeNames(*module)))
+    return kExitFailed;
   // --simulate-replicas alone only predicts: nothing else to write.
   bool simulateOnly = !simulateReplicas.empty() && outputFilename.empty() &&
                       !emit.getNumOccurrences() && reportFile.empty();
@@ -682,9 +721,9 @@ int main(int argc, char **argv) {
        llvm::StringRef(outputFilename).ends_with(".mlir")))
     emit = EmitStage::Graph;
   if (emit == EmitStage::Job && outputFilename == "-") {
-    llvm::errs() << "graphc: --emit=job writes a bundle directory; give it "
+    llvm::errs() << "graphc: error: --emit=job writes a bundle directory; give it "
                     "with -o NAME.gjob\n";
-    return 1;
+    return kExitUsage;
   }
   // Imported input shapes are fixed by the importer, not by index.
   bool fixInputShapes = *format == graphc::import::ModelFormat::Mlir;
@@ -692,10 +731,10 @@ int main(int argc, char **argv) {
   // there, look, and go on with the same module.
   bool look = !reportFile.empty() || emit == EmitStage::Dot;
   if (look && emit < EmitStage::Dist) {
-    llvm::errs() << "graphc: --report reads the partitioned job; it cannot "
+    llvm::errs() << "graphc: error: --report reads the partitioned job; it cannot "
                     "be combined with --emit="
                  << (emit == EmitStage::Import ? "import" : "graph") << "\n";
-    return 1;
+    return kExitUsage;
   }
   EmitStage first = look ? EmitStage::Dist : emit;
   EmitStage done = EmitStage::Import;
@@ -703,28 +742,28 @@ int main(int argc, char **argv) {
   std::optional<llvm::json::Value> simulation;
   if (!simulateReplicas.empty()) {
     if (emit < EmitStage::Graph) {
-      llvm::errs() << "graphc: --simulate-replicas reads the graph stage; it "
-                      "cannot be combined with --emit=import\n";
-      return 1;
+      llvm::errs() << "graphc: error: --simulate-replicas reads the graph "
+                      "stage; it cannot be combined with --emit=import\n";
+      return kExitUsage;
     }
     if (failed(compile(*module, done, EmitStage::Graph, fixInputShapes)) ||
         simulateOn(*module, simulation))
-      return 1;
+      return kExitFailed;
     done = EmitStage::Graph;
     if (simulateOnly)
-      return 0;
+      return kExitOk;
   }
   if (emit != EmitStage::Import && first > done &&
       failed(compile(*module, done, first, fixInputShapes)))
-    return 1;
+    return kExitFailed;
   if (!reportFile.empty() && reportOn(*module, std::move(simulation)))
-    return 1;
+    return kExitFailed;
   if (emit == EmitStage::Dot) {
     std::string error;
     auto output = openOutputFile(outputFilename, &error);
     if (!output) {
       llvm::errs() << "graphc: " << error << "\n";
-      return 1;
+      return kExitFailed;
     }
     graphc::printDistDot(*module, output->os());
     output->keep();
@@ -732,7 +771,7 @@ int main(int argc, char **argv) {
   }
   if (first < emit &&
       failed(compile(*module, EmitStage::Dot, emit, fixInputShapes)))
-    return 1;
+    return kExitFailed;
   if (emit == EmitStage::Job)
     return writeJob(*module);
 
@@ -740,12 +779,12 @@ int main(int argc, char **argv) {
   auto output = openOutputFile(outputFilename, &error);
   if (!output) {
     llvm::errs() << "graphc: " << error << "\n";
-    return 1;
+    return kExitFailed;
   }
   if (emit == EmitStage::Obj) {
     if (failed(graphc::writeTaskObject(*module, bundleOptions(),
                                        output->os())))
-      return 1;
+      return kExitFailed;
   } else {
     module->print(output->os());
     output->os() << "\n";
