@@ -14,7 +14,7 @@
 #include "OnnxImporterImpl.h"
 #include "graphc/Import/NodeGraph.h"
 #include "graphc/Import/OnnxReader.h"
-#include "graphc/Import/SupportedOps.h"
+#include "OnnxOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -403,15 +403,22 @@ OnnxImporter::windowAttrs(StringRef op, const onnx::NodeProto &def,
 LogicalResult OnnxImporter::importNode(const GraphNode &node) {
   const auto &original = *static_cast<const onnx::NodeProto *>(node.source);
   Location at = loc(node.name);
-  if (!node.domain.empty() &&
-      !(node.domain == "ai.onnx.preview" && node.op == "FlexAttention")) {
-    return emitError(at) << "op '" << node.domain << "." << node.op
-                         << "' is not a standard ONNX op and has no import "
-                            "rule";
+  std::optional<OnnxOpEntry> entry = lookupOnnxEntry(node.domain, node.op);
+  if (!entry) {
+    if (!node.domain.empty()) {
+      return emitError(at) << "op '" << node.domain << "." << node.op
+                           << "' is not a standard ONNX op and has no import "
+                              "rule";
+    }
+    return emitError(at) << "ONNX op '" << node.op << "' has no import rule";
   }
-  // Opsets 1-6: only ops whose old form is translated (OnnxImportLegacy).
-  if (failed(checkLegacyOp(node, at))) {
-    return failure();
+  if (!entry->family) {
+    return emitError(at) << "ONNX op '" << node.op
+                         << "' has a planned rule but no translation yet";
+  }
+  std::string problem = onnxOpsetProblem(*entry->rule, opset);
+  if (!problem.empty()) {
+    return emitError(at) << "ONNX op '" << node.op << "' " << problem;
   }
   llvm::SmallVector<Value> in;
   for (const NodeInput &input : node.inputs) {
@@ -425,7 +432,7 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     }
     in.push_back(v);
   }
-  // Old forms become the ones read below, or are translated whole.
+  // Old forms become the ones the translators read, or are translated whole.
   LegacyForm legacy;
   if (opset < 9) {
     FailureOr<LegacyForm> form = importLegacy(node, original, in, at);
@@ -443,6 +450,34 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     }
   }
   const onnx::NodeProto &def = legacy.upgraded ? *legacy.upgraded : original;
+  OnnxTranslator translate = entry->family->translate;
+  FailureOr<llvm::SmallVector<Value>> results =
+      (this->*translate)(node, def, in, at);
+  if (failed(results)) {
+    return failure();
+  }
+  // importCore's ops name one result; their other outputs (Dropout's mask)
+  // stay without a value, which a node that reads one reports.
+  bool firstOnly = translate == &OnnxImporter::importCore;
+  for (int i = 0; i < def.output_size(); ++i) {
+    if (def.output(i).empty()) {
+      continue;
+    }
+    if (unsigned(i) >= results->size() || !(*results)[i]) {
+      if (firstOnly) {
+        continue;
+      }
+      return emitError(at) << node.op << " output " << i << " ('"
+                           << def.output(i) << "') is not supported";
+    }
+    values[def.output(i)] = (*results)[i];
+  }
+  return success();
+}
+
+FailureOr<llvm::SmallVector<Value>>
+OnnxImporter::importCore(const GraphNode &node, const onnx::NodeProto &def,
+                         llvm::ArrayRef<Value> in, Location at) {
   auto operand = [&](unsigned i) { return i < in.size() ? in[i] : Value(); };
   auto need = [&](unsigned n) -> LogicalResult {
     unsigned have = 0;
@@ -455,7 +490,6 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     }
     return success();
   };
-  llvm::SmallVector<Value> results;
   auto emit = [&](StringRef name, ValueRange operands,
                   llvm::ArrayRef<NamedAttribute> attrs,
                   Type element = {}) -> Value {
@@ -737,8 +771,7 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
       if (!result) {
         return failure();
       }
-      values[def.output(0)] = result;
-      return success();
+      return llvm::SmallVector<Value>{result};
     }
     if (!attrInt(def, "allowzero", 0)) {
       auto inShape = getShape(in[0]);
@@ -897,29 +930,12 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
       result = emit("graph.pool", {in[0]}, attrs);
     }
   } else {
-    auto extended = importExtended(node, def, in, at);
-    if (failed(extended)) {
-      return failure();
-    }
-    for (int i = 0; i < def.output_size(); ++i) {
-      if (def.output(i).empty()) {
-        continue;
-      }
-      if (unsigned(i) >= extended->size() || !(*extended)[i]) {
-        return emitError(at) << op << " output " << i << " ('" << def.output(i)
-                             << "') is not supported";
-      }
-      values[def.output(i)] = (*extended)[i];
-    }
-    return success();
+    return notTranslated(node, at);
   }
   if (!result) {
     return failure();
   }
-  if (def.output_size() > 0 && !def.output(0).empty()) {
-    values[def.output(0)] = result;
-  }
-  return success();
+  return llvm::SmallVector<Value>{result};
 }
 
 ElementsAttr OnnxImporter::foldDataMovement(Operation *op) {
@@ -2669,23 +2685,7 @@ OnnxImporter::importExtended(const GraphNode &node, const onnx::NodeProto &def,
   if (op == "Einsum") {
     return importEinsum(def, in, at);
   }
-  // Op families in their own files (OnnxImport*.cpp, see OnnxImporterImpl.h)
-  // are tried here, one line each:
-  //   if (auto r = importFamily(node, def, in, at)) return std::move(*r);
-  if (auto r = importLosses(node, def, in, at)) return std::move(*r);
-  if (auto r = importIndexing(node, def, in, at)) return std::move(*r);
-  if (auto r = importMath(node, def, in, at)) return std::move(*r);
-  if (auto r = importShrink(node, def, in, at)) return std::move(*r);
-  if (auto r = importAttentionFamily(node, def, in, at)) return std::move(*r);
-  if (auto r = importSampling(node, def, in, at)) return std::move(*r);
-  if (auto r = importQuant(node, def, in, at)) return std::move(*r);
-  if (auto r = importSignal(node, def, in, at)) return std::move(*r);
-  if (auto r = importUnpool(node, def, in, at)) return std::move(*r);
-
-  const OpRule *rule = lookupOnnxOp(node.domain, op);
-  return emitError(at) << "ONNX op '" << op << "' "
-                       << (rule ? "has a planned rule but no translation yet"
-                                : "has no import rule");
+  return notTranslated(node, at);
 }
 
 FailureOr<llvm::SmallVector<Value>>
@@ -3344,184 +3344,6 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
   return module;
 }
 
-
-bool isOnnxOpTranslated(StringRef op) {
-  // Keep in step with importNode: the ops it translates.
-  static const char *const kTranslated[] = {
-      "Abs",
-      "Acos",
-      "Acosh",
-      "Add",
-      "And",
-      "ArgMax",
-      "ArgMin",
-      "Asin",
-      "Asinh",
-      "Atan",
-      "Atanh",
-      "AveragePool",
-      "BatchNormalization",
-      "BitwiseAnd",
-      "BitwiseNot",
-      "BitwiseOr",
-      "BitwiseXor",
-      "Cast",
-      "CastLike",
-      "Ceil",
-      "Celu",
-      "Clip",
-      "Concat",
-      "Constant",
-      "ConstantOfShape",
-      "Conv",
-      "ConvTranspose",
-      "Cos",
-      "Cosh",
-      "CumProd",
-      "CumSum",
-      "DepthToSpace",
-      "Det",
-      "Div",
-      "Dropout",
-      "Einsum",
-      "Elu",
-      "Equal",
-      "Erf",
-      "Exp",
-      "Expand",
-      "EyeLike",
-      "Flatten",
-      "Floor",
-      "GRU",
-      "Gather",
-      "GatherElements",
-      "GatherND",
-      "Gelu",
-      "Gemm",
-      "GlobalAveragePool",
-      "GlobalMaxPool",
-      "Greater",
-      "GreaterOrEqual",
-      "GroupNormalization",
-      "HardSigmoid",
-      "HardSwish",
-      "Hardmax",
-      "Identity",
-      "InstanceNormalization",
-      "IsInf",
-      "IsNaN",
-      "LRN",
-      "LSTM",
-      "LayerNormalization",
-      "LeakyRelu",
-      "Less",
-      "LessOrEqual",
-      "Log",
-      "LogSoftmax",
-      "LpNormalization",
-      "LpPool",
-      "MatMul",
-      "Max",
-      "MaxPool",
-      "Mean",
-      "MeanVarianceNormalization",
-      "Min",
-      "Mish",
-      "Mod",
-      "Mul",
-      "Neg",
-      "NegativeLogLikelihoodLoss",
-      "Not",
-      "OneHot",
-      "Or",
-      "PRelu",
-      "Pad",
-      "Pow",
-      "Range",
-      "Reciprocal",
-      "ReduceL1",
-      "ReduceL2",
-      "ReduceLogSum",
-      "ReduceLogSumExp",
-      "ReduceMax",
-      "ReduceMean",
-      "ReduceMin",
-      "ReduceProd",
-      "ReduceSum",
-      "ReduceSumSquare",
-      "Relu",
-      "Reshape",
-      "Resize",
-      "ReverseSequence",
-      "Round",
-      "Scatter",
-      "ScatterElements",
-      "ScatterND",
-      "Selu",
-      "Shape",
-      "Shrink",
-      "Sigmoid",
-      "Sign",
-      "Sin",
-      "Sinh",
-      "Size",
-      "Slice",
-      "Softmax",
-      "SoftmaxCrossEntropyLoss",
-      "Softplus",
-      "Softsign",
-      "SpaceToDepth",
-      "Split",
-      "Sqrt",
-      "Squeeze",
-      "Sub",
-      "Sum",
-      "Swish",
-      "Tan",
-      "Tanh",
-      "ThresholdedRelu",
-      "Tile",
-      "TopK",
-      "Transpose",
-      "Trilu",
-      "Unsqueeze",
-      "Upsample",
-      "Where",
-      "Xor",
-      "Attention",
-      "RMSNormalization",
-      "RotaryEmbedding",
-      "CausalConvWithState",
-      "LinearAttention",
-      "FlexAttention",
-      "GridSample",
-      "Col2Im",
-      "BitShift",
-      "BitCast",
-      "AffineGrid",
-      "CenterCropPad",
-      "QuantizeLinear",
-      "DequantizeLinear",
-      "DynamicQuantizeLinear",
-      "MatMulInteger",
-      "ConvInteger",
-      "QLinearMatMul",
-      "QLinearConv",
-      "BlackmanWindow",
-      "DFT",
-      "HammingWindow",
-      "HannWindow",
-      "MelWeightMatrix",
-      "STFT",
-      "MaxUnpool",
-  };
-  for (const char *name : kTranslated) {
-    if (op == name) {
-      return true;
-    }
-  }
-  return false;
-}
 
 OwningOpRef<ModuleOp> importOnnx(StringRef path, MLIRContext &context,
                                  const ImportOptions &options) {

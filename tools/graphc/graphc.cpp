@@ -151,6 +151,11 @@ cl::opt<bool> listUnsupported(
     cl::desc("List every op of the model the importer cannot take, with "
              "counts and node names, and exit (status 1 when there are any)"),
     cl::init(false), cl::cat(graphcCategory));
+cl::opt<bool> printOpTable(
+    "print-op-table",
+    cl::desc("Print the importers' op registries as the Markdown tables of "
+             "docs/user/import-ops.md and exit (no model needed)"),
+    cl::init(false), cl::cat(graphcCategory));
 cl::opt<bool> train(
     "train",
     cl::desc("Compile a training step: the model's weights become variables, "
@@ -386,6 +391,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "graphc: compile a dataflow graph into a "
                               "distributed job\n");
+
+  if (printOpTable) {
+    graphc::import::printOpTables(llvm::outs());
+    return 0;
+  }
 
   llvm::Expected<graphc::import::ModelFormat> format =
       graphc::import::detectFormat(inputFilename);
