@@ -10,8 +10,8 @@
 #include "graphc/Import/SupportedOps.h"
 
 #include "graphc/Import/NodeGraph.h"
-#include "graphc/Import/OnnxReader.h"
-#include "graphc/Import/TFReader.h"
+#include "graphc/Import/ONNX/OnnxReader.h"
+#include "graphc/Import/TF/TFReader.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"

@@ -1,4 +1,4 @@
-//===- GraphDefImporter.cpp - TensorFlow graphs to the graph dialect --------===//
+//===- GraphDefImporter.cpp - TensorFlow graphs to the graph dialect ------===//
 //
 // Builds func @main from a GraphDef (or the graph of a MetaGraphDef or
 // SavedModel): Placeholders (and dequeued queue components) become
@@ -16,7 +16,7 @@
 #include "ImportUtils.h"
 #include "graphc/Import/NodeGraph.h"
 #include "graphc/Import/SupportedOps.h"
-#include "graphc/Import/TFReader.h"
+#include "graphc/Import/TF/TFReader.h"
 
 #include "dist/DistAttrs.h"
 

@@ -2,7 +2,7 @@
 //
 // The one list of the ONNX ops graphc imports. Each entry: op, domain, the
 // oldest opset whose form is translated (opsets 1-6 only for ops whose old
-// forms OnnxImportLegacy.cpp knows; 7 otherwise), the newest one (0: no
+// forms Legacy.cpp knows; 7 otherwise), the newest one (0: no
 // limit), the translator family, the graph-dialect ops the translation
 // creates (docs/design/graph-op-set.md; the op is reported unsupported while
 // one of them is not registered) and a note for the support table.
@@ -21,29 +21,29 @@ namespace {
 
 // Translator families: the first two are the importer's own dispatch
 // functions, the others the OnnxImport*.cpp family files.
-const OnnxFamily kCore = {"OnnxImporter.cpp", &OnnxImporter::importCore};
-const OnnxFamily kExtended = {"OnnxImporter.cpp",
+const OnnxFamily kCore = {"ONNX/OnnxImporter.cpp", &OnnxImporter::importCore};
+const OnnxFamily kExtended = {"ONNX/OnnxImporter.cpp",
                               &OnnxImporter::importExtended};
 const OnnxFamily kLosses = {
-    "OnnxImportLosses.cpp", &OnnxImporter::family<&OnnxImporter::importLosses>};
+    "ONNX/Losses.cpp", &OnnxImporter::family<&OnnxImporter::importLosses>};
 const OnnxFamily kIndexing = {
-    "OnnxImportIndexing.cpp",
+    "ONNX/Indexing.cpp",
     &OnnxImporter::family<&OnnxImporter::importIndexing>};
-const OnnxFamily kMath = {"OnnxImportMath.cpp",
+const OnnxFamily kMath = {"ONNX/Math.cpp",
                           &OnnxImporter::family<&OnnxImporter::importMath>};
-const OnnxFamily kShrink = {"OnnxImportShrink.cpp",
+const OnnxFamily kShrink = {"ONNX/Shrink.cpp",
                             &OnnxImporter::family<&OnnxImporter::importShrink>};
 const OnnxFamily kAttention = {
-    "OnnxImportAttention.cpp",
+    "ONNX/Attention.cpp",
     &OnnxImporter::family<&OnnxImporter::importAttentionFamily>};
 const OnnxFamily kSampling = {
-    "OnnxImportSampling.cpp",
+    "ONNX/Sampling.cpp",
     &OnnxImporter::family<&OnnxImporter::importSampling>};
-const OnnxFamily kQuant = {"OnnxImportQuant.cpp",
+const OnnxFamily kQuant = {"ONNX/Quant.cpp",
                            &OnnxImporter::family<&OnnxImporter::importQuant>};
-const OnnxFamily kSignal = {"OnnxImportSignal.cpp",
+const OnnxFamily kSignal = {"ONNX/Signal.cpp",
                             &OnnxImporter::family<&OnnxImporter::importSignal>};
-const OnnxFamily kUnpool = {"OnnxImportUnpool.cpp",
+const OnnxFamily kUnpool = {"ONNX/Unpool.cpp",
                             &OnnxImporter::family<&OnnxImporter::importUnpool>};
 
 struct OnnxOp {

@@ -13,7 +13,7 @@
 #include "ImportUtils.h"
 #include "OnnxImporterImpl.h"
 #include "graphc/Import/NodeGraph.h"
-#include "graphc/Import/OnnxReader.h"
+#include "graphc/Import/ONNX/OnnxReader.h"
 #include "OnnxOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

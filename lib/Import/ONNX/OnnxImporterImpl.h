@@ -220,27 +220,27 @@ public:
                                      const onnx::NodeProto &def,
                                      llvm::SmallVectorImpl<Value> &in,
                                      Location at);
-  /// ONNX Shrink as compare/select arithmetic (OnnxImportShrink.cpp).
+  /// ONNX Shrink as compare/select arithmetic (Shrink.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importShrink(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
   /// Attention, RMSNormalization, RotaryEmbedding, CausalConvWithState,
-  /// LinearAttention (OnnxImportAttention.cpp).
+  /// LinearAttention (Attention.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importAttentionFamily(const GraphNode &node, const onnx::NodeProto &def,
                         llvm::ArrayRef<Value> in, Location at);
   /// GridSample, Col2Im, BitShift, BitCast, AffineGrid, CenterCropPad
-  /// (OnnxImportSampling.cpp).
+  /// (Sampling.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importSampling(const GraphNode &node, const onnx::NodeProto &def,
                  llvm::ArrayRef<Value> in, Location at);
   /// Pad mode wrap of `x` by the per-dimension `low` and `high` (negative
-  /// crops); null after emitting at `at` (OnnxImportSampling.cpp).
+  /// crops); null after emitting at `at` (Sampling.cpp).
   Value importWrapPad(Value x, llvm::ArrayRef<int64_t> low,
                       llvm::ArrayRef<int64_t> high, Location at);
   /// Quantization ops: QuantizeLinear, DequantizeLinear,
   /// DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul,
-  /// QLinearConv (OnnxImportQuant.cpp).
+  /// QLinearConv (Quant.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importQuant(const GraphNode &node, const onnx::NodeProto &def,
               llvm::ArrayRef<Value> in, Location at);
@@ -252,11 +252,11 @@ public:
               llvm::ArrayRef<int64_t> inShape, llvm::ArrayRef<int64_t> window,
               Location at);
   /// HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix, DFT, STFT
-  /// (OnnxImportSignal.cpp).
+  /// (Signal.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importSignal(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
-  /// MaxUnpool as a scatter into zeros (OnnxImportUnpool.cpp).
+  /// MaxUnpool as a scatter into zeros (Unpool.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importUnpool(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);

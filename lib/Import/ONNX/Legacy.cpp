@@ -1,4 +1,4 @@
-//===- OnnxImportLegacy.cpp - old (opset 1-8) forms of ONNX ops ---------===//
+//===- Legacy.cpp - old (opset 1-8) forms of ONNX ops ---------------------===//
 //
 // graphc reads default-domain opsets 1 and up. The translations in
 // OnnxImporter.cpp are written for the forms of opset 7 and later; the
