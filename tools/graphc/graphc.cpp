@@ -43,8 +43,9 @@ enum class Target { Cpu };
 
 cl::OptionCategory graphcCategory("graphc options");
 
+// Required, except with --print-op-table (checked in main).
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<model>"),
-                                   cl::Required, cl::cat(graphcCategory));
+                                   cl::cat(graphcCategory));
 cl::opt<std::string> outputFilename(
     "o",
     cl::desc("Output file ('-' for stdout, the default), or the bundle "
@@ -395,6 +396,11 @@ int main(int argc, char **argv) {
   if (printOpTable) {
     graphc::import::printOpTables(llvm::outs());
     return 0;
+  }
+  if (inputFilename.empty()) {
+    llvm::errs() << "graphc: no model given: graphc MODEL [options] (see "
+                    "--help)\n";
+    return 1;
   }
 
   llvm::Expected<graphc::import::ModelFormat> format =
