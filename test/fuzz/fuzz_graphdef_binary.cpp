@@ -2,7 +2,7 @@
 
 #include "FuzzCommon.h"
 
-#include "graphc/Import/TFReader.h"
+#include "graphc/Import/TF/TFReader.h"
 
 #include <cstddef>
 #include <cstdint>

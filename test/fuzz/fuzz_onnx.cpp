@@ -2,7 +2,7 @@
 
 #include "FuzzCommon.h"
 
-#include "graphc/Import/OnnxReader.h"
+#include "graphc/Import/ONNX/OnnxReader.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include "FuzzCommon.h"
 
-#include "graphc/Import/TensorBundle.h"
+#include "graphc/Import/TF/TensorBundle.h"
 
 #include <cstddef>
 #include <cstdint>

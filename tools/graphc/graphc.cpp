@@ -45,8 +45,9 @@ enum class Target { Cpu };
 
 cl::OptionCategory graphcCategory("graphc options");
 
+// Required, except with --print-op-table (checked in main).
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<model>"),
-                                   cl::Required, cl::cat(graphcCategory));
+                                   cl::cat(graphcCategory));
 cl::opt<std::string> outputFilename(
     "o",
     cl::desc("Output file ('-' for stdout, the default), or the bundle "
@@ -194,6 +195,11 @@ cl::opt<bool> listUnsupported(
     "list-unsupported",
     cl::desc("List every op of the model the importer cannot take, with "
              "counts and node names, and exit (status 1 when there are any)"),
+    cl::init(false), cl::cat(graphcCategory));
+cl::opt<bool> printOpTable(
+    "print-op-table",
+    cl::desc("Print the importers' op registries as the Markdown tables of "
+             "docs/user/import-ops.md and exit (no model needed)"),
     cl::init(false), cl::cat(graphcCategory));
 cl::opt<bool> train(
     "train",
@@ -589,6 +595,16 @@ int main(int argc, char **argv) {
                                    "distributed job\n",
                                    &llvm::errs()))
     return kExitUsage;
+
+  if (printOpTable) {
+    graphc::import::printOpTables(llvm::outs());
+    return 0;
+  }
+  if (inputFilename.empty()) {
+    llvm::errs() << "graphc: no model given: graphc MODEL [options] (see "
+                    "--help)\n";
+    return 1;
+  }
 
   llvm::Expected<graphc::import::ModelFormat> format =
       graphc::import::detectFormat(inputFilename);

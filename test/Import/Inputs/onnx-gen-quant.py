@@ -2,7 +2,7 @@
 """onnx-gen-quant.py DIR | check GOT.npy WANT.npy
 
 DIR: writes one small ONNX model per quantization op translated in
-lib/Import/OnnxImportQuant.cpp, for onnx-quant.test (not checked: the
+lib/Import/ONNX/Quant.cpp, for onnx-quant.test (not checked: the
 installed onnx package predates opset 21's block_size), and for the cases
 the ONNX node tests miss (a partial last block, per-row and per-channel
 zero points, auto_pad, a bias) inputs NAME.INPUT.npy and NumPy's result

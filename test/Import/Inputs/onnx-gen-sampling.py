@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """onnx-gen-sampling.py DIR: writes one small ONNX model per op translated in
-lib/Import/OnnxImportSampling.cpp (and Pad's wrap mode), for
+lib/Import/ONNX/Sampling.cpp (and Pad's wrap mode), for
 onnx-sampling.test (not checked: the installed onnx package predates
 BitCast and the opset 20 GridSample)."""
 import os

@@ -2,9 +2,9 @@
 
 #include "graphc/Import/ModelFormat.h"
 #include "graphc/Import/NodeGraph.h"
-#include "graphc/Import/OnnxReader.h"
-#include "graphc/Import/TFReader.h"
-#include "graphc/Import/TensorBundle.h"
+#include "graphc/Import/ONNX/OnnxReader.h"
+#include "graphc/Import/TF/TFReader.h"
+#include "graphc/Import/TF/TensorBundle.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

@@ -1,4 +1,4 @@
-//===- TensorBundle.cpp - read TensorFlow V2 checkpoints --------------------===//
+//===- TensorBundle.cpp - read TensorFlow V2 checkpoints ------------------===//
 //
 // The SSTable layout (LevelDB's table format, which TensorFlow's
 // core/lib/io/table uses unchanged):
@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "graphc/Import/TensorBundle.h"
+#include "graphc/Import/TF/TensorBundle.h"
 
 #include "ProtoParse.h"
 

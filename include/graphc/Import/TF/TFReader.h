@@ -10,7 +10,7 @@
 #define GRAPHC_IMPORT_TFREADER_H
 
 #include "graphc/Import/ModelFormat.h"
-#include "graphc/Import/TensorBundle.h"
+#include "graphc/Import/TF/TensorBundle.h"
 
 #include "tensorflow/graph.pb.h"
 #include "tensorflow/meta_graph.pb.h"

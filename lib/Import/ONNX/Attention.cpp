@@ -1,4 +1,4 @@
-//===- OnnxImportAttention.cpp - ONNX attention-family ops ----------------===//
+//===- Attention.cpp - ONNX attention-family ops --------------------------===//
 //
 // Translates the transformer ops of opsets 23-27 (Attention,
 // RMSNormalization, RotaryEmbedding, CausalConvWithState, LinearAttention,

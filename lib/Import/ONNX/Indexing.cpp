@@ -1,4 +1,4 @@
-//===- OnnxImportIndexing.cpp - ONNX index-driven ops to the graph dialect ===//
+//===- Indexing.cpp - ONNX index-driven ops to the graph dialect ----------===//
 //
 // GatherElements, CumSum, CumProd and TopK map onto one graph op each
 // (gather_elements, cumulative, top_k). Trilu, EyeLike and ReverseSequence

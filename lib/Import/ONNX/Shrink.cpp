@@ -1,4 +1,4 @@
-//===- OnnxImportShrink.cpp - ONNX Shrink as graph ops ------------------===//
+//===- Shrink.cpp - ONNX Shrink as graph ops ------------------------------===//
 //
 // Shrink (opset 9): y = x < -lambd ? x + bias : x > lambd ? x - bias : 0,
 // two compares and two selects; no graph op of its own is needed.

@@ -1,4 +1,4 @@
-//===- OnnxImportSignal.cpp - ONNX signal ops to the graph dialect --------===//
+//===- Signal.cpp - ONNX signal ops to the graph dialect ------------------===//
 //
 // HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix, DFT and STFT.
 //

@@ -1,4 +1,4 @@
-//===- OnnxImportQuant.cpp - ONNX quantization ops as graph ops -----------===//
+//===- Quant.cpp - ONNX quantization ops as graph ops ---------------------===//
 //
 // QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger,
 // ConvInteger, QLinearMatMul and QLinearConv, composed from existing graph

@@ -1,4 +1,4 @@
-//===- OnnxImportSampling.cpp - ONNX sampling, cropping and bit ops -------===//
+//===- Sampling.cpp - ONNX sampling, cropping and bit ops -----------------===//
 //
 // GridSample, Col2Im, BitShift and BitCast map onto their graph ops
 // (GraphSamplingOps.td). AffineGrid is a constant grid of normalised

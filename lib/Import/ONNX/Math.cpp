@@ -1,4 +1,4 @@
-//===- OnnxImportMath.cpp - ONNX math and normalisation ops ---------------===//
+//===- Math.cpp - ONNX math and normalisation ops -------------------------===//
 //
 // The trigonometric, hyperbolic and bitwise ops map one to one onto graph
 // ops. IsInf, Swish, Hardmax, LpNormalization, MeanVarianceNormalization,

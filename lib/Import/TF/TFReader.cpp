@@ -1,6 +1,6 @@
-//===- TFReader.cpp - read TensorFlow graphs from disk ----------------------===//
+//===- TFReader.cpp - read TensorFlow graphs from disk --------------------===//
 
-#include "graphc/Import/TFReader.h"
+#include "graphc/Import/TF/TFReader.h"
 
 #include "ProtoParse.h"
 

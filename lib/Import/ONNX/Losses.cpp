@@ -1,4 +1,4 @@
-//===- OnnxImportLosses.cpp - ONNX loss ops to the graph dialect ----------===//
+//===- Losses.cpp - ONNX loss ops to the graph dialect --------------------===//
 //
 // NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss, composed from
 // existing graph ops: the picked log-probability is one gather_elements

@@ -1,7 +1,7 @@
 //===- OnnxReader.cpp - read ONNX models from disk
 //--------------------------===//
 
-#include "graphc/Import/OnnxReader.h"
+#include "graphc/Import/ONNX/OnnxReader.h"
 
 #include "ProtoParse.h"
 

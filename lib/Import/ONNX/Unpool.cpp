@@ -1,4 +1,4 @@
-//===- OnnxImportUnpool.cpp - ONNX MaxUnpool to the graph dialect ---------===//
+//===- Unpool.cpp - ONNX MaxUnpool to the graph dialect -------------------===//
 //
 // MaxUnpool puts each input value at the position MaxPool's `Indices`
 // output recorded for it, zeros elsewhere. Those indices are flat over the

@@ -1,9 +1,9 @@
-//===- OnnxImportLegacy.cpp - old (opset 1-8) forms of ONNX ops ---------===//
+//===- Legacy.cpp - old (opset 1-8) forms of ONNX ops ---------------------===//
 //
 // graphc reads default-domain opsets 1 and up. The translations in
-// OnnxImporter.cpp are written for the forms of opset 7 and later; this file
-// says which ops have a translated form at opsets 1-6 (checkLegacyOp) and
-// turns the old forms that differ into what those translations read
+// OnnxImporter.cpp are written for the forms of opset 7 and later; the
+// registry (OnnxOps.cpp) says which ops have a translated form at opsets 1-6
+// (an entry's `since` below 7) and this file turns the old forms that differ into what those translations read
 // (importLegacy), the way onnx.version_converter would:
 //
 //   * binary ops' `broadcast`/`axis` attributes (opset < 7) reshape B so
@@ -38,46 +38,6 @@ using mlir::success;
 
 namespace {
 
-/// An op whose old forms the importer translates, and the oldest opset
-/// whose form it translates.
-struct LegacyOp {
-  const char *name;
-  int64_t since;
-};
-
-// clang-format off
-/// Ops whose forms at opsets 1-6 are translated; every other op is refused
-/// below opset 7. Only ops whose old semantics were checked against the
-/// ONNX operator changelog belong here.
-const LegacyOp kLegacyOps[] = {
-  {"Abs", 1}, {"Add", 1}, {"And", 1}, {"ArgMax", 1}, {"ArgMin", 1},
-  {"AveragePool", 1}, {"BatchNormalization", 1}, {"Cast", 1}, {"Ceil", 1},
-  {"Clip", 1}, {"Concat", 1}, {"Constant", 1}, {"Conv", 1},
-  {"ConvTranspose", 1}, {"DepthToSpace", 1}, {"Div", 1}, {"Dropout", 1},
-  {"Elu", 1}, {"Equal", 1}, {"Exp", 1}, {"Flatten", 1}, {"Floor", 1},
-  {"Gather", 1}, {"Gemm", 1}, {"GlobalAveragePool", 1},
-  {"GlobalMaxPool", 1}, {"Greater", 1}, {"HardSigmoid", 1},
-  {"Identity", 1}, {"InstanceNormalization", 1}, {"LeakyRelu", 1},
-  {"Less", 1}, {"Log", 1}, {"LogSoftmax", 1}, {"MatMul", 1}, {"Max", 1},
-  {"MaxPool", 1}, {"Mean", 1}, {"Min", 1}, {"Mul", 1}, {"Neg", 1},
-  {"Not", 1}, {"Or", 1}, {"PRelu", 1}, {"Pad", 1}, {"Pow", 1},
-  {"Reciprocal", 1}, {"ReduceL1", 1}, {"ReduceL2", 1},
-  {"ReduceLogSum", 1}, {"ReduceLogSumExp", 1}, {"ReduceMax", 1},
-  {"ReduceMean", 1}, {"ReduceMin", 1}, {"ReduceProd", 1},
-  {"ReduceSum", 1}, {"ReduceSumSquare", 1}, {"Relu", 1}, {"Reshape", 1},
-  {"Selu", 1}, {"Shape", 1}, {"Sigmoid", 1}, {"Size", 1}, {"Slice", 1},
-  {"Softmax", 1}, {"Softplus", 1}, {"Softsign", 1}, {"SpaceToDepth", 1},
-  {"Split", 1}, {"Sqrt", 1}, {"Squeeze", 1}, {"Sub", 1}, {"Sum", 1},
-  {"Tanh", 1},
-  // Tile-1 took (input, tiles, axis); Tile-6 took today's repeats.
-  {"Tile", 6},
-  {"Transpose", 1}, {"Unsqueeze", 1},
-  // Upsample-1 was experimental; its nearest mode is translated.
-  {"Upsample", 1},
-  {"Xor", 1},
-};
-// clang-format on
-
 /// Binary ops that took `broadcast` and `axis` attributes before opset 7.
 bool hasLegacyBroadcast(StringRef op) {
   return llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "And", "Or",
@@ -104,26 +64,6 @@ onnx::AttributeProto &setAttr(onnx::NodeProto &node, StringRef name,
 }
 
 } // namespace
-
-LogicalResult OnnxImporter::checkLegacyOp(const GraphNode &node, Location at) {
-  if (opset >= 7) {
-    return success();
-  }
-  const LegacyOp *rule = nullptr;
-  for (const LegacyOp &entry : kLegacyOps) {
-    if (node.op == entry.name) {
-      rule = &entry;
-    }
-  }
-  if (rule && rule->since <= opset) {
-    return success();
-  }
-  return emitError(at) << "ONNX op '" << node.op << "' is not supported at opset "
-                       << opset << " (graphc translates its form from opset "
-                       << (rule ? rule->since : 7)
-                       << " on); upgrade the model with "
-                          "onnx.version_converter";
-}
 
 FailureOr<OnnxImporter::LegacyForm>
 OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,

@@ -1,10 +1,9 @@
 //===- OnnxImporterImpl.h - the ONNX importer's class -----------*- C++ -*-===//
 //
 // Private to lib/Import. The importer's state and helpers, shared by the
-// files that translate families of ONNX ops: OnnxImporter.cpp (the core
-// and most ops) and OnnxImport*.cpp (one file per family). A family file
-// defines a member `std::optional<FailureOr<Results>> importXxx(...)` that
-// returns std::nullopt for ops it does not take; importExtended tries each.
+// files that translate families of ONNX ops: OnnxImporter.cpp (the driver
+// and the core ops) and one file per family beside it. The registry
+// (OnnxOps.cpp) names, for each op, the family member that translates it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,26 +33,31 @@ mlir::Type convertOnnxElementType(mlir::MLIRContext *ctx, int32_t type);
 
 using llvm::StringRef;
 using mlir::ArrayRef;
-using mlir::FloatType;
-using mlir::IntegerType;
-using mlir::ModuleOp;
-using mlir::NameLoc;
-using mlir::StringAttr;
 using mlir::Attribute;
 using mlir::DenseElementsAttr;
 using mlir::ElementsAttr;
 using mlir::FailureOr;
+using mlir::FloatType;
+using mlir::IntegerType;
 using mlir::Location;
 using mlir::LogicalResult;
 using mlir::MLIRContext;
+using mlir::ModuleOp;
 using mlir::NamedAttribute;
+using mlir::NameLoc;
 using mlir::OpBuilder;
 using mlir::Operation;
 using mlir::OwningOpRef;
 using mlir::RankedTensorType;
+using mlir::StringAttr;
 using mlir::Type;
 using mlir::Value;
 using mlir::ValueRange;
+
+/// Whether `shape` is known and has no dynamic dimension.
+inline bool isStatic(const std::optional<llvm::SmallVector<int64_t>> &shape) {
+  return shape && !mlir::ShapedType::isDynamicShape(*shape);
+}
 
 class OnnxImporter {
 public:
@@ -162,15 +166,142 @@ public:
                                                          builder.getI64Type()),
                                    v));
   }
-  /// Translations too long to sit inline in importNode. Each returns the
-  /// node's results or fails having emitted at `at`.
-  FailureOr<llvm::SmallVector<Value>> importExtended(const GraphNode &node,
-                                                     const onnx::NodeProto &def,
-                                                     llvm::ArrayRef<Value> in,
-                                                     Location at);
+  // ---- the node being translated ----------------------------------------
+  // importNode sets `current` before calling a translator; the helpers below
+  // read it, so the translators share them instead of each declaring its own.
+  using Results = llvm::SmallVector<Value>;
+  struct CurrentNode {
+    StringRef op;
+    const onnx::NodeProto *def = nullptr;
+    llvm::ArrayRef<Value> in;
+    std::optional<Location> at;
+  } current;
+  /// Input `i`, or null when absent.
+  Value operand(unsigned i) {
+    return i < current.in.size() ? current.in[i] : Value();
+  }
+  /// Fails (naming the first) unless inputs 0..n-1 are present.
+  LogicalResult need(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) {
+      if (!operand(i)) {
+        return mlir::emitError(*current.at)
+               << current.op << " needs input " << i;
+      }
+    }
+    return mlir::success();
+  }
+  NamedAttribute named(StringRef n, Attribute a) {
+    return builder.getNamedAttr(n, a);
+  }
+  mlir::DenseI64ArrayAttr i64Array(llvm::ArrayRef<int64_t> v) {
+    return builder.getDenseI64ArrayAttr(v);
+  }
+  mlir::IntegerAttr i64Attr(int64_t v) { return builder.getI64IntegerAttr(v); }
+  /// One result, or failure when it is null.
+  FailureOr<Results> one(Value v) {
+    if (!v) {
+      return mlir::failure();
+    }
+    return Results{v};
+  }
+  StringRef attrStr(StringRef name, StringRef dflt) {
+    const onnx::AttributeProto *a = attr(*current.def, name);
+    return a ? StringRef(a->s()) : dflt;
+  }
+  std::optional<int64_t> rankOf(Value v) {
+    auto s = getShape(v);
+    if (!s) {
+      return std::nullopt;
+    }
+    return int64_t(s->size());
+  }
+  /// Integer list from input `index` (must be constant) or attribute `name`.
+  /// `present` tells whether either was given.
+  FailureOr<llvm::SmallVector<int64_t>> intsArg(unsigned index, StringRef name,
+                                                bool &present) {
+    present = false;
+    if (Value v = operand(index)) {
+      present = true;
+      auto ints = constInts(v);
+      if (!ints) {
+        return mlir::emitError(*current.at)
+               << current.op << " input " << index
+               << " must be a constant (it is computed at run time)";
+      }
+      return *ints;
+    }
+    if (auto ints = attrInts(*current.def, name)) {
+      present = true;
+      return *ints;
+    }
+    return llvm::SmallVector<int64_t>();
+  }
+  Attribute kindAttr(StringRef text) {
+    return parseAttr(ctx, *current.at, text);
+  }
+
+  /// The translators the registry (OnnxOps.cpp) dispatches to. Each returns
+  /// the node's results or fails having emitted at `at`.
+  FailureOr<llvm::SmallVector<Value>> importCore(const GraphNode &node,
+                                                 const onnx::NodeProto &def,
+                                                 llvm::ArrayRef<Value> in,
+                                                 Location at);
+  // One per op family, in ONNX/<Family>.cpp (OnnxOps.cpp says which).
+  FailureOr<Results> importReductions(const GraphNode &node,
+                                      const onnx::NodeProto &def,
+                                      llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importActivations(const GraphNode &node,
+                                       const onnx::NodeProto &def,
+                                       llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importShapeOps(const GraphNode &node,
+                                    const onnx::NodeProto &def,
+                                    llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importSliceSplit(const GraphNode &node,
+                                      const onnx::NodeProto &def,
+                                      llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importReshapeLike(const GraphNode &node,
+                                       const onnx::NodeProto &def,
+                                       llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importDepthSpace(const GraphNode &node,
+                                      const onnx::NodeProto &def,
+                                      llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importNormalization(const GraphNode &node,
+                                         const onnx::NodeProto &def,
+                                         llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importConvTranspose(const GraphNode &node,
+                                         const onnx::NodeProto &def,
+                                         llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importResize(const GraphNode &node,
+                                  const onnx::NodeProto &def,
+                                  llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importRecurrent(const GraphNode &node,
+                                     const onnx::NodeProto &def,
+                                     llvm::ArrayRef<Value> in, Location at);
+  FailureOr<Results> importEinsumNode(const GraphNode &node,
+                                      const onnx::NodeProto &def,
+                                      llvm::ArrayRef<Value> in, Location at);
   FailureOr<llvm::SmallVector<Value>> importEinsum(const onnx::NodeProto &def,
                                                    llvm::ArrayRef<Value> in,
                                                    Location at);
+  /// The error for an op the registry sends to a translator that does not
+  /// take it: a registry bug, which test/Import/op-registry.test catches.
+  LogicalResult notTranslated(const GraphNode &node, Location at) {
+    return mlir::emitError(at)
+           << "internal error: the ONNX op registry sends '" << node.op
+           << "' to a translator that does not take it";
+  }
+  /// A family file's translator as the registry calls it.
+  template <std::optional<FailureOr<llvm::SmallVector<Value>>> (
+      OnnxImporter::*Family)(const GraphNode &, const onnx::NodeProto &,
+                             llvm::ArrayRef<Value>, Location)>
+  FailureOr<llvm::SmallVector<Value>>
+  family(const GraphNode &node, const onnx::NodeProto &def,
+         llvm::ArrayRef<Value> in, Location at) {
+    if (auto results = (this->*Family)(node, def, in, at)) {
+      return std::move(*results);
+    }
+    return notTranslated(node, at);
+  }
   /// Family files: std::nullopt when the op is not theirs.
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importLosses(const GraphNode &node, const onnx::NodeProto &def,
@@ -181,9 +312,6 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importMath(const GraphNode &node, const onnx::NodeProto &def,
              llvm::ArrayRef<Value> in, Location at);
-  /// Refuses, below opset 7, an op whose form at the model's opset has no
-  /// translation (OnnxImportLegacy.cpp).
-  LogicalResult checkLegacyOp(const GraphNode &node, Location at);
   /// What importLegacy made of an old-form node.
   struct LegacyForm {
     /// The node rewritten into the newer form importNode reads (attributes
@@ -199,27 +327,27 @@ public:
                                      const onnx::NodeProto &def,
                                      llvm::SmallVectorImpl<Value> &in,
                                      Location at);
-  /// ONNX Shrink as compare/select arithmetic (OnnxImportShrink.cpp).
+  /// ONNX Shrink as compare/select arithmetic (Shrink.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importShrink(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
   /// Attention, RMSNormalization, RotaryEmbedding, CausalConvWithState,
-  /// LinearAttention (OnnxImportAttention.cpp).
+  /// LinearAttention (Attention.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importAttentionFamily(const GraphNode &node, const onnx::NodeProto &def,
                         llvm::ArrayRef<Value> in, Location at);
   /// GridSample, Col2Im, BitShift, BitCast, AffineGrid, CenterCropPad
-  /// (OnnxImportSampling.cpp).
+  /// (Sampling.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importSampling(const GraphNode &node, const onnx::NodeProto &def,
                  llvm::ArrayRef<Value> in, Location at);
   /// Pad mode wrap of `x` by the per-dimension `low` and `high` (negative
-  /// crops); null after emitting at `at` (OnnxImportSampling.cpp).
+  /// crops); null after emitting at `at` (Sampling.cpp).
   Value importWrapPad(Value x, llvm::ArrayRef<int64_t> low,
                       llvm::ArrayRef<int64_t> high, Location at);
   /// Quantization ops: QuantizeLinear, DequantizeLinear,
   /// DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul,
-  /// QLinearConv (OnnxImportQuant.cpp).
+  /// QLinearConv (Quant.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importQuant(const GraphNode &node, const onnx::NodeProto &def,
               llvm::ArrayRef<Value> in, Location at);
@@ -231,11 +359,11 @@ public:
               llvm::ArrayRef<int64_t> inShape, llvm::ArrayRef<int64_t> window,
               Location at);
   /// HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix, DFT, STFT
-  /// (OnnxImportSignal.cpp).
+  /// (Signal.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importSignal(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
-  /// MaxUnpool as a scatter into zeros (OnnxImportUnpool.cpp).
+  /// MaxUnpool as a scatter into zeros (Unpool.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importUnpool(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
