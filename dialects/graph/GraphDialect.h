@@ -1,4 +1,5 @@
-//===- GraphDialect.h - graph dialect declaration -----------------*- C++ -*-===//
+//===- GraphDialect.h - graph dialect declaration -----------------*- C++
+//-*-===//
 
 #ifndef GRAPHC_DIALECTS_GRAPH_GRAPHDIALECT_H
 #define GRAPHC_DIALECTS_GRAPH_GRAPHDIALECT_H

@@ -20,8 +20,9 @@ static LogicalResult inferBroadcastTernary(std::optional<Location> location,
                                            SmallVectorImpl<Type> &inferred) {
   SmallVector<Type, 1> values;
   if (failed(inferBroadcastBinary(location, opName, value0, value1,
-                                  /*resultElementType=*/nullptr, values)))
+                                  /*resultElementType=*/nullptr, values))) {
     return failure();
+  }
   Type elementType = cast<TensorType>(values.front()).getElementType();
   return inferBroadcastBinary(location, opName, third, values.front(),
                               thirdElementMustMatch ? Type() : elementType,
@@ -38,10 +39,11 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *,
                                        SmallVectorImpl<Type> &inferred) {
   Type to = adaptor.getTo();
   if (!isa<FloatType>(to) && !to.isSignlessInteger() &&
-      !to.isUnsignedInteger())
+      !to.isUnsignedInteger()) {
     return emitOptionalError(location, "graph.cast: target type ", to,
                              " is not a float, signless or unsigned integer "
                              "type");
+  }
   inferred.push_back(cast<TensorType>(adaptor.getInput().getType()).clone(to));
   return success();
 }
@@ -72,10 +74,11 @@ LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
   auto rhs = cast<TensorType>(adaptor.getRhs().getType());
   // The result is i1 whatever the operands are, so check their agreement here
   // rather than through inferBroadcastBinary's common element type.
-  if (lhs.getElementType() != rhs.getElementType())
+  if (lhs.getElementType() != rhs.getElementType()) {
     return emitOptionalError(location, getOperationName(),
                              ": operand element types ", lhs.getElementType(),
                              " and ", rhs.getElementType(), " differ");
+  }
   return inferBroadcastBinary(location, getOperationName(), lhs, rhs,
                               IntegerType::get(context, 1), inferred);
 }

@@ -41,23 +41,27 @@ bool isFoldableElementType(Type type) {
 bool getBroadcastConstants(ArrayRef<Attribute> operands, Type resultType,
                            SmallVectorImpl<Attribute> &constants) {
   auto type = dyn_cast<RankedTensorType>(resultType);
-  if (!type || !type.hasStaticShape())
+  if (!type || !type.hasStaticShape()) {
     return false;
+  }
   for (Attribute operand : operands) {
     auto elements = dyn_cast_if_present<ElementsAttr>(operand);
-    if (!elements)
+    if (!elements) {
       return false;
+    }
     auto operandType = cast<ShapedType>(elements.getType());
-    if (!isFoldableElementType(operandType.getElementType()))
+    if (!isFoldableElementType(operandType.getElementType())) {
       return false;
+    }
     auto resized = type.clone(operandType.getElementType());
     if (operandType == resized) {
       constants.push_back(elements);
       continue;
     }
     auto splat = dyn_cast<SplatElementsAttr>(elements);
-    if (!splat)
+    if (!splat) {
       return false;
+    }
     constants.push_back(splat.resizeSplat(resized));
   }
   return true;
@@ -65,25 +69,29 @@ bool getBroadcastConstants(ArrayRef<Attribute> operands, Type resultType,
 
 /// Refuses a float result that is NaN (see the file comment).
 std::optional<APFloat> notNaN(std::optional<APFloat> value) {
-  if (value && value->isNaN())
+  if (value && value->isNaN()) {
     return std::nullopt;
+  }
   return value;
 }
 
 Attribute foldUnary(ArrayRef<Attribute> operands, Type resultType,
                     FloatUnaryFn floatFn, IntUnaryFn intFn) {
   SmallVector<Attribute, 1> constants;
-  if (!getBroadcastConstants(operands, resultType, constants))
+  if (!getBroadcastConstants(operands, resultType, constants)) {
     return {};
+  }
   if (isa<FloatType>(getElementTypeOrSelf(resultType))) {
-    if (!floatFn)
+    if (!floatFn) {
       return {};
+    }
     return constFoldUnaryOpConditional<FloatAttr, APFloat, void>(
         constants, resultType,
         [&](const APFloat &a) { return notNaN(floatFn(a)); });
   }
-  if (!intFn)
+  if (!intFn) {
     return {};
+  }
   return constFoldUnaryOpConditional<IntegerAttr, APInt, void>(
       constants, resultType, intFn);
 }
@@ -91,18 +99,21 @@ Attribute foldUnary(ArrayRef<Attribute> operands, Type resultType,
 Attribute foldBinary(ArrayRef<Attribute> operands, Type resultType,
                      FloatBinaryFn floatFn, IntBinaryFn intFn) {
   SmallVector<Attribute, 2> constants;
-  if (!getBroadcastConstants(operands, resultType, constants))
+  if (!getBroadcastConstants(operands, resultType, constants)) {
     return {};
+  }
   if (isa<FloatType>(getElementTypeOrSelf(resultType))) {
-    if (!floatFn)
+    if (!floatFn) {
       return {};
+    }
     return constFoldBinaryOpConditional<FloatAttr, APFloat, void>(
         constants, resultType, [&](const APFloat &a, const APFloat &b) {
           return notNaN(floatFn(a, b));
         });
   }
-  if (!intFn)
+  if (!intFn) {
     return {};
+  }
   return constFoldBinaryOpConditional<IntegerAttr, APInt, void>(
       constants, resultType, intFn);
 }
@@ -110,8 +121,9 @@ Attribute foldBinary(ArrayRef<Attribute> operands, Type resultType,
 /// Whether `attr` is a splat of the integer `value`.
 bool isSplatInt(Attribute attr, int64_t value) {
   auto splat = dyn_cast_if_present<SplatElementsAttr>(attr);
-  if (!splat || !splat.getElementType().isSignlessInteger())
+  if (!splat || !splat.getElementType().isSignlessInteger()) {
     return false;
+  }
   APInt element = splat.getSplatValue<APInt>();
   return element == APInt(element.getBitWidth(), value, /*isSigned=*/true,
                           /*implicitTrunc=*/true);
@@ -121,8 +133,9 @@ bool isSplatInt(Attribute attr, int64_t value) {
 /// -0.0 differ).
 bool isSplatFloat(Attribute attr, double value) {
   auto splat = dyn_cast_if_present<SplatElementsAttr>(attr);
-  if (!splat || !isa<FloatType>(splat.getElementType()))
+  if (!splat || !isa<FloatType>(splat.getElementType())) {
     return false;
+  }
   APFloat element = splat.getSplatValue<APFloat>();
   APFloat expected(value);
   bool losesInfo;
@@ -136,8 +149,9 @@ bool isSplatFloat(Attribute attr, double value) {
 Attribute getSplat(Type type, int64_t value) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape() ||
-      !tensor.getElementType().isSignlessInteger())
+      !tensor.getElementType().isSignlessInteger()) {
     return {};
+  }
   unsigned width = tensor.getElementType().getIntOrFloatBitWidth();
   return DenseElementsAttr::get(tensor,
                                 APInt(width, value, /*isSigned=*/width > 1,
@@ -147,22 +161,25 @@ Attribute getSplat(Type type, int64_t value) {
 /// Returns `value` when it has `type`, for identities that must not change
 /// the result type (a broadcast or a refinement).
 OpFoldResult ifSameType(Value value, Type type) {
-  if (value.getType() == type)
+  if (value.getType() == type) {
     return value;
+  }
   return {};
 }
 
 /// `op(op(x))` folds to `op(x)` for an idempotent unary op.
 template <typename OpTy> OpFoldResult foldIdempotent(OpTy op) {
-  if (auto inner = op.getInput().template getDefiningOp<OpTy>())
+  if (auto inner = op.getInput().template getDefiningOp<OpTy>()) {
     return ifSameType(inner.getResult(), op.getType());
+  }
   return {};
 }
 
 /// `op(op(x))` folds to `x` for an involution.
 template <typename OpTy> OpFoldResult foldInvolution(OpTy op) {
-  if (auto inner = op.getInput().template getDefiningOp<OpTy>())
+  if (auto inner = op.getInput().template getDefiningOp<OpTy>()) {
     return ifSameType(inner.getInput(), op.getType());
+  }
   return {};
 }
 
@@ -178,8 +195,9 @@ APFloat roundToIntegral(APFloat value, APFloat::roundingMode mode) {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult folded = foldInvolution(*this))
+  if (OpFoldResult folded = foldInvolution(*this)) {
     return folded;
+  }
   return foldUnary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a) -> std::optional<APFloat> { return -a; },
@@ -187,8 +205,9 @@ OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult folded = foldIdempotent(*this))
+  if (OpFoldResult folded = foldIdempotent(*this)) {
     return folded;
+  }
   return foldUnary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a) -> std::optional<APFloat> { return abs(a); },
@@ -196,8 +215,9 @@ OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult folded = foldIdempotent(*this))
+  if (OpFoldResult folded = foldIdempotent(*this)) {
     return folded;
+  }
   return foldUnary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a) -> std::optional<APFloat> {
@@ -209,18 +229,21 @@ OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult SignOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult folded = foldIdempotent(*this))
+  if (OpFoldResult folded = foldIdempotent(*this)) {
     return folded;
+  }
   return foldUnary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a) -> std::optional<APFloat> {
-        if (a.isZero() || a.isNaN())
+        if (a.isZero() || a.isNaN()) {
           return a;
+        }
         return APFloat::getOne(a.getSemantics(), a.isNegative());
       },
       [](const APInt &a) -> std::optional<APInt> {
-        if (a.isZero())
+        if (a.isZero()) {
           return a;
+        }
         return a.isNegative() ? APInt::getAllOnes(a.getBitWidth())
                               : APInt(a.getBitWidth(), 1);
       });
@@ -232,10 +255,12 @@ OpFoldResult SqrtOp::fold(FoldAdaptor adaptor) {
   return foldUnary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a) -> std::optional<APFloat> {
-        if (a.isNegative() && !a.isZero())
+        if (a.isNegative() && !a.isZero()) {
           return std::nullopt;
-        if (&a.getSemantics() == &APFloat::IEEEsingle())
+        }
+        if (&a.getSemantics() == &APFloat::IEEEsingle()) {
           return APFloat(std::sqrt(a.convertToFloat()));
+        }
         return APFloat(std::sqrt(a.convertToDouble()));
       },
       nullptr);
@@ -251,8 +276,9 @@ OpFoldResult ReciprocalOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult folded = foldIdempotent(*this))
+  if (OpFoldResult folded = foldIdempotent(*this)) {
     return folded;
+  }
   return foldUnary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a) -> std::optional<APFloat> {
@@ -262,8 +288,9 @@ OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult CeilOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult folded = foldIdempotent(*this))
+  if (OpFoldResult folded = foldIdempotent(*this)) {
     return folded;
+  }
   return foldUnary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a) -> std::optional<APFloat> {
@@ -273,8 +300,9 @@ OpFoldResult CeilOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult RoundOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult folded = foldIdempotent(*this))
+  if (OpFoldResult folded = foldIdempotent(*this)) {
     return folded;
+  }
   return foldUnary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a) -> std::optional<APFloat> {
@@ -284,8 +312,9 @@ OpFoldResult RoundOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult folded = foldInvolution(*this))
+  if (OpFoldResult folded = foldInvolution(*this)) {
     return folded;
+  }
   return foldUnary(adaptor.getOperands(), getType(), nullptr,
                    [](const APInt &a) -> std::optional<APInt> { return ~a; });
 }
@@ -306,11 +335,13 @@ template <>
 std::optional<APInt> castElement<IntegerAttr, IntegerAttr>(const APInt &value,
                                                            Type to) {
   unsigned width = to.getIntOrFloatBitWidth();
-  if (width == 1)
+  if (width == 1) {
     return APInt(1, !value.isZero());
+  }
   // Booleans are 0 or 1, other integers are signed.
-  if (value.getBitWidth() == 1)
+  if (value.getBitWidth() == 1) {
     return value.zext(width);
+  }
   return value.sextOrTrunc(width);
 }
 
@@ -327,13 +358,15 @@ template <>
 std::optional<APInt> castElement<FloatAttr, IntegerAttr>(const APFloat &value,
                                                          Type to) {
   unsigned width = to.getIntOrFloatBitWidth();
-  if (width == 1)
+  if (width == 1) {
     return APInt(1, !value.isZero());
+  }
   APSInt result(width, /*isUnsigned=*/false);
   bool isExact;
   if (value.convertToInteger(result, APFloat::rmTowardZero, &isExact) &
-      APFloat::opInvalidOp)
+      APFloat::opInvalidOp) {
     return std::nullopt;
+  }
   return APInt(result);
 }
 
@@ -360,25 +393,31 @@ Attribute foldCast(Attribute constant, Type resultType) {
 } // namespace
 
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
-  if (getInput().getType() == getType())
+  if (getInput().getType() == getType()) {
     return getInput();
+  }
   // The constant must have the result's shape; only the element type changes.
   auto resultType = dyn_cast<RankedTensorType>(getType());
   auto constant = dyn_cast_if_present<ElementsAttr>(adaptor.getInput());
   if (!resultType || !constant ||
       constant.getShapedType().getShape() != resultType.getShape() ||
-      !resultType.hasStaticShape())
+      !resultType.hasStaticShape()) {
     return {};
+  }
   Type from = constant.getElementType(), to = resultType.getElementType();
-  if (!isFoldableElementType(from) || !isFoldableElementType(to))
+  if (!isFoldableElementType(from) || !isFoldableElementType(to)) {
     return {};
+  }
   bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
-  if (fromFloat && toFloat)
+  if (fromFloat && toFloat) {
     return foldCast<FloatAttr, FloatAttr>(constant, resultType);
-  if (fromFloat)
+  }
+  if (fromFloat) {
     return foldCast<FloatAttr, IntegerAttr>(constant, resultType);
-  if (toFloat)
+  }
+  if (toFloat) {
     return foldCast<IntegerAttr, FloatAttr>(constant, resultType);
+  }
   return foldCast<IntegerAttr, IntegerAttr>(constant, resultType);
 }
 
@@ -405,9 +444,11 @@ std::optional<APInt> intMin(const APInt &a, const APInt &b) {
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   // x + (-0.0) is x for every float x, but x + (+0.0) turns -0.0 into +0.0.
-  if (isSplatInt(adaptor.getRhs(), 0) || isSplatFloat(adaptor.getRhs(), -0.0))
-    if (OpFoldResult folded = ifSameType(getLhs(), getType()))
+  if (isSplatInt(adaptor.getRhs(), 0) || isSplatFloat(adaptor.getRhs(), -0.0)) {
+    if (OpFoldResult folded = ifSameType(getLhs(), getType())) {
       return folded;
+    }
+  }
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
@@ -420,13 +461,17 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   // x - (+0.0) is x + (-0.0), which is x for every float x.
-  if (isSplatInt(adaptor.getRhs(), 0) || isSplatFloat(adaptor.getRhs(), 0.0))
-    if (OpFoldResult folded = ifSameType(getLhs(), getType()))
+  if (isSplatInt(adaptor.getRhs(), 0) || isSplatFloat(adaptor.getRhs(), 0.0)) {
+    if (OpFoldResult folded = ifSameType(getLhs(), getType())) {
       return folded;
+    }
+  }
   // x - x is 0 for integers (for floats, inf - inf is NaN).
-  if (getLhs() == getRhs())
-    if (Attribute zero = getSplat(getType(), 0))
+  if (getLhs() == getRhs()) {
+    if (Attribute zero = getSplat(getType(), 0)) {
       return zero;
+    }
+  }
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
@@ -438,13 +483,17 @@ OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
-  if (isSplatInt(adaptor.getRhs(), 1) || isSplatFloat(adaptor.getRhs(), 1.0))
-    if (OpFoldResult folded = ifSameType(getLhs(), getType()))
+  if (isSplatInt(adaptor.getRhs(), 1) || isSplatFloat(adaptor.getRhs(), 1.0)) {
+    if (OpFoldResult folded = ifSameType(getLhs(), getType())) {
       return folded;
+    }
+  }
   // x * 0 is 0 for integers only: for floats, inf * 0 is NaN and -1 * 0 is -0.
-  if (isSplatInt(adaptor.getRhs(), 0))
-    if (Attribute zero = getSplat(getType(), 0))
+  if (isSplatInt(adaptor.getRhs(), 0)) {
+    if (Attribute zero = getSplat(getType(), 0)) {
       return zero;
+    }
+  }
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
@@ -456,9 +505,11 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
-  if (isSplatInt(adaptor.getRhs(), 1) || isSplatFloat(adaptor.getRhs(), 1.0))
-    if (OpFoldResult folded = ifSameType(getLhs(), getType()))
+  if (isSplatInt(adaptor.getRhs(), 1) || isSplatFloat(adaptor.getRhs(), 1.0)) {
+    if (OpFoldResult folded = ifSameType(getLhs(), getType())) {
       return folded;
+    }
+  }
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
@@ -466,20 +517,24 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       },
       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
         bool overflow;
-        if (b.isZero())
+        if (b.isZero()) {
           return std::nullopt;
+        }
         APInt quotient = a.sdiv_ov(b, overflow);
-        if (overflow)
+        if (overflow) {
           return std::nullopt;
+        }
         return quotient;
       });
 }
 
 OpFoldResult FloorDivOp::fold(FoldAdaptor adaptor) {
   // floor(x / 1) is x for integers only.
-  if (isSplatInt(adaptor.getRhs(), 1))
-    if (OpFoldResult folded = ifSameType(getLhs(), getType()))
+  if (isSplatInt(adaptor.getRhs(), 1)) {
+    if (OpFoldResult folded = ifSameType(getLhs(), getType())) {
       return folded;
+    }
+  }
   return foldBinary(
       adaptor.getOperands(), getType(),
       [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
@@ -487,15 +542,18 @@ OpFoldResult FloorDivOp::fold(FoldAdaptor adaptor) {
       },
       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
         bool overflow;
-        if (b.isZero())
+        if (b.isZero()) {
           return std::nullopt;
+        }
         APInt quotient = a.sdiv_ov(b, overflow);
-        if (overflow)
+        if (overflow) {
           return std::nullopt;
+        }
         // sdiv truncates; step down when the exact quotient was negative and
         // not whole.
-        if (!a.srem(b).isZero() && a.isNegative() != b.isNegative())
+        if (!a.srem(b).isZero() && a.isNegative() != b.isNegative()) {
           --quotient;
+        }
         return quotient;
       });
 }
@@ -507,18 +565,22 @@ OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
         // CPython's float_rem.
         APFloat result = a;
         result.mod(b);
-        if (result.isZero())
+        if (result.isZero()) {
           return APFloat::getZero(a.getSemantics(), b.isNegative());
-        if (result.isNegative() != b.isNegative())
+        }
+        if (result.isNegative() != b.isNegative()) {
           result = result + b;
+        }
         return result;
       },
       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
-        if (b.isZero())
+        if (b.isZero()) {
           return std::nullopt;
+        }
         APInt result = a.srem(b);
-        if (!result.isZero() && result.isNegative() != b.isNegative())
+        if (!result.isZero() && result.isNegative() != b.isNegative()) {
           result += b;
+        }
         return result;
       });
 }
@@ -532,31 +594,38 @@ OpFoldResult RemOp::fold(FoldAdaptor adaptor) {
         return result;
       },
       [](const APInt &a, const APInt &b) -> std::optional<APInt> {
-        if (b.isZero())
+        if (b.isZero()) {
           return std::nullopt;
+        }
         return a.srem(b);
       });
 }
 
 OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
-  if (getLhs() == getRhs())
+  if (getLhs() == getRhs()) {
     return ifSameType(getLhs(), getType());
+  }
   return foldBinary(adaptor.getOperands(), getType(), floatMax, intMax);
 }
 
 OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
-  if (getLhs() == getRhs())
+  if (getLhs() == getRhs()) {
     return ifSameType(getLhs(), getType());
+  }
   return foldBinary(adaptor.getOperands(), getType(), floatMin, intMin);
 }
 
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
-  if (getLhs() == getRhs() || isSplatInt(adaptor.getRhs(), 1))
-    if (OpFoldResult folded = ifSameType(getLhs(), getType()))
+  if (getLhs() == getRhs() || isSplatInt(adaptor.getRhs(), 1)) {
+    if (OpFoldResult folded = ifSameType(getLhs(), getType())) {
       return folded;
-  if (isSplatInt(adaptor.getRhs(), 0))
-    if (Attribute zero = getSplat(getType(), 0))
+    }
+  }
+  if (isSplatInt(adaptor.getRhs(), 0)) {
+    if (Attribute zero = getSplat(getType(), 0)) {
       return zero;
+    }
+  }
   return foldBinary(adaptor.getOperands(), getType(), nullptr,
                     [](const APInt &a, const APInt &b) -> std::optional<APInt> {
                       return a & b;
@@ -564,12 +633,16 @@ OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
-  if (getLhs() == getRhs() || isSplatInt(adaptor.getRhs(), 0))
-    if (OpFoldResult folded = ifSameType(getLhs(), getType()))
+  if (getLhs() == getRhs() || isSplatInt(adaptor.getRhs(), 0)) {
+    if (OpFoldResult folded = ifSameType(getLhs(), getType())) {
       return folded;
-  if (isSplatInt(adaptor.getRhs(), 1))
-    if (Attribute one = getSplat(getType(), 1))
+    }
+  }
+  if (isSplatInt(adaptor.getRhs(), 1)) {
+    if (Attribute one = getSplat(getType(), 1)) {
       return one;
+    }
+  }
   return foldBinary(adaptor.getOperands(), getType(), nullptr,
                     [](const APInt &a, const APInt &b) -> std::optional<APInt> {
                       return a | b;
@@ -577,12 +650,16 @@ OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
-  if (isSplatInt(adaptor.getRhs(), 0))
-    if (OpFoldResult folded = ifSameType(getLhs(), getType()))
+  if (isSplatInt(adaptor.getRhs(), 0)) {
+    if (OpFoldResult folded = ifSameType(getLhs(), getType())) {
       return folded;
-  if (getLhs() == getRhs())
-    if (Attribute zero = getSplat(getType(), 0))
+    }
+  }
+  if (getLhs() == getRhs()) {
+    if (Attribute zero = getSplat(getType(), 0)) {
       return zero;
+    }
+  }
   return foldBinary(adaptor.getOperands(), getType(), nullptr,
                     [](const APInt &a, const APInt &b) -> std::optional<APInt> {
                       return a ^ b;
@@ -595,12 +672,14 @@ OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult ClampOp::fold(FoldAdaptor adaptor) {
   SmallVector<Attribute, 3> constants;
-  if (!getBroadcastConstants(adaptor.getOperands(), getType(), constants))
+  if (!getBroadcastConstants(adaptor.getOperands(), getType(), constants)) {
     return {};
+  }
   Attribute lowered =
       foldBinary({constants[0], constants[1]}, getType(), floatMax, intMax);
-  if (!lowered)
+  if (!lowered) {
     return {};
+  }
   return foldBinary({lowered, constants[2]}, getType(), floatMin, intMin);
 }
 
@@ -611,8 +690,9 @@ OpFoldResult ClampOp::fold(FoldAdaptor adaptor) {
 namespace {
 
 bool evaluateComparison(CompareDirection direction, int order, bool unordered) {
-  if (unordered)
+  if (unordered) {
     return direction == CompareDirection::ne;
+  }
   switch (direction) {
   case CompareDirection::eq:
     return order == 0;
@@ -637,15 +717,18 @@ OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
   auto lhsType = cast<TensorType>(getLhs().getType());
   bool isFloat = isa<FloatType>(lhsType.getElementType());
   // x <op> x is known for integers; a float x may be NaN.
-  if (getLhs() == getRhs() && !isFloat)
+  if (getLhs() == getRhs() && !isFloat) {
     if (Attribute same = getSplat(
-            getType(), evaluateComparison(direction, 0, /*unordered=*/false)))
+            getType(), evaluateComparison(direction, 0, /*unordered=*/false))) {
       return same;
+    }
+  }
 
   SmallVector<Attribute, 2> constants;
-  if (!getBroadcastConstants(adaptor.getOperands(), getType(), constants))
+  if (!getBroadcastConstants(adaptor.getOperands(), getType(), constants)) {
     return {};
-  if (isFloat)
+  }
+  if (isFloat) {
     return constFoldBinaryOpConditional<FloatAttr, APFloat, void, IntegerAttr,
                                         APInt>(
         constants, getType(),
@@ -657,6 +740,7 @@ OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
           return APInt(1, evaluateComparison(direction, order,
                                              cmp == APFloat::cmpUnordered));
         });
+  }
   bool isBool = lhsType.getElementType().isInteger(1);
   return constFoldBinaryOpConditional<IntegerAttr, APInt, void>(
       constants, getType(),
@@ -672,27 +756,33 @@ OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
-  if (getTrueValue() == getFalseValue())
+  if (getTrueValue() == getFalseValue()) {
     return ifSameType(getTrueValue(), getType());
-  if (isSplatInt(adaptor.getCond(), 1))
+  }
+  if (isSplatInt(adaptor.getCond(), 1)) {
     return ifSameType(getTrueValue(), getType());
-  if (isSplatInt(adaptor.getCond(), 0))
+  }
+  if (isSplatInt(adaptor.getCond(), 0)) {
     return ifSameType(getFalseValue(), getType());
+  }
 
   SmallVector<Attribute, 3> constants;
-  if (!getBroadcastConstants(adaptor.getOperands(), getType(), constants))
+  if (!getBroadcastConstants(adaptor.getOperands(), getType(), constants)) {
     return {};
+  }
   auto cond = cast<DenseElementsAttr>(constants[0]);
   auto trueValues = dyn_cast<DenseElementsAttr>(constants[1]);
   auto falseValues = dyn_cast<DenseElementsAttr>(constants[2]);
-  if (!trueValues || !falseValues)
+  if (!trueValues || !falseValues) {
     return {};
+  }
   SmallVector<Attribute> result;
   result.reserve(cond.getNumElements());
   for (auto [c, t, f] : llvm::zip_equal(cond.getValues<bool>(),
                                         trueValues.getValues<Attribute>(),
-                                        falseValues.getValues<Attribute>()))
+                                        falseValues.getValues<Attribute>())) {
     result.push_back(c ? t : f);
+  }
   return DenseElementsAttr::get(cast<ShapedType>(getType()), result);
 }
 
@@ -701,17 +791,20 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult ReduceOp::fold(FoldAdaptor) {
-  if (getAxes().empty())
+  if (getAxes().empty()) {
     return ifSameType(getInput(), getType());
+  }
   // Reducing only dimensions of size 1 and keeping them changes nothing,
   // whatever the kind.
   auto inputType = dyn_cast<RankedTensorType>(getInput().getType());
-  if (!getKeepdims() || !inputType)
+  if (!getKeepdims() || !inputType) {
     return {};
+  }
   for (int64_t axis : getAxes()) {
     int64_t dim = axis < 0 ? axis + inputType.getRank() : axis;
-    if (inputType.getDimSize(dim) != 1)
+    if (inputType.getDimSize(dim) != 1) {
       return {};
+    }
   }
   return ifSameType(getInput(), getType());
 }

@@ -25,8 +25,9 @@ OpFoldResult PoolOp::fold(FoldAdaptor) {
   };
   if (getInput().getType() != getType() || !isAll(getWindow(), 1) ||
       !isAll(getStrides(), 1) || !isAll(getPadLow(), 0) ||
-      !isAll(getPadHigh(), 0))
+      !isAll(getPadHigh(), 0)) {
     return {};
+  }
   return getInput();
 }
 
@@ -39,12 +40,15 @@ OpFoldResult ResizeOp::fold(FoldAdaptor) {
   // and nearest picks that element exactly. Linear and cubic would compute
   // 0 * neighbour, which is NaN next to an infinity, so they stay.
   if (getMode() != ResizeMode::nearest || getInput().getType() != getType() ||
-      getCoordinateMode() == CoordinateMode::tf_crop_and_resize)
+      getCoordinateMode() == CoordinateMode::tf_crop_and_resize) {
     return {};
+  }
   // Explicit scales other than 1 move the sampling points.
-  if (std::optional<ArrayRef<double>> scales = getScales())
-    if (llvm::any_of(*scales, [](double s) { return s != 1.0; }))
+  if (std::optional<ArrayRef<double>> scales = getScales()) {
+    if (llvm::any_of(*scales, [](double s) { return s != 1.0; })) {
       return {};
+    }
+  }
   return getInput();
 }
 
@@ -63,20 +67,25 @@ struct AbsorbTransposeIntoMatMul : public OpRewritePattern<MatMulOp> {
   /// exactly the last two of its (at least two) dimensions.
   static Value getSwappedSource(Value value) {
     auto transpose = value.getDefiningOp<TransposeOp>();
-    if (!transpose)
+    if (!transpose) {
       return {};
-    auto sourceType = dyn_cast<RankedTensorType>(transpose.getInput().getType());
+    }
+    auto sourceType =
+        dyn_cast<RankedTensorType>(transpose.getInput().getType());
     ArrayRef<int64_t> perm = transpose.getPerm();
-    if (!sourceType)
+    if (!sourceType) {
       return {};
+    }
     int64_t rank = sourceType.getRank();
-    if (rank < 2 || static_cast<int64_t>(perm.size()) != rank)
+    if (rank < 2 || static_cast<int64_t>(perm.size()) != rank) {
       return {};
+    }
     for (int64_t i = 0; i < rank; ++i) {
       int64_t p = perm[i] < 0 ? perm[i] + rank : perm[i];
       int64_t want = i < rank - 2 ? i : (i == rank - 2 ? rank - 1 : rank - 2);
-      if (p != want)
+      if (p != want) {
         return {};
+      }
     }
     return transpose.getInput();
   }
@@ -85,8 +94,9 @@ struct AbsorbTransposeIntoMatMul : public OpRewritePattern<MatMulOp> {
                                 PatternRewriter &rewriter) const override {
     Value lhs = getSwappedSource(op.getLhs());
     Value rhs = getSwappedSource(op.getRhs());
-    if (!lhs && !rhs)
+    if (!lhs && !rhs) {
       return rewriter.notifyMatchFailure(op, "no last-two-dims transpose");
+    }
     rewriter.modifyOpInPlace(op, [&] {
       if (lhs) {
         op.getLhsMutable().assign(lhs);

@@ -3,8 +3,8 @@
 #include "graph/GraphOps.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -36,8 +36,9 @@ Operation *GraphDialect::materializeConstant(OpBuilder &builder,
                                              Attribute value, Type type,
                                              Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);
-  if (!elements || elements.getType() != type)
+  if (!elements || elements.getType() != type) {
     return nullptr;
+  }
   return ConstantOp::create(builder, loc, elements);
 }
 
@@ -57,22 +58,22 @@ LogicalResult graphc::graph::broadcastShapes(std::optional<Location> loc,
     int64_t l = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
     int64_t r = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
     int64_t &out = result[rank - 1 - i];
-    if (l == r)
+    if (l == r) {
       out = l;
-    else if (l == 1)
+    } else if (l == 1) {
       out = r;
-    else if (r == 1)
+    } else if (r == 1) {
       out = l;
-    else if (ShapedType::isDynamic(l))
+    } else if (ShapedType::isDynamic(l)) {
       out = r;
-    else if (ShapedType::isDynamic(r))
+    } else if (ShapedType::isDynamic(r)) {
       out = l;
-    else
-      return emitOptionalError(loc, opName, ": cannot broadcast dimension ",
-                               l, " against ", r, " (shapes [",
-                               llvm::make_range(lhs.begin(), lhs.end()),
-                               "] and [",
-                               llvm::make_range(rhs.begin(), rhs.end()), "])");
+    } else {
+      return emitOptionalError(
+          loc, opName, ": cannot broadcast dimension ", l, " against ", r,
+          " (shapes [", llvm::make_range(lhs.begin(), lhs.end()), "] and [",
+          llvm::make_range(rhs.begin(), rhs.end()), "])");
+    }
   }
   return success();
 }
@@ -82,14 +83,16 @@ LogicalResult graphc::graph::inferBroadcastBinary(
     Type resultElementType, SmallVectorImpl<Type> &inferred) {
   auto lhsType = dyn_cast<TensorType>(lhs);
   auto rhsType = dyn_cast<TensorType>(rhs);
-  if (!lhsType || !rhsType)
+  if (!lhsType || !rhsType) {
     return emitOptionalError(loc, opName, ": operands must be tensors");
+  }
   Type elementType = resultElementType;
   if (!elementType) {
-    if (lhsType.getElementType() != rhsType.getElementType())
+    if (lhsType.getElementType() != rhsType.getElementType()) {
       return emitOptionalError(loc, opName, ": operand element types ",
                                lhsType.getElementType(), " and ",
                                rhsType.getElementType(), " differ");
+    }
     elementType = lhsType.getElementType();
   }
   if (!lhsType.hasRank() || !rhsType.hasRank()) {
@@ -98,8 +101,9 @@ LogicalResult graphc::graph::inferBroadcastBinary(
   }
   SmallVector<int64_t> shape;
   if (failed(broadcastShapes(loc, opName, lhsType.getShape(),
-                             rhsType.getShape(), shape)))
+                             rhsType.getShape(), shape))) {
     return failure();
+  }
   inferred.push_back(RankedTensorType::get(shape, elementType));
   return success();
 }
@@ -107,22 +111,27 @@ LogicalResult graphc::graph::inferBroadcastBinary(
 Type graphc::graph::refineTensorType(Type a, Type b) {
   auto ta = dyn_cast<TensorType>(a);
   auto tb = dyn_cast<TensorType>(b);
-  if (!ta || !tb || ta.getElementType() != tb.getElementType())
+  if (!ta || !tb || ta.getElementType() != tb.getElementType()) {
     return nullptr;
-  if (!ta.hasRank())
+  }
+  if (!ta.hasRank()) {
     return tb;
-  if (!tb.hasRank())
+  }
+  if (!tb.hasRank()) {
     return ta;
-  if (ta.getRank() != tb.getRank())
+  }
+  if (ta.getRank() != tb.getRank()) {
     return nullptr;
+  }
   SmallVector<int64_t> shape;
   for (auto [da, db] : llvm::zip_equal(ta.getShape(), tb.getShape())) {
-    if (ShapedType::isDynamic(da))
+    if (ShapedType::isDynamic(da)) {
       shape.push_back(db);
-    else if (ShapedType::isDynamic(db) || da == db)
+    } else if (ShapedType::isDynamic(db) || da == db) {
       shape.push_back(da);
-    else
+    } else {
       return nullptr;
+    }
   }
   // Keep an encoding only when both agree on it.
   auto ra = cast<RankedTensorType>(ta);
@@ -134,19 +143,22 @@ Type graphc::graph::refineTensorType(Type a, Type b) {
 
 std::optional<int64_t> graphc::graph::getStaticNumElements(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasStaticShape())
+  if (!shaped || !shaped.hasStaticShape()) {
     return std::nullopt;
+  }
   return shaped.getNumElements();
 }
 
 std::optional<int64_t> graphc::graph::getStaticSizeInBytes(Type type) {
   std::optional<int64_t> n = getStaticNumElements(type);
-  if (!n)
+  if (!n) {
     return std::nullopt;
+  }
   Type element = cast<ShapedType>(type).getElementType();
   int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
-  if (auto complex = dyn_cast<ComplexType>(element))
+  if (auto complex = dyn_cast<ComplexType>(element)) {
     bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
+  }
   return *n * ((bits + 7) / 8);
 }
 
@@ -163,15 +175,18 @@ FailureOr<int64_t> graphc::graph::normalizeAxis(std::optional<Location> loc,
 
 bool graphc::graph::detail::isCompatibleReturnTypes(TypeRange lhs,
                                                     TypeRange rhs) {
-  if (lhs.size() != rhs.size())
+  if (lhs.size() != rhs.size()) {
     return false;
+  }
   for (auto [l, r] : llvm::zip_equal(lhs, rhs)) {
-    if (l == r)
+    if (l == r) {
       continue;
+    }
     auto tl = dyn_cast<TensorType>(l);
     auto tr = dyn_cast<TensorType>(r);
-    if (!tl || !tr || !refineTensorType(tl, tr))
+    if (!tl || !tr || !refineTensorType(tl, tr)) {
       return false;
+    }
   }
   return true;
 }
@@ -180,8 +195,9 @@ std::optional<int64_t> graphc::graph::detail::defaultFlops(Operation *op) {
   int64_t total = 0;
   for (Type type : op->getResultTypes()) {
     std::optional<int64_t> n = getStaticNumElements(type);
-    if (!n)
+    if (!n) {
       return std::nullopt;
+    }
     total += *n;
   }
   return total;
@@ -190,20 +206,26 @@ std::optional<int64_t> graphc::graph::detail::defaultFlops(Operation *op) {
 std::optional<int64_t> graphc::graph::detail::defaultBytesMoved(Operation *op) {
   int64_t total = 0;
   auto add = [&](Type type) -> bool {
-    if (!isa<TensorType>(type))
+    if (!isa<TensorType>(type)) {
       return true;
+    }
     std::optional<int64_t> bytes = getStaticSizeInBytes(type);
-    if (!bytes)
+    if (!bytes) {
       return false;
+    }
     total += *bytes;
     return true;
   };
-  for (Type type : op->getOperandTypes())
-    if (!add(type))
+  for (Type type : op->getOperandTypes()) {
+    if (!add(type)) {
       return std::nullopt;
-  for (Type type : op->getResultTypes())
-    if (!add(type))
+    }
+  }
+  for (Type type : op->getResultTypes()) {
+    if (!add(type)) {
       return std::nullopt;
+    }
+  }
   return total;
 }
 

@@ -1,4 +1,5 @@
-//===- GraphOps.h - graph dialect ops -----------------------------*- C++ -*-===//
+//===- GraphOps.h - graph dialect ops -----------------------------*- C++
+//-*-===//
 
 #ifndef GRAPHC_DIALECTS_GRAPH_GRAPHOPS_H
 #define GRAPHC_DIALECTS_GRAPH_GRAPHOPS_H

@@ -15,8 +15,9 @@ getReducedDims(std::optional<Location> location, StringRef opName,
   llvm::SmallBitVector reduced(rank);
   for (int64_t axis : axes) {
     FailureOr<int64_t> dim = normalizeAxis(location, opName, axis, rank);
-    if (failed(dim))
+    if (failed(dim)) {
       return failure();
+    }
     if (reduced.test(*dim)) {
       (void)emitOptionalError(location, opName, ": axis ", axis,
                               " names dimension ", *dim,
@@ -35,10 +36,11 @@ static SmallVector<int64_t> getReducedShape(ArrayRef<int64_t> input,
                                             bool keepdims) {
   SmallVector<int64_t> shape;
   for (auto [dim, size] : llvm::enumerate(input)) {
-    if (!reduced.test(dim))
+    if (!reduced.test(dim)) {
       shape.push_back(size);
-    else if (keepdims)
+    } else if (keepdims) {
       shape.push_back(1);
+    }
   }
   return shape;
 }
@@ -53,25 +55,29 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *,
                                          SmallVectorImpl<Type> &inferred) {
   auto inputType = cast<TensorType>(adaptor.getInput().getType());
   ReduceKind kind = adaptor.getKind();
-  if (kind == ReduceKind::mean && !isa<FloatType>(inputType.getElementType()))
+  if (kind == ReduceKind::mean && !isa<FloatType>(inputType.getElementType())) {
     return emitOptionalError(location, getOperationName(),
                              ": reduce_kind mean needs a float element type, "
                              "got ",
                              inputType.getElementType());
+  }
   ArrayRef<int64_t> axes = adaptor.getAxes();
   if (!inputType.hasRank()) {
     // Without a rank only literal repetitions can be caught.
-    for (auto [i, axis] : llvm::enumerate(axes))
-      if (llvm::is_contained(axes.take_front(i), axis))
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      if (llvm::is_contained(axes.take_front(i), axis)) {
         return emitOptionalError(location, getOperationName(), ": axis ", axis,
                                  " appears twice");
+      }
+    }
     inferred.push_back(inputType);
     return success();
   }
   FailureOr<llvm::SmallBitVector> reduced =
       getReducedDims(location, getOperationName(), axes, inputType.getRank());
-  if (failed(reduced))
+  if (failed(reduced)) {
     return failure();
+  }
   inferred.push_back(RankedTensorType::get(
       getReducedShape(inputType.getShape(), *reduced, adaptor.getKeepdims()),
       inputType.getElementType()));
@@ -92,10 +98,11 @@ LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *context,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {
   ReduceKind kind = adaptor.getKind();
-  if (kind != ReduceKind::max && kind != ReduceKind::min)
+  if (kind != ReduceKind::max && kind != ReduceKind::min) {
     return emitOptionalError(location, getOperationName(), ": reduce_kind ",
                              stringifyReduceKind(kind),
                              " is not supported, expected max or min");
+  }
   auto inputType = cast<TensorType>(adaptor.getInput().getType());
   Type i64 = IntegerType::get(context, 64);
   if (!inputType.hasRank()) {
@@ -105,8 +112,9 @@ LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *context,
   int64_t axis = adaptor.getAxis();
   FailureOr<llvm::SmallBitVector> reduced = getReducedDims(
       location, getOperationName(), ArrayRef(axis), inputType.getRank());
-  if (failed(reduced))
+  if (failed(reduced)) {
     return failure();
+  }
   inferred.push_back(RankedTensorType::get(
       getReducedShape(inputType.getShape(), *reduced, adaptor.getKeepdims()),
       i64));

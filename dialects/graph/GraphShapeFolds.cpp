@@ -1,4 +1,5 @@
-//===- GraphShapeFolds.cpp - folders and canonicalizations of data movement ===//
+//===- GraphShapeFolds.cpp - folders and canonicalizations of data movement
+//===//
 //
 // Folders remove no-op data movement (identity reshapes, permutations, pads,
 // tiles, slices), merge chains (reshape of reshape, transpose of transpose)
@@ -31,19 +32,22 @@ DenseElementsAttr getFoldableDense(Attribute attr, Type resultType) {
   auto dense = dyn_cast_if_present<DenseElementsAttr>(attr);
   auto result = dyn_cast<RankedTensorType>(resultType);
   if (!dense || !result || !result.hasStaticShape() ||
-      dense.getElementType() != result.getElementType())
+      dense.getElementType() != result.getElementType()) {
     return {};
+  }
   if (!dense.isSplat() && (dense.getNumElements() > kMaxFoldElements ||
-                           result.getNumElements() > kMaxFoldElements))
+                           result.getNumElements() > kMaxFoldElements)) {
     return {};
+  }
   return dense;
 }
 
 /// Row-major strides of `shape`.
 SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = (int64_t)shape.size() - 2; d >= 0; --d)
+  for (int64_t d = (int64_t)shape.size() - 2; d >= 0; --d) {
     strides[d] = strides[d + 1] * shape[d + 1];
+  }
   return strides;
 }
 
@@ -52,8 +56,9 @@ SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
 DenseElementsAttr
 gatherElements(DenseElementsAttr input, RankedTensorType resultType,
                llvm::function_ref<int64_t(ArrayRef<int64_t>)> sourceIndex) {
-  if (input.isSplat())
+  if (input.isSplat()) {
     return input.resizeSplat(resultType);
+  }
   SmallVector<Attribute> source(input.getValues<Attribute>());
   ArrayRef<int64_t> shape = resultType.getShape();
   SmallVector<Attribute> values;
@@ -63,8 +68,9 @@ gatherElements(DenseElementsAttr input, RankedTensorType resultType,
     values.push_back(source[sourceIndex(index)]);
     // Advance the row-major multi-index.
     for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
-      if (++index[d] < shape[d])
+      if (++index[d] < shape[d]) {
         break;
+      }
       index[d] = 0;
     }
   }
@@ -75,8 +81,9 @@ gatherElements(DenseElementsAttr input, RankedTensorType resultType,
 OpFoldResult reshapeConstant(Attribute attr, Type resultType) {
   DenseElementsAttr dense = getFoldableDense(attr, resultType);
   if (!dense ||
-      dense.getNumElements() != cast<ShapedType>(resultType).getNumElements())
+      dense.getNumElements() != cast<ShapedType>(resultType).getNumElements()) {
     return {};
+  }
   return dense.reshape(cast<ShapedType>(resultType));
 }
 
@@ -87,13 +94,16 @@ bool allEqual(ArrayRef<int64_t> values, int64_t v) {
 /// Whether `shape` (a reshape target) leaves `type` as it is.
 bool isIdentityReshape(Type type, ArrayRef<int64_t> shape) {
   auto ranked = dyn_cast<RankedTensorType>(type);
-  if (!ranked || ranked.getRank() != (int64_t)shape.size())
+  if (!ranked || ranked.getRank() != (int64_t)shape.size()) {
     return false;
+  }
   // Every size matches the input's static size or is the single -1, which
   // then resolves to the one dimension left (static or dynamic).
-  for (auto [dim, size] : llvm::zip_equal(ranked.getShape(), shape))
-    if (size != -1 && size != dim)
+  for (auto [dim, size] : llvm::zip_equal(ranked.getShape(), shape)) {
+    if (size != -1 && size != dim) {
       return false;
+    }
+  }
   return true;
 }
 
@@ -108,8 +118,9 @@ LogicalResult checkReshape(Value input, ArrayRef<int64_t> shape,
   ReshapeOp::Adaptor adaptor(operands, nullptr, props);
   SmallVector<Type> inferred;
   if (failed(ReshapeOp::inferReturnTypes(input.getContext(), std::nullopt,
-                                         adaptor, inferred)))
+                                         adaptor, inferred))) {
     return failure();
+  }
   return success(refineTensorType(inferred[0], declared) != nullptr);
 }
 
@@ -120,11 +131,13 @@ LogicalResult checkReshape(Value input, ArrayRef<int64_t> shape,
 //===----------------------------------------------------------------------===//
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
-  if (OpFoldResult folded = reshapeConstant(adaptor.getInput(), getType()))
+  if (OpFoldResult folded = reshapeConstant(adaptor.getInput(), getType())) {
     return folded;
+  }
   if (getInput().getType() == getType() &&
-      isIdentityReshape(getInput().getType(), getShape()))
+      isIdentityReshape(getInput().getType(), getShape())) {
     return getInput();
+  }
   // A reshape only reads its input in row-major order, so any reshaping op
   // before it can be skipped, as long as the result still verifies (a
   // dynamic_reshape may have hidden an element count that does not match).
@@ -152,16 +165,19 @@ struct DynamicReshapeOfConstantShape
   LogicalResult matchAndRewrite(DynamicReshapeOp op,
                                 PatternRewriter &rewriter) const override {
     DenseIntElementsAttr shapeAttr;
-    if (!matchPattern(op.getShape(), m_Constant(&shapeAttr)))
+    if (!matchPattern(op.getShape(), m_Constant(&shapeAttr))) {
       return failure();
+    }
     SmallVector<int64_t> shape;
-    for (const APInt &size : shapeAttr.getValues<APInt>())
+    for (const APInt &size : shapeAttr.getValues<APInt>()) {
       shape.push_back(size.getSExtValue());
+    }
     // Graph.reshape's result must be ranked; keep the declared type so no
     // user sees a type change (graph-infer-shapes refines it later).
     if (!isa<RankedTensorType>(op.getType()) ||
-        failed(checkReshape(op.getInput(), shape, op.getType())))
+        failed(checkReshape(op.getInput(), shape, op.getType()))) {
       return rewriter.notifyMatchFailure(op, "shape would not verify");
+    }
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput(),
                                            shape);
     return success();
@@ -180,15 +196,17 @@ void DynamicReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   ArrayRef<int64_t> perm = getPerm();
-  if (DenseElementsAttr dense = getFoldableDense(adaptor.getInput(), getType())) {
+  if (DenseElementsAttr dense =
+          getFoldableDense(adaptor.getInput(), getType())) {
     auto resultType = cast<RankedTensorType>(getType());
     SmallVector<int64_t> strides =
         getStrides(cast<ShapedType>(dense.getType()).getShape());
     return gatherElements(dense, resultType, [&](ArrayRef<int64_t> index) {
       // Result dimension d walks input dimension perm[d].
       int64_t linear = 0;
-      for (auto [d, i] : llvm::enumerate(index))
+      for (auto [d, i] : llvm::enumerate(index)) {
         linear += i * strides[perm[d]];
+      }
       return linear;
     });
   }
@@ -196,18 +214,21 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
     ArrayRef<int64_t> innerPerm = inner.getPerm();
     SmallVector<int64_t> composed;
-    for (int64_t p : perm)
+    for (int64_t p : perm) {
       composed.push_back(innerPerm[p]);
+    }
     setPerm(composed);
     getInputMutable().assign(inner.getInput());
     perm = getPerm();
     if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())) ||
-        getInput().getType() != getType())
+        getInput().getType() != getType()) {
       return getResult();
+    }
   }
   if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())) &&
-      getInput().getType() == getType())
+      getInput().getType() == getType()) {
     return getInput();
+  }
   return {};
 }
 
@@ -216,15 +237,18 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult ConcatOp::fold(FoldAdaptor) {
-  if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
+  if (getInputs().size() == 1 && getInputs()[0].getType() == getType()) {
     return getInputs()[0];
+  }
   return {};
 }
 
-LogicalResult SplitOp::fold(FoldAdaptor, SmallVectorImpl<OpFoldResult> &results) {
+LogicalResult SplitOp::fold(FoldAdaptor,
+                            SmallVectorImpl<OpFoldResult> &results) {
   // A split into one piece is its input (the sizes verified to cover it).
-  if (getNumResults() != 1 || getInput().getType() != getResult(0).getType())
+  if (getNumResults() != 1 || getInput().getType() != getResult(0).getType()) {
     return failure();
+  }
   results.push_back(getInput());
   return success();
 }
@@ -237,21 +261,24 @@ OpFoldResult SliceOp::fold(FoldAdaptor) {
   auto input = dyn_cast<RankedTensorType>(getInput().getType());
   if (!input || input != getType() || !input.hasStaticShape() ||
       !allEqual(getStarts(), 0) || !allEqual(getStrides(), 1) ||
-      !llvm::equal(getLimits(), input.getShape()))
+      !llvm::equal(getLimits(), input.getShape())) {
     return {};
+  }
   return getInput();
 }
 
 OpFoldResult PadOp::fold(FoldAdaptor) {
   if (allEqual(getLow(), 0) && allEqual(getHigh(), 0) &&
-      getInput().getType() == getType())
+      getInput().getType() == getType()) {
     return getInput();
+  }
   return {};
 }
 
 OpFoldResult TileOp::fold(FoldAdaptor) {
-  if (allEqual(getMultiples(), 1) && getInput().getType() == getType())
+  if (allEqual(getMultiples(), 1) && getInput().getType() == getType()) {
     return getInput();
+  }
   return {};
 }
 
@@ -260,11 +287,13 @@ OpFoldResult TileOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
-  if (getInput().getType() == getType())
+  if (getInput().getType() == getType()) {
     return getInput();
+  }
   DenseElementsAttr dense = getFoldableDense(adaptor.getInput(), getType());
-  if (!dense)
+  if (!dense) {
     return {};
+  }
   ArrayRef<int64_t> inShape = cast<ShapedType>(dense.getType()).getShape();
   SmallVector<int64_t> strides = getStrides(inShape);
   size_t lead = getShape().size() - inShape.size();
@@ -272,9 +301,11 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
                         [&](ArrayRef<int64_t> index) {
                           // A size-1 input dimension repeats its element.
                           int64_t linear = 0;
-                          for (auto [d, size] : llvm::enumerate(inShape))
-                            if (size != 1)
+                          for (auto [d, size] : llvm::enumerate(inShape)) {
+                            if (size != 1) {
                               linear += index[lead + d] * strides[d];
+                            }
+                          }
                           return linear;
                         });
 }
@@ -294,12 +325,14 @@ struct StaticToReshape : public OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     auto input = dyn_cast<RankedTensorType>(op.getInput().getType());
     if (!input || !input.hasStaticShape() ||
-        !isa<RankedTensorType>(op.getType()))
+        !isa<RankedTensorType>(op.getType())) {
       return failure();
+    }
     SmallVector<Type> inferred;
     if (failed(OpTy::inferReturnTypes(op.getContext(), std::nullopt,
-                                      typename OpTy::Adaptor(op), inferred)))
+                                      typename OpTy::Adaptor(op), inferred))) {
       return failure();
+    }
     auto shape = cast<RankedTensorType>(inferred[0]).getShape();
     rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput(),
                                            shape);
@@ -309,8 +342,9 @@ struct StaticToReshape : public OpRewritePattern<OpTy> {
 } // namespace
 
 OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {
-  if (getAxes().empty() && getInput().getType() == getType())
+  if (getAxes().empty() && getInput().getType() == getType()) {
     return getInput();
+  }
   return reshapeConstant(adaptor.getInput(), getType());
 }
 
@@ -320,8 +354,9 @@ void SqueezeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 OpFoldResult UnsqueezeOp::fold(FoldAdaptor adaptor) {
-  if (getAxes().empty() && getInput().getType() == getType())
+  if (getAxes().empty() && getInput().getType() == getType()) {
     return getInput();
+  }
   return reshapeConstant(adaptor.getInput(), getType());
 }
 
@@ -337,7 +372,8 @@ void UnsqueezeOp::getCanonicalizationPatterns(RewritePatternSet &results,
 OpFoldResult ShapeOfOp::fold(FoldAdaptor) {
   auto input = dyn_cast<RankedTensorType>(getInput().getType());
   auto resultType = cast<RankedTensorType>(getType());
-  if (!input || !input.hasStaticShape() || !resultType.hasStaticShape())
+  if (!input || !input.hasStaticShape() || !resultType.hasStaticShape()) {
     return {};
+  }
   return DenseIntElementsAttr::get(resultType, input.getShape());
 }

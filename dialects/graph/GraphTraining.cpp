@@ -17,25 +17,30 @@ using namespace graphc::graph;
 ParseResult VariableOp::parse(OpAsmParser &parser, OperationState &result) {
   StringAttr name;
   Type type;
-  if (parser.parseSymbolName(name))
+  if (parser.parseSymbolName(name)) {
     return failure();
+  }
   Properties &props = result.getOrAddProperties<Properties>();
   props.sym_name = name;
-  if (succeeded(parser.parseOptionalKeyword("trainable")))
+  if (succeeded(parser.parseOptionalKeyword("trainable"))) {
     props.trainable = parser.getBuilder().getUnitAttr();
-  if (parser.parseColonType(type))
+  }
+  if (parser.parseColonType(type)) {
     return failure();
+  }
   props.type = TypeAttr::get(type);
   if (succeeded(parser.parseOptionalEqual())) {
     // The initial value takes the declared type, so it is not repeated.
     Attribute value;
     SMLoc valueLoc = parser.getCurrentLocation();
-    if (parser.parseAttribute(value, type))
+    if (parser.parseAttribute(value, type)) {
       return failure();
+    }
     auto elements = dyn_cast<ElementsAttr>(value);
-    if (!elements)
-      return parser.emitError(valueLoc,
-                              "expected an elements attribute as initial value");
+    if (!elements) {
+      return parser.emitError(
+          valueLoc, "expected an elements attribute as initial value");
+    }
     props.initial_value = elements;
   }
   return parser.parseOptionalAttrDict(result.attributes);
@@ -44,15 +49,17 @@ ParseResult VariableOp::parse(OpAsmParser &parser, OperationState &result) {
 void VariableOp::print(OpAsmPrinter &p) {
   p << ' ';
   p.printSymbolName(getSymName());
-  if (getTrainable())
+  if (getTrainable()) {
     p << " trainable";
+  }
   p << " : " << getType();
   if (std::optional<ElementsAttr> value = getInitialValue()) {
     p << " = ";
-    if (value->getType() == getType())
+    if (value->getType() == getType()) {
       p.printAttributeWithoutType(*value);
-    else // Only reachable from generic IR that does not verify.
+    } else { // Only reachable from generic IR that does not verify.
       p.printAttribute(*value);
+    }
   }
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {getSymNameAttrName(), getTypeAttrName(),
@@ -66,15 +73,17 @@ LogicalResult VariableOp::inferReturnTypes(MLIRContext *,
   // No results; this is where the declaration's invariants are checked.
   Type type = adaptor.getType();
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
+  if (!tensor || !tensor.hasStaticShape()) {
     return emitOptionalError(
-        location, "graph.variable: type must be a statically shaped tensor, got ",
-        type);
+        location,
+        "graph.variable: type must be a statically shaped tensor, got ", type);
+  }
   if (ElementsAttr value = adaptor.getInitialValueAttr();
-      value && value.getType() != type)
+      value && value.getType() != type) {
     return emitOptionalError(location, "graph.variable: initial value type ",
                              value.getType(), " does not match declared type ",
                              type);
+  }
   return success();
 }
 
@@ -87,28 +96,30 @@ static FailureOr<VariableOp> lookupVariable(Operation *op,
                                             SymbolTableCollection &symbolTable,
                                             FlatSymbolRefAttr name) {
   Operation *symbol = symbolTable.lookupNearestSymbolFrom(op, name);
-  if (!symbol)
+  if (!symbol) {
     return op->emitOpError("refers to unknown variable ") << name;
+  }
   auto variable = dyn_cast<VariableOp>(symbol);
-  if (!variable)
+  if (!variable) {
     return op->emitOpError() << name << " is a '" << symbol->getName()
                              << "', not a graph.variable";
+  }
   return variable;
 }
 
-LogicalResult ReadVariableOp::inferReturnTypes(MLIRContext *,
-                                               std::optional<Location> location,
-                                               Adaptor adaptor,
-                                               SmallVectorImpl<Type> &inferred) {
+LogicalResult ReadVariableOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
   // The symbol table is out of reach here, so the type is an attribute of
   // the op; verifySymbolUses checks it against the variable.
   Type type = adaptor.getValueType();
   auto tensor = dyn_cast_if_present<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
+  if (!tensor || !tensor.hasStaticShape()) {
     return emitOptionalError(
         location,
         "graph.read_variable: type must be a statically shaped tensor, got ",
         type);
+  }
   inferred.push_back(type);
   return success();
 }
@@ -117,12 +128,14 @@ LogicalResult
 ReadVariableOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   FailureOr<VariableOp> variable =
       lookupVariable(*this, symbolTable, getVariableAttr());
-  if (failed(variable))
+  if (failed(variable)) {
     return failure();
-  if (variable->getType() != getValueType())
+  }
+  if (variable->getType() != getValueType()) {
     return emitOpError("type ")
            << getValueType() << " does not match the type "
            << variable->getType() << " of variable " << getVariableAttr();
+  }
   return success();
 }
 
@@ -141,20 +154,23 @@ LogicalResult
 AssignVariableOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   FailureOr<VariableOp> variable =
       lookupVariable(*this, symbolTable, getVariableAttr());
-  if (failed(variable))
+  if (failed(variable)) {
     return failure();
+  }
   // A value that is only dynamically shaped yet is accepted: the runtime
   // checks it, and graph-infer-shapes usually makes it static.
-  if (!refineTensorType(getValue().getType(), variable->getType()))
+  if (!refineTensorType(getValue().getType(), variable->getType())) {
     return emitOpError("value type ")
            << getValue().getType() << " is not compatible with the type "
            << variable->getType() << " of variable " << getVariableAttr();
+  }
   return success();
 }
 
 std::optional<int64_t> AssignVariableOp::getFlops() {
-  if (getMode() == AssignMode::set)
+  if (getMode() == AssignMode::set) {
     return 0;
+  }
   // One add or subtract per element of the variable.
   return getStaticNumElements(getValue().getType());
 }
@@ -164,12 +180,14 @@ std::optional<int64_t> AssignVariableOp::getFlops() {
 //===----------------------------------------------------------------------===//
 
 static std::string formatShape(TensorType type) {
-  if (!type.hasRank())
+  if (!type.hasRank()) {
     return "[*]";
+  }
   std::string text = "[";
   for (auto [i, dim] : llvm::enumerate(type.getShape())) {
-    if (i)
+    if (i) {
       text += ", ";
+    }
     text += ShapedType::isDynamic(dim) ? "?" : std::to_string(dim);
   }
   return text + "]";
@@ -186,11 +204,13 @@ LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
   auto logits = cast<TensorType>(adaptor.getLogits().getType());
   auto labels = cast<TensorType>(adaptor.getLabels().getType());
   Type element = logits.getElementType();
-  if (logits.hasRank() && logits.getRank() != 2)
-    return emitOptionalError(location, opName,
-                             ": logits must have rank 2 ([batch, classes]), got "
-                             "rank ",
-                             logits.getRank());
+  if (logits.hasRank() && logits.getRank() != 2) {
+    return emitOptionalError(
+        location, opName,
+        ": logits must have rank 2 ([batch, classes]), got "
+        "rank ",
+        logits.getRank());
+  }
   int64_t batch = ShapedType::kDynamic, classes = ShapedType::kDynamic;
   if (logits.hasRank()) {
     batch = logits.getDimSize(0);
@@ -200,35 +220,41 @@ LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
   SmallVector<int64_t> expected = {batch};
   if (adaptor.getSparse()) {
     if (!labels.getElementType().isSignlessInteger(32) &&
-        !labels.getElementType().isSignlessInteger(64))
+        !labels.getElementType().isSignlessInteger(64)) {
       return emitOptionalError(
           location, opName,
           ": sparse labels must be i32 or i64 class indices, got ",
           labels.getElementType());
+    }
   } else {
-    if (labels.getElementType() != element)
+    if (labels.getElementType() != element) {
       return emitOptionalError(location, opName, ": labels element type ",
                                labels.getElementType(),
                                " does not match logits element type ", element);
+    }
     expected.push_back(classes);
   }
   if (labels.hasRank()) {
     ArrayRef<int64_t> shape = labels.getShape();
     bool ok = shape.size() == expected.size();
-    for (size_t i = 0; ok && i < shape.size(); ++i)
+    for (size_t i = 0; ok && i < shape.size(); ++i) {
       ok = ShapedType::isDynamic(shape[i]) ||
            ShapedType::isDynamic(expected[i]) || shape[i] == expected[i];
-    if (!ok)
+    }
+    if (!ok) {
       return emitOptionalError(
           location, opName, ": labels have shape ", formatShape(labels),
           ", expected ",
           formatShape(RankedTensorType::get(expected, labels.getElementType())),
           adaptor.getSparse() ? " (one class index per row)" : "");
+    }
     // The labels may know the sizes the logits leave open.
-    if (ShapedType::isDynamic(batch))
+    if (ShapedType::isDynamic(batch)) {
       batch = shape[0];
-    if (!adaptor.getSparse() && ShapedType::isDynamic(classes))
+    }
+    if (!adaptor.getSparse() && ShapedType::isDynamic(classes)) {
       classes = shape[1];
+    }
   }
   inferred.push_back(RankedTensorType::get({batch}, element));
   inferred.push_back(RankedTensorType::get({batch, classes}, element));
@@ -237,14 +263,16 @@ LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
 
 std::optional<int64_t> SoftmaxCrossEntropyOp::getFlops() {
   std::optional<int64_t> n = getStaticNumElements(getGrad().getType());
-  if (!n)
+  if (!n) {
     return std::nullopt;
+  }
   int64_t batch = cast<RankedTensorType>(getGrad().getType()).getDimSize(0);
   // Softmax (5 per element) and its difference with the labels (1); dense
   // labels add log, multiply and add per element, sparse ones a log and a
   // negation per row.
-  if (getSparse())
+  if (getSparse()) {
     return 6 * *n + 2 * batch;
+  }
   return 9 * *n;
 }
 
@@ -256,17 +284,18 @@ std::optional<int64_t> SoftmaxCrossEntropyOp::getFlops() {
 /// type and compatible shapes; each of `scalars` has that element type and
 /// broadcasts to the state shape without changing it. Pushes `numResults`
 /// copies of the refined state type.
-static LogicalResult
-inferUpdate(std::optional<Location> loc, StringRef opName,
-            ArrayRef<std::pair<StringRef, Value>> state,
-            ArrayRef<std::pair<StringRef, Value>> scalars, unsigned numResults,
-            SmallVectorImpl<Type> &inferred) {
+static LogicalResult inferUpdate(std::optional<Location> loc, StringRef opName,
+                                 ArrayRef<std::pair<StringRef, Value>> state,
+                                 ArrayRef<std::pair<StringRef, Value>> scalars,
+                                 unsigned numResults,
+                                 SmallVectorImpl<Type> &inferred) {
   StringRef paramName = state.front().first;
   auto paramType = cast<TensorType>(state.front().second.getType());
   Type element = paramType.getElementType();
   auto checkElement = [&](StringRef name, TensorType type) -> LogicalResult {
-    if (type.getElementType() == element)
+    if (type.getElementType() == element) {
       return success();
+    }
     return emitOptionalError(loc, opName, ": ", name, " element type ",
                              type.getElementType(), " does not match ",
                              paramName, " element type ", element);
@@ -274,23 +303,27 @@ inferUpdate(std::optional<Location> loc, StringRef opName,
   Type refined = paramType;
   for (auto [name, value] : state.drop_front()) {
     auto type = cast<TensorType>(value.getType());
-    if (failed(checkElement(name, type)))
+    if (failed(checkElement(name, type))) {
       return failure();
+    }
     Type next = refineTensorType(refined, type);
-    if (!next)
+    if (!next) {
       return emitOptionalError(loc, opName, ": ", name, " shape ",
-                               formatShape(type), " does not match ",
-                               paramName, " shape ",
+                               formatShape(type), " does not match ", paramName,
+                               " shape ",
                                formatShape(cast<TensorType>(refined)));
+    }
     refined = next;
   }
   auto refinedType = cast<TensorType>(refined);
   for (auto [name, value] : scalars) {
     auto type = cast<TensorType>(value.getType());
-    if (failed(checkElement(name, type)))
+    if (failed(checkElement(name, type))) {
       return failure();
-    if (!type.hasRank() || !refinedType.hasRank())
+    }
+    if (!type.hasRank() || !refinedType.hasRank()) {
       continue;
+    }
     ArrayRef<int64_t> s = type.getShape(), p = refinedType.getShape();
     bool ok = s.size() <= p.size();
     for (size_t i = 0; ok && i < s.size(); ++i) {
@@ -298,10 +331,11 @@ inferUpdate(std::optional<Location> loc, StringRef opName,
       ok = sd == 1 || sd == pd || ShapedType::isDynamic(sd) ||
            ShapedType::isDynamic(pd);
     }
-    if (!ok)
+    if (!ok) {
       return emitOptionalError(loc, opName, ": ", name, " of shape ",
                                formatShape(type), " does not broadcast to ",
                                paramName, " shape ", formatShape(refinedType));
+    }
   }
   inferred.append(numResults, refined);
   return success();
@@ -311,8 +345,9 @@ inferUpdate(std::optional<Location> loc, StringRef opName,
 static std::optional<int64_t> updateFlops(Value param, int64_t perElement,
                                           int64_t fixed) {
   std::optional<int64_t> n = getStaticNumElements(param.getType());
-  if (!n)
+  if (!n) {
     return std::nullopt;
+  }
   return perElement * *n + fixed;
 }
 
@@ -320,9 +355,10 @@ LogicalResult SGDUpdateOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> location,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {
-  return inferUpdate(location, "graph.sgd_update",
-                     {{"param", adaptor.getParam()}, {"grad", adaptor.getGrad()}},
-                     {{"lr", adaptor.getLr()}}, 1, inferred);
+  return inferUpdate(
+      location, "graph.sgd_update",
+      {{"param", adaptor.getParam()}, {"grad", adaptor.getGrad()}},
+      {{"lr", adaptor.getLr()}}, 1, inferred);
 }
 
 std::optional<int64_t> SGDUpdateOp::getFlops() {
@@ -333,12 +369,13 @@ std::optional<int64_t> SGDUpdateOp::getFlops() {
 LogicalResult MomentumUpdateOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
-  return inferUpdate(location, "graph.momentum_update",
-                     {{"param", adaptor.getParam()},
-                      {"accum", adaptor.getAccum()},
-                      {"grad", adaptor.getGrad()}},
-                     {{"lr", adaptor.getLr()}, {"momentum", adaptor.getMomentum()}},
-                     2, inferred);
+  return inferUpdate(
+      location, "graph.momentum_update",
+      {{"param", adaptor.getParam()},
+       {"accum", adaptor.getAccum()},
+       {"grad", adaptor.getGrad()}},
+      {{"lr", adaptor.getLr()}, {"momentum", adaptor.getMomentum()}}, 2,
+      inferred);
 }
 
 std::optional<int64_t> MomentumUpdateOp::getFlops() {

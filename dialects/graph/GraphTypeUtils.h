@@ -1,4 +1,5 @@
-//===- GraphTypeUtils.h - shape helpers shared by graph ops -------*- C++ -*-===//
+//===- GraphTypeUtils.h - shape helpers shared by graph ops -------*- C++
+//-*-===//
 //
 // Shape arithmetic that several graph ops' type inference shares: NumPy
 // broadcasting, compatibility of declared and inferred types, and the default
@@ -35,11 +36,11 @@ llvm::LogicalResult broadcastShapes(std::optional<mlir::Location> loc,
 /// (unranked when either operand is unranked) with `resultElementType`, or
 /// with the operands' common element type when it is null (in which case the
 /// operands' element types must agree).
-llvm::LogicalResult inferBroadcastBinary(std::optional<mlir::Location> loc,
-                                         llvm::StringRef opName,
-                                         mlir::Type lhs, mlir::Type rhs,
-                                         mlir::Type resultElementType,
-                                         llvm::SmallVectorImpl<mlir::Type> &inferred);
+llvm::LogicalResult
+inferBroadcastBinary(std::optional<mlir::Location> loc, llvm::StringRef opName,
+                     mlir::Type lhs, mlir::Type rhs,
+                     mlir::Type resultElementType,
+                     llvm::SmallVectorImpl<mlir::Type> &inferred);
 
 /// Returns the more refined of two compatible tensor types: static dimensions
 /// from either, ranked over unranked. Returns null when they conflict.

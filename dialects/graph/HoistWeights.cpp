@@ -22,18 +22,24 @@ namespace {
 /// it by name, sanitised for symbol and file names; "constN" otherwise.
 std::string constantName(Location loc, size_t index) {
   std::string name;
-  if (auto named = dyn_cast<NameLoc>(loc))
+  if (auto named = dyn_cast<NameLoc>(loc)) {
     name = named.getName().str();
-  else if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (auto named = dyn_cast<NameLoc>(inner))
+  } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations()) {
+      if (auto named = dyn_cast<NameLoc>(inner)) {
         name = named.getName().str();
+      }
+    }
+  }
   // Importer locations are "FILE:NODE"; keep the node.
-  if (size_t colon = name.rfind(':'); colon != std::string::npos)
+  if (size_t colon = name.rfind(':'); colon != std::string::npos) {
     name = name.substr(colon + 1);
-  for (char &c : name)
-    if (!llvm::isAlnum(c) && c != '_' && c != '.' && c != '-')
+  }
+  for (char &c : name) {
+    if (!llvm::isAlnum(c) && c != '_' && c != '.' && c != '-') {
       c = '_';
+    }
+  }
   return name.empty() ? "const" + std::to_string(index) : name;
 }
 
@@ -41,13 +47,16 @@ std::string constantName(Location loc, size_t index) {
 /// (none for a splat, which stays inline), or a dense_resource blob's.
 std::optional<size_t> constantBytes(Attribute value) {
   if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-    if (dense.isSplat())
+    if (dense.isSplat()) {
       return std::nullopt;
+    }
     return dense.getRawData().size();
   }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
       return blob->getData().size();
+    }
+  }
   return std::nullopt;
 }
 
@@ -56,10 +65,12 @@ std::optional<size_t> constantBytes(Attribute value) {
 /// small float formats are one byte each). i1 is bit-packed in dense
 /// attributes and stays inline.
 bool hasRuntimeDType(Type element) {
-  if (auto i = dyn_cast<IntegerType>(element))
+  if (auto i = dyn_cast<IntegerType>(element)) {
     return !i.isSigned() && i.getWidth() % 8 == 0 && i.getWidth() <= 64;
-  if (auto f = dyn_cast<FloatType>(element))
+  }
+  if (auto f = dyn_cast<FloatType>(element)) {
     return f.getWidth() % 8 == 0 && f.getWidth() <= 64;
+  }
   return false;
 }
 
@@ -68,23 +79,26 @@ struct GraphHoistWeightsPass
   using GraphHoistWeightsBase::GraphHoistWeightsBase;
 
   void runOnOperation() override {
-    if (threshold < 0)
+    if (threshold < 0) {
       return;
+    }
     ModuleOp module = getOperation();
     SmallVector<ConstantOp> constants;
     module.walk([&](ConstantOp op) {
       auto type = dyn_cast<RankedTensorType>(op.getType());
       if (!type || !type.hasStaticShape() ||
-          !hasRuntimeDType(type.getElementType()))
+          !hasRuntimeDType(type.getElementType())) {
         return;
+      }
       std::optional<size_t> bytes = constantBytes(op.getValue());
       int64_t expected = type.getNumElements() *
                          (type.getElementType().getIntOrFloatBitWidth() / 8);
       // A blob of another size than the tensor's is left to the lowering,
       // which diagnoses it where it is used.
       if (!bytes || static_cast<int64_t>(*bytes) != expected ||
-          expected < threshold)
+          expected < threshold) {
         return;
+      }
       constants.push_back(op);
     });
 
@@ -93,28 +107,32 @@ struct GraphHoistWeightsPass
       // Variables go before the top-level op holding the constant, so they
       // appear in the module in the order the program uses them.
       Operation *anchor = op;
-      while (anchor->getParentOp() != module)
+      while (anchor->getParentOp() != module) {
         anchor = anchor->getParentOp();
+      }
       OpBuilder b(anchor);
       auto type = cast<RankedTensorType>(op.getType());
       std::string base = constantName(op.getLoc(), index);
       std::string name = base;
-      for (int i = 1; symbols.lookup(name); ++i)
+      for (int i = 1; symbols.lookup(name); ++i) {
         name = base + "_" + std::to_string(i);
-      auto variable =
-          VariableOp::create(b, op.getLoc(), b.getStringAttr(name),
-                             TypeAttr::get(type),
-                             cast<ElementsAttr>(op.getValue()),
-                             /*trainable=*/nullptr);
-      if (Attribute device = op->getAttr("dist.device"))
+      }
+      auto variable = VariableOp::create(b, op.getLoc(), b.getStringAttr(name),
+                                         TypeAttr::get(type),
+                                         cast<ElementsAttr>(op.getValue()),
+                                         /*trainable=*/nullptr);
+      if (Attribute device = op->getAttr("dist.device")) {
         variable->setAttr("dist.device", device);
+      }
       symbols.insert(variable);
       b.setInsertionPoint(op);
       auto read = ReadVariableOp::create(
-          b, op.getLoc(), type, FlatSymbolRefAttr::get(variable.getSymNameAttr()),
+          b, op.getLoc(), type,
+          FlatSymbolRefAttr::get(variable.getSymNameAttr()),
           TypeAttr::get(type));
-      if (Attribute device = op->getAttr("dist.device"))
+      if (Attribute device = op->getAttr("dist.device")) {
         read->setAttr("dist.device", device);
+      }
       op.getResult().replaceAllUsesWith(read.getResult());
       op.erase();
       ++numHoisted;

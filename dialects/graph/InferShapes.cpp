@@ -24,8 +24,9 @@ namespace {
 /// Parses "DxDx..." ("?" for a dynamic dimension, "" for a scalar).
 FailureOr<SmallVector<int64_t>> parseShape(StringRef text) {
   SmallVector<int64_t> shape;
-  if (text.empty())
+  if (text.empty()) {
     return shape;
+  }
   SmallVector<StringRef> dims;
   text.split(dims, 'x');
   for (StringRef dim : dims) {
@@ -34,8 +35,9 @@ FailureOr<SmallVector<int64_t>> parseShape(StringRef text) {
       continue;
     }
     int64_t size;
-    if (dim.getAsInteger(10, size) || size < 0)
+    if (dim.getAsInteger(10, size) || size < 0) {
       return failure();
+    }
     shape.push_back(size);
   }
   return shape;
@@ -49,15 +51,18 @@ struct GraphInferShapesPass
     ModuleOp module = getOperation();
     bool entryFound = entry.empty();
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
+      if (func.isExternal()) {
         continue;
+      }
       if (!entry.empty() && func.getSymName() == entry) {
         entryFound = true;
-        if (failed(applyArgShapes(func)))
+        if (failed(applyArgShapes(func))) {
           return signalPassFailure();
+        }
       }
-      if (failed(inferFunction(func)))
+      if (failed(inferFunction(func))) {
         return signalPassFailure();
+      }
     }
     if (!entryFound) {
       module.emitError() << "graph-infer-shapes: no function named '" << entry
@@ -73,29 +78,32 @@ struct GraphInferShapesPass
       auto [indexText, shapeText] = StringRef(spec).split(':');
       unsigned index;
       FailureOr<SmallVector<int64_t>> shape = parseShape(shapeText);
-      if (indexText.getAsInteger(10, index) || failed(shape))
+      if (indexText.getAsInteger(10, index) || failed(shape)) {
         return func.emitError() << "graph-infer-shapes: bad arg-shapes entry '"
                                 << spec << "' (expected INDEX:DxDx...)";
-      if (index >= inputs.size())
+      }
+      if (index >= inputs.size()) {
         return func.emitError() << "graph-infer-shapes: argument " << index
                                 << " out of range; '" << func.getSymName()
                                 << "' has " << inputs.size() << " arguments";
+      }
       auto oldType = dyn_cast<TensorType>(inputs[index]);
-      if (!oldType)
+      if (!oldType) {
         return func.emitError() << "graph-infer-shapes: argument " << index
                                 << " is not a tensor";
+      }
       Type newType = refineTensorType(
           oldType, RankedTensorType::get(*shape, oldType.getElementType()));
-      if (!newType)
-        return func.emitError()
-               << "graph-infer-shapes: shape " << shapeText
-               << " conflicts with argument " << index << " of type "
-               << oldType;
+      if (!newType) {
+        return func.emitError() << "graph-infer-shapes: shape " << shapeText
+                                << " conflicts with argument " << index
+                                << " of type " << oldType;
+      }
       inputs[index] = newType;
       func.getArgument(index).setType(newType);
     }
-    func.setFunctionType(FunctionType::get(func.getContext(), inputs,
-                                           func.getResultTypes()));
+    func.setFunctionType(
+        FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
     return success();
   }
 
@@ -104,20 +112,26 @@ struct GraphInferShapesPass
     auto *graphDialect = ctx->getLoadedDialect<GraphDialect>();
     WalkResult result = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       auto infer = dyn_cast<InferTypeOpInterface>(op);
-      if (!infer || op->getDialect() != graphDialect)
+      if (!infer || op->getDialect() != graphDialect) {
         return WalkResult::advance();
+      }
       SmallVector<Type> inferred;
       if (failed(infer.inferReturnTypes(
               ctx, op->getLoc(), op->getOperands(), op->getRawDictionaryAttrs(),
-              op->getPropertiesStorage(), op->getRegions(), inferred)))
+              op->getPropertiesStorage(), op->getRegions(), inferred))) {
         return WalkResult::interrupt();
-      for (auto [value, newType] : llvm::zip_equal(op->getResults(), inferred))
-        if (failed(refineValue(value, newType)))
+      }
+      for (auto [value, newType] :
+           llvm::zip_equal(op->getResults(), inferred)) {
+        if (failed(refineValue(value, newType))) {
           return WalkResult::interrupt();
+        }
+      }
       return WalkResult::advance();
     });
-    if (result.wasInterrupted())
+    if (result.wasInterrupted()) {
       return failure();
+    }
     return updateResultTypes(func);
   }
 
@@ -126,20 +140,23 @@ struct GraphInferShapesPass
   LogicalResult refineValue(Value value, Type inferred) {
     Type oldType = value.getType();
     Type newType = refineTensorType(oldType, inferred);
-    if (!newType)
+    if (!newType) {
       return emitError(value.getLoc())
              << "inferred type " << inferred << " conflicts with declared type "
              << oldType;
-    if (newType == oldType)
+    }
+    if (newType == oldType) {
       return success();
+    }
     ++numRefined;
     value.setType(newType);
     auto *graphDialect = value.getContext()->getLoadedDialect<GraphDialect>();
     OpBuilder builder(value.getContext());
     for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
       Operation *user = use.getOwner();
-      if (user->getDialect() == graphDialect || isa<func::ReturnOp>(user))
+      if (user->getDialect() == graphDialect || isa<func::ReturnOp>(user)) {
         continue;
+      }
       builder.setInsertionPoint(user);
       use.set(tensor::CastOp::create(builder, value.getLoc(), oldType, value));
     }
@@ -154,8 +171,9 @@ struct GraphInferShapesPass
     SmallVector<Type> results(func.getResultTypes());
     SmallVector<func::ReturnOp> returns;
     func.walk([&](func::ReturnOp op) { returns.push_back(op); });
-    if (returns.empty())
+    if (returns.empty()) {
       return success();
+    }
     bool changed = false;
     // Adopt a result type only when every return yields exactly that type
     // and it refines the declared one.
@@ -175,14 +193,16 @@ struct GraphInferShapesPass
       builder.setInsertionPoint(ret);
       for (OpOperand &operand : ret->getOpOperands()) {
         Type want = results[operand.getOperandNumber()];
-        if (operand.get().getType() != want)
+        if (operand.get().getType() != want) {
           operand.set(tensor::CastOp::create(builder, ret.getLoc(), want,
                                              operand.get()));
+        }
       }
     }
-    if (changed)
-      func.setFunctionType(FunctionType::get(
-          func.getContext(), func.getArgumentTypes(), results));
+    if (changed) {
+      func.setFunctionType(FunctionType::get(func.getContext(),
+                                             func.getArgumentTypes(), results));
+    }
     return success();
   }
 };

@@ -1,4 +1,5 @@
-//===- Passes.h - graph dialect passes ----------------------------*- C++ -*-===//
+//===- Passes.h - graph dialect passes ----------------------------*- C++
+//-*-===//
 
 #ifndef GRAPHC_DIALECTS_GRAPH_PASSES_H
 #define GRAPHC_DIALECTS_GRAPH_PASSES_H

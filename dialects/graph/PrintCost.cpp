@@ -1,4 +1,5 @@
-//===- PrintCost.cpp - report op costs as remarks --------------------------===//
+//===- PrintCost.cpp - report op costs as remarks
+//--------------------------===//
 
 #include "graph/GraphOps.h"
 #include "graph/Passes.h"
@@ -24,7 +25,8 @@ struct GraphPrintCostPass
       std::optional<int64_t> flops = 0, bytes = 0;
       func.walk([&](CostOpInterface op) {
         std::optional<int64_t> f = op.getFlops(), b = op.getBytesMoved();
-        op->emitRemark() << "flops = " << format(f) << ", bytes = " << format(b);
+        op->emitRemark() << "flops = " << format(f)
+                         << ", bytes = " << format(b);
         flops = flops && f ? std::optional<int64_t>(*flops + *f) : std::nullopt;
         bytes = bytes && b ? std::optional<int64_t>(*bytes + *b) : std::nullopt;
       });

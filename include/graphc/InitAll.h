@@ -1,4 +1,5 @@
-//===- InitAll.h - register graphc's dialects and passes ----------*- C++ -*-===//
+//===- InitAll.h - register graphc's dialects and passes ----------*- C++
+//-*-===//
 
 #ifndef GRAPHC_INITALL_H
 #define GRAPHC_INITALL_H

@@ -24,13 +24,16 @@ TrialClone::TrialClone(ModuleOp original, StringRef entryName,
                        std::string &refusal)
     : module(original.clone()),
       handler(original.getContext(), [&refusal](Diagnostic &diag) {
-        if (diag.getSeverity() == DiagnosticSeverity::Error && refusal.empty())
+        if (diag.getSeverity() == DiagnosticSeverity::Error &&
+            refusal.empty()) {
           refusal = StringRef(diag.str()).split('\n').first.str();
+        }
         return success();
       }) {
   entry = module->lookupSymbol<func::FuncOp>(entryName);
-  if (!entry && refusal.empty())
+  if (!entry && refusal.empty()) {
     refusal = ("no function @" + entryName).str();
+  }
 }
 
 FailureOr<DistReport> graphc::estimatePlacement(ModuleOp module,
@@ -43,16 +46,20 @@ FailureOr<DistReport> graphc::estimatePlacement(ModuleOp module,
   if (!trial.entry ||
       failed(strategy.place(*trial.module, trial.entry, options)) ||
       failed(setClusterFromPlacement(*trial.module, trial.entry,
-                                     options.defaultTask, strategy.getName())))
+                                     options.defaultTask,
+                                     strategy.getName()))) {
     return failure();
+  }
   // The rest of graphc-dist.
   PassManager pm(module.getContext());
   buildPostPlacementPasses(pm, entry, kDefaultBucketBytes);
-  if (failed(pm.run(*trial.module)))
+  if (failed(pm.run(*trial.module))) {
     return failure();
+  }
   FailureOr<DistReport> report = analyzeDistribution(*trial.module, machine);
-  if (failed(report) && refusal.empty())
+  if (failed(report) && refusal.empty()) {
     refusal = "the report cannot estimate the partitioned job";
+  }
   return report;
 }
 
@@ -68,12 +75,13 @@ public:
         options.machineModel.empty()
             ? llvm::Expected<MachineModel>(MachineModel::getDefault())
             : MachineModel::fromFile(options.machineModel);
-    if (!machine)
+    if (!machine) {
       return module.emitError() << "dist-place: strategy=auto: "
                                 << llvm::toString(machine.takeError());
+    }
     // A local job is as large as the machine it shares; a cluster model
     // (no shared cores) gets the contract's default of four tasks.
-    int64_t workers = options.workers > 0       ? options.workers
+    int64_t workers = options.workers > 0        ? options.workers
                       : machine->sharedCores > 0 ? machine->sharedCores
                                                  : 4;
 
@@ -84,8 +92,9 @@ public:
     };
     std::vector<Tried> tried;
     for (const std::string &name : getPlacementStrategyNames()) {
-      if (name == getName())
+      if (name == getName()) {
         continue;
+      }
       std::unique_ptr<PlacementStrategy> probe = createPlacementStrategy(name);
       for (PlacementCandidate &candidate : probe->getCandidates(workers)) {
         candidate.options.defaultTask = options.defaultTask;
@@ -108,12 +117,15 @@ public:
     // earlier candidate (stable), so the choice is deterministic.
     llvm::stable_sort(tried, [](const Tried &a, const Tried &b) {
       bool aOk = a.result.refusal.empty(), bOk = b.result.refusal.empty();
-      if (aOk != bOk)
+      if (aOk != bOk) {
         return aOk;
-      if (!aOk)
+      }
+      if (!aOk) {
         return false;
-      if (a.result.stepSeconds != b.result.stepSeconds)
+      }
+      if (a.result.stepSeconds != b.result.stepSeconds) {
         return a.result.stepSeconds < b.result.stepSeconds;
+      }
       return a.result.tasks < b.result.tasks;
     });
     if (tried.empty() || !tried.front().result.refusal.empty()) {
@@ -121,8 +133,9 @@ public:
                                 << "dist-place: strategy=auto: no candidate "
                                    "placement fits the model on "
                                 << workers << " workers";
-      for (const Tried &t : tried)
+      for (const Tried &t : tried) {
         diag.attachNote() << t.result.label << ": " << t.result.refusal;
+      }
       return diag;
     }
 
@@ -131,12 +144,13 @@ public:
     why.chosen = best.candidate.label;
     why.workers = workers;
     why.machine = machine->name;
-    for (const Tried &t : tried)
+    for (const Tried &t : tried) {
       why.candidates.push_back(t.result);
-    if (failed(best.strategy->place(module, entry, best.candidate.options)))
+    }
+    if (failed(best.strategy->place(module, entry, best.candidate.options))) {
       return failure();
-    module->setAttr(kAutoAttrName,
-                    why.toAttr(module.getContext()));
+    }
+    module->setAttr(kAutoAttrName, why.toAttr(module.getContext()));
     return success();
   }
 };

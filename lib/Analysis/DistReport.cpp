@@ -1,4 +1,5 @@
-//===- DistReport.cpp - bytes, counters and the simulated step of a job ------===//
+//===- DistReport.cpp - bytes, counters and the simulated step of a job
+//------===//
 //
 // The byte counts mirror runtime/lib/Collectives.cpp and Worker.cpp exactly
 // (block boundaries, segment counts, which rank sends what): the report's
@@ -28,8 +29,9 @@ using namespace graphc::dist;
 
 int64_t CollectiveReport::wireBytes() const {
   int64_t total = 0;
-  for (int64_t b : sentBytes)
+  for (int64_t b : sentBytes) {
     total += b;
+  }
   return total;
 }
 
@@ -50,7 +52,8 @@ int64_t mod(int64_t a, int64_t k) { return ((a % k) + k) % k; }
 // Collectives.cpp segmentsFor: messages one ring step is cut into.
 int64_t segmentsFor(int64_t count, int64_t esize) {
   int64_t bytes = count * esize;
-  return std::max<int64_t>(1, std::min<int64_t>({16, bytes / (1 << 20), count}));
+  return std::max<int64_t>(1,
+                           std::min<int64_t>({16, bytes / (1 << 20), count}));
 }
 
 // Collectives.cpp pipelinedBroadcast: segments of the chain.
@@ -72,14 +75,16 @@ struct Sent {
 // its own, block (r-s-1) in step s.
 void ringReduceScatter(Sent &sent, int64_t count, int64_t esize, int64_t k,
                        int64_t r) {
-  for (int64_t s = 0; s < k - 1; ++s)
+  for (int64_t s = 0; s < k - 1; ++s) {
     sent.add(blockSize(count, k, mod(r - s - 1, k)), esize);
+  }
 }
 // Ring all-gather over `count` elements: rank r sends block (r-s) in step s.
 void ringAllGather(Sent &sent, int64_t count, int64_t esize, int64_t k,
                    int64_t r) {
-  for (int64_t s = 0; s < k - 1; ++s)
+  for (int64_t s = 0; s < k - 1; ++s) {
     sent.add(blockSize(count, k, mod(r - s, k)), esize);
+  }
 }
 
 /// Bytes and messages member `r` of a group of `k` sends for `op`, whose
@@ -87,8 +92,9 @@ void ringAllGather(Sent &sent, int64_t count, int64_t esize, int64_t k,
 Sent collectiveSent(StringRef kind, int64_t inputCount, int64_t outputCount,
                     int64_t esize, int64_t k, int64_t r, int64_t root) {
   Sent sent;
-  if (k == 1)
+  if (k == 1) {
     return sent;
+  }
   if (kind == "all_reduce") {
     ringReduceScatter(sent, inputCount, esize, k, r);
     ringAllGather(sent, inputCount, esize, k, r);
@@ -117,20 +123,23 @@ Sent collectiveSent(StringRef kind, int64_t inputCount, int64_t outputCount,
 double collectiveSeconds(StringRef kind, int64_t inputCount,
                          int64_t outputCount, int64_t esize, int64_t k,
                          int64_t maxSentBytes, const MachineModel &m) {
-  if (k == 1)
+  if (k == 1) {
     return 0;
+  }
   double latency = m.linkLatencySeconds, bw = m.linkBytesPerSecond;
   // A reduction reads two blocks and writes one for each block received.
   auto reduceSeconds = [&](int64_t count) {
     return 3.0 * double(k - 1) / double(k) * double(count * esize) /
            m.memoryBytesPerSecond;
   };
-  if (kind == "all_reduce")
+  if (kind == "all_reduce") {
     return 2.0 * double(k - 1) * latency + double(maxSentBytes) / bw +
            reduceSeconds(inputCount);
-  if (kind == "reduce_scatter")
+  }
+  if (kind == "reduce_scatter") {
     return double(k - 1) * latency + double(maxSentBytes) / bw +
            reduceSeconds(outputCount * k);
+  }
   if (kind == "broadcast") {
     int64_t segs = broadcastSegments(inputCount, esize, k);
     return double(segs + k - 2) *
@@ -207,11 +216,12 @@ private:
 FailureOr<int64_t> Analyzer::staticBytes(Operation *op, Type type,
                                          StringRef what) {
   std::optional<int64_t> bytes = graph::getStaticSizeInBytes(type);
-  if (!bytes)
+  if (!bytes) {
     return op->emitError() << what << " has type " << type
                            << " without a static shape: the report counts "
                               "bytes and needs static shapes (run "
                               "graph-infer-shapes or give --input-shape)";
+  }
   return *bytes;
 }
 
@@ -224,28 +234,34 @@ LogicalResult Analyzer::collect() {
     r.device = task.getDevice().str();
     report.tasks.push_back(std::move(r));
   }
-  if (tasks.empty())
+  if (tasks.empty()) {
     return module.emitError()
            << "the module has no dist.task: the report reads a partitioned "
               "module (the output of the graphc-dist pipeline)";
+  }
   programs.resize(tasks.size());
 
   for (auto [ti, task] : llvm::enumerate(tasks)) {
     TaskReport &tr = report.tasks[ti];
     std::vector<Instr> &prog = programs[ti];
     for (Operation &op : task.getBody().front()) {
-      if (isa<ReturnOp>(op))
+      if (isa<ReturnOp>(op)) {
         continue;
+      }
       if (auto send = dyn_cast<SendOp>(op)) {
         FailureOr<int64_t> bytes =
             staticBytes(send, send.getInput().getType(), "sent tensor");
-        if (failed(bytes))
+        if (failed(bytes)) {
           return failure();
+        }
         int peer = taskIndex(send.getPeer());
-        std::string to = peer >= 0 ? report.tasks[peer].name
-                                   : send.getPeer().str();
-        TransferReport t{tr.name, to, send.getKey().str(),
-                         typeString(send.getInput().getType()), *bytes,
+        std::string to =
+            peer >= 0 ? report.tasks[peer].name : send.getPeer().str();
+        TransferReport t{tr.name,
+                         to,
+                         send.getKey().str(),
+                         typeString(send.getInput().getType()),
+                         *bytes,
                          machine.transferSeconds(double(*bytes))};
         report.transfers.push_back(t);
         report.transferBytes += *bytes;
@@ -275,26 +291,31 @@ LogicalResult Analyzer::collect() {
         FailureOr<int64_t> inBytes =
             staticBytes(&op, inType, "collective input");
         if (failed(inBytes) ||
-            failed(staticBytes(&op, outType, "collective result")))
+            failed(staticBytes(&op, outType, "collective result"))) {
           return failure();
+        }
         ArrayAttr group = coll.getGroup();
         int member = -1;
-        for (auto [i, m] : llvm::enumerate(group))
+        for (auto [i, m] : llvm::enumerate(group)) {
           if (cast<DeviceAttr>(m).getTaskAttr() ==
-              task.getDevice().getTaskAttr())
+              task.getDevice().getTaskAttr()) {
             member = i;
+          }
+        }
         Type elem = cast<ShapedType>(inType).getElementType();
-        if (member < 0)
+        if (member < 0) {
           return op.emitError() << "task '" << tr.name
                                 << "' is not a member of the group of "
                                    "collective '"
                                 << coll.getKey() << "'";
-        if (!elem.isIntOrFloat())
-          return op.emitError() << "collective '" << coll.getKey()
-                                << "' on element type " << elem
-                                << " has no runtime dtype to count bytes of";
-        auto [it, inserted] =
-            collectiveByKey.try_emplace(coll.getKey(), report.collectives.size());
+        }
+        if (!elem.isIntOrFloat()) {
+          return op.emitError()
+                 << "collective '" << coll.getKey() << "' on element type "
+                 << elem << " has no runtime dtype to count bytes of";
+        }
+        auto [it, inserted] = collectiveByKey.try_emplace(
+            coll.getKey(), report.collectives.size());
         if (inserted) {
           CollectiveReport c;
           c.kind = op.getName().stripDialect().str();
@@ -312,15 +333,18 @@ LogicalResult Analyzer::collect() {
           int64_t inCount = *graph::getStaticNumElements(inType);
           int64_t outCount = *graph::getStaticNumElements(outType);
           int64_t k = group.size(), root = 0;
-          if (auto b = dyn_cast<BroadcastOp>(op))
-            for (auto [i, m] : llvm::enumerate(group))
+          if (auto b = dyn_cast<BroadcastOp>(op)) {
+            for (auto [i, m] : llvm::enumerate(group)) {
               if (cast<DeviceAttr>(m).getTaskAttr() ==
-                  b.getRoot().getTaskAttr())
+                  b.getRoot().getTaskAttr()) {
                 root = i;
+              }
+            }
+          }
           int64_t maxSent = 0;
           for (int64_t r = 0; r < k; ++r) {
-            Sent s = collectiveSent(c.kind, inCount, outCount, esize, k, r,
-                                    root);
+            Sent s =
+                collectiveSent(c.kind, inCount, outCount, esize, k, r, root);
             c.sentBytes.push_back(s.bytes);
             c.messages.push_back(s.messages);
             maxSent = std::max(maxSent, s.bytes);
@@ -341,8 +365,9 @@ LogicalResult Analyzer::collect() {
       ++tr.numOps;
       // A variable read or a constant names a buffer the task already has
       // (a memref argument, a global): the ops that read it pay for it.
-      if (isa<graph::ReadVariableOp, graph::ConstantOp>(op))
+      if (isa<graph::ReadVariableOp, graph::ConstantOp>(op)) {
         continue;
+      }
       std::optional<OpCost> cost = getOpCost(&op);
       if (!cost) {
         ++tr.unknownCostOps;
@@ -360,17 +385,19 @@ LogicalResult Analyzer::collect() {
 
   // The runtime counts a collective's bytes once, at each sending member,
   // under the group's name; a member that sends nothing has no counter.
-  for (CollectiveReport &c : report.collectives)
+  for (CollectiveReport &c : report.collectives) {
     for (size_t i = 0; i < c.group.size(); ++i) {
       auto it = llvm::find_if(report.tasks, [&](const TaskReport &t) {
         return t.name == c.group[i];
       });
-      if (it == report.tasks.end() || c.messages[i] == 0)
+      if (it == report.tasks.end() || c.messages[i] == 0) {
         continue;
+      }
       ChannelCount &cc = it->counters["collective:" + c.groupName];
       cc.bytes += c.sentBytes[i];
       cc.messages += c.messages[i];
     }
+  }
   return success();
 }
 
@@ -382,8 +409,9 @@ LogicalResult Analyzer::simulate() {
   // Per collective: members arrived so far and when the last one did.
   std::vector<unsigned> arrived(report.collectives.size(), 0);
   std::vector<std::vector<bool>> memberIn(report.collectives.size());
-  for (size_t i = 0; i < members.size(); ++i)
+  for (size_t i = 0; i < members.size(); ++i) {
     memberIn[i].assign(members[i].size(), false);
+  }
   std::vector<double> startOf(report.collectives.size(), 0);
 
   for (bool progress = true; progress;) {
@@ -395,8 +423,9 @@ LogicalResult Analyzer::simulate() {
         Instr &in = prog[pc[t]];
         if (in.kind == Instr::Recv) {
           auto it = arrivals.find(in.name);
-          if (it == arrivals.end())
+          if (it == arrivals.end()) {
             break;
+          }
           in.ready = in.start = clock[t];
           in.end = std::max(clock[t], it->second.time);
           tr.waitSeconds += in.end - in.ready;
@@ -409,8 +438,9 @@ LogicalResult Analyzer::simulate() {
             ++arrived[c];
             progress = true;
           }
-          if (arrived[c] < members[c].size())
+          if (arrived[c] < members[c].size()) {
             break;
+          }
           in.start = startOf[c];
           in.end = in.start + report.collectives[c].seconds;
           tr.waitSeconds += in.start - in.ready;
@@ -419,8 +449,8 @@ LogicalResult Analyzer::simulate() {
           in.ready = in.start = clock[t];
           in.end = in.start + in.seconds;
           if (in.kind == Instr::Send) {
-            arrivals[in.name] = {in.start + machine.transferSeconds(
-                                                double(in.bytes)),
+            arrivals[in.name] = {in.start +
+                                     machine.transferSeconds(double(in.bytes)),
                                  int(t), pc[t]};
             tr.commSeconds += in.seconds;
           }
@@ -448,19 +478,23 @@ LogicalResult Analyzer::simulate() {
 }
 
 void Analyzer::criticalPath() {
-  if (programs.empty())
+  if (programs.empty()) {
     return;
+  }
   int t = 0;
-  for (size_t i = 1; i < programs.size(); ++i)
-    if (report.tasks[i].finishSeconds > report.tasks[t].finishSeconds)
+  for (size_t i = 1; i < programs.size(); ++i) {
+    if (report.tasks[i].finishSeconds > report.tasks[t].finishSeconds) {
       t = i;
+    }
+  }
   std::vector<PathStep> path;
   // Ops merged into each compute stretch of `path`.
   std::vector<unsigned> merged;
   auto push = [&](int task, StringRef kind, StringRef name, double start,
                   double end) {
-    if (end <= start)
+    if (end <= start) {
       return;
+    }
     // Consecutive compute ops of one task read as one stretch.
     if (!path.empty() && kind == "compute" && path.back().kind == "compute" &&
         path.back().task == report.tasks[task].name) {
@@ -468,7 +502,8 @@ void Analyzer::criticalPath() {
       path.back().name = std::to_string(++merged.back()) + " ops";
       return;
     }
-    path.push_back({report.tasks[task].name, kind.str(), name.str(), start, end});
+    path.push_back(
+        {report.tasks[task].name, kind.str(), name.str(), start, end});
     merged.push_back(1);
   };
   long idx = long(programs[t].size()) - 1;
@@ -502,12 +537,13 @@ void Analyzer::criticalPath() {
       push(t, c.kind, in.name, in.start, in.end);
       if (in.start > in.ready) {
         // Continue in the member that arrived last: it held the rest.
-        for (auto [mt, mi] : members[in.collective])
+        for (auto [mt, mi] : members[in.collective]) {
           if (programs[mt][mi].ready == in.start) {
             t = mt;
             idx = long(mi);
             break;
           }
+        }
       }
       --idx;
       break;
@@ -526,13 +562,16 @@ void Analyzer::criticalPath() {
 void Analyzer::shareCores() {
   unsigned computing = llvm::count_if(
       report.tasks, [](const TaskReport &t) { return t.computeSeconds > 0; });
-  if (machine.sharedCores == 0 || computing <= machine.sharedCores)
+  if (machine.sharedCores == 0 || computing <= machine.sharedCores) {
     return;
+  }
   report.computeSlowdown = double(computing) / machine.sharedCores;
   for (auto [t, prog] : llvm::enumerate(programs)) {
-    for (Instr &in : prog)
-      if (in.kind == Instr::Compute)
+    for (Instr &in : prog) {
+      if (in.kind == Instr::Compute) {
         in.seconds *= report.computeSlowdown;
+      }
+    }
     report.tasks[t].computeSeconds *= report.computeSlowdown;
   }
 }
@@ -543,8 +582,9 @@ void Analyzer::shareCores() {
 void Analyzer::pipelineStages() {
   auto attr = module->getAttrOfType<DictionaryAttr>(
       dist::DistDialect::kPipelineAttrName);
-  if (!attr)
+  if (!attr) {
     return;
+  }
   int64_t p = attr.getAs<IntegerAttr>("stages").getInt();
   PipelineReport pipe;
   pipe.microbatches = attr.getAs<IntegerAttr>("microbatches").getInt();
@@ -555,8 +595,9 @@ void Analyzer::pipelineStages() {
   int64_t counted = 0;
   for (auto [ti, task] : llvm::enumerate(tasks)) {
     std::optional<int64_t> index = task.getDevice().getTask();
-    if (!index || *index >= p * pipe.replicas)
+    if (!index || *index >= p * pipe.replicas) {
       continue;
+    }
     const TaskReport &t = report.tasks[ti];
     StageReport &stage = pipe.stages[*index % p];
     double busy = t.computeSeconds + t.commSeconds;
@@ -566,22 +607,25 @@ void Analyzer::pipelineStages() {
     busyTotal += busy;
     ++counted;
   }
-  for (StageReport &stage : pipe.stages)
+  for (StageReport &stage : pipe.stages) {
     stage.idleSeconds = report.stepSeconds - stage.busySeconds;
-  if (counted > 0 && report.stepSeconds > 0)
+  }
+  if (counted > 0 && report.stepSeconds > 0) {
     pipe.bubble = 1 - busyTotal / (double(counted) * report.stepSeconds);
+  }
   report.pipeline = std::move(pipe);
 }
 
 FailureOr<DistReport> Analyzer::run() {
   report.machine = machine;
-  report.autoChoice =
-      AutoReport::fromAttr(module->getAttr(kAutoAttrName));
-  if (failed(collect()))
+  report.autoChoice = AutoReport::fromAttr(module->getAttr(kAutoAttrName));
+  if (failed(collect())) {
     return failure();
+  }
   shareCores();
-  if (failed(simulate()))
+  if (failed(simulate())) {
     return failure();
+  }
   criticalPath();
   pipelineStages();
   return std::move(report);
@@ -590,8 +634,9 @@ FailureOr<DistReport> Analyzer::run() {
 } // namespace
 
 std::optional<OpCost> graphc::getOpCost(Operation *op) {
-  if (isa<graph::ReadVariableOp, graph::ConstantOp>(op))
+  if (isa<graph::ReadVariableOp, graph::ConstantOp>(op)) {
     return OpCost{};
+  }
   // The cost interface where an op has it; ops with regions and no cost of
   // their own cost what their bodies cost.
   std::optional<int64_t> flops = 0, bytes = 0;
@@ -600,12 +645,14 @@ std::optional<OpCost> graphc::getOpCost(Operation *op) {
     flops = flops && f ? std::optional<int64_t>(*flops + *f) : std::nullopt;
     bytes = bytes && b ? std::optional<int64_t>(*bytes + *b) : std::nullopt;
   };
-  if (auto c = dyn_cast<graph::CostOpInterface>(op))
+  if (auto c = dyn_cast<graph::CostOpInterface>(op)) {
     add(c);
-  else
+  } else {
     op->walk([&](graph::CostOpInterface c) { add(c); });
-  if (!flops || !bytes)
+  }
+  if (!flops || !bytes) {
     return std::nullopt;
+  }
   return OpCost{*flops, *bytes};
 }
 
@@ -628,28 +675,28 @@ double graphc::estimateCollectiveSeconds(llvm::StringRef kind,
                                          int64_t elementBytes, int64_t members,
                                          const MachineModel &machine) {
   int64_t maxSent = 0;
-  for (int64_t r = 0; r < members; ++r)
+  for (int64_t r = 0; r < members; ++r) {
     maxSent = std::max(maxSent, collectiveSent(kind, inputCount, outputCount,
                                                elementBytes, members, r, 0)
                                     .bytes);
-  return collectiveSeconds(kind, inputCount, outputCount, elementBytes,
-                           members, maxSent, machine);
+  }
+  return collectiveSeconds(kind, inputCount, outputCount, elementBytes, members,
+                           maxSent, machine);
 }
 
 DictionaryAttr AutoReport::toAttr(MLIRContext *ctx) const {
   Builder b(ctx);
   SmallVector<Attribute> list;
   for (const AutoCandidateReport &c : candidates) {
-    SmallVector<NamedAttribute> fields{b.getNamedAttr("label",
-                                                      b.getStringAttr(c.label))};
+    SmallVector<NamedAttribute> fields{
+        b.getNamedAttr("label", b.getStringAttr(c.label))};
     if (c.refusal.empty()) {
       fields.push_back(b.getNamedAttr("tasks", b.getI64IntegerAttr(c.tasks)));
       // Integer nanoseconds, as the report's JSON writes times.
       fields.push_back(b.getNamedAttr(
           "step_ns", b.getI64IntegerAttr(std::llround(c.stepSeconds * 1e9))));
     } else {
-      fields.push_back(
-          b.getNamedAttr("refused", b.getStringAttr(c.refusal)));
+      fields.push_back(b.getNamedAttr("refused", b.getStringAttr(c.refusal)));
     }
     list.push_back(b.getDictionaryAttr(fields));
   }
@@ -662,8 +709,9 @@ DictionaryAttr AutoReport::toAttr(MLIRContext *ctx) const {
 
 std::optional<AutoReport> AutoReport::fromAttr(Attribute attr) {
   auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
-  if (!dict)
+  if (!dict) {
     return std::nullopt;
+  }
   AutoReport r;
   auto str = [](DictionaryAttr d, StringRef name) {
     auto s = d.getAs<StringAttr>(name);
@@ -676,10 +724,12 @@ std::optional<AutoReport> AutoReport::fromAttr(Attribute attr) {
   r.chosen = str(dict, "chosen");
   r.workers = i64(dict, "workers");
   r.machine = str(dict, "machine");
-  if (auto list = dict.getAs<ArrayAttr>("candidates"))
-    for (auto c : list.getAsRange<DictionaryAttr>())
+  if (auto list = dict.getAs<ArrayAttr>("candidates")) {
+    for (auto c : list.getAsRange<DictionaryAttr>()) {
       r.candidates.push_back({str(c, "label"), i64(c, "tasks"),
                               double(i64(c, "step_ns")) * 1e-9,
                               str(c, "refused")});
+    }
+  }
   return r;
 }

@@ -1,4 +1,5 @@
-//===- DotPrinter.cpp - a partitioned module as a Graphviz graph ------------===//
+//===- DotPrinter.cpp - a partitioned module as a Graphviz graph
+//------------===//
 
 #include "graphc/Analysis/DistReport.h"
 
@@ -18,8 +19,9 @@ namespace {
 std::string escape(StringRef s) {
   std::string out;
   for (char c : s) {
-    if (c == '"' || c == '\\')
+    if (c == '"' || c == '\\') {
       out += '\\';
+    }
     out += c;
   }
   return out;
@@ -30,8 +32,8 @@ std::string typeLabel(Type type) {
   llvm::raw_string_ostream os(s);
   os << type;
   std::optional<int64_t> bytes = graph::getStaticSizeInBytes(type);
-  os << "\\n" << (bytes ? std::to_string(*bytes) : std::string("?"))
-     << " bytes";
+  os << "\\n"
+     << (bytes ? std::to_string(*bytes) : std::string("?")) << " bytes";
   return s;
 }
 
@@ -48,13 +50,15 @@ public:
     os << "digraph job {\n  compound=true;\n  rankdir=TB;\n"
        << "  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
     unsigned ti = 0;
-    for (TaskOp task : module.getOps<TaskOp>())
+    for (TaskOp task : module.getOps<TaskOp>()) {
       writeTask(task, ti++);
+    }
     // Cut edges: each send to the recv with its key.
     for (auto &[key, send] : sends) {
       auto it = recvs.find(key);
-      if (it == recvs.end())
+      if (it == recvs.end()) {
         continue;
+      }
       os << llvm::formatv("  {0} -> {1} [color=red, penwidth=2, "
                           "label=\"{2}\\n{3}\"];\n",
                           send.first, it->second, escape(key), send.second);
@@ -66,10 +70,11 @@ public:
       os << llvm::formatv("  {0} [shape=hexagon, style=filled, "
                           "fillcolor=lightyellow, label=\"{1}\"];\n",
                           node, entry.second.label);
-      for (const std::string &member : entry.second.instances)
+      for (const std::string &member : entry.second.instances) {
         os << llvm::formatv("  {0} -> {1} [dir=both, style=dashed, "
                             "color=blue];\n",
                             member, node);
+      }
     }
     os << "}\n";
   }
@@ -88,13 +93,16 @@ private:
                         escape(task.getDevice().str()));
     Block &body = task.getBody().front();
     unsigned computeOps = 0;
-    for (Operation &op : body)
-      if (!isCommunication(&op) && !isa<ReturnOp>(op))
+    for (Operation &op : body) {
+      if (!isCommunication(&op) && !isa<ReturnOp>(op)) {
         ++computeOps;
-    if (computeOps > options.maxOpsPerTask)
+      }
+    }
+    if (computeOps > options.maxOpsPerTask) {
       writeCondensed(body, prefix);
-    else
+    } else {
       writeFull(body, prefix);
+    }
     os << "  }\n";
   }
 
@@ -110,18 +118,19 @@ private:
       recvs[recv.getKey().str()] = node;
     } else if (auto coll = dyn_cast<CollectiveOpInterface>(op)) {
       std::string kind = op.getName().stripDialect().str();
-      os << llvm::formatv("    {0} [shape=octagon, label=\"{1} {2}\"];\n",
-                          node, kind, escape(coll.getKey()));
+      os << llvm::formatv("    {0} [shape=octagon, label=\"{1} {2}\"];\n", node,
+                          kind, escape(coll.getKey()));
       Collective &c = collectives[coll.getKey().str()];
       if (c.label.empty()) {
         std::string group;
-        for (Attribute m : coll.getGroup())
+        for (Attribute m : coll.getGroup()) {
           group += (group.empty() ? "" : ", ") +
                    cast<DeviceAttr>(m).getTaskAttr().str();
-        c.label = llvm::formatv("{0} {1}\\n[{2}]\\n{3}", kind,
-                                escape(coll.getKey()), escape(group),
-                                typeLabel(coll.getInput().getType()))
-                      .str();
+        }
+        c.label =
+            llvm::formatv("{0} {1}\\n[{2}]\\n{3}", kind, escape(coll.getKey()),
+                          escape(group), typeLabel(coll.getInput().getType()))
+                .str();
       }
       c.instances.push_back(node);
     }
@@ -132,8 +141,8 @@ private:
     for (BlockArgument arg : body.getArguments()) {
       std::string node = prefix + "arg" + std::to_string(arg.getArgNumber());
       auto task = cast<TaskOp>(body.getParentOp());
-      auto name = task.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                    "graph.name");
+      auto name =
+          task.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "graph.name");
       os << llvm::formatv("    {0} [shape=ellipse, label=\"{1}\\n{2}\"];\n",
                           node,
                           name ? escape(name.getValue())
@@ -144,18 +153,21 @@ private:
     unsigned i = 0;
     for (Operation &op : body) {
       std::string node = prefix + "op" + std::to_string(i++);
-      if (isCommunication(&op))
+      if (isCommunication(&op)) {
         writeCommunication(op, node);
-      else
+      } else {
         os << llvm::formatv("    {0} [label=\"{1}\"];\n", node,
                             escape(op.getName().getStringRef()));
+      }
       for (Value operand : op.getOperands()) {
         auto it = nodeOf.find(operand);
-        if (it != nodeOf.end())
+        if (it != nodeOf.end()) {
           os << llvm::formatv("    {0} -> {1};\n", it->second, node);
+        }
       }
-      for (Value result : op.getResults())
+      for (Value result : op.getResults()) {
         nodeOf[result] = node;
+      }
     }
   }
 
@@ -167,13 +179,15 @@ private:
     int64_t flops = 0;
     bool flopsKnown = true;
     auto chain = [&](const std::string &node) {
-      if (!previous.empty())
+      if (!previous.empty()) {
         os << llvm::formatv("    {0} -> {1};\n", previous, node);
+      }
       previous = node;
     };
     auto flush = [&]() {
-      if (!run)
+      if (!run) {
         return;
+      }
       std::string node = prefix + "run" + std::to_string(i++);
       os << llvm::formatv("    {0} [label=\"{1} op{2}\\n{3} flops\"];\n", node,
                           run, run == 1 ? "" : "s",
@@ -184,15 +198,17 @@ private:
       flopsKnown = true;
     };
     for (Operation &op : body) {
-      if (isa<ReturnOp>(op))
+      if (isa<ReturnOp>(op)) {
         continue;
+      }
       if (!isCommunication(&op)) {
         ++run;
         op.walk([&](graph::CostOpInterface c) {
-          if (std::optional<int64_t> f = c.getFlops())
+          if (std::optional<int64_t> f = c.getFlops()) {
             flops += *f;
-          else
+          } else {
             flopsKnown = false;
+          }
         });
         continue;
       }

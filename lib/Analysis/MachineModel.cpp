@@ -1,4 +1,5 @@
-//===- MachineModel.cpp - machine-model JSON and the built-in default -------===//
+//===- MachineModel.cpp - machine-model JSON and the built-in default
+//-------===//
 
 #include "graphc/Analysis/MachineModel.h"
 
@@ -35,8 +36,9 @@ double MachineModel::opSeconds(llvm::StringRef opName, double flops,
                                double bytes) const {
   double scale = 1;
   auto it = efficiency.find(opName);
-  if (it != efficiency.end())
+  if (it != efficiency.end()) {
     scale = it->second;
+  }
   return std::max(flops / (flopsPerSecond * scale),
                   bytes / memoryBytesPerSecond);
 }
@@ -63,36 +65,40 @@ MachineModel MachineModel::getDefault() {
 llvm::Expected<MachineModel> MachineModel::fromJson(llvm::StringRef text,
                                                     llvm::StringRef source) {
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
-  if (!parsed)
+  if (!parsed) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         llvm::formatv("{0}: not valid JSON: {1}", source,
                       llvm::toString(parsed.takeError()))
             .str());
+  }
   const llvm::json::Object *obj = parsed->getAsObject();
-  if (!obj)
+  if (!obj) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         llvm::formatv("{0}: a machine model must be a JSON object", source)
             .str());
+  }
 
-  static const char *const known[] = {kName,         kFlops,
-                                      kMemory,       kLinkBandwidth,
-                                      kLinkLatency,  kEfficiency,
+  static const char *const known[] = {kName,          kFlops,       kMemory,
+                                      kLinkBandwidth, kLinkLatency, kEfficiency,
                                       kSharedCores};
-  for (const auto &kv : *obj)
-    if (llvm::find(known, kv.first.str()) == std::end(known))
+  for (const auto &kv : *obj) {
+    if (llvm::find(known, kv.first.str()) == std::end(known)) {
       return fieldError(source, kv.first,
                         "is not known (expected name, flops_per_second, "
                         "memory_bytes_per_second, link_bytes_per_second, "
                         "link_latency_seconds, efficiency, shared_cores)");
+    }
+  }
 
   MachineModel m;
   m.name = source.str();
   if (const llvm::json::Value *v = obj->get(kName)) {
     std::optional<llvm::StringRef> s = v->getAsString();
-    if (!s)
+    if (!s) {
       return fieldError(source, kName, "must be a string");
+    }
     m.name = s->str();
   }
   // Every rate must be a finite positive number: the estimate divides by
@@ -100,50 +106,62 @@ llvm::Expected<MachineModel> MachineModel::fromJson(llvm::StringRef text,
   auto number = [&](const char *field, double &out,
                     bool allowZero) -> llvm::Error {
     const llvm::json::Value *v = obj->get(field);
-    if (!v)
+    if (!v) {
       return fieldError(source, field, "is missing");
+    }
     std::optional<double> d = v->getAsNumber();
-    if (!d)
+    if (!d) {
       return fieldError(source, field, "must be a number");
-    if (!std::isfinite(*d) || *d < 0 || (!allowZero && *d == 0))
+    }
+    if (!std::isfinite(*d) || *d < 0 || (!allowZero && *d == 0)) {
       return fieldError(source, field,
                         llvm::formatv("must be {0}, not {1}",
                                       allowZero ? "at least 0" : "positive",
                                       *d));
+    }
     out = *d;
     return llvm::Error::success();
   };
-  if (llvm::Error e = number(kFlops, m.flopsPerSecond, false))
+  if (llvm::Error e = number(kFlops, m.flopsPerSecond, false)) {
     return std::move(e);
-  if (llvm::Error e = number(kMemory, m.memoryBytesPerSecond, false))
+  }
+  if (llvm::Error e = number(kMemory, m.memoryBytesPerSecond, false)) {
     return std::move(e);
-  if (llvm::Error e = number(kLinkBandwidth, m.linkBytesPerSecond, false))
+  }
+  if (llvm::Error e = number(kLinkBandwidth, m.linkBytesPerSecond, false)) {
     return std::move(e);
-  if (llvm::Error e = number(kLinkLatency, m.linkLatencySeconds, true))
+  }
+  if (llvm::Error e = number(kLinkLatency, m.linkLatencySeconds, true)) {
     return std::move(e);
+  }
 
   if (const llvm::json::Value *v = obj->get(kSharedCores)) {
     std::optional<int64_t> cores = v->getAsInteger();
-    if (!cores || *cores < 0 || *cores > (1 << 20))
+    if (!cores || *cores < 0 || *cores > (1 << 20)) {
       return fieldError(source, kSharedCores,
                         "must be a whole number of cores, at least 0 (0: "
                         "every task has cores of its own)");
+    }
     m.sharedCores = unsigned(*cores);
   }
 
   if (const llvm::json::Value *v = obj->get(kEfficiency)) {
     const llvm::json::Object *eff = v->getAsObject();
-    if (!eff)
+    if (!eff) {
       return fieldError(source, kEfficiency,
                         "must be an object of op name to fraction");
+    }
     for (const auto &kv : *eff) {
-      std::string field = (llvm::Twine(kEfficiency) + "." + llvm::StringRef(kv.first)).str();
+      std::string field =
+          (llvm::Twine(kEfficiency) + "." + llvm::StringRef(kv.first)).str();
       std::optional<double> d = kv.second.getAsNumber();
-      if (!d)
+      if (!d) {
         return fieldError(source, field, "must be a number");
-      if (!(*d > 0 && *d <= 1))
+      }
+      if (!(*d > 0 && *d <= 1)) {
         return fieldError(source, field,
                           llvm::formatv("must be in (0, 1], not {0}", *d));
+      }
       m.efficiency[kv.first] = *d;
     }
   }
@@ -153,25 +171,28 @@ llvm::Expected<MachineModel> MachineModel::fromJson(llvm::StringRef text,
 llvm::Expected<MachineModel> MachineModel::fromFile(llvm::StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buf)
+  if (!buf) {
     return llvm::createStringError(
         buf.getError(), llvm::formatv("cannot read machine model '{0}': {1}",
                                       path, buf.getError().message())
                             .str());
+  }
   return fromJson((*buf)->getBuffer(), path);
 }
 
 llvm::json::Object MachineModel::toJson() const {
   llvm::json::Object eff;
-  for (const auto &kv : efficiency)
+  for (const auto &kv : efficiency) {
     eff[kv.first()] = kv.second;
+  }
   llvm::json::Object obj{{kName, name},
                          {kFlops, flopsPerSecond},
                          {kMemory, memoryBytesPerSecond},
                          {kLinkBandwidth, linkBytesPerSecond},
                          {kLinkLatency, linkLatencySeconds},
                          {kEfficiency, std::move(eff)}};
-  if (sharedCores)
+  if (sharedCores) {
     obj[kSharedCores] = int64_t(sharedCores);
+  }
   return obj;
 }

@@ -1,7 +1,8 @@
-//===- Passes.cpp - dist-report and dist-print-dot -------------------------===//
+//===- Passes.cpp - dist-report and dist-print-dot
+//-------------------------===//
 
-#include "graphc/Analysis/DistReport.h"
 #include "graphc/Analysis/Passes.h"
+#include "graphc/Analysis/DistReport.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -31,15 +32,18 @@ struct DistReportPass : public graphc::impl::DistReportBase<DistReportPass> {
       machine = std::move(*read);
     }
     FailureOr<DistReport> report = analyzeDistribution(module, machine);
-    if (failed(report))
+    if (failed(report)) {
       return signalPassFailure();
-    if (!quiet)
+    }
+    if (!quiet) {
       printReportTable(*report, llvm::errs());
-    if (!output.empty())
+    }
+    if (!output.empty()) {
       if (llvm::Error e = writeReportJson(*report, output)) {
         module.emitError() << llvm::toString(std::move(e));
         return signalPassFailure();
       }
+    }
     markAllAnalysesPreserved();
   }
 };
@@ -49,11 +53,10 @@ struct DistPrintDotPass
   using Base::Base;
   void runOnOperation() override {
     std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(output, &error);
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
     if (!file) {
-      getOperation().emitError() << "cannot write the graph to '" << output
-                                 << "': " << error;
+      getOperation().emitError()
+          << "cannot write the graph to '" << output << "': " << error;
       return signalPassFailure();
     }
     DotOptions options;

@@ -50,20 +50,21 @@ FailureOr<ReplicaStep> rewriteStep(ModuleOp module, StringRef entry,
                                    const MachineModel &machine,
                                    std::string &refusal) {
   TrialClone trial(module, entry, refusal);
-  if (!trial.entry ||
-      failed(rewriteForReplicas(*trial.module, trial.entry, replicas,
-                                "worker")))
+  if (!trial.entry || failed(rewriteForReplicas(*trial.module, trial.entry,
+                                                replicas, "worker"))) {
     return failure();
+  }
   ReplicaStep step;
   for (Operation &op : trial.entry.getBody().front().without_terminator()) {
-    if (auto split = dyn_cast<dist::ReplicaSplitOp>(op))
+    if (auto split = dyn_cast<dist::ReplicaSplitOp>(op)) {
       step.inputs.push_back({bytesOf(split.getInput().getType()),
                              bytesOf(split.getResult().getType())});
-    else if (auto concat = dyn_cast<dist::ReplicaConcatOp>(op))
+    } else if (auto concat = dyn_cast<dist::ReplicaConcatOp>(op)) {
       step.outputs.push_back({bytesOf(concat.getResult().getType()),
                               bytesOf(concat.getInput().getType())});
-    else if (isReplicatedPlacement(getPlacement(&op)))
+    } else if (isReplicatedPlacement(getPlacement(&op))) {
       step.computeSeconds += estimateComputeSeconds(&op, machine);
+    }
   }
   return step;
 }
@@ -71,11 +72,13 @@ FailureOr<ReplicaStep> rewriteStep(ModuleOp module, StringRef entry,
 /// The batch: dimension 0 of the first input that has a dimension, as the
 /// replicas strategy takes it.
 std::optional<int64_t> batchOf(func::FuncOp func) {
-  for (Type type : func.getArgumentTypes())
+  for (Type type : func.getArgumentTypes()) {
     if (auto ranked = dyn_cast<RankedTensorType>(type);
-        ranked && ranked.getRank() > 0)
+        ranked && ranked.getRank() > 0) {
       return ranked.isDynamicDim(0) ? std::nullopt
                                     : std::optional(ranked.getDimSize(0));
+    }
+  }
   return std::nullopt;
 }
 
@@ -110,14 +113,15 @@ ReplicaStep fromGradients(func::FuncOp func, int64_t batch,
   for (Operation &op : func.getBody().front()) {
     Value grad = gradientOf(&op);
     auto type = grad ? dyn_cast<RankedTensorType>(grad.getType()) : nullptr;
-    if (!type || !type.hasStaticShape())
+    if (!type || !type.hasStaticShape()) {
       continue;
+    }
     Type elem = type.getElementType();
     int64_t esize = (elem.getIntOrFloatBitWidth() + 7) / 8;
     auto it = open.find(elem);
-    if (it != open.end() && (colls[it->second].count + type.getNumElements()) *
-                                    esize <=
-                                kDefaultBucketBytes) {
+    if (it != open.end() &&
+        (colls[it->second].count + type.getNumElements()) * esize <=
+            kDefaultBucketBytes) {
       colls[it->second].count += type.getNumElements();
       continue;
     }
@@ -129,15 +133,18 @@ ReplicaStep fromGradients(func::FuncOp func, int64_t batch,
     auto ranked = dyn_cast<RankedTensorType>(type);
     return ranked && ranked.getRank() > 0 && ranked.getDimSize(0) == batch;
   };
-  for (Type type : func.getArgumentTypes())
-    if (batched(type))
+  for (Type type : func.getArgumentTypes()) {
+    if (batched(type)) {
       step.inputs.push_back({bytesOf(type), bytesOf(type) / 2});
+    }
+  }
   for (Type type : func.getResultTypes()) {
     auto ranked = dyn_cast<RankedTensorType>(type);
-    if (batched(type))
+    if (batched(type)) {
       step.outputs.push_back({bytesOf(type), bytesOf(type) / 2});
-    else if (ranked && ranked.getRank() == 0)
+    } else if (ranked && ranked.getRank() == 0) {
       colls.push_back({"all_reduce", 1, bytesOf(type)});
+    }
   }
   return step;
 }
@@ -149,21 +156,23 @@ int64_t ns(double seconds) { return int64_t(std::llround(seconds * 1e9)); }
 
 } // namespace
 
-FailureOr<ScalingReport>
-graphc::simulateReplicas(ModuleOp module, StringRef entryName,
-                         ArrayRef<int64_t> counts, ScalingMode mode,
-                         const MachineModel &machine) {
-  func::FuncOp func =
-      findEntryFunction(module, entryName, "simulate-replicas");
-  if (!func)
+FailureOr<ScalingReport> graphc::simulateReplicas(ModuleOp module,
+                                                  StringRef entryName,
+                                                  ArrayRef<int64_t> counts,
+                                                  ScalingMode mode,
+                                                  const MachineModel &machine) {
+  func::FuncOp func = findEntryFunction(module, entryName, "simulate-replicas");
+  if (!func) {
     return failure();
+  }
   std::optional<int64_t> batch = batchOf(func);
-  if (!batch)
+  if (!batch) {
     // At the location, not the op: the op would be printed whole.
     return emitError(func.getLoc())
            << "simulate-replicas: @" << func.getSymName()
            << " has no input with a static dimension 0 to split over "
               "replicas; fix it with --input-shape";
+  }
   ScalingReport out;
   out.mode = mode;
   out.machine = machine;
@@ -171,8 +180,9 @@ graphc::simulateReplicas(ModuleOp module, StringRef entryName,
 
   // One replica: the whole step on one task, as the report charges it.
   double oneStep = 0;
-  for (Operation &op : func.getBody().front().without_terminator())
+  for (Operation &op : func.getBody().front().without_terminator()) {
     oneStep += estimateComputeSeconds(&op, machine);
+  }
 
   // The graph stage may not have loaded the dialect of the placements yet.
   module.getContext()->getOrLoadDialect<dist::DistDialect>();
@@ -182,22 +192,23 @@ graphc::simulateReplicas(ModuleOp module, StringRef entryName,
   PlacementOptions two;
   two.strategy = "replicas";
   two.replicas = 2;
-  two.defaultTask = DeviceAttr::get(module.getContext(), "worker",
-                                    std::nullopt, 0, "", std::nullopt);
+  two.defaultTask = DeviceAttr::get(module.getContext(), "worker", std::nullopt,
+                                    0, "", std::nullopt);
   std::unique_ptr<PlacementStrategy> replicas =
       createPlacementStrategy("replicas");
   std::string refusal;
   FailureOr<DistReport> twoJob = estimatePlacement(
       module, func.getSymName(), *replicas, two, machine, refusal);
   FailureOr<ReplicaStep> twoStep = failure();
-  if (succeeded(twoJob))
+  if (succeeded(twoJob)) {
     twoStep = rewriteStep(module, func.getSymName(), 2, machine, refusal);
+  }
   SmallVector<Coll> colls;
   if (succeeded(twoStep)) {
-    for (const CollectiveReport &c : twoJob->collectives)
-      colls.push_back(
-          {c.kind, c.bytes / std::max<int64_t>(c.elementBytes, 1),
-           std::max<int64_t>(c.elementBytes, 1)});
+    for (const CollectiveReport &c : twoJob->collectives) {
+      colls.push_back({c.kind, c.bytes / std::max<int64_t>(c.elementBytes, 1),
+                       std::max<int64_t>(c.elementBytes, 1)});
+    }
   } else if (mode == ScalingMode::Weak && hasUpdates(func)) {
     // The replicas rewrite cannot split this training step yet; weak
     // scaling needs only the one-replica step and what is all-reduced,
@@ -230,10 +241,12 @@ graphc::simulateReplicas(ModuleOp module, StringRef entryName,
       // them and sends each its own.
       p.replicaBatch = *batch;
       step.computeSeconds = oneStep;
-      for (auto [global, rows] : twoStep->inputs)
+      for (auto [global, rows] : twoStep->inputs) {
         step.inputs.push_back({global * r, global});
-      for (auto [global, rows] : twoStep->outputs)
+      }
+      for (auto [global, rows] : twoStep->outputs) {
         step.outputs.push_back({global * r, global});
+      }
     } else {
       if (*batch % r != 0) {
         p.skipped = llvm::formatv("the batch of {0} rows does not split {1} "
@@ -264,30 +277,34 @@ graphc::simulateReplicas(ModuleOp module, StringRef entryName,
             ? double(r) / machine.sharedCores
             : 1;
     double bw = machine.linkBytesPerSecond;
-    for (auto [global, rows] : step.inputs)
-      p.scatterSeconds +=
-          double(r) * machine.opSeconds("graph.slice", 0, 2.0 * rows) *
-              slowdown +
-          double(r - 1) * double(rows) / bw;
-    if (!step.inputs.empty())
+    for (auto [global, rows] : step.inputs) {
+      p.scatterSeconds += double(r) *
+                              machine.opSeconds("graph.slice", 0, 2.0 * rows) *
+                              slowdown +
+                          double(r - 1) * double(rows) / bw;
+    }
+    if (!step.inputs.empty()) {
       p.scatterSeconds += machine.linkLatencySeconds;
+    }
     p.computeSeconds = step.computeSeconds * slowdown;
-    for (const Coll &c : colls)
-      p.collectiveSeconds += estimateCollectiveSeconds(c.kind, c.count,
-                                                       c.count, c.esize, r,
-                                                       machine);
-    if (!step.outputs.empty())
+    for (const Coll &c : colls) {
+      p.collectiveSeconds += estimateCollectiveSeconds(c.kind, c.count, c.count,
+                                                       c.esize, r, machine);
+    }
+    if (!step.outputs.empty()) {
       p.gatherSeconds += machine.linkLatencySeconds;
-    for (auto [global, rows] : step.outputs)
+    }
+    for (auto [global, rows] : step.outputs) {
       p.gatherSeconds +=
           double(rows) / bw +
           machine.opSeconds("graph.concat", 0, 2.0 * global) * slowdown;
-    p.stepSeconds = p.scatterSeconds + p.computeSeconds +
-                    p.collectiveSeconds + p.gatherSeconds;
+    }
+    p.stepSeconds = p.scatterSeconds + p.computeSeconds + p.collectiveSeconds +
+                    p.gatherSeconds;
     // Samples per second against one replica: strong scaling moves the
     // same batch faster, weak scaling moves R batches in one step.
-    p.speedup = (mode == ScalingMode::Weak ? double(r) : 1.0) * oneStep /
-                p.stepSeconds;
+    p.speedup =
+        (mode == ScalingMode::Weak ? double(r) : 1.0) * oneStep / p.stepSeconds;
     p.efficiency = p.speedup / double(r);
     out.points.push_back(p);
   }
@@ -298,8 +315,8 @@ llvm::json::Value graphc::scalingToJson(const ScalingReport &r) {
   llvm::json::Array points;
   for (const ScalingPoint &p : r.points) {
     if (!p.skipped.empty()) {
-      points.push_back(llvm::json::Object{{"replicas", p.replicas},
-                                          {"skipped", p.skipped}});
+      points.push_back(
+          llvm::json::Object{{"replicas", p.replicas}, {"skipped", p.skipped}});
       continue;
     }
     points.push_back(llvm::json::Object{
@@ -337,10 +354,11 @@ void graphc::printScalingTable(const ScalingReport &r, llvm::raw_ostream &os) {
      << " (machine model: " << r.machine.name << ")\n";
   os << llvm::formatv("{0} all-reduce(s) per step after fusion, {1} bytes\n",
                       r.allReduces, r.allReduceBytes);
-  if (!r.refusal.empty())
+  if (!r.refusal.empty()) {
     os << "(from the step's gradients: the replicas strategy refuses the "
           "step itself: "
        << r.refusal << ")\n";
+  }
   os << llvm::formatv("{0,8} {1,6} {2,12} {3,12} {4,12} {5,12} {6,12} "
                       "{7,8} {8,10}\n",
                       "replicas", "rows", "scatter us", "compute us",

@@ -27,9 +27,8 @@ using task::TensorInfo;
 
 /// Lower-case hex SHA-256 of `bytes`.
 static std::string sha256Hex(StringRef bytes) {
-  std::array<uint8_t, 32> hash = llvm::SHA256::hash(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(bytes.data()),
-                        bytes.size()));
+  std::array<uint8_t, 32> hash = llvm::SHA256::hash(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
   std::string hex;
   for (uint8_t byte : hash) {
     const char *digits = "0123456789abcdef";
@@ -46,11 +45,13 @@ static LogicalResult writeFile(Location loc, StringRef path, StringRef bytes) {
   if (!ec) {
     os << bytes;
     os.close();
-    if (os.has_error())
+    if (os.has_error()) {
       ec = os.error();
+    }
   }
-  if (ec)
+  if (ec) {
     return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+  }
   return success();
 }
 
@@ -60,17 +61,20 @@ static FailureOr<std::vector<std::pair<ModuleOp, TaskInfo>>>
 taskModules(ModuleOp module) {
   std::vector<std::pair<ModuleOp, TaskInfo>> tasks;
   for (auto m : module.getOps<ModuleOp>()) {
-    if (!task::isTaskModule(m))
+    if (!task::isTaskModule(m)) {
       continue;
+    }
     FailureOr<TaskInfo> info = task::readTask(m);
-    if (failed(info))
+    if (failed(info)) {
       return failure();
+    }
     tasks.push_back({m, std::move(*info)});
   }
-  if (tasks.empty())
+  if (tasks.empty()) {
     return module.emitError()
            << "no task modules to write; run the graphc-task-lowering and "
               "graphc-task-codegen pipelines first";
+  }
   return tasks;
 }
 
@@ -87,24 +91,28 @@ static FailureOr<std::string> variableBytes(ModuleOp task,
   if (auto dense = dyn_cast<DenseElementsAttr>(var.value)) {
     if (element.isInteger(1)) {
       // i1 may be bit-packed in the attribute; the runtime's bool is a byte.
-      for (bool v : dense.getValues<bool>())
+      for (bool v : dense.getValues<bool>()) {
         bytes.push_back(v ? 1 : 0);
+      }
     } else if (dense.isSplat()) {
       ArrayRef<char> one = dense.getRawData();
-      for (int64_t i = 0; i < type.getNumElements(); ++i)
+      for (int64_t i = 0; i < type.getNumElements(); ++i) {
         bytes.append(one.begin(), one.end());
+      }
     } else {
       bytes.assign(dense.getRawData().begin(), dense.getRawData().end());
     }
   } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(var.value)) {
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
       bytes.assign(blob->getData().begin(), blob->getData().end());
+    }
   }
-  if (static_cast<int64_t>(bytes.size()) != size)
-    return task.emitError() << "task '" << task.getSymName().value_or("")
-                            << "': the initial value of variable '" << var.name
-                            << "' has " << bytes.size() << " bytes, its type "
-                            << type << " needs " << size;
+  if (static_cast<int64_t>(bytes.size()) != size) {
+    return task.emitError()
+           << "task '" << task.getSymName().value_or("")
+           << "': the initial value of variable '" << var.name << "' has "
+           << bytes.size() << " bytes, its type " << type << " needs " << size;
+  }
   return bytes;
 }
 
@@ -117,13 +125,16 @@ static void addSignatures(
     graphrt::manifest::TensorSignature *s = out->Add();
     s->set_name(t.name);
     s->set_dtype(t.dtype);
-    for (int64_t d : t.shape)
+    for (int64_t d : t.shape) {
       s->add_shape(d);
-    if (i < files.size() && !files[i].empty())
+    }
+    if (i < files.size() && !files[i].empty()) {
       s->set_file(files[i]);
+    }
     s->set_replica_of(t.replicaOf);
-    if (t.slotOf)
+    if (t.slotOf) {
       s->set_slot_of(*t.slotOf);
+    }
   }
 }
 
@@ -131,11 +142,13 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
                              const BundleOptions &options) {
   Location loc = module.getLoc();
   auto tasks = taskModules(module);
-  if (failed(tasks))
+  if (failed(tasks)) {
     return failure();
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     return emitError(loc) << "cannot create the bundle directory '" << dir
                           << "': " << ec.message();
+  }
   auto path = [&](StringRef file) {
     llvm::SmallString<256> p(dir);
     llvm::sys::path::append(p, file);
@@ -150,8 +163,9 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
   for (auto &[m, info] : *tasks) {
     std::string library = info.name + ".so";
     if (failed(emitSharedObject(m, options.openmp, options.target,
-                                path(library), options.link)))
+                                path(library), options.link))) {
       return failure();
+    }
     files.push_back(library);
     std::vector<std::string> &names = weightFiles.emplace_back();
     for (auto [i, var] : llvm::enumerate(info.variables)) {
@@ -160,13 +174,15 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
         continue;
       }
       FailureOr<std::string> bytes = variableBytes(m, var);
-      if (failed(bytes))
+      if (failed(bytes)) {
         return failure();
+      }
       auto [it, inserted] = fileOfBytes.try_emplace(
           *bytes, info.name + ".w" + std::to_string(i) + ".bin");
       if (inserted) {
-        if (failed(writeFile(loc, path(it->second), *bytes)))
+        if (failed(writeFile(loc, path(it->second), *bytes))) {
           return failure();
+        }
         files.push_back(it->second);
       }
       names.push_back(it->second);
@@ -193,34 +209,38 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
   llvm::StringSet<> groupsSeen;
   for (auto &[m, info] : *tasks) {
     for (const task::ChannelInfo &c : info.channels) {
-      if (!c.send)
+      if (!c.send) {
         continue;
+      }
       graphrt::manifest::Channel *channel = manifest.add_channels();
       channel->set_key(c.key);
       channel->set_src(info.name);
       channel->set_dst(c.peer);
-      graphrt::manifest::TensorSignature *payload =
-          channel->mutable_payload();
+      graphrt::manifest::TensorSignature *payload = channel->mutable_payload();
       payload->set_dtype(c.payload.dtype);
-      for (int64_t d : c.payload.shape)
+      for (int64_t d : c.payload.shape) {
         payload->add_shape(d);
+      }
     }
     for (const task::GroupInfo &g : info.groups) {
-      if (!groupsSeen.insert(g.name).second)
+      if (!groupsSeen.insert(g.name).second) {
         continue;
+      }
       graphrt::manifest::CollectiveGroup *group =
           manifest.add_collective_groups();
       group->set_name(g.name);
-      for (const std::string &member : g.tasks)
+      for (const std::string &member : g.tasks) {
         group->add_tasks(member);
+      }
     }
   }
   for (const std::string &file : files) {
     auto buffer = llvm::MemoryBuffer::getFile(path(file), /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
-    if (!buffer)
+    if (!buffer) {
       return emitError(loc) << "cannot read back '" << path(file)
                             << "': " << buffer.getError().message();
+    }
     graphrt::manifest::File *f = manifest.add_files();
     f->set_path(file);
     f->set_sha256(sha256Hex((*buffer)->getBuffer()));
@@ -229,10 +249,11 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
   // The runtime's own rules: a bundle graph-run would refuse is a graphc bug,
   // better reported here than when the job is deployed.
   std::string error;
-  if (!graphrt::checkManifest(manifest, &error))
+  if (!graphrt::checkManifest(manifest, &error)) {
     return emitError(loc) << "internal error: the manifest of job '"
                           << options.jobName << "' breaks a rule graph-run "
                           << "checks: " << error;
+  }
   return writeFile(loc, path("manifest.json"),
                    graphrt::printManifestJson(manifest));
 }
@@ -240,15 +261,17 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
 LogicalResult writeTaskObject(ModuleOp module, const BundleOptions &options,
                               llvm::raw_ostream &os) {
   auto tasks = taskModules(module);
-  if (failed(tasks))
+  if (failed(tasks)) {
     return failure();
+  }
   if (tasks->size() != 1) {
     std::string names;
-    for (auto &[m, info] : *tasks)
+    for (auto &[m, info] : *tasks) {
       names += (names.empty() ? "" : ", ") + info.name;
+    }
     return module.emitError()
-           << "--emit=obj writes one object, and this job has "
-           << tasks->size() << " tasks (" << names
+           << "--emit=obj writes one object, and this job has " << tasks->size()
+           << " tasks (" << names
            << "); use --emit=job for a bundle with one .so per task, or "
               "--emit=llvm to see every task's code";
   }

@@ -1,4 +1,5 @@
-//===- ImportUtils.cpp - building graph ops by name -------------------------===//
+//===- ImportUtils.cpp - building graph ops by name
+//-------------------------===//
 
 #include "ImportUtils.h"
 
@@ -25,8 +26,9 @@ Operation *createGraphOp(OpBuilder &builder, Location loc, StringRef name,
   OperationState state(loc, *opName);
   state.addOperands(operands);
   state.addAttributes(attrs);
-  for (Type element : resultElements)
+  for (Type element : resultElements) {
     state.addTypes(UnrankedTensorType::get(element));
+  }
   Operation *op = builder.create(state);
   if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
     SmallVector<Type> inferred;
@@ -42,8 +44,9 @@ Operation *createGraphOp(OpBuilder &builder, Location loc, StringRef name,
       op->erase();
       return nullptr;
     }
-    for (auto [result, type] : llvm::zip(op->getResults(), inferred))
+    for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
       result.setType(type);
+    }
   }
   return op;
 }
@@ -54,16 +57,18 @@ Type getElementType(Value value) {
 
 std::optional<SmallVector<int64_t>> getShape(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type)
+  if (!type) {
     return std::nullopt;
+  }
   return SmallVector<int64_t>(type.getShape());
 }
 
 Attribute parseAttr(MLIRContext *context, Location loc, StringRef text) {
   Attribute attr = parseAttribute(text, context);
-  if (!attr)
+  if (!attr) {
     emitError(loc) << "cannot build attribute '" << text
                    << "' with this build of the graph dialect";
+  }
   return attr;
 }
 

@@ -1,4 +1,5 @@
-//===- ModelFormat.cpp - format detection and bounded file reading ---------===//
+//===- ModelFormat.cpp - format detection and bounded file reading
+//---------===//
 
 #include "graphc/Import/ModelFormat.h"
 
@@ -30,27 +31,31 @@ StringRef getFormatName(ModelFormat format) {
 
 Error makeError(StringRef path, StringRef node, const Twine &message) {
   std::string text = path.str();
-  if (!node.empty())
+  if (!node.empty()) {
     text += ":" + node.str();
+  }
   text += ": " + message.str();
   return createStringError(inconvertibleErrorCode(), text);
 }
 
 Expected<ModelFormat> detectFormat(StringRef path) {
   sys::fs::file_status status;
-  if (std::error_code ec = sys::fs::status(path, status))
+  if (std::error_code ec = sys::fs::status(path, status)) {
     return makeError(path, "", "cannot open: " + ec.message());
+  }
   if (sys::fs::is_directory(status)) {
     SmallString<256> pb(path);
     sys::path::append(pb, "saved_model.pb");
-    if (sys::fs::exists(pb))
+    if (sys::fs::exists(pb)) {
       return ModelFormat::SavedModel;
+    }
     return makeError(path, "",
                      "directory holds no saved_model.pb; a SavedModel "
                      "directory is the only directory graphc reads");
   }
-  if (sys::path::filename(path) == "saved_model.pb")
+  if (sys::path::filename(path) == "saved_model.pb") {
     return ModelFormat::SavedModel;
+  }
   StringRef ext = sys::path::extension(path);
   std::optional<ModelFormat> format =
       StringSwitch<std::optional<ModelFormat>>(ext)
@@ -60,30 +65,35 @@ Expected<ModelFormat> detectFormat(StringRef path) {
           .Case(".meta", ModelFormat::MetaGraph)
           .Case(".mlir", ModelFormat::Mlir)
           .Default(std::nullopt);
-  if (!format)
+  if (!format) {
     return makeError(path, "",
                      "unknown model format '" + ext +
                          "'; expected .onnx, .pb, .pbtxt, .meta, .mlir or a "
                          "SavedModel directory");
+  }
   return *format;
 }
 
 Expected<std::unique_ptr<MemoryBuffer>> readFileBounded(StringRef path,
                                                         uint64_t maxBytes) {
   sys::fs::file_status status;
-  if (std::error_code ec = sys::fs::status(path, status))
+  if (std::error_code ec = sys::fs::status(path, status)) {
     return makeError(path, "", "cannot open: " + ec.message());
-  if (status.type() != sys::fs::file_type::regular_file)
+  }
+  if (status.type() != sys::fs::file_type::regular_file) {
     return makeError(path, "", "not a regular file");
-  if (status.getSize() > maxBytes)
+  }
+  if (status.getSize() > maxBytes) {
     return makeError(path, "",
                      "file is " + Twine(status.getSize()) +
                          " bytes, over the limit of " + Twine(maxBytes));
+  }
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
       MemoryBuffer::getFile(path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
-  if (!buffer)
+  if (!buffer) {
     return makeError(path, "", "cannot read: " + buffer.getError().message());
+  }
   return std::move(*buffer);
 }
 

@@ -1,4 +1,5 @@
-//===- NodeGraph.cpp - resolve edges, order nodes, find cycles --------------===//
+//===- NodeGraph.cpp - resolve edges, order nodes, find cycles
+//--------------===//
 
 #include "graphc/Import/NodeGraph.h"
 
@@ -34,11 +35,13 @@ TFInputRef parseTFInput(StringRef input) {
 
 bool NodeGraph::isTFLoopBackEdge(const GraphNode &consumer,
                                  unsigned inputIndex) const {
-  if (consumer.op != "Merge" && consumer.op != "RefMerge")
+  if (consumer.op != "Merge" && consumer.op != "RefMerge") {
     return false;
+  }
   int producer = consumer.inputs[inputIndex].producer;
-  if (producer < 0)
+  if (producer < 0) {
     return false;
+  }
   StringRef op = nodes[producer].op;
   return op == "NextIteration" || op == "RefNextIteration";
 }
@@ -52,8 +55,9 @@ NodeGraph::topologicalOrder(StringRef path, BackEdgeFn isBackEdge) const {
     const GraphNode &node = nodes[i];
     for (unsigned j = 0, je = node.inputs.size(); j != je; ++j) {
       int producer = node.inputs[j].producer;
-      if (producer < 0 || isBackEdge(node, j))
+      if (producer < 0 || isBackEdge(node, j)) {
         continue;
+      }
       ++pending[i];
       users[producer].push_back(i);
     }
@@ -65,23 +69,28 @@ NodeGraph::topologicalOrder(StringRef path, BackEdgeFn isBackEdge) const {
   std::vector<unsigned> order;
   order.reserve(nodes.size());
   std::deque<unsigned> ready;
-  for (unsigned i = 0, e = nodes.size(); i != e; ++i)
-    if (pending[i] == 0)
+  for (unsigned i = 0, e = nodes.size(); i != e; ++i) {
+    if (pending[i] == 0) {
       ready.push_back(i);
+    }
+  }
   while (!ready.empty()) {
     unsigned i = ready.front();
     ready.pop_front();
     order.push_back(i);
-    for (unsigned user : users[i])
-      if (--pending[user] == 0)
+    for (unsigned user : users[i]) {
+      if (--pending[user] == 0) {
         ready.push_back(user);
+      }
+    }
   }
   if (order.size() != nodes.size()) {
     // Walk back along unfinished producers until a node repeats: it is on a
     // cycle (the unfinished nodes not on one only feed from one).
     unsigned at = 0;
-    while (pending[at] == 0)
+    while (pending[at] == 0) {
       ++at;
+    }
     std::vector<bool> seen(nodes.size(), false);
     while (!seen[at]) {
       seen[at] = true;
@@ -89,14 +98,18 @@ NodeGraph::topologicalOrder(StringRef path, BackEdgeFn isBackEdge) const {
       int next = -1;
       for (unsigned j = 0, je = node.inputs.size(); j != je && next < 0; ++j) {
         int p = node.inputs[j].producer;
-        if (p >= 0 && pending[p] != 0 && !isBackEdge(node, j))
+        if (p >= 0 && pending[p] != 0 && !isBackEdge(node, j)) {
           next = p;
+        }
       }
-      for (unsigned p : node.controlInputs)
-        if (next < 0 && pending[p] != 0)
+      for (unsigned p : node.controlInputs) {
+        if (next < 0 && pending[p] != 0) {
           next = p;
-      if (next < 0)
+        }
+      }
+      if (next < 0) {
         break;
+      }
       at = next;
     }
     return makeError(path, nodes[at].name,
@@ -113,8 +126,9 @@ Expected<NodeGraph> buildTFNodeGraph(
   NodeGraph graph;
   graph.nodes.reserve(defs.size());
   for (const tensorflow::NodeDef &def : defs) {
-    if (!graph.nodeByName.try_emplace(def.name(), graph.nodes.size()).second)
+    if (!graph.nodeByName.try_emplace(def.name(), graph.nodes.size()).second) {
       return makeError(path, def.name(), "duplicate node name");
+    }
     GraphNode node;
     node.name = def.name();
     node.op = def.op();
@@ -123,38 +137,44 @@ Expected<NodeGraph> buildTFNodeGraph(
     graph.nodes.push_back(std::move(node));
   }
   StringMap<unsigned> args;
-  if (argNames)
-    for (unsigned i = 0, e = argNames->size(); i != e; ++i)
+  if (argNames) {
+    for (unsigned i = 0, e = argNames->size(); i != e; ++i) {
       args.try_emplace((*argNames)[i], i);
+    }
+  }
 
   for (GraphNode &node : graph.nodes) {
     const auto &def = *static_cast<const tensorflow::NodeDef *>(node.source);
     bool sawControl = false;
     for (const std::string &spelling : def.input()) {
       TFInputRef ref = parseTFInput(spelling);
-      if (ref.node.empty())
+      if (ref.node.empty()) {
         return makeError(path, node.name, "empty input name");
+      }
       StringRef producerName = ref.node;
       // Function bodies spell outputs "node:output_arg:index"; the middle
       // part was left in `ref.node` by parseTFInput.
       if (argNames && !ref.control) {
         size_t colon = producerName.find(':');
-        if (colon != StringRef::npos)
+        if (colon != StringRef::npos) {
           producerName = producerName.take_front(colon);
+        }
       }
       auto it = graph.nodeByName.find(producerName);
       if (ref.control) {
-        if (it == graph.nodeByName.end())
+        if (it == graph.nodeByName.end()) {
           return makeError(path, node.name,
                            "control input '" + spelling + "' names no node");
+        }
         node.controlInputs.push_back(it->second);
         sawControl = true;
         continue;
       }
-      if (sawControl)
+      if (sawControl) {
         return makeError(path, node.name,
                          "data input '" + spelling +
                              "' follows a control input");
+      }
       NodeInput input;
       input.name = spelling;
       input.index = ref.index;
@@ -176,22 +196,25 @@ Expected<NodeGraph> buildTFNodeGraph(
 Expected<NodeGraph> buildOnnxNodeGraph(const onnx::GraphProto &proto,
                                        StringRef path, bool isSubgraph) {
   NodeGraph graph;
-  for (const onnx::ValueInfoProto &input : proto.input())
+  for (const onnx::ValueInfoProto &input : proto.input()) {
     graph.valueByName[input.name()] = {NodeInput::kGraphInput, 0};
-  for (const onnx::TensorProto &init : proto.initializer())
+  }
+  for (const onnx::TensorProto &init : proto.initializer()) {
     graph.valueByName[init.name()] = {NodeInput::kGraphInput, 0};
-  for (const onnx::SparseTensorProto &init : proto.sparse_initializer())
+  }
+  for (const onnx::SparseTensorProto &init : proto.sparse_initializer()) {
     graph.valueByName[init.values().name()] = {NodeInput::kGraphInput, 0};
+  }
 
   graph.nodes.reserve(proto.node_size());
   for (const onnx::NodeProto &def : proto.node()) {
     unsigned index = graph.nodes.size();
     GraphNode node;
-    node.name = def.name().empty()
-                    ? (def.op_type() + "_#" + Twine(index)).str()
-                    : def.name();
-    if (def.op_type().empty())
+    node.name = def.name().empty() ? (def.op_type() + "_#" + Twine(index)).str()
+                                   : def.name();
+    if (def.op_type().empty()) {
       return makeError(path, node.name, "node has no op_type");
+    }
     node.op = def.op_type();
     node.domain = def.domain() == "ai.onnx" ? "" : def.domain();
     node.source = &def;
@@ -199,13 +222,15 @@ Expected<NodeGraph> buildOnnxNodeGraph(const onnx::GraphProto &proto,
     graph.nodeByName.try_emplace(node.name, index);
     for (unsigned o = 0, oe = def.output_size(); o != oe; ++o) {
       const std::string &out = def.output(o);
-      if (out.empty())
+      if (out.empty()) {
         continue;
-      auto [it, inserted] = graph.valueByName.try_emplace(
-          out, std::make_pair(int(index), o));
-      if (!inserted)
+      }
+      auto [it, inserted] =
+          graph.valueByName.try_emplace(out, std::make_pair(int(index), o));
+      if (!inserted) {
         return makeError(path, node.name,
                          "value '" + out + "' is produced more than once");
+      }
     }
     graph.nodes.push_back(std::move(node));
   }
@@ -231,11 +256,13 @@ Expected<NodeGraph> buildOnnxNodeGraph(const onnx::GraphProto &proto,
       node.inputs.push_back(std::move(input));
     }
   }
-  for (const onnx::ValueInfoProto &output : proto.output())
-    if (!graph.valueByName.count(output.name()) && !isSubgraph)
+  for (const onnx::ValueInfoProto &output : proto.output()) {
+    if (!graph.valueByName.count(output.name()) && !isSubgraph) {
       return makeError(path, "",
                        "graph output '" + output.name() +
                            "' is produced by no node");
+    }
+  }
   return std::move(graph);
 }
 

@@ -1,4 +1,5 @@
-//===- ProtoParse.h - bounded protobuf parsing shared by the readers -------===//
+//===- ProtoParse.h - bounded protobuf parsing shared by the readers
+//-------===//
 
 #ifndef GRAPHC_LIB_IMPORT_PROTOPARSE_H
 #define GRAPHC_LIB_IMPORT_PROTOPARSE_H
@@ -18,20 +19,22 @@ inline llvm::Error parseBinaryProto(llvm::StringRef data, llvm::StringRef path,
                                     llvm::StringRef what,
                                     const ReadLimits &limits,
                                     google::protobuf::MessageLite &message) {
-  if (data.size() > uint64_t(INT_MAX))
+  if (data.size() > uint64_t(INT_MAX)) {
     return makeError(path, "",
                      "file is " + llvm::Twine(data.size()) +
                          " bytes, over protobuf's 2 GiB message limit");
+  }
   google::protobuf::io::CodedInputStream stream(
       reinterpret_cast<const uint8_t *>(data.data()), int(data.size()));
   stream.SetRecursionLimit(limits.maxRecursionDepth);
   stream.SetTotalBytesLimit(INT_MAX);
   if (!message.ParseFromCodedStream(&stream) ||
-      !stream.ConsumedEntireMessage())
+      !stream.ConsumedEntireMessage()) {
     return makeError(path, "",
                      "cannot parse " + what +
                          ": the file is truncated, corrupt or in another "
                          "format");
+  }
   return llvm::Error::success();
 }
 

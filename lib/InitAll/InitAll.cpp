@@ -1,4 +1,5 @@
-//===- InitAll.cpp - register graphc's dialects and passes -----------------===//
+//===- InitAll.cpp - register graphc's dialects and passes
+//-----------------===//
 
 #include "graphc/InitAll.h"
 #include "graphc/Analysis/Passes.h"
@@ -20,9 +21,9 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void graphc::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<graph::GraphDialect, dist::DistDialect, mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
-                  mlir::scf::SCFDialect>();
+  registry.insert<graph::GraphDialect, dist::DistDialect,
+                  mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                  mlir::tensor::TensorDialect, mlir::scf::SCFDialect>();
 }
 
 void graphc::registerAllPasses() {

@@ -59,7 +59,6 @@ struct CpuCodegenPipelineOptions
   }
 };
 
-
 } // namespace graphc
 
 #endif // GRAPHC_LIB_PIPELINES_CPUCODEGENPIPELINEOPTIONS_H

@@ -364,9 +364,9 @@ LogicalResult convToGemm(RewriterBase &rewriter,
         AffineMapAttr::get(AffineMap::get(4, 0, {d(1), d(3)}, ctx)),
         AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx)),
         AffineMapAttr::get(AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx))};
-    auto gemmOp =
-        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
-                                      ValueRange{weights, col}, ValueRange{acc});
+    auto gemmOp = linalg::BatchMatmulOp::create(
+        rewriter, loc, TypeRange{acc.getType()}, ValueRange{weights, col},
+        ValueRange{acc});
     gemmOp.setIndexingMapsAttr(rewriter.getArrayAttr(maps));
     return gemmOp.getResult(0);
   };
@@ -394,15 +394,15 @@ LogicalResult convToGemm(RewriterBase &rewriter,
     // buffer N times the size of one image's (58 MB for a 3x3 64->64 layer
     // at batch 8) before the GEMM read it back, which ran batch 8 at a
     // third of batch 1's per-image rate. One image's panel stays in cache.
-    Value out = fill ? tensor::EmptyOp::create(
-                           rewriter, loc, ArrayRef<int64_t>{n, o, p}, et)
+    Value out = fill ? tensor::EmptyOp::create(rewriter, loc,
+                                               ArrayRef<int64_t>{n, o, p}, et)
                            .getResult()
                      : collapsedInit;
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value upper = arith::ConstantIndexOp::create(rewriter, loc, n);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    auto loop = scf::ForOp::create(rewriter, loc, zero, upper, one,
-                                   ValueRange{out});
+    auto loop =
+        scf::ForOp::create(rewriter, loc, zero, upper, one, ValueRange{out});
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
     Value i = loop.getInductionVar();
@@ -417,23 +417,23 @@ LogicalResult convToGemm(RewriterBase &rewriter,
     };
     auto sizes = [&](ArrayRef<int64_t> shape) {
       SmallVector<OpFoldResult> sz;
-      for (int64_t e : shape)
+      for (int64_t e : shape) {
         sz.push_back(rewriter.getIndexAttr(e));
+      }
       sz[0] = rewriter.getIndexAttr(1);
       return sz;
     };
     auto imageType = RankedTensorType::get(
         {1, it.getDimSize(1), it.getDimSize(2), it.getDimSize(3)}, et);
-    Value image = tensor::ExtractSliceOp::create(
-        rewriter, loc, imageType, input, offsets(4), sizes(it.getShape()),
-        ones(4));
+    Value image = tensor::ExtractSliceOp::create(rewriter, loc, imageType,
+                                                 input, offsets(4),
+                                                 sizes(it.getShape()), ones(4));
     SmallVector<int64_t> nop = {n, o, p};
-    Value acc =
-        fill ? freshFill(1)
-             : tensor::ExtractSliceOp::create(
-                   rewriter, loc, RankedTensorType::get({1, o, p}, et),
-                   carried, offsets(3), sizes(nop), ones(3))
-                   .getResult();
+    Value acc = fill ? freshFill(1)
+                     : tensor::ExtractSliceOp::create(
+                           rewriter, loc, RankedTensorType::get({1, o, p}, et),
+                           carried, offsets(3), sizes(nop), ones(3))
+                           .getResult();
     Value imageGemm = emitGemm(image, acc, 1);
     Value updated = tensor::InsertSliceOp::create(
         rewriter, loc, imageGemm, carried, offsets(3), sizes(nop), ones(3));

@@ -27,8 +27,7 @@ void buildGraphPipeline(OpPassManager &pm,
   graph::GraphInferShapesOptions infer;
   if (!options.argShapes.empty()) {
     infer.entry = options.entry;
-    infer.argShapes.assign(options.argShapes.begin(),
-                           options.argShapes.end());
+    infer.argShapes.assign(options.argShapes.begin(), options.argShapes.end());
   }
   pm.addPass(graph::createGraphInferShapes(infer));
   // Folds and simplifications on the graph (identity, reshape chains,
@@ -189,7 +188,9 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
                      "(negative: none)"),
       llvm::cl::init(4096)};
   Option<std::string> strategy{
-      *this, "strategy", llvm::cl::desc("placement: given, replicas, ps, pipeline, tensor-parallel or auto"),
+      *this, "strategy",
+      llvm::cl::desc(
+          "placement: given, replicas, ps, pipeline, tensor-parallel or auto"),
       llvm::cl::init("given")};
   Option<int64_t> replicas{*this, "replicas",
                            llvm::cl::desc("replicas of the step"),
@@ -224,9 +225,9 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
   Option<std::string> entry{*this, "entry",
                             llvm::cl::desc("function to place and partition"),
                             llvm::cl::init("")};
-  Option<int64_t> bucketBytes{
-      *this, "bucket-bytes", llvm::cl::desc("largest fused all-reduce"),
-      llvm::cl::init(4 * 1024 * 1024)};
+  Option<int64_t> bucketBytes{*this, "bucket-bytes",
+                              llvm::cl::desc("largest fused all-reduce"),
+                              llvm::cl::init(4 * 1024 * 1024)};
 };
 
 struct TaskLoweringCL : PassPipelineOptions<TaskLoweringCL> {

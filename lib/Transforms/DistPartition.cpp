@@ -603,9 +603,9 @@ struct Partitioner {
     ArrayAttr group = reduce.getGroup();
     for (auto [i, inst] : llvm::enumerate(where)) {
       Value in = materialize(reduce.getInputs()[i], inst.task);
-      auto op = dist::AllReduceOp::create(program(inst.task).builder,
-                                          reduce.getLoc(), in.getType(),
-                                          reduce.getReduction(), in, group, key);
+      auto op = dist::AllReduceOp::create(
+          program(inst.task).builder, reduce.getLoc(), in.getType(),
+          reduce.getReduction(), in, group, key);
       define(reduce.getResult(i), inst.task, op.getResult(), op);
     }
   }

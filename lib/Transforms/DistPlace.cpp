@@ -195,8 +195,7 @@ LogicalResult transforms::setClusterFromPlacement(ModuleOp module,
     DeviceAttr device = getPlacement(&op);
     if (!device || (!device.namesTask() && !isReplicatedPlacement(device))) {
       return op.emitError() << "dist-place: strategy '" << strategy
-                            << "' left '" << op.getName()
-                            << "' without a task";
+                            << "' left '" << op.getName() << "' without a task";
     }
     tasks.add(device, replicaCount);
   }
@@ -344,8 +343,9 @@ struct DistPlacePass : public graphc::impl::DistPlaceBase<DistPlacePass> {
              << "dist-place: workers=" << workers << " must be positive";
     }
     if (tensorParallel < 1) {
-      return module.emitError() << "dist-place: tensor-parallel="
-                                << tensorParallel << " must be at least 1";
+      return module.emitError()
+             << "dist-place: tensor-parallel=" << tensorParallel
+             << " must be at least 1";
     }
     if (strategy == "tensor-parallel") {
       if (tensorParallel < 2) {

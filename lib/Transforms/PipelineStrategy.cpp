@@ -459,10 +459,11 @@ public:
   /// at most, with as many microbatches as stages and twice as many (GPipe's
   /// bubble (P-1)/(M+P-1) shrinks with M, each microbatch's fixed costs
   /// grow). Batches that do not divide are refused and listed as such.
-  SmallVector<PlacementCandidate> getCandidates(int64_t workers) const override {
+  SmallVector<PlacementCandidate>
+  getCandidates(int64_t workers) const override {
     SmallVector<PlacementCandidate> candidates;
-    for (int64_t p = 2; p <= workers; ++p)
-      for (int64_t r = 1; r * p <= workers; ++r)
+    for (int64_t p = 2; p <= workers; ++p) {
+      for (int64_t r = 1; r * p <= workers; ++r) {
         for (int64_t m : {p, 2 * p}) {
           PlacementCandidate c;
           c.label = "pipeline " +
@@ -475,6 +476,8 @@ public:
           c.options.microbatches = m;
           candidates.push_back(c);
         }
+      }
+    }
     return candidates;
   }
 };

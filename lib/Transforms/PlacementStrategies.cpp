@@ -416,7 +416,8 @@ public:
   }
   /// Every replica count from 2 to the cluster size; counts the batch does
   /// not divide are refused by the rewrite and listed as such.
-  SmallVector<PlacementCandidate> getCandidates(int64_t workers) const override {
+  SmallVector<PlacementCandidate>
+  getCandidates(int64_t workers) const override {
     SmallVector<PlacementCandidate> candidates;
     for (int64_t r = 2; r <= workers; ++r) {
       PlacementCandidate c{"replicas=" + std::to_string(r), {}};
@@ -568,7 +569,8 @@ public:
   }
   /// Servers and worker replicas that fit the cluster together: every
   /// split of `workers` tasks (at least one of each) and the smaller ones.
-  SmallVector<PlacementCandidate> getCandidates(int64_t workers) const override {
+  SmallVector<PlacementCandidate>
+  getCandidates(int64_t workers) const override {
     SmallVector<PlacementCandidate> candidates;
     for (int64_t r = 1; r < workers; ++r) {
       for (int64_t p = 1; r + p <= workers; ++p) {

@@ -222,8 +222,7 @@ struct ReplicaRewriter {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue())
                           : DenseElementsAttr();
-    return dense && dense.isSplat() && type &&
-           type.getDimSize(axis) == size;
+    return dense && dense.isSplat() && type && type.getDimSize(axis) == size;
   }
 
   /// Gives `op` one replica's share of every splat operand that
@@ -433,11 +432,15 @@ struct ReplicaRewriter {
     std::string target;
     llvm::raw_string_ostream os(target);
     llvm::interleave(op.getShape(), os, "x");
-    return refuse("reshapes to " + target + ", which mixes the rows of the "
-                  "batch axis " + Twine(in.axis) + " (size " +
-                  Twine(inShape[in.axis]) + ") with other dimensions: no "
+    return refuse("reshapes to " + target +
+                  ", which mixes the rows of the "
+                  "batch axis " +
+                  Twine(in.axis) + " (size " + Twine(inShape[in.axis]) +
+                  ") with other dimensions: no "
                   "target dimension starts where the batch axis does and "
-                  "divides into " + Twine(replicas) + " replicas; keep the "
+                  "divides into " +
+                  Twine(replicas) +
+                  " replicas; keep the "
                   "batch as the leading factor of one dimension");
   }
 
@@ -527,8 +530,7 @@ struct ReplicaRewriter {
           if (axis == in.axis) {
             return refuse("picks an index along the batch axis " + Twine(axis));
           }
-          return all(op,
-                     in.at(in.axis - (!r.getKeepdims() && axis < in.axis)));
+          return all(op, in.at(in.axis - (!r.getKeepdims() && axis < in.axis)));
         })
         .Case([&](graph::ReshapeOp r) { return reshape(r, in); })
         .Case([&](graph::BroadcastToOp b) -> Outcome {
@@ -559,8 +561,7 @@ struct ReplicaRewriter {
           }
           for (Value v : c.getInputs()) {
             if (stateOf(v).kind != RowState::Batched ||
-                stateOf(v).axis != in.axis ||
-                stateOf(v).blocks != in.blocks) {
+                stateOf(v).axis != in.axis || stateOf(v).blocks != in.blocks) {
               return refuse("concatenates a split value with one that is "
                             "not split");
             }
@@ -608,10 +609,9 @@ struct ReplicaRewriter {
           if (idx.kind != RowState::Shared || axis == data.axis) {
             return refuse("gathers along the batch axis " + Twine(data.axis));
           }
-          return all(op, data.at(
-                             data.axis < axis
-                                 ? data.axis
-                                 : data.axis + rankOf(g.getIndices()) - 1));
+          return all(op, data.at(data.axis < axis
+                                     ? data.axis
+                                     : data.axis + rankOf(g.getIndices()) - 1));
         })
         .Case([&](graph::OneHotOp o) -> Outcome {
           int64_t outRank = rankOf(o.getResult());
@@ -965,9 +965,8 @@ struct ReplicaRewriter {
       if (s.blocks != 1) {
         return func.emitError()
                << "dist-place: replicas=" << replicas << ": output #" << r
-               << " of @" << func.getSymName()
-               << " holds the batch along axis " << s.axis << " in "
-               << s.blocks
+               << " of @" << func.getSymName() << " holds the batch along axis "
+               << s.axis << " in " << s.blocks
                << " blocks (a reshape merged it under another dimension); "
                   "reshape it so the batch leads that dimension";
       }

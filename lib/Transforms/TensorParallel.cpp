@@ -29,8 +29,8 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace graphc;
@@ -408,8 +408,7 @@ private:
     return out;
   }
 
-  std::optional<Sharding> matmul(Plan &plan, graph::MatMulOp mm,
-                                 int64_t rank) {
+  std::optional<Sharding> matmul(Plan &plan, graph::MatMulOp mm, int64_t rank) {
     std::optional<MatAxes> axes = matAxes(mm);
     if (!axes) {
       return std::nullopt;
@@ -518,8 +517,8 @@ static ElementsAttr sliceElements(ElementsAttr value, Sharding s,
                                   int64_t shards, int64_t k) {
   auto type = cast<RankedTensorType>(value.getType());
   RankedTensorType local = localType(type, s, shards);
-  if (auto dense = dyn_cast<DenseElementsAttr>(value); dense &&
-                                                      dense.isSplat()) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(value);
+      dense && dense.isSplat()) {
     return dense.resizeSplat(local);
   }
   ArrayRef<char> raw;
@@ -620,8 +619,8 @@ public:
       op->erase();
     }
     // Variables whose every read now reads a shard or a copy.
-    for (auto var : llvm::make_early_inc_range(
-             module.getOps<graph::VariableOp>())) {
+    for (auto var :
+         llvm::make_early_inc_range(module.getOps<graph::VariableOp>())) {
       if (replaced.contains(var.getSymName()) &&
           SymbolTable::symbolKnownUseEmpty(var, module)) {
         var.erase();
@@ -699,10 +698,10 @@ private:
     } else {
       copy->setAttr("graph.replica_of", var.getSymNameAttr());
     }
-    std::string name =
-        r > 0 || !split ? base + (split ? "_r" + std::to_string(r)
-                                        : "_t" + std::to_string(t))
-                        : base;
+    std::string name = r > 0 || !split
+                           ? base + (split ? "_r" + std::to_string(r)
+                                           : "_t" + std::to_string(t))
+                           : base;
     copy.setSymName(name);
     symbols.insert(copy); // renames on a clash
     last = copy;
@@ -724,8 +723,7 @@ private:
         starts[split.getAxis()] = r * share;
         limits[split.getAxis()] = (r + 1) * share;
         auto slice = graph::SliceOp::create(
-            b, loc, type, copies[split.getInput()][0], starts, limits,
-            strides);
+            b, loc, type, copies[split.getInput()][0], starts, limits, strides);
         setPlacement(slice, task(0));
         for (int64_t k = 0; k < T; ++k) {
           copies[split.getResult()].push_back(slice);
@@ -765,16 +763,16 @@ private:
       for (OpOperand &operand : op->getOpOperands()) {
         auto it = plan.localSlices.find({op, operand.getOperandNumber()});
         if (it != plan.localSlices.end()) {
-          mapping.map(operand.get(), sliceValue(b, loc,
-                                                copies[operand.get()][t],
-                                                it->second, T, k, task(t)));
+          mapping.map(operand.get(),
+                      sliceValue(b, loc, copies[operand.get()][t], it->second,
+                                 T, k, task(t)));
         }
       }
       Operation *clone = b.clone(*op, mapping);
       setPlacement(clone, task(t));
       for (Value res : clone->getResults()) {
-        res.setType(localTypeOf(op->getResult(
-            cast<OpResult>(res).getResultNumber())));
+        res.setType(
+            localTypeOf(op->getResult(cast<OpResult>(res).getResultNumber())));
       }
       if (auto read = dyn_cast<graph::ReadVariableOp>(clone)) {
         auto var = symbols.lookup<graph::VariableOp>(read.getVariable());
@@ -793,8 +791,7 @@ private:
           cst.setValueAttr(sliceElements(cst.getValue(), *s, T, k));
         }
       } else if (auto reshape = dyn_cast<graph::ReshapeOp>(clone)) {
-        reshape.setShape(
-            cast<RankedTensorType>(reshape.getType()).getShape());
+        reshape.setShape(cast<RankedTensorType>(reshape.getType()).getShape());
       } else if (auto slice = dyn_cast<graph::SliceOp>(clone)) {
         Sharding s = shardingOf(op->getResult(0));
         if (s.isSplit()) {
@@ -845,9 +842,10 @@ public:
 
   /// T shards (2 to the cluster), alone or under R replicas with R*T tasks
   /// at most; a model with nothing to split is refused and listed as such.
-  SmallVector<PlacementCandidate> getCandidates(int64_t workers) const override {
+  SmallVector<PlacementCandidate>
+  getCandidates(int64_t workers) const override {
     SmallVector<PlacementCandidate> candidates;
-    for (int64_t t = 2; t <= workers; ++t)
+    for (int64_t t = 2; t <= workers; ++t) {
       for (int64_t r = 1; r * t <= workers; ++r) {
         PlacementCandidate c;
         c.label = "tensor-parallel=" + std::to_string(t) +
@@ -857,6 +855,7 @@ public:
         c.options.tensorParallel = t;
         candidates.push_back(c);
       }
+    }
     return candidates;
   }
 

@@ -1,9 +1,10 @@
-// DType.cpp: the dtype name table shared by graphc's bundle writer and the runtime.
+// DType.cpp: the dtype name table shared by graphc's bundle writer and the
+// runtime.
 #include "graphrt/common/DType.h"
 
 namespace graphrt {
 
-const std::vector<DTypeName>& allDTypes() {
+const std::vector<DTypeName> &allDTypes() {
   static const std::vector<DTypeName> table = {
       {GRAPHRT_DTYPE_F32, "f32"},
       {GRAPHRT_DTYPE_F64, "f64"},
@@ -33,16 +34,20 @@ const std::vector<DTypeName>& allDTypes() {
 }
 
 graphrt_dtype_t parseDType(std::string_view name) {
-  for (const DTypeName& d : allDTypes())
-    if (name == d.name)
+  for (const DTypeName &d : allDTypes()) {
+    if (name == d.name) {
       return d.dtype;
+    }
+  }
   return GRAPHRT_DTYPE_INVALID;
 }
 
-const char* dtypeName(graphrt_dtype_t dtype) {
-  for (const DTypeName& d : allDTypes())
-    if (dtype == d.dtype)
+const char *dtypeName(graphrt_dtype_t dtype) {
+  for (const DTypeName &d : allDTypes()) {
+    if (dtype == d.dtype) {
       return d.name;
+    }
+  }
   return "invalid";
 }
 

@@ -13,39 +13,45 @@ namespace {
 /// memmove that allows an empty tensor's null buffer: a collective over zero
 /// elements is valid, but memmove/memcpy with a null pointer is undefined
 /// even for zero bytes (UBSan reports it).
-void moveBytes(void* dst, const void* src, size_t bytes) {
-  if (bytes)
+void moveBytes(void *dst, const void *src, size_t bytes) {
+  if (bytes) {
     std::memmove(dst, src, bytes);
+  }
 }
 
 template <typename T>
-void reduceTyped(graphrt_reduce_op_t op, T* dst, const T* src, size_t n) {
+void reduceTyped(graphrt_reduce_op_t op, T *dst, const T *src, size_t n) {
   switch (op) {
   case GRAPHRT_REDUCE_SUM:
   case GRAPHRT_REDUCE_MEAN:
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
       dst[i] += src[i];
+    }
     break;
   case GRAPHRT_REDUCE_MAX:
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
       dst[i] = std::max(dst[i], src[i]);
+    }
     break;
   case GRAPHRT_REDUCE_MIN:
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
       dst[i] = std::min(dst[i], src[i]);
+    }
     break;
   }
 }
 
-template <typename T> void divideTyped(T* dst, size_t n, int by) {
-  for (size_t i = 0; i < n; ++i)
+template <typename T> void divideTyped(T *dst, size_t n, int by) {
+  for (size_t i = 0; i < n; ++i) {
     dst[i] = static_cast<T>(dst[i] / static_cast<T>(by));
+  }
 }
 
 Status checkOp(graphrt_reduce_op_t op, graphrt_dtype_t dtype) {
-  if (op < GRAPHRT_REDUCE_SUM || op > GRAPHRT_REDUCE_MIN)
+  if (op < GRAPHRT_REDUCE_SUM || op > GRAPHRT_REDUCE_MIN) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "unknown reduce op " + std::to_string(op));
+  }
   switch (dtype) {
   case GRAPHRT_DTYPE_F32:
   case GRAPHRT_DTYPE_F64:
@@ -62,22 +68,23 @@ Status checkOp(graphrt_reduce_op_t op, graphrt_dtype_t dtype) {
   }
 }
 
-Status finishMean(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* data,
+Status finishMean(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void *data,
                   size_t n, int size) {
-  if (op != GRAPHRT_REDUCE_MEAN)
+  if (op != GRAPHRT_REDUCE_MEAN) {
     return Status::ok();
+  }
   switch (dtype) {
   case GRAPHRT_DTYPE_F32:
-    divideTyped(static_cast<float*>(data), n, size);
+    divideTyped(static_cast<float *>(data), n, size);
     break;
   case GRAPHRT_DTYPE_F64:
-    divideTyped(static_cast<double*>(data), n, size);
+    divideTyped(static_cast<double *>(data), n, size);
     break;
   case GRAPHRT_DTYPE_I32:
-    divideTyped(static_cast<int32_t*>(data), n, size);
+    divideTyped(static_cast<int32_t *>(data), n, size);
     break;
   case GRAPHRT_DTYPE_I64:
-    divideTyped(static_cast<int64_t*>(data), n, size);
+    divideTyped(static_cast<int64_t *>(data), n, size);
     break;
   default:
     break;
@@ -89,21 +96,24 @@ bool isHalf(graphrt_dtype_t dtype) {
   return dtype == GRAPHRT_DTYPE_F16 || dtype == GRAPHRT_DTYPE_BF16;
 }
 
-void widen(graphrt_dtype_t dtype, const void* src, float* dst, size_t n) {
-  const uint16_t* h = static_cast<const uint16_t*>(src);
-  for (size_t i = 0; i < n; ++i)
+void widen(graphrt_dtype_t dtype, const void *src, float *dst, size_t n) {
+  const uint16_t *h = static_cast<const uint16_t *>(src);
+  for (size_t i = 0; i < n; ++i) {
     dst[i] = dtype == GRAPHRT_DTYPE_BF16 ? bf16ToFloat(h[i]) : f16ToFloat(h[i]);
+  }
 }
 
-void narrow(graphrt_dtype_t dtype, const float* src, void* dst, size_t n) {
-  uint16_t* h = static_cast<uint16_t*>(dst);
-  for (size_t i = 0; i < n; ++i)
-    h[i] = dtype == GRAPHRT_DTYPE_BF16 ? floatToBf16(src[i]) : floatToF16(src[i]);
+void narrow(graphrt_dtype_t dtype, const float *src, void *dst, size_t n) {
+  uint16_t *h = static_cast<uint16_t *>(dst);
+  for (size_t i = 0; i < n; ++i) {
+    h[i] =
+        dtype == GRAPHRT_DTYPE_BF16 ? floatToBf16(src[i]) : floatToF16(src[i]);
+  }
 }
 
 int mod(int a, int n) { return ((a % n) + n) % n; }
 
-std::string key(const CollectiveCall& c, const char* phase, int round,
+std::string key(const CollectiveCall &c, const char *phase, int round,
                 int from) {
   return c.keyPrefix + "/" + phase + std::to_string(round) + "/from" +
          std::to_string(from);
@@ -127,19 +137,21 @@ int segmentsFor(size_t count, size_t esize) {
 // destructor withdraws those not yet received.
 class PostedRecvs {
 public:
-  explicit PostedRecvs(PeerTransport* t) : t_(t) {}
+  explicit PostedRecvs(PeerTransport *t) : t_(t) {}
   ~PostedRecvs() {
-    for (const Entry& e : entries_)
-      if (!e.done)
+    for (const Entry &e : entries_) {
+      if (!e.done) {
         t_->unpost(e.peer, e.key, e.data, e.bytes);
+      }
+    }
   }
-  void post(int peer, std::string key, char* data, size_t bytes) {
+  void post(int peer, std::string key, char *data, size_t bytes) {
     t_->post(peer, key, data, bytes);
     entries_.push_back({peer, std::move(key), data, bytes, false});
   }
   size_t size() const { return entries_.size(); }
   Status recv(size_t i) {
-    Entry& e = entries_[i];
+    Entry &e = entries_[i];
     e.done = true;
     return t_->recv(e.peer, e.key, e.data, e.bytes);
   }
@@ -148,11 +160,11 @@ private:
   struct Entry {
     int peer;
     std::string key;
-    char* data;
+    char *data;
     size_t bytes;
     bool done;
   };
-  PeerTransport* t_;
+  PeerTransport *t_;
   std::vector<Entry> entries_;
 };
 
@@ -163,9 +175,9 @@ private:
 // elements of the received message) runs on each received segment as soon
 // as it is in, between the sends of later segments.
 template <typename OnSegment>
-Status ringStep(const CollectiveCall& c, const char* phase, int step,
-                size_t esize, const char* sendData, size_t sendCount,
-                char* recvData, size_t recvCount, OnSegment onSegment) {
+Status ringStep(const CollectiveCall &c, const char *phase, int step,
+                size_t esize, const char *sendData, size_t sendCount,
+                char *recvData, size_t recvCount, OnSegment onSegment) {
   int k = c.size, r = c.rank;
   int right = mod(r + 1, k), left = mod(r - 1, k);
   int sendSegs = segmentsFor(sendCount, esize),
@@ -188,45 +200,47 @@ Status ringStep(const CollectiveCall& c, const char* phase, int step,
   for (int i = 0; i < sendSegs; ++i) {
     size_t b = blockBegin(sendCount, sendSegs, i),
            e = blockBegin(sendCount, sendSegs, i + 1);
-    GRAPHRT_RETURN_IF_ERROR(c.transport->send(right,
-                                              sendKey + std::to_string(i),
-                                              sendData + b * esize,
-                                              (e - b) * esize));
+    GRAPHRT_RETURN_IF_ERROR(
+        c.transport->send(right, sendKey + std::to_string(i),
+                          sendData + b * esize, (e - b) * esize));
     // Work on what has arrived while the kernel drains the send.
-    if (i > 0 && received < recvSegs)
+    if (i > 0 && received < recvSegs) {
       GRAPHRT_RETURN_IF_ERROR(receive(received++));
+    }
   }
-  while (received < recvSegs)
+  while (received < recvSegs) {
     GRAPHRT_RETURN_IF_ERROR(receive(received++));
+  }
   return Status::ok();
 }
 
 // Ring reduce-scatter over `data` (count elements, blocks by blockBegin) in
 // place; afterwards this rank's block `rank` holds the full reduction.
-Status ringReduceScatterInPlace(const CollectiveCall& c,
-                                graphrt_reduce_op_t op, graphrt_dtype_t dtype,
-                                char* data, size_t count) {
+Status ringReduceScatterInPlace(const CollectiveCall &c, graphrt_reduce_op_t op,
+                                graphrt_dtype_t dtype, char *data,
+                                size_t count) {
   size_t esize = graphrt_dtype_size(dtype);
   int k = c.size, r = c.rank;
   // The caller's workspace is reused across calls: a fresh buffer per call
   // costs page faults that show at these sizes.
   std::vector<char> local;
-  std::vector<char>& scratch = c.workspace ? *c.workspace : local;
-  if (scratch.size() < (count / k + 1) * esize)
+  std::vector<char> &scratch = c.workspace ? *c.workspace : local;
+  if (scratch.size() < (count / k + 1) * esize) {
     scratch.resize((count / k + 1) * esize);
+  }
   for (int s = 0; s < k - 1; ++s) {
     int sendBlock = mod(r - s - 1, k), recvBlock = mod(r - s - 2, k);
     size_t sb = blockBegin(count, k, sendBlock),
            se = blockBegin(count, k, sendBlock + 1);
     size_t rb = blockBegin(count, k, recvBlock),
            re = blockBegin(count, k, recvBlock + 1);
-    char* dst = data + rb * esize;
-    GRAPHRT_RETURN_IF_ERROR(ringStep(
-        c, "rs", s, esize, data + sb * esize, se - sb, scratch.data(), re - rb,
-        [&](size_t b, size_t e) {
-          return reduceInto(op, dtype, dst + b * esize,
-                            scratch.data() + b * esize, e - b);
-        }));
+    char *dst = data + rb * esize;
+    GRAPHRT_RETURN_IF_ERROR(
+        ringStep(c, "rs", s, esize, data + sb * esize, se - sb, scratch.data(),
+                 re - rb, [&](size_t b, size_t e) {
+                   return reduceInto(op, dtype, dst + b * esize,
+                                     scratch.data() + b * esize, e - b);
+                 }));
   }
   return Status::ok();
 }
@@ -235,7 +249,7 @@ Status ringReduceScatterInPlace(const CollectiveCall& c,
 // but this rank's is received exactly once and only sent after that, so all
 // receives are posted up front: a neighbour that runs ahead lands its bytes in
 // place instead of in a staging buffer.
-Status ringAllGatherInPlace(const CollectiveCall& c, size_t esize, char* data,
+Status ringAllGatherInPlace(const CollectiveCall &c, size_t esize, char *data,
                             size_t count) {
   int k = c.size, r = c.rank;
   int right = mod(r + 1, k), left = mod(r - 1, k);
@@ -264,49 +278,52 @@ Status ringAllGatherInPlace(const CollectiveCall& c, size_t esize, char* data,
     for (int i = 0; i < segs; ++i) {
       size_t b = sb + blockBegin(se - sb, segs, i),
              e = sb + blockBegin(se - sb, segs, i + 1);
-      GRAPHRT_RETURN_IF_ERROR(c.transport->send(
-          right, sendKey + std::to_string(i), data + b * esize,
-          (e - b) * esize));
+      GRAPHRT_RETURN_IF_ERROR(
+          c.transport->send(right, sendKey + std::to_string(i),
+                            data + b * esize, (e - b) * esize));
     }
     // What this step receives is what the next step sends.
-    for (size_t i = firstSeg[s]; i < firstSeg[s + 1]; ++i)
+    for (size_t i = firstSeg[s]; i < firstSeg[s + 1]; ++i) {
       GRAPHRT_RETURN_IF_ERROR(posted.recv(i));
+    }
   }
   return Status::ok();
 }
 
-Status checkCall(const CollectiveCall& c, graphrt_dtype_t dtype) {
-  if (c.size < 1 || c.rank < 0 || c.rank >= c.size)
+Status checkCall(const CollectiveCall &c, graphrt_dtype_t dtype) {
+  if (c.size < 1 || c.rank < 0 || c.rank >= c.size) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "rank " + std::to_string(c.rank) + " is not in a group of " +
                       std::to_string(c.size));
-  if (graphrt_dtype_size(dtype) == 0)
+  }
+  if (graphrt_dtype_size(dtype) == 0) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "invalid dtype " + std::to_string(dtype));
+  }
   return Status::ok();
 }
 
 } // namespace
 
-Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* dst,
-                  const void* src, size_t count) {
+Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void *dst,
+                  const void *src, size_t count) {
   GRAPHRT_RETURN_IF_ERROR(checkOp(op, dtype));
   switch (dtype) {
   case GRAPHRT_DTYPE_F32:
-    reduceTyped(op, static_cast<float*>(dst), static_cast<const float*>(src),
+    reduceTyped(op, static_cast<float *>(dst), static_cast<const float *>(src),
                 count);
     break;
   case GRAPHRT_DTYPE_F64:
-    reduceTyped(op, static_cast<double*>(dst), static_cast<const double*>(src),
-                count);
+    reduceTyped(op, static_cast<double *>(dst),
+                static_cast<const double *>(src), count);
     break;
   case GRAPHRT_DTYPE_I32:
-    reduceTyped(op, static_cast<int32_t*>(dst),
-                static_cast<const int32_t*>(src), count);
+    reduceTyped(op, static_cast<int32_t *>(dst),
+                static_cast<const int32_t *>(src), count);
     break;
   case GRAPHRT_DTYPE_I64:
-    reduceTyped(op, static_cast<int64_t*>(dst),
-                static_cast<const int64_t*>(src), count);
+    reduceTyped(op, static_cast<int64_t *>(dst),
+                static_cast<const int64_t *>(src), count);
     break;
   case GRAPHRT_DTYPE_F16:
   case GRAPHRT_DTYPE_BF16: {
@@ -324,8 +341,8 @@ Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void* dst,
   return Status::ok();
 }
 
-Status ringAllReduce(const CollectiveCall& c, graphrt_reduce_op_t op,
-                     graphrt_dtype_t dtype, const void* input, void* output,
+Status ringAllReduce(const CollectiveCall &c, graphrt_reduce_op_t op,
+                     graphrt_dtype_t dtype, const void *input, void *output,
                      size_t count) {
   GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
   GRAPHRT_RETURN_IF_ERROR(checkOp(op, dtype));
@@ -335,15 +352,16 @@ Status ringAllReduce(const CollectiveCall& c, graphrt_reduce_op_t op,
     // so all get the same result, and it is the one-task sum rounded.
     std::vector<float> wide(count);
     widen(dtype, input, wide.data(), count);
-    GRAPHRT_RETURN_IF_ERROR(ringAllReduce(c, op, GRAPHRT_DTYPE_F32,
-                                          wide.data(), wide.data(), count));
+    GRAPHRT_RETURN_IF_ERROR(ringAllReduce(c, op, GRAPHRT_DTYPE_F32, wide.data(),
+                                          wide.data(), count));
     narrow(dtype, wide.data(), output, count);
     return Status::ok();
   }
   size_t esize = graphrt_dtype_size(dtype);
-  if (input != output)
+  if (input != output) {
     moveBytes(output, input, count * esize);
-  char* data = static_cast<char*>(output);
+  }
+  char *data = static_cast<char *>(output);
   GRAPHRT_RETURN_IF_ERROR(ringReduceScatterInPlace(c, op, dtype, data, count));
   size_t b = blockBegin(count, c.size, c.rank),
          e = blockBegin(count, c.size, c.rank + 1);
@@ -352,32 +370,32 @@ Status ringAllReduce(const CollectiveCall& c, graphrt_reduce_op_t op,
   return ringAllGatherInPlace(c, esize, data, count);
 }
 
-Status ringAllGather(const CollectiveCall& c, graphrt_dtype_t dtype,
-                     const void* input, void* output, size_t count) {
+Status ringAllGather(const CollectiveCall &c, graphrt_dtype_t dtype,
+                     const void *input, void *output, size_t count) {
   GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
   size_t esize = graphrt_dtype_size(dtype);
-  char* data = static_cast<char*>(output);
+  char *data = static_cast<char *>(output);
   moveBytes(data + c.rank * count * esize, input, count * esize);
   return ringAllGatherInPlace(c, esize, data, count * c.size);
 }
 
-Status ringReduceScatter(const CollectiveCall& c, graphrt_reduce_op_t op,
-                         graphrt_dtype_t dtype, const void* input,
-                         void* output, size_t count) {
+Status ringReduceScatter(const CollectiveCall &c, graphrt_reduce_op_t op,
+                         graphrt_dtype_t dtype, const void *input, void *output,
+                         size_t count) {
   GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
   GRAPHRT_RETURN_IF_ERROR(checkOp(op, dtype));
   if (isHalf(dtype)) {
     // As ringAllReduce: in f32, rounded once.
     std::vector<float> wide(count * c.size), mine(count);
     widen(dtype, input, wide.data(), wide.size());
-    GRAPHRT_RETURN_IF_ERROR(ringReduceScatter(
-        c, op, GRAPHRT_DTYPE_F32, wide.data(), mine.data(), count));
+    GRAPHRT_RETURN_IF_ERROR(ringReduceScatter(c, op, GRAPHRT_DTYPE_F32,
+                                              wide.data(), mine.data(), count));
     narrow(dtype, mine.data(), output, count);
     return Status::ok();
   }
   size_t esize = graphrt_dtype_size(dtype);
-  std::vector<char> work(static_cast<const char*>(input),
-                         static_cast<const char*>(input) +
+  std::vector<char> work(static_cast<const char *>(input),
+                         static_cast<const char *>(input) +
                              count * c.size * esize);
   GRAPHRT_RETURN_IF_ERROR(
       ringReduceScatterInPlace(c, op, dtype, work.data(), count * c.size));
@@ -385,16 +403,18 @@ Status ringReduceScatter(const CollectiveCall& c, graphrt_reduce_op_t op,
   return finishMean(op, dtype, output, count, c.size);
 }
 
-Status pipelinedBroadcast(const CollectiveCall& c, int root,
-                          graphrt_dtype_t dtype, void* buffer, size_t count) {
+Status pipelinedBroadcast(const CollectiveCall &c, int root,
+                          graphrt_dtype_t dtype, void *buffer, size_t count) {
   GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
-  if (root < 0 || root >= c.size)
+  if (root < 0 || root >= c.size) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "broadcast root " + std::to_string(root) +
                       " is not in a group of " + std::to_string(c.size));
+  }
   int k = c.size;
-  if (k == 1)
+  if (k == 1) {
     return Status::ok();
+  }
   size_t esize = graphrt_dtype_size(dtype);
   int distance = mod(c.rank - root, k);
   int right = mod(c.rank + 1, k), left = mod(c.rank - 1, k);
@@ -403,26 +423,28 @@ Status pipelinedBroadcast(const CollectiveCall& c, int root,
   size_t bytes = count * esize;
   int segments = static_cast<int>(
       std::max<size_t>(1, std::min<size_t>(4 * k, bytes / (64 << 10))));
-  char* data = static_cast<char*>(buffer);
+  char *data = static_cast<char *>(buffer);
   for (int s = 0; s < segments; ++s) {
     size_t b = blockBegin(count, segments, s),
            e = blockBegin(count, segments, s + 1);
-    if (distance > 0)
+    if (distance > 0) {
       GRAPHRT_RETURN_IF_ERROR(c.transport->recv(
           left, key(c, "bc", s, left), data + b * esize, (e - b) * esize));
-    if (distance < k - 1)
+    }
+    if (distance < k - 1) {
       GRAPHRT_RETURN_IF_ERROR(c.transport->send(
           right, key(c, "bc", s, c.rank), data + b * esize, (e - b) * esize));
+    }
   }
   return Status::ok();
 }
 
-Status pairwiseAllToAll(const CollectiveCall& c, graphrt_dtype_t dtype,
-                        const void* input, void* output, size_t count) {
+Status pairwiseAllToAll(const CollectiveCall &c, graphrt_dtype_t dtype,
+                        const void *input, void *output, size_t count) {
   GRAPHRT_RETURN_IF_ERROR(checkCall(c, dtype));
   size_t block = count * graphrt_dtype_size(dtype);
-  const char* in = static_cast<const char*>(input);
-  char* out = static_cast<char*>(output);
+  const char *in = static_cast<const char *>(input);
+  char *out = static_cast<char *>(output);
   int k = c.size, r = c.rank;
   moveBytes(out + r * block, in + r * block, block);
   for (int j = 1; j < k; ++j) {

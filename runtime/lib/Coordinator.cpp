@@ -7,9 +7,9 @@
 #include "Manifest.h"
 #include "Npy.h"
 #include "RunStats.h"
-#include "TensorProto.h"
 #include "Security.h"
 #include "Sha256.h"
+#include "TensorProto.h"
 #include "worker.grpc.pb.h"
 
 #include <google/protobuf/struct.pb.h>
@@ -27,16 +27,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <map>
-#include <condition_variable>
-#include <mutex>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <future>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -52,7 +52,7 @@ std::chrono::system_clock::time_point after(double seconds) {
 }
 
 struct WorkerHandle {
-  const manifest::Task* task = nullptr;
+  const manifest::Task *task = nullptr;
   std::string address;
   pid_t pid = -1;
   int stdoutFd = -1;
@@ -86,11 +86,12 @@ struct Traffic {
   uint64_t messages = 0;
 };
 
-std::string jsonEscape(const std::string& s) {
+std::string jsonEscape(const std::string &s) {
   std::string out;
   for (char c : s) {
-    if (c == '"' || c == '\\')
+    if (c == '"' || c == '\\') {
       out += '\\';
+    }
     if (static_cast<unsigned char>(c) < 0x20) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\u%04x", c);
@@ -103,11 +104,12 @@ std::string jsonEscape(const std::string& s) {
 }
 
 /// {"key": bytes, ...}.
-std::string bytesJson(const std::map<std::string, uint64_t>& bytes) {
+std::string bytesJson(const std::map<std::string, uint64_t> &bytes) {
   std::string json = "{";
-  for (const auto& [name, n] : bytes)
+  for (const auto &[name, n] : bytes) {
     json += (json.size() > 1 ? ", \"" : "\"") + jsonEscape(name) +
             "\": " + std::to_string(n);
+  }
   return json + "}";
 }
 
@@ -122,12 +124,12 @@ int64_t unixMicros() {
 char processState(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
-  if (!std::getline(in, line))
+  if (!std::getline(in, line)) {
     return 0;
+  }
   size_t paren = line.rfind(')');
-  return paren != std::string::npos && paren + 2 < line.size()
-             ? line[paren + 2]
-             : 0;
+  return paren != std::string::npos && paren + 2 < line.size() ? line[paren + 2]
+                                                               : 0;
 }
 
 // One in-flight RunStep.
@@ -144,50 +146,52 @@ struct StepCall {
 // Rank 0's registration desk for the other ranks' workers.
 class LauncherService final : public rpc::Launcher::Service {
 public:
-  LauncherService(const SecurityConfig& sec, const manifest::Manifest& m)
+  LauncherService(const SecurityConfig &sec, const manifest::Manifest &m)
       : sec_(sec), manifest_(m) {}
-  grpc::Status Register(grpc::ServerContext* ctx,
-                        const rpc::RegisterRequest* req,
-                        rpc::RegisterResponse*) override {
-    if (grpc::Status auth = checkCaller(ctx, sec_); !auth.ok())
+  grpc::Status Register(grpc::ServerContext *ctx,
+                        const rpc::RegisterRequest *req,
+                        rpc::RegisterResponse *) override {
+    if (grpc::Status auth = checkCaller(ctx, sec_); !auth.ok()) {
       return auth;
-    if (req->rank() <= 0 || req->rank() >= manifest_.tasks_size())
-      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                          "rank " + std::to_string(req->rank()) +
-                              " is out of range for " +
-                              std::to_string(manifest_.tasks_size()) +
-                              " tasks");
-    const std::string& want = manifest_.tasks(req->rank()).name();
-    if (req->task() != want)
+    }
+    if (req->rank() <= 0 || req->rank() >= manifest_.tasks_size()) {
+      return grpc::Status(
+          grpc::StatusCode::INVALID_ARGUMENT,
+          "rank " + std::to_string(req->rank()) + " is out of range for " +
+              std::to_string(manifest_.tasks_size()) + " tasks");
+    }
+    const std::string &want = manifest_.tasks(req->rank()).name();
+    if (req->task() != want) {
       return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                           "rank " + std::to_string(req->rank()) +
                               " hosts task '" + req->task() +
                               "', the coordinator's manifest puts '" + want +
                               "' there; are all ranks running the same job?");
+    }
     std::lock_guard<std::mutex> lock(mu_);
-    if (addresses_.count(req->rank()))
+    if (addresses_.count(req->rank())) {
       return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
                           "rank " + std::to_string(req->rank()) +
                               " registered twice");
+    }
     addresses_[req->rank()] = req->address();
     cv_.notify_all();
     return grpc::Status::OK;
   }
   /// Waits until every rank but 0 has registered; false at the deadline.
   bool waitAll(SteadyClock::time_point deadline,
-               std::map<int, std::string>* out) {
+               std::map<int, std::string> *out) {
     std::unique_lock<std::mutex> lock(mu_);
     bool all = cv_.wait_until(lock, deadline, [&] {
-      return static_cast<int>(addresses_.size()) ==
-             manifest_.tasks_size() - 1;
+      return static_cast<int>(addresses_.size()) == manifest_.tasks_size() - 1;
     });
     *out = addresses_;
     return all;
   }
 
 private:
-  const SecurityConfig& sec_;
-  const manifest::Manifest& manifest_;
+  const SecurityConfig &sec_;
+  const manifest::Manifest &manifest_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<int, std::string> addresses_;
@@ -195,21 +199,23 @@ private:
 
 class Job {
 public:
-  explicit Job(const RunOptions& o) : opt_(o) {}
+  explicit Job(const RunOptions &o) : opt_(o) {}
   int run();
 
 private:
-  bool fail(const std::string& msg) {
-    if (error_.empty())
+  bool fail(const std::string &msg) {
+    if (error_.empty()) {
       error_ = msg;
+    }
     return false;
   }
-  std::string taskLabel(const WorkerHandle& w) const {
+  std::string taskLabel(const WorkerHandle &w) const {
     std::string s = "task '" + w.task->name() + "' (" +
                     (w.task->job().empty() ? "worker" : w.task->job()) + ":" +
                     std::to_string(w.task->index()) + " at " + w.address;
-    if (w.pid > 0)
+    if (w.pid > 0) {
       s += ", pid " + std::to_string(w.pid);
+    }
     return s + ")";
   }
   bool readInputs();
@@ -236,11 +242,11 @@ private:
   /// worker order.
   std::vector<grpc::Status> callEveryWorker(
       double seconds,
-      const std::function<grpc::Status(size_t, grpc::ClientContext*)>& call);
+      const std::function<grpc::Status(size_t, grpc::ClientContext *)> &call);
   /// Every variable of every task (ReadVariables), named TASK/VARIABLE;
   /// `sigs` (if given) gets each one's manifest signature.
-  bool readVariables(std::vector<SafeTensor>* out,
-                     std::vector<const manifest::TensorSignature*>* sigs);
+  bool readVariables(std::vector<SafeTensor> *out,
+                     std::vector<const manifest::TensorSignature *> *sigs);
   /// Writes a checkpoint of the state after step_ steps.
   bool writeCheckpointNow();
   /// --restore: loads the newest valid checkpoint into the workers and moves
@@ -252,33 +258,33 @@ private:
   /// restores the newest checkpoint (or starts over at step 0).
   bool restartJob();
   /// --deterministic: the workers hold exactly `tensors` (sha256 each).
-  bool verifyVariables(const std::vector<SafeTensor>& tensors,
-                       const std::string& from);
+  bool verifyVariables(const std::vector<SafeTensor> &tensors,
+                       const std::string &from);
   /// Prints a line of its own (clearing the live progress line first).
-  void note(const std::string& line);
+  void note(const std::string &line);
   /// Runs steps step_ .. total-1, feeding --data batches.
   bool runSteps(int64_t total);
   bool runOneStep(int64_t step, bool last);
   /// A dead worker process or an unreachable worker, if any.
-  std::string findDeadWorker(size_t* out_index);
-  void abortAll(const std::string& reason);
+  std::string findDeadWorker(size_t *out_index);
+  void abortAll(const std::string &reason);
   void stopWorkers();
   bool writeOutputs();
   void reportMetrics(double seconds, int64_t steps);
   /// A worker that is stalled (no health answer, or a frozen progress
   /// counter past --stall-timeout) among those still in the step.
-  std::string findStalledWorker(const std::vector<bool>& running,
-                                size_t* out_index);
+  std::string findStalledWorker(const std::vector<bool> &running,
+                                size_t *out_index);
   /// The worker that answers no health check, if one has not for a while.
-  std::string findUnresponsiveWorker(double minSeconds, size_t* out_index);
+  std::string findUnresponsiveWorker(double minSeconds, size_t *out_index);
   void recordStep(int64_t step, double seconds);
   /// Adds what counter `c` moved since `seen` (updated) to step `r` and to
   /// the run's totals.
-  void countStepTraffic(const rpc::ChannelCounter& c, Traffic& seen,
-                        StepRecord& r);
+  void countStepTraffic(const rpc::ChannelCounter &c, Traffic &seen,
+                        StepRecord &r);
   void showProgress(int64_t done, int64_t total, bool last);
   bool writeTrace();
-  void prepare(grpc::ClientContext* ctx) const { authorize(ctx, security_); }
+  void prepare(grpc::ClientContext *ctx) const { authorize(ctx, security_); }
 
   RunOptions opt_;
   Bundle bundle_;
@@ -324,45 +330,52 @@ private:
 
 bool Job::readInputs() {
   std::map<std::string, bool> used;
-  for (const auto& [name, path] : opt_.inputs)
+  for (const auto &[name, path] : opt_.inputs) {
     used[name] = false;
+  }
   std::map<std::string, bool> usedData;
-  for (const auto& [name, path] : opt_.data)
+  for (const auto &[name, path] : opt_.data) {
     usedData[name] = false;
-  for (const manifest::Task& t : bundle_.manifest.tasks())
-    for (const manifest::TensorSignature& sig : t.inputs()) {
+  }
+  for (const manifest::Task &t : bundle_.manifest.tasks()) {
+    for (const manifest::TensorSignature &sig : t.inputs()) {
       if (opt_.data.count(sig.name())) {
-        if (usedData[sig.name()])
+        if (usedData[sig.name()]) {
           continue; // an input of several tasks is read once
+        }
         usedData[sig.name()] = true;
         DataFile f;
         Status st = readDataFile(sig, opt_.data.at(sig.name()), &f);
-        if (!st.isOk())
+        if (!st.isOk()) {
           return fail(st.message());
+        }
         dataFiles_.push_back(std::move(f));
         dataSigs_.push_back(sig);
         continue;
       }
       auto it = opt_.inputs.find(sig.name());
-      if (it == opt_.inputs.end())
+      if (it == opt_.inputs.end()) {
         return fail("input '" + sig.name() + "' of task '" + t.name() +
                     "' was not given; pass --input " + sig.name() +
                     "=FILE.npy holding " + describe(sig));
+      }
       used[sig.name()] = true;
       NpyArray a;
       Status st = readTensorFile(it->second, &a);
-      if (!st.isOk())
+      if (!st.isOk()) {
         return fail(st.message());
+      }
       if (!npyCanFeed(a.dtype, parseDType(sig.dtype())) ||
-          a.shape != std::vector<int64_t>(sig.shape().begin(),
-                                          sig.shape().end())) {
+          a.shape !=
+              std::vector<int64_t>(sig.shape().begin(), sig.shape().end())) {
         manifest::TensorSignature got;
         got.set_dtype(dtypeName(a.dtype));
-        for (int64_t d : a.shape)
+        for (int64_t d : a.shape) {
           got.add_shape(d);
-        return fail("input '" + sig.name() + "' from '" + it->second +
-                    "' is " + describe(got) + ", task '" + t.name() +
-                    "' expects " + describe(sig));
+        }
+        return fail("input '" + sig.name() + "' from '" + it->second + "' is " +
+                    describe(got) + ", task '" + t.name() + "' expects " +
+                    describe(sig));
       }
       rpc::Tensor tensor;
       tensor.set_name(sig.name());
@@ -371,31 +384,38 @@ bool Job::readInputs() {
       tensor.set_data(std::move(a.data));
       inputs_.push_back(std::move(tensor));
     }
-  for (const auto& [name, isUsed] : used)
-    if (!isUsed)
+  }
+  for (const auto &[name, isUsed] : used) {
+    if (!isUsed) {
       return fail("--input '" + name + "' is not an input of any task");
-  for (const auto& [name, isUsed] : usedData)
-    if (!isUsed)
+    }
+  }
+  for (const auto &[name, isUsed] : usedData) {
+    if (!isUsed) {
       return fail("--data " + name + ": '" + name +
                   "' is not an input of any task; the job's inputs are " +
                   jobInputNames());
+    }
+  }
   return dataFiles_.empty() || setUpBatches();
 }
 
 std::string Job::jobInputNames() const {
   std::string names;
-  for (const manifest::Task& t : bundle_.manifest.tasks())
-    for (const manifest::TensorSignature& sig : t.inputs())
+  for (const manifest::Task &t : bundle_.manifest.tasks()) {
+    for (const manifest::TensorSignature &sig : t.inputs()) {
       names += (names.empty() ? "" : ", ") + sig.name();
+    }
+  }
   return names.empty() ? "(none)" : names;
 }
 
 bool Job::setUpBatches() {
-  const DataFile& first = dataFiles_[0];
+  const DataFile &first = dataFiles_[0];
   batchSize_ = dataSigs_[0].shape(0);
   for (size_t i = 1; i < dataFiles_.size(); ++i) {
-    const DataFile& f = dataFiles_[i];
-    if (f.examples != first.examples)
+    const DataFile &f = dataFiles_[i];
+    if (f.examples != first.examples) {
       return fail("--data files hold different numbers of examples: '" +
                   first.path + "' (input '" + first.input + "') has " +
                   std::to_string(first.examples) + ", '" + f.path +
@@ -403,19 +423,22 @@ bool Job::setUpBatches() {
                   std::to_string(f.examples) +
                   "; every --data file must have one example per row of "
                   "the same set");
-    if (dataSigs_[i].shape(0) != batchSize_)
-      return fail("--data inputs have different batch sizes: '" +
-                  first.input + "' takes " + std::to_string(batchSize_) +
+    }
+    if (dataSigs_[i].shape(0) != batchSize_) {
+      return fail("--data inputs have different batch sizes: '" + first.input +
+                  "' takes " + std::to_string(batchSize_) +
                   " examples per step, '" + f.input + "' " +
                   std::to_string(dataSigs_[i].shape(0)) +
                   "; they must advance together");
+    }
   }
-  if (batchSize_ < 1 || batchSize_ > first.examples)
+  if (batchSize_ < 1 || batchSize_ > first.examples) {
     return fail("--data " + first.input + ": input '" + first.input +
                 "' takes batches of " + std::to_string(batchSize_) +
                 " examples, but '" + first.path + "' holds only " +
                 std::to_string(first.examples) +
                 "; give more examples or compile for a smaller batch");
+  }
   batcher_ = std::make_unique<Batcher>(
       first.examples, batchSize_, opt_.seed, opt_.shuffle,
       opt_.padPartialBatch ? PartialBatch::Pad : PartialBatch::Drop);
@@ -439,23 +462,27 @@ Job::Batch Job::prepareBatch(DataPosition pos) {
 
 bool Job::startLocalWorkers() {
   for (size_t wi = 0; wi < workers_.size(); ++wi) {
-    WorkerHandle& w = workers_[wi];
-    if (opt_.rank >= 0 && static_cast<int>(wi) != opt_.rank)
+    WorkerHandle &w = workers_[wi];
+    if (opt_.rank >= 0 && static_cast<int>(wi) != opt_.rank) {
       continue; // another rank's
+    }
     int fds[2];
-    if (::pipe(fds) != 0)
+    if (::pipe(fds) != 0) {
       return fail(std::string("pipe: ") + std::strerror(errno));
+    }
     pid_t pid = ::fork();
-    if (pid < 0)
+    if (pid < 0) {
       return fail(std::string("fork: ") + std::strerror(errno));
+    }
     if (pid == 0) {
       // A worker must not outlive its launcher, even after a kill -9.
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       ::dup2(fds[1], STDOUT_FILENO);
       ::close(fds[0]);
       ::close(fds[1]);
-      if (!security_.token.empty())
+      if (!security_.token.empty()) {
         ::setenv(kTokenEnv, security_.token.c_str(), 1);
+      }
       if (opt_.deterministic) {
         // Work shared in a fixed way whatever the load, so a restarted
         // worker computes what the first one did.
@@ -465,13 +492,15 @@ bool Job::startLocalWorkers() {
       std::vector<std::string> args = {
           "graph-worker", "--listen",
           opt_.rank >= 0 ? opt_.listen : std::string("127.0.0.1:0")};
-      if (security_.tls())
-        args.insert(args.end(), {"--tls-cert", security_.certFile,
-                                 "--tls-key", security_.keyFile, "--tls-ca",
-                                 security_.caFile});
-      std::vector<char*> argv;
-      for (std::string& a : args)
+      if (security_.tls()) {
+        args.insert(args.end(),
+                    {"--tls-cert", security_.certFile, "--tls-key",
+                     security_.keyFile, "--tls-ca", security_.caFile});
+      }
+      std::vector<char *> argv;
+      for (std::string &a : args) {
         argv.push_back(a.data());
+      }
       argv.push_back(nullptr);
       ::execv(opt_.workerBinary.c_str(), argv.data());
       std::fprintf(stderr, "graph-run: error: cannot run '%s': %s\n",
@@ -486,58 +515,68 @@ bool Job::startLocalWorkers() {
   auto deadline = SteadyClock::now() +
                   std::chrono::milliseconds(
                       static_cast<int64_t>(opt_.startTimeoutSec * 1000));
-  for (WorkerHandle& w : workers_) {
-    if (w.pid <= 0)
+  for (WorkerHandle &w : workers_) {
+    if (w.pid <= 0) {
       continue;
+    }
     std::string line;
     while (line.find('\n') == std::string::npos) {
-      int left = static_cast<int>(std::chrono::duration_cast<
-                                      std::chrono::milliseconds>(
-                                      deadline - SteadyClock::now())
-                                      .count());
+      int left = static_cast<int>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(
+              deadline - SteadyClock::now())
+              .count());
       pollfd p{w.stdoutFd, POLLIN, 0};
-      if (left <= 0 || ::poll(&p, 1, left) <= 0)
+      if (left <= 0 || ::poll(&p, 1, left) <= 0) {
         return fail("the worker for task '" + w.task->name() + "' (pid " +
                     std::to_string(w.pid) + ") did not start within " +
                     std::to_string(opt_.startTimeoutSec) + " s");
+      }
       char buf[256];
       ssize_t n = ::read(w.stdoutFd, buf, sizeof buf);
-      if (n <= 0)
+      if (n <= 0) {
         return fail("the worker for task '" + w.task->name() + "' (pid " +
                     std::to_string(w.pid) + ") exited before it was ready");
+      }
       line.append(buf, static_cast<size_t>(n));
     }
     const std::string marker = "listening on ";
     size_t at = line.find(marker);
-    if (at == std::string::npos)
+    if (at == std::string::npos) {
       return fail("unexpected output from the worker for task '" +
                   w.task->name() + "': " + line);
+    }
     w.address = line.substr(at + marker.size(),
                             line.find('\n', at) - at - marker.size());
     // A worker bound to every interface is reached by this host's name.
-    if (opt_.rank >= 0 && !opt_.advertiseHost.empty())
+    if (opt_.rank >= 0 && !opt_.advertiseHost.empty()) {
       w.address = opt_.advertiseHost + w.address.substr(w.address.rfind(':'));
-    if (!opt_.quiet)
+    }
+    if (!opt_.quiet) {
       std::fprintf(stderr, "graph-run: started %s\n", taskLabel(w).c_str());
+    }
   }
   return true;
 }
 
 bool Job::launchRank() {
-  if (opt_.worldSize != static_cast<int>(workers_.size()))
+  if (opt_.worldSize != static_cast<int>(workers_.size())) {
     return fail("the launcher started " + std::to_string(opt_.worldSize) +
                 " ranks but the job has " + std::to_string(workers_.size()) +
                 " tasks; start one rank per task");
-  if (opt_.rank >= opt_.worldSize)
+  }
+  if (opt_.rank >= opt_.worldSize) {
     return fail("rank " + std::to_string(opt_.rank) + " is out of range for " +
                 std::to_string(opt_.worldSize) + " ranks");
-  if (opt_.coordinator.empty())
+  }
+  if (opt_.coordinator.empty()) {
     return fail("rank " + std::to_string(opt_.rank) +
                 " does not know where rank 0 is: set MASTER_ADDR and "
                 "MASTER_PORT (or GRAPHRT_COORDINATOR=host:port)");
-  if (!startLocalWorkers())
+  }
+  if (!startLocalWorkers()) {
     return false;
-  WorkerHandle& own = workers_[static_cast<size_t>(opt_.rank)];
+  }
+  WorkerHandle &own = workers_[static_cast<size_t>(opt_.rank)];
   auto deadline = after(opt_.startTimeoutSec);
   if (opt_.rank > 0) {
     auto stub = rpc::Launcher::NewStub(
@@ -552,10 +591,11 @@ bool Job::launchRank() {
     req.set_address(own.address);
     rpc::RegisterResponse resp;
     grpc::Status st = stub->Register(&ctx, req, &resp);
-    if (!st.ok())
+    if (!st.ok()) {
       return fail("rank " + std::to_string(opt_.rank) +
                   " could not register with rank 0 at " + opt_.coordinator +
                   ": " + st.error_message());
+    }
     return true;
   }
   LauncherService launcher(security_, bundle_.manifest);
@@ -566,8 +606,9 @@ bool Job::launchRank() {
                            &bound);
   builder.RegisterService(&launcher);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (!server || bound == 0)
+  if (!server || bound == 0) {
     return fail("rank 0 cannot listen on port " + port + " for the others");
+  }
   std::map<int, std::string> addresses;
   bool all = launcher.waitAll(
       SteadyClock::now() + std::chrono::milliseconds(static_cast<int64_t>(
@@ -576,63 +617,71 @@ bool Job::launchRank() {
   server->Shutdown(after(1.0));
   if (!all) {
     std::string missing;
-    for (int r = 1; r < opt_.worldSize; ++r)
-      if (!addresses.count(r))
+    for (int r = 1; r < opt_.worldSize; ++r) {
+      if (!addresses.count(r)) {
         missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+      }
+    }
     return fail("ranks " + missing + " did not register with rank 0 within " +
                 std::to_string(static_cast<int>(opt_.startTimeoutSec)) + " s");
   }
-  for (const auto& [r, addr] : addresses)
+  for (const auto &[r, addr] : addresses) {
     workers_[static_cast<size_t>(r)].address = addr;
+  }
   return true;
 }
 
 // A rank > 0 hosts its worker until the coordinator shuts it down.
 int Job::serveRank() {
-  WorkerHandle& own = workers_[static_cast<size_t>(opt_.rank)];
+  WorkerHandle &own = workers_[static_cast<size_t>(opt_.rank)];
   int status = 0;
   while (::waitpid(own.pid, &status, 0) < 0 && errno == EINTR) {
   }
   own.exited = true;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     return kExitOk;
+  }
   std::fprintf(stderr, "graph-run: error: rank %d: %s\n", opt_.rank,
-               WIFSIGNALED(status)
-                   ? ("its worker was killed by signal " +
-                      std::to_string(WTERMSIG(status)))
-                         .c_str()
-                   : ("its worker exited with status " +
-                      std::to_string(WEXITSTATUS(status)))
-                         .c_str());
+               WIFSIGNALED(status) ? ("its worker was killed by signal " +
+                                      std::to_string(WTERMSIG(status)))
+                                         .c_str()
+                                   : ("its worker exited with status " +
+                                      std::to_string(WEXITSTATUS(status)))
+                                         .c_str());
   return kExitJobFailed;
 }
 
 bool Job::resolveCluster() {
   std::ifstream in(opt_.clusterFile);
-  if (!in)
+  if (!in) {
     return fail("cannot read cluster file '" + opt_.clusterFile + "'");
+  }
   std::stringstream ss;
   ss << in.rdbuf();
   google::protobuf::Struct config;
   auto st = google::protobuf::util::JsonStringToMessage(ss.str(), &config);
-  if (!st.ok())
+  if (!st.ok()) {
     return fail("cluster file '" + opt_.clusterFile +
                 "' is not JSON: " + std::string(st.message()));
+  }
   auto cluster = config.fields().find("cluster");
-  if (cluster == config.fields().end() || !cluster->second.has_struct_value())
+  if (cluster == config.fields().end() || !cluster->second.has_struct_value()) {
     return fail("cluster file '" + opt_.clusterFile +
                 "' has no \"cluster\" object (TF_CONFIG format: "
                 "{\"cluster\": {\"worker\": [\"host:port\", ...]}})");
-  const auto& jobs = cluster->second.struct_value().fields();
-  for (WorkerHandle& w : workers_) {
+  }
+  const auto &jobs = cluster->second.struct_value().fields();
+  for (WorkerHandle &w : workers_) {
     std::string job = w.task->job().empty() ? "worker" : w.task->job();
     auto it = jobs.find(job);
     if (it == jobs.end() || !it->second.has_list_value() ||
         it->second.list_value().values_size() <= w.task->index() ||
-        !it->second.list_value().values(w.task->index()).has_string_value())
-      return fail("cluster file '" + opt_.clusterFile + "' has no address for " +
-                  job + ":" + std::to_string(w.task->index()) + " (task '" +
+        !it->second.list_value().values(w.task->index()).has_string_value()) {
+      return fail("cluster file '" + opt_.clusterFile +
+                  "' has no address for " + job + ":" +
+                  std::to_string(w.task->index()) + " (task '" +
                   w.task->name() + "')");
+    }
     w.address = it->second.list_value().values(w.task->index()).string_value();
   }
   return true;
@@ -640,18 +689,20 @@ bool Job::resolveCluster() {
 
 std::vector<grpc::Status> Job::callEveryWorker(
     double seconds,
-    const std::function<grpc::Status(size_t, grpc::ClientContext*)>& call) {
+    const std::function<grpc::Status(size_t, grpc::ClientContext *)> &call) {
   std::vector<grpc::Status> results(workers_.size());
   std::vector<std::thread> threads;
-  for (size_t i = 0; i < workers_.size(); ++i)
+  for (size_t i = 0; i < workers_.size(); ++i) {
     threads.emplace_back([&, i] {
       grpc::ClientContext ctx;
       prepare(&ctx);
       ctx.set_deadline(after(seconds));
       results[i] = call(i, &ctx);
     });
-  for (std::thread& t : threads)
+  }
+  for (std::thread &t : threads) {
     t.join();
+  }
   return results;
 }
 
@@ -659,10 +710,11 @@ bool Job::connectAndLoad() {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(-1);
   args.SetMaxSendMessageSize(-1);
-  for (WorkerHandle& w : workers_)
+  for (WorkerHandle &w : workers_) {
     w.stub = rpc::Worker::NewStub(grpc::CreateCustomChannel(
         w.address, channelCredentials(security_), args));
-  for (WorkerHandle& w : workers_) {
+  }
+  for (WorkerHandle &w : workers_) {
     grpc::ClientContext ctx;
     prepare(&ctx);
     ctx.set_wait_for_ready(true);
@@ -673,30 +725,33 @@ bool Job::connectAndLoad() {
       // gRPC reports a TLS mismatch as a timeout; say what it is.
       std::string why = st.error_message();
       TlsProbe probe = probeTls(w.address, 1000);
-      if (!security_.tls() && probe == TlsProbe::SpeaksTls)
+      if (!security_.tls() && probe == TlsProbe::SpeaksTls) {
         why = "it speaks TLS and graph-run does not; pass the --tls-cert, "
               "--tls-key and --tls-ca the workers were started with";
-      else if (security_.tls() && probe == TlsProbe::NotTls)
+      } else if (security_.tls() && probe == TlsProbe::NotTls) {
         why = "it does not speak TLS; start the workers with --tls-cert, "
               "--tls-key and --tls-ca, or run graph-run without them";
+      }
       return fail(taskLabel(w) + " is not reachable: " + why);
     }
   }
 
   char real[PATH_MAX];
-  if (!::realpath(opt_.bundleDir.c_str(), real))
+  if (!::realpath(opt_.bundleDir.c_str(), real)) {
     return fail("cannot resolve '" + opt_.bundleDir + "'");
+  }
   rpc::LoadTaskRequest base;
   base.set_bundle_dir(real);
-  for (const WorkerHandle& w : workers_)
+  for (const WorkerHandle &w : workers_) {
     (*base.mutable_peers())[w.task->name()] = w.address;
+  }
   base.set_recv_timeout_ms(static_cast<int64_t>(opt_.recvTimeoutSec * 1000));
   base.set_chunk_bytes(opt_.chunkBytes);
   base.set_data_plane(opt_.dataPlane);
 
   std::vector<rpc::LoadTaskResponse> responses(workers_.size());
   std::vector<grpc::Status> results = callEveryWorker(
-      opt_.startTimeoutSec + 60, [&](size_t i, grpc::ClientContext* ctx) {
+      opt_.startTimeoutSec + 60, [&](size_t i, grpc::ClientContext *ctx) {
         rpc::LoadTaskRequest req = base;
         req.set_task(workers_[i].task->name());
         return workers_[i].stub->LoadTask(ctx, req, &responses[i]);
@@ -713,8 +768,8 @@ bool Job::connectAndLoad() {
                        code != grpc::StatusCode::DEADLINE_EXCEEDED &&
                        code != grpc::StatusCode::CANCELLED &&
                        code != grpc::StatusCode::UNAUTHENTICATED;
-      return fail(taskLabel(workers_[i]) + " refused to load the task: " +
-                  results[i].error_message());
+      return fail(taskLabel(workers_[i]) +
+                  " refused to load the task: " + results[i].error_message());
     }
     if (responses[i].manifest_sha256() != bundle_.manifestSha256) {
       bundleRefused_ = true;
@@ -728,20 +783,22 @@ bool Job::connectAndLoad() {
 }
 
 // Why local worker `w` ended, once it has ("" while it runs).
-static std::string reapWorker(WorkerHandle& w) {
+static std::string reapWorker(WorkerHandle &w) {
   int status = 0;
-  if (w.pid <= 0 || w.exited || ::waitpid(w.pid, &status, WNOHANG) != w.pid)
+  if (w.pid <= 0 || w.exited || ::waitpid(w.pid, &status, WNOHANG) != w.pid) {
     return "";
+  }
   w.exited = true;
-  if (WIFSIGNALED(status))
+  if (WIFSIGNALED(status)) {
     return "its worker process was killed by signal " +
            std::to_string(WTERMSIG(status)) + " (" +
            ::strsignal(WTERMSIG(status)) + ")";
+  }
   return "its worker process exited with status " +
          std::to_string(WEXITSTATUS(status));
 }
 
-std::string Job::findDeadWorker(size_t* out_index) {
+std::string Job::findDeadWorker(size_t *out_index) {
   for (size_t i = 0; i < workers_.size(); ++i) {
     std::string cause = reapWorker(workers_[i]);
     if (!cause.empty()) {
@@ -750,9 +807,10 @@ std::string Job::findDeadWorker(size_t* out_index) {
     }
   }
   for (size_t i = 0; i < workers_.size(); ++i) {
-    WorkerHandle& w = workers_[i];
-    if (w.exited)
+    WorkerHandle &w = workers_[i];
+    if (w.exited) {
       continue;
+    }
     grpc::ClientContext ctx;
     prepare(&ctx);
     ctx.set_deadline(after(1.0));
@@ -784,8 +842,9 @@ std::string Job::findDeadWorker(size_t* out_index) {
     // exit a moment so the report names the real cause.
     for (int tries = 0; w.pid > 0 && tries < 20; ++tries) {
       std::string cause = reapWorker(w);
-      if (!cause.empty())
+      if (!cause.empty()) {
         return cause;
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     return "its worker stopped answering health checks (" +
@@ -796,17 +855,19 @@ std::string Job::findDeadWorker(size_t* out_index) {
   return "";
 }
 
-std::string Job::findUnresponsiveWorker(double minSeconds, size_t* out) {
+std::string Job::findUnresponsiveWorker(double minSeconds, size_t *out) {
   auto now = SteadyClock::now();
   double worst = minSeconds;
   std::string cause;
   for (size_t i = 0; i < workers_.size(); ++i) {
-    WorkerHandle& w = workers_[i];
-    if (w.exited)
+    WorkerHandle &w = workers_[i];
+    if (w.exited) {
       continue;
+    }
     double silent = std::chrono::duration<double>(now - w.healthOkAt).count();
-    if (silent < worst)
+    if (silent < worst) {
       continue;
+    }
     worst = silent;
     *out = i;
     w.unresponsive = true;
@@ -815,14 +876,15 @@ std::string Job::findUnresponsiveWorker(double minSeconds, size_t* out) {
     cause = std::string("its worker has answered no health check for ") + buf +
             " s";
     char state = w.pid > 0 ? processState(w.pid) : 0;
-    if (state == 'T' || state == 't')
+    if (state == 'T' || state == 't') {
       cause += "; its process is stopped (SIGSTOP or a debugger)";
+    }
   }
   return cause;
 }
 
-std::string Job::findStalledWorker(const std::vector<bool>& running,
-                                   size_t* out) {
+std::string Job::findStalledWorker(const std::vector<bool> &running,
+                                   size_t *out) {
   auto now = SteadyClock::now();
   auto secs = [&](SteadyClock::time_point t) {
     return std::chrono::duration<double>(now - t).count();
@@ -833,16 +895,19 @@ std::string Job::findStalledWorker(const std::vector<bool>& running,
   // A worker that answers no health check is stalled (stopped or hung
   // process), and is the root cause of its peers' waits.
   bool anySilent = false;
-  for (size_t i = 0; i < workers_.size(); ++i)
+  for (size_t i = 0; i < workers_.size(); ++i) {
     if (running[i] && !workers_[i].exited &&
-        secs(workers_[i].healthOkAt) > opt_.stallTimeoutSec)
+        secs(workers_[i].healthOkAt) > opt_.stallTimeoutSec) {
       anySilent = true;
+    }
+  }
   if (anySilent) {
     std::string cause = findUnresponsiveWorker(
         std::min(opt_.stallTimeoutSec, 2.0 * opt_.heartbeatMs / 1000 + 1.5),
         out);
-    if (!cause.empty())
+    if (!cause.empty()) {
       return cause + limit;
+    }
   }
   // Otherwise only a deadlock is a stall: every task still in the step is
   // blocked inside a communication call and no counter anywhere in the job
@@ -851,24 +916,29 @@ std::string Job::findStalledWorker(const std::vector<bool>& running,
   SteadyClock::time_point lastProgress{};
   size_t waiting = workers_.size();
   for (size_t i = 0; i < workers_.size(); ++i) {
-    const WorkerHandle& w = workers_[i];
+    const WorkerHandle &w = workers_[i];
     lastProgress = std::max(lastProgress, w.progressAt);
-    if (!running[i] || w.exited)
+    if (!running[i] || w.exited) {
       continue;
-    if (!w.inCommunication)
+    }
+    if (!w.inCommunication) {
       return "";
-    if (waiting == workers_.size())
+    }
+    if (waiting == workers_.size()) {
       waiting = i;
+    }
   }
   if (waiting == workers_.size() ||
-      secs(lastProgress) <= opt_.stallTimeoutSec)
+      secs(lastProgress) <= opt_.stallTimeoutSec) {
     return "";
+  }
   *out = waiting;
-  const WorkerHandle& w = workers_[waiting];
+  const WorkerHandle &w = workers_[waiting];
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.1f", secs(lastProgress));
   return std::string("no progress anywhere in the job for ") + buf + " s" +
-         limit + " while every running task waits on communication (a "
+         limit +
+         " while every running task waits on communication (a "
          "deadlock); it is waiting on " +
          (w.waitingOn.empty() ? std::string("a send") : w.waitingOn);
 }
@@ -880,30 +950,35 @@ bool Job::runSteps(int64_t total) {
                       [this, pos] { return prepareBatch(pos); });
   };
   std::future<Batch> pending;
-  if (batcher_ && step_ < total)
+  if (batcher_ && step_ < total) {
     pending = prefetch(dataPos_);
+  }
   while (step_ < total) {
     if (batcher_) {
       current_ = pending.get();
-      if (step_ + 1 < total)
+      if (step_ + 1 < total) {
         pending = prefetch(current_.next);
+      }
     }
-    if (!runOneStep(step_, step_ == total - 1))
+    if (!runOneStep(step_, step_ == total - 1)) {
       return false;
-    if (batcher_)
+    }
+    if (batcher_) {
       dataPos_ = current_.next;
+    }
     ++step_;
     showProgress(step_, total, step_ == total);
     if (!opt_.checkpointDir.empty() && opt_.checkpointEvery > 0 &&
-        step_ % opt_.checkpointEvery == 0 && !writeCheckpointNow())
+        step_ % opt_.checkpointEvery == 0 && !writeCheckpointNow()) {
       return false;
+    }
   }
   return true;
 }
 
 bool Job::restartJob() {
   stopWorkers();
-  for (WorkerHandle& w : workers_) {
+  for (WorkerHandle &w : workers_) {
     w.pid = -1;
     w.exited = false;
     w.unresponsive = false;
@@ -916,81 +991,90 @@ bool Job::restartJob() {
   // New workers count their traffic from zero.
   seenCounters_.clear();
   lastResponses_.clear();
-  if (!startLocalWorkers() || !connectAndLoad())
+  if (!startLocalWorkers() || !connectAndLoad()) {
     return false;
+  }
   step_ = 0;
   dataPos_ = DataPosition{};
-  if (!opt_.checkpointDir.empty() && !restoreCheckpoint())
+  if (!opt_.checkpointDir.empty() && !restoreCheckpoint()) {
     return false;
-  if (step_ == 0)
+  }
+  if (step_ == 0) {
     note("no checkpoint to go back to: starting over at step 0");
+  }
   firstStep_ = step_;
   // The steps to be run again are recorded again.
-  stepRecords_.erase(std::remove_if(stepRecords_.begin(), stepRecords_.end(),
-                                    [&](const StepRecord& r) {
-                                      return r.step >= step_;
-                                    }),
-                     stepRecords_.end());
+  stepRecords_.erase(
+      std::remove_if(stepRecords_.begin(), stepRecords_.end(),
+                     [&](const StepRecord &r) { return r.step >= step_; }),
+      stepRecords_.end());
   return true;
 }
 
-bool Job::verifyVariables(const std::vector<SafeTensor>& want,
-                          const std::string& from) {
+bool Job::verifyVariables(const std::vector<SafeTensor> &want,
+                          const std::string &from) {
   std::vector<SafeTensor> got;
-  if (!readVariables(&got, nullptr))
+  if (!readVariables(&got, nullptr)) {
     return false;
+  }
   std::map<std::string, std::string> sums;
-  for (const SafeTensor& t : got)
+  for (const SafeTensor &t : got) {
     sums[t.name] = sha256Hex(t.data.data(), t.data.size());
-  for (const SafeTensor& t : want) {
+  }
+  for (const SafeTensor &t : want) {
     auto it = sums.find(t.name);
     if (it == sums.end() ||
-        it->second != sha256Hex(t.data.data(), t.data.size()))
+        it->second != sha256Hex(t.data.data(), t.data.size())) {
       return fail("--deterministic: after restoring '" + from +
                   "', variable '" + t.name +
                   "' does not hold the checkpoint's value");
+    }
   }
   return true;
 }
 
-void Job::note(const std::string& line) {
-  if (opt_.quiet)
+void Job::note(const std::string &line) {
+  if (opt_.quiet) {
     return;
+  }
   std::fprintf(stderr, "%sgraph-run: %s\n",
-               progressTty_ && progressShown_ ? "\r\033[K" : "",
-               line.c_str());
+               progressTty_ && progressShown_ ? "\r\033[K" : "", line.c_str());
   std::fflush(stderr);
 }
 
-bool Job::readVariables(std::vector<SafeTensor>* out,
-                        std::vector<const manifest::TensorSignature*>* sigs) {
+bool Job::readVariables(std::vector<SafeTensor> *out,
+                        std::vector<const manifest::TensorSignature *> *sigs) {
   std::vector<rpc::ReadVariablesResponse> responses(workers_.size());
   std::vector<grpc::Status> results = callEveryWorker(
-      opt_.recvTimeoutSec + 60, [&](size_t i, grpc::ClientContext* ctx) {
-        return workers_[i].stub->ReadVariables(
-            ctx, rpc::ReadVariablesRequest(), &responses[i]);
+      opt_.recvTimeoutSec + 60, [&](size_t i, grpc::ClientContext *ctx) {
+        return workers_[i].stub->ReadVariables(ctx, rpc::ReadVariablesRequest(),
+                                               &responses[i]);
       });
   for (size_t i = 0; i < workers_.size(); ++i) {
-    const manifest::Task& task = *workers_[i].task;
-    if (!results[i].ok())
-      return fail(taskLabel(workers_[i]) + " could not hand over its "
-                  "variables after step " + std::to_string(step_) + ": " +
-                  results[i].error_message());
-    if (responses[i].variables_size() != task.variables_size())
+    const manifest::Task &task = *workers_[i].task;
+    if (!results[i].ok()) {
+      return fail(taskLabel(workers_[i]) +
+                  " could not hand over its "
+                  "variables after step " +
+                  std::to_string(step_) + ": " + results[i].error_message());
+    }
+    if (responses[i].variables_size() != task.variables_size()) {
       return fail(taskLabel(workers_[i]) + " returned " +
                   std::to_string(responses[i].variables_size()) +
                   " variables, the manifest gives it " +
                   std::to_string(task.variables_size()));
+    }
     for (int v = 0; v < task.variables_size(); ++v) {
-      rpc::Tensor& t = *responses[i].mutable_variables(v);
+      rpc::Tensor &t = *responses[i].mutable_variables(v);
       SafeTensor st;
       st.name = task.name() + "/" + t.name();
       st.dtype = parseDType(t.dtype());
       st.shape.assign(t.shape().begin(), t.shape().end());
       st.data = std::move(*t.mutable_data());
       out->push_back(std::move(st));
-      if (sigs)
+      if (sigs) {
         sigs->push_back(&task.variables(v));
+      }
     }
   }
   return true;
@@ -998,8 +1082,9 @@ bool Job::readVariables(std::vector<SafeTensor>* out,
 
 bool Job::writeCheckpointNow() {
   std::vector<SafeTensor> tensors;
-  if (!readVariables(&tensors, nullptr))
+  if (!readVariables(&tensors, nullptr)) {
     return false;
+  }
   ::mkdir(opt_.checkpointDir.c_str(), 0755);
   CheckpointInfo info;
   info.step = step_;
@@ -1007,15 +1092,17 @@ bool Job::writeCheckpointNow() {
   info.seed = opt_.seed;
   info.manifestSha256 = bundle_.manifestSha256;
   std::string path;
-  Status st = writeCheckpoint(opt_.checkpointDir, info, std::move(tensors),
-                              &path);
-  if (!st.isOk())
-    return fail("cannot write the checkpoint of step " +
-                std::to_string(step_) + " in --checkpoint-dir '" +
-                opt_.checkpointDir + "': " + st.message());
+  Status st =
+      writeCheckpoint(opt_.checkpointDir, info, std::move(tensors), &path);
+  if (!st.isOk()) {
+    return fail("cannot write the checkpoint of step " + std::to_string(step_) +
+                " in --checkpoint-dir '" + opt_.checkpointDir +
+                "': " + st.message());
+  }
   checkpointStep_ = step_;
-  if (!progressTty_)
+  if (!progressTty_) {
     note("checkpoint " + path + " (step " + std::to_string(step_) + ")");
+  }
   return true;
 }
 
@@ -1026,9 +1113,10 @@ bool Job::restoreCheckpoint() {
   std::vector<std::pair<std::string, std::string>> skipped;
   Status st = findCheckpoint(opt_.checkpointDir, bundle_.manifestSha256, &file,
                              &info, &path, &skipped);
-  for (const auto& [p, why] : skipped)
+  for (const auto &[p, why] : skipped) {
     std::fprintf(stderr, "graph-run: warning: skipping checkpoint '%s': %s\n",
                  p.c_str(), why.c_str());
+  }
   if (!st.isOk()) {
     std::fprintf(stderr,
                  "graph-run: warning: --restore: no valid checkpoint in '%s'; "
@@ -1036,44 +1124,53 @@ bool Job::restoreCheckpoint() {
                  opt_.checkpointDir.c_str());
     return true;
   }
-  if (batcher_ && info.seed != opt_.seed)
+  if (batcher_ && info.seed != opt_.seed) {
     return fail("checkpoint '" + path + "' was written with --seed " +
                 std::to_string(info.seed) + ", this run has --seed " +
                 std::to_string(opt_.seed) + "; pass --seed " +
                 std::to_string(info.seed) +
                 " to resume it with the same batches");
+  }
   // Every task gets exactly its own variables back.
-  std::map<std::string, const SafeTensor*> byName;
-  for (const SafeTensor& t : file.tensors)
+  std::map<std::string, const SafeTensor *> byName;
+  for (const SafeTensor &t : file.tensors) {
     byName[t.name] = &t;
+  }
   std::vector<rpc::WriteVariablesRequest> requests(workers_.size());
   for (size_t i = 0; i < workers_.size(); ++i) {
-    const manifest::Task& task = *workers_[i].task;
-    for (const manifest::TensorSignature& v : task.variables()) {
+    const manifest::Task &task = *workers_[i].task;
+    for (const manifest::TensorSignature &v : task.variables()) {
       auto it = byName.find(task.name() + "/" + v.name());
-      if (it == byName.end())
+      if (it == byName.end()) {
         return fail("checkpoint '" + path + "' has no tensor '" + task.name() +
                     "/" + v.name() + "' for variable '" + v.name() +
                     "' of task '" + task.name() + "'");
-      rpc::Tensor* t = requests[i].add_variables();
+      }
+      rpc::Tensor *t = requests[i].add_variables();
       t->set_name(v.name());
       t->set_dtype(dtypeName(it->second->dtype));
-      for (int64_t d : it->second->shape)
+      for (int64_t d : it->second->shape) {
         t->add_shape(d);
+      }
       t->set_data(it->second->data);
     }
   }
   std::vector<grpc::Status> results = callEveryWorker(
-      opt_.recvTimeoutSec + 60, [&](size_t i, grpc::ClientContext* ctx) {
+      opt_.recvTimeoutSec + 60, [&](size_t i, grpc::ClientContext *ctx) {
         rpc::WriteVariablesResponse resp;
         return workers_[i].stub->WriteVariables(ctx, requests[i], &resp);
       });
-  for (size_t i = 0; i < workers_.size(); ++i)
-    if (!results[i].ok())
-      return fail(taskLabel(workers_[i]) + " refused the variables of "
-                  "checkpoint '" + path + "': " + results[i].error_message());
-  if (opt_.deterministic && !verifyVariables(file.tensors, path))
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    if (!results[i].ok()) {
+      return fail(taskLabel(workers_[i]) +
+                  " refused the variables of "
+                  "checkpoint '" +
+                  path + "': " + results[i].error_message());
+    }
+  }
+  if (opt_.deterministic && !verifyVariables(file.tensors, path)) {
     return false;
+  }
   step_ = firstStep_ = checkpointStep_ = info.step;
   dataPos_ = info.position;
   note("restored " + path + ": resuming at step " + std::to_string(step_) +
@@ -1085,31 +1182,35 @@ bool Job::restoreCheckpoint() {
 
 bool Job::saveWeights() {
   std::vector<SafeTensor> all;
-  std::vector<const manifest::TensorSignature*> sigs;
-  if (!readVariables(&all, &sigs))
+  std::vector<const manifest::TensorSignature *> sigs;
+  if (!readVariables(&all, &sigs)) {
     return false;
+  }
   // One tensor per model weight: optimizer slots stay out, and a replica's
   // copy stands for the weight it copies only if the original is absent.
   SafeTensorsFile file;
   std::map<std::string, bool> written;
   for (size_t i = 0; i < all.size(); ++i) {
-    const manifest::TensorSignature& sig = *sigs[i];
-    if (sig.has_slot_of())
+    const manifest::TensorSignature &sig = *sigs[i];
+    if (sig.has_slot_of()) {
       continue;
-    std::string name =
-        sig.replica_of().empty() ? sig.name() : sig.replica_of();
-    if (written[name])
+    }
+    std::string name = sig.replica_of().empty() ? sig.name() : sig.replica_of();
+    if (written[name]) {
       continue;
+    }
     written[name] = true;
     all[i].name = name;
     file.tensors.push_back(std::move(all[i]));
   }
-  file.metadata = {{"format", "pt"}, {"step", std::to_string(step_)},
+  file.metadata = {{"format", "pt"},
+                   {"step", std::to_string(step_)},
                    {"job", bundle_.manifest.name()}};
-  Status st = writeSafeTensorsAtomically(opt_.saveFile,
-                                         opt_.saveFile + ".tmp", file);
-  if (!st.isOk())
+  Status st =
+      writeSafeTensorsAtomically(opt_.saveFile, opt_.saveFile + ".tmp", file);
+  if (!st.isOk()) {
     return fail("--save: " + st.message());
+  }
   note("saved " + std::to_string(file.tensors.size()) + " weights to " +
        opt_.saveFile);
   return true;
@@ -1121,28 +1222,33 @@ bool Job::runOneStep(int64_t step, bool last) {
   std::condition_variable doneCv;
   auto start = SteadyClock::now();
   for (size_t wi = 0; wi < workers_.size(); ++wi) {
-    WorkerHandle& w = workers_[wi];
+    WorkerHandle &w = workers_[wi];
     w.progressAt = w.healthOkAt = start;
     auto call = std::make_unique<StepCall>();
     prepare(&call->ctx);
     call->req.set_step(step);
     call->req.set_want_outputs(last);
     call->req.set_want_trace(!opt_.traceFile.empty());
-    if (!lossOutputs_[wi].empty())
+    if (!lossOutputs_[wi].empty()) {
       call->req.add_report_outputs(lossOutputs_[wi]);
-    for (const manifest::TensorSignature& sig : w.task->inputs()) {
-      for (const rpc::Tensor& t : inputs_)
-        if (t.name() == sig.name())
+    }
+    for (const manifest::TensorSignature &sig : w.task->inputs()) {
+      for (const rpc::Tensor &t : inputs_) {
+        if (t.name() == sig.name()) {
           *call->req.add_inputs() = t;
-      for (const rpc::Tensor& t : current_.tensors)
-        if (t.name() == sig.name())
+        }
+      }
+      for (const rpc::Tensor &t : current_.tensors) {
+        if (t.name() == sig.name()) {
           *call->req.add_inputs() = t;
+        }
+      }
     }
     // The monitor below fires first; this deadline only bounds the RPC.
     call->ctx.set_deadline(
         after(opt_.stepTimeoutSec > 0 ? opt_.stepTimeoutSec + 10 : 7 * 86400));
-    StepCall* c = call.get();
-    rpc::Worker::Stub* stub = w.stub.get();
+    StepCall *c = call.get();
+    rpc::Worker::Stub *stub = w.stub.get();
     c->thread = std::thread([c, stub, &doneMu, &doneCv] {
       c->status = stub->RunStep(&c->ctx, c->req, &c->resp);
       c->finishedAt = SteadyClock::now();
@@ -1154,14 +1260,16 @@ bool Job::runOneStep(int64_t step, bool last) {
   }
 
   auto joinAll = [&] {
-    for (auto& c : calls)
+    for (auto &c : calls) {
       c->thread.join();
+    }
   };
-  auto stop = [&](const std::string& msg) {
+  auto stop = [&](const std::string &msg) {
     fail(msg);
     abortAll(msg);
-    for (auto& c : calls)
+    for (auto &c : calls) {
       c->ctx.TryCancel();
+    }
     joinAll();
     return false;
   };
@@ -1170,9 +1278,11 @@ bool Job::runOneStep(int64_t step, bool last) {
   // root cause a moment to show up before blaming the first task that failed.
   const auto grace = std::chrono::milliseconds(3 * opt_.heartbeatMs + 500);
   auto allDone = [&] {
-    for (auto& c : calls)
-      if (!c->done)
+    for (auto &c : calls) {
+      if (!c->done) {
         return false;
+      }
+    }
     return true;
   };
   while (true) {
@@ -1180,8 +1290,9 @@ bool Job::runOneStep(int64_t step, bool last) {
       // Wake at once when the step finishes, else once per heartbeat.
       std::unique_lock<std::mutex> lock(doneMu);
       if (doneCv.wait_for(lock, std::chrono::milliseconds(opt_.heartbeatMs),
-                          allDone))
+                          allDone)) {
         break;
+      }
     }
 
     size_t dead = 0;
@@ -1193,9 +1304,10 @@ bool Job::runOneStep(int64_t step, bool last) {
     }
 
     for (size_t i = 0; i < calls.size(); ++i) {
-      StepCall& c = *calls[i];
-      if (!c.done || c.status.ok())
+      StepCall &c = *calls[i];
+      if (!c.done || c.status.ok()) {
         continue;
+      }
       auto code = c.status.error_code();
       bool symptom = code == grpc::StatusCode::CANCELLED ||
                      code == grpc::StatusCode::UNAVAILABLE ||
@@ -1211,23 +1323,27 @@ bool Job::runOneStep(int64_t step, bool last) {
                       std::to_string(step) + ": " + why);
         }
       }
-      if (!symptom || SteadyClock::now() - c.finishedAt > grace)
+      if (!symptom || SteadyClock::now() - c.finishedAt > grace) {
         return stop(taskLabel(workers_[i]) + " failed in step " +
                     std::to_string(step) + ": " +
                     statusCodeName(static_cast<graphrt_status_code_t>(code)) +
                     ": " + c.status.error_message());
+      }
     }
 
     std::vector<bool> running;
-    for (auto& c : calls)
+    for (auto &c : calls) {
       running.push_back(!c->done);
+    }
     size_t stalled = 0;
     std::string why = findStalledWorker(running, &stalled);
-    if (!why.empty())
+    if (!why.empty()) {
       workerLost_ = true;
-    if (!why.empty())
+    }
+    if (!why.empty()) {
       return stop(taskLabel(workers_[stalled]) + " stalled in step " +
                   std::to_string(step) + ": " + why);
+    }
 
     double elapsed =
         std::chrono::duration<double>(SteadyClock::now() - start).count();
@@ -1235,8 +1351,9 @@ bool Job::runOneStep(int64_t step, bool last) {
       // Blame a task that is computing rather than one waiting on a peer.
       std::string blame, detail;
       for (size_t i = 0; i < calls.size() && blame.empty(); ++i) {
-        if (calls[i]->done)
+        if (calls[i]->done) {
           continue;
+        }
         grpc::ClientContext ctx;
         prepare(&ctx);
         ctx.set_deadline(after(1.0));
@@ -1247,11 +1364,12 @@ bool Job::runOneStep(int64_t step, bool last) {
           detail = "it is computing, not waiting on communication";
         }
       }
-      for (size_t i = 0; i < calls.size() && blame.empty(); ++i)
+      for (size_t i = 0; i < calls.size() && blame.empty(); ++i) {
         if (!calls[i]->done) {
           blame = taskLabel(workers_[i]);
           detail = "it is waiting on communication";
         }
+      }
       return stop(blame + " made no progress in step " + std::to_string(step) +
                   " for " + std::to_string(static_cast<int>(elapsed)) +
                   " s (--step-timeout " +
@@ -1261,8 +1379,9 @@ bool Job::runOneStep(int64_t step, bool last) {
   }
   joinAll();
   bool anyFailed = false;
-  for (auto& c : calls)
+  for (auto &c : calls) {
     anyFailed = anyFailed || !c->status.ok();
+  }
   if (anyFailed) {
     // Every task may have returned before the monitor saw the root cause (a
     // dead peer makes the others fail fast): look for it before blaming.
@@ -1281,16 +1400,19 @@ bool Job::runOneStep(int64_t step, bool last) {
     } while (SteadyClock::now() < until);
     size_t blame = calls.size();
     for (size_t i = 0; i < calls.size(); ++i) {
-      if (calls[i]->status.ok())
+      if (calls[i]->status.ok()) {
         continue;
+      }
       auto code = calls[i]->status.error_code();
       bool symptom = code == grpc::StatusCode::CANCELLED ||
                      code == grpc::StatusCode::UNAVAILABLE ||
                      code == grpc::StatusCode::DEADLINE_EXCEEDED;
-      if (blame == calls.size() || !symptom)
+      if (blame == calls.size() || !symptom) {
         blame = i;
-      if (!symptom)
+      }
+      if (!symptom) {
         break;
+      }
     }
     fail(taskLabel(workers_[blame]) + " failed in step " +
          std::to_string(step) + ": " +
@@ -1301,8 +1423,9 @@ bool Job::runOneStep(int64_t step, bool last) {
     return false;
   }
   lastResponses_.clear();
-  for (auto& c : calls)
+  for (auto &c : calls) {
     lastResponses_.push_back(std::move(c->resp));
+  }
   recordStep(step,
              std::chrono::duration<double>(SteadyClock::now() - start).count());
   return true;
@@ -1312,17 +1435,21 @@ void Job::recordStep(int64_t step, double seconds) {
   StepRecord r;
   r.step = step;
   r.seconds = seconds;
-  for (const manifest::Channel& c : bundle_.manifest.channels())
+  for (const manifest::Channel &c : bundle_.manifest.channels()) {
     r.channelBytes[c.key()] = 0;
-  for (const manifest::CollectiveGroup& g : bundle_.manifest.collective_groups())
+  }
+  for (const manifest::CollectiveGroup &g :
+       bundle_.manifest.collective_groups()) {
     r.groupBytes[g.name()] = 0;
+  }
   seenCounters_.resize(lastResponses_.size());
   for (size_t i = 0; i < lastResponses_.size(); ++i) {
-    const rpc::RunStepResponse& resp = lastResponses_[i];
+    const rpc::RunStepResponse &resp = lastResponses_[i];
     r.taskSeconds.push_back(resp.step_seconds());
-    for (const rpc::ChannelCounter& c : resp.counters())
+    for (const rpc::ChannelCounter &c : resp.counters()) {
       countStepTraffic(c, seenCounters_[i][c.channel()], r);
-    for (const rpc::Tensor& t : resp.outputs())
+    }
+    for (const rpc::Tensor &t : resp.outputs()) {
       if (t.name() == lossOutputs_[i] && !r.hasLoss) {
         if (t.dtype() == "f32" && t.data().size() == 4) {
           float f;
@@ -1334,9 +1461,10 @@ void Job::recordStep(int64_t step, double seconds) {
           r.hasLoss = true;
         }
       }
+    }
     if (!opt_.traceFile.empty()) {
       int pid = static_cast<int>(i) + 1;
-      for (const rpc::TraceEvent& e : resp.trace())
+      for (const rpc::TraceEvent &e : resp.trace()) {
         traceEvents_.push_back(
             "{\"name\": \"" + jsonEscape(e.name()) + "\", \"cat\": \"" +
             e.category() + "\", \"ph\": \"X\", \"pid\": " +
@@ -1346,20 +1474,21 @@ void Job::recordStep(int64_t step, double seconds) {
             ", \"args\": {\"step\": " + std::to_string(step) +
             ", \"bytes\": " + std::to_string(e.bytes()) + ", \"peer\": \"" +
             jsonEscape(e.peer()) + "\"}}");
+      }
     }
   }
   stepRecords_.push_back(std::move(r));
 }
 
-void Job::countStepTraffic(const rpc::ChannelCounter& c, Traffic& seen,
-                           StepRecord& r) {
+void Job::countStepTraffic(const rpc::ChannelCounter &c, Traffic &seen,
+                           StepRecord &r) {
   Traffic step{c.bytes() - seen.bytes, c.messages() - seen.messages};
   seen = Traffic{c.bytes(), c.messages()};
   // A channel's bytes are counted once, by its sender ("recv:" counts the
   // same bytes again); a group's by each member for what it sent.
   static const std::string kSend = "send:", kCollective = "collective:";
-  std::map<std::string, uint64_t>* perStep;
-  std::map<std::string, Traffic>* totals;
+  std::map<std::string, uint64_t> *perStep;
+  std::map<std::string, Traffic> *totals;
   std::string name;
   if (c.channel().compare(0, kSend.size(), kSend) == 0) {
     name = c.channel().substr(kSend.size());
@@ -1373,14 +1502,15 @@ void Job::countStepTraffic(const rpc::ChannelCounter& c, Traffic& seen,
     return;
   }
   (*perStep)[name] += step.bytes;
-  Traffic& total = (*totals)[name];
+  Traffic &total = (*totals)[name];
   total.bytes += step.bytes;
   total.messages += step.messages;
 }
 
 void Job::showProgress(int64_t done, int64_t total, bool last) {
-  if (opt_.quiet || opt_.progress == 0)
+  if (opt_.quiet || opt_.progress == 0) {
     return;
+  }
   auto now = SteadyClock::now();
   auto sinceLast = now - lastProgressPrint_;
   // The live line shows the first step at once, then refreshes at 10 Hz;
@@ -1388,10 +1518,12 @@ void Job::showProgress(int64_t done, int64_t total, bool last) {
   bool first = progressTty_ && done == firstStep_ + 1;
   if (!last && !first &&
       sinceLast < (progressTty_ ? std::chrono::milliseconds(100)
-                                : std::chrono::milliseconds(10000)))
+                                : std::chrono::milliseconds(10000))) {
     return;
-  if (last && !progressShown_ && !progressTty_)
+  }
+  if (last && !progressShown_ && !progressTty_) {
     return; // a short run needs no progress lines; the summary follows
+  }
   lastProgressPrint_ = now;
   double elapsed = std::chrono::duration<double>(now - runStart_).count();
   double rate = elapsed > 0 ? (done - firstStep_) / elapsed : 0;
@@ -1402,60 +1534,73 @@ void Job::showProgress(int64_t done, int64_t total, bool last) {
   if (batcher_) {
     n += std::snprintf(line + n, sizeof line - n, "  epoch %lld",
                        static_cast<long long>(current_.at.epoch + 1));
-    if (opt_.epochs > 0)
+    if (opt_.epochs > 0) {
       n += std::snprintf(line + n, sizeof line - n, "/%lld",
                          static_cast<long long>(opt_.epochs));
+    }
   }
   // Training (--data) shows the loss first and the rate in examples.
-  if (!batcher_)
+  if (!batcher_) {
     n += std::snprintf(line + n, sizeof line - n, "  %.1f steps/s", rate);
-  if (!stepRecords_.empty() && stepRecords_.back().hasLoss)
+  }
+  if (!stepRecords_.empty() && stepRecords_.back().hasLoss) {
     n += std::snprintf(line + n, sizeof line - n, "  loss %.6g",
                        stepRecords_.back().loss);
-  if (batcher_)
+  }
+  if (batcher_) {
     n += std::snprintf(line + n, sizeof line - n, "  %.0f examples/s",
                        rate * static_cast<double>(batchSize_));
-  if (restarts_ > 0)
-    n += std::snprintf(line + n, sizeof line - n, "  restarts %d/%d",
-                       restarts_, opt_.maxRestarts);
+  }
+  if (restarts_ > 0) {
+    n += std::snprintf(line + n, sizeof line - n, "  restarts %d/%d", restarts_,
+                       opt_.maxRestarts);
+  }
   if (rate > 0 && done < total) {
     long long eta = static_cast<long long>((total - done) / rate + 0.5);
     std::snprintf(line + n, sizeof line - n, "  ETA %lld:%02lld:%02lld",
                   eta / 3600, eta / 60 % 60, eta % 60);
   }
   progressShown_ = true;
-  if (progressTty_)
+  if (progressTty_) {
     std::fprintf(stderr, "\r\033[Kgraph-run: %s%s", line, last ? "\n" : "");
-  else
+  } else {
     std::fprintf(stderr, "graph-run: %s\n", line);
+  }
   std::fflush(stderr);
 }
 
 bool Job::writeTrace() {
-  if (opt_.traceFile.empty())
+  if (opt_.traceFile.empty()) {
     return true;
+  }
   std::ofstream out(opt_.traceFile);
-  if (!out)
+  if (!out) {
     return fail("cannot write --trace file '" + opt_.traceFile + "'");
+  }
   out << "{\"displayTimeUnit\": \"ms\", \"otherData\": {\"job\": \""
-      << jsonEscape(bundle_.manifest.name()) << "\", \"origin_unix_us\": "
-      << traceOriginUs_ << "}, \"traceEvents\": [\n";
-  for (size_t i = 0; i < workers_.size(); ++i)
+      << jsonEscape(bundle_.manifest.name())
+      << "\", \"origin_unix_us\": " << traceOriginUs_
+      << "}, \"traceEvents\": [\n";
+  for (size_t i = 0; i < workers_.size(); ++i) {
     out << "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": " << i + 1
         << ", \"tid\": 1, \"args\": {\"name\": \"task "
         << jsonEscape(workers_[i].task->name()) << "\"}},\n";
-  for (size_t i = 0; i < traceEvents_.size(); ++i)
+  }
+  for (size_t i = 0; i < traceEvents_.size(); ++i) {
     out << traceEvents_[i] << (i + 1 < traceEvents_.size() ? ",\n" : "\n");
+  }
   out << "]}\n";
-  if (!out)
+  if (!out) {
     return fail("cannot write --trace file '" + opt_.traceFile + "'");
+  }
   return true;
 }
 
-void Job::abortAll(const std::string& reason) {
-  for (WorkerHandle& w : workers_) {
-    if (w.exited || !w.stub || w.unresponsive)
+void Job::abortAll(const std::string &reason) {
+  for (WorkerHandle &w : workers_) {
+    if (w.exited || !w.stub || w.unresponsive) {
       continue;
+    }
     grpc::ClientContext ctx;
     prepare(&ctx);
     ctx.set_deadline(after(1.0));
@@ -1467,11 +1612,12 @@ void Job::abortAll(const std::string& reason) {
 }
 
 void Job::stopWorkers() {
-  for (WorkerHandle& w : workers_) {
+  for (WorkerHandle &w : workers_) {
     // Launched ranks wait for their worker to end: shut every one down.
     bool remoteRank = opt_.rank == 0 && w.pid <= 0 && !w.unresponsive;
-    if ((w.pid <= 0 && !remoteRank) || w.exited)
+    if ((w.pid <= 0 && !remoteRank) || w.exited) {
       continue;
+    }
     if (w.unresponsive) {
       // A stopped or wedged local worker cannot shut down by itself.
       ::kill(w.pid, SIGKILL);
@@ -1486,9 +1632,10 @@ void Job::stopWorkers() {
     }
   }
   auto deadline = SteadyClock::now() + std::chrono::seconds(5);
-  for (WorkerHandle& w : workers_) {
-    if (w.pid <= 0)
+  for (WorkerHandle &w : workers_) {
+    if (w.pid <= 0) {
       continue;
+    }
     while (!w.exited) {
       int status;
       if (::waitpid(w.pid, &status, WNOHANG) == w.pid) {
@@ -1501,26 +1648,30 @@ void Job::stopWorkers() {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
     }
-    if (w.stdoutFd >= 0)
+    if (w.stdoutFd >= 0) {
       ::close(w.stdoutFd);
+    }
     w.stdoutFd = -1;
   }
 }
 
 bool Job::writeOutputs() {
-  if (opt_.outputDir.empty())
+  if (opt_.outputDir.empty()) {
     return true;
+  }
   ::mkdir(opt_.outputDir.c_str(), 0755);
-  for (const rpc::RunStepResponse& resp : lastResponses_)
-    for (const rpc::Tensor& t : resp.outputs()) {
+  for (const rpc::RunStepResponse &resp : lastResponses_) {
+    for (const rpc::Tensor &t : resp.outputs()) {
       NpyArray a;
       a.dtype = parseDType(t.dtype());
       a.shape.assign(t.shape().begin(), t.shape().end());
       a.data = t.data();
       Status st = writeNpy(opt_.outputDir + "/" + t.name() + ".npy", a);
-      if (!st.isOk())
+      if (!st.isOk()) {
         return fail(st.message());
+      }
     }
+  }
   return true;
 }
 
@@ -1529,28 +1680,31 @@ void Job::reportMetrics(double seconds, int64_t steps) {
                      ", \"seconds\": " + std::to_string(seconds) +
                      ", \"tasks\": {";
   for (size_t i = 0; i < lastResponses_.size(); ++i) {
-    const rpc::RunStepResponse& r = lastResponses_[i];
-    const std::string& name = workers_[i].task->name();
-    json += (i ? ", \"" : "\"") + name + "\": {\"last_step_seconds\": " +
-            std::to_string(r.step_seconds()) + ", \"channels\": {";
+    const rpc::RunStepResponse &r = lastResponses_[i];
+    const std::string &name = workers_[i].task->name();
+    json += (i ? ", \"" : "\"") + name +
+            "\": {\"last_step_seconds\": " + std::to_string(r.step_seconds()) +
+            ", \"channels\": {";
     for (int j = 0; j < r.counters_size(); ++j) {
-      const rpc::ChannelCounter& c = r.counters(j);
+      const rpc::ChannelCounter &c = r.counters(j);
       json += (j ? ", \"" : "\"") + c.channel() +
               "\": {\"bytes\": " + std::to_string(c.bytes()) +
               ", \"messages\": " + std::to_string(c.messages()) + "}";
-      if (!opt_.quiet)
-        std::fprintf(stderr, "graph-run: task '%s' %s: %llu bytes in %llu "
-                             "messages\n",
+      if (!opt_.quiet) {
+        std::fprintf(stderr,
+                     "graph-run: task '%s' %s: %llu bytes in %llu "
+                     "messages\n",
                      name.c_str(), c.channel().c_str(),
                      static_cast<unsigned long long>(c.bytes()),
                      static_cast<unsigned long long>(c.messages()));
+      }
     }
     json += "}}";
   }
   json += "}, \"channels\": {";
   bool first = true;
-  for (const manifest::Channel& c : bundle_.manifest.channels()) {
-    const Traffic& t = channelTotals_[c.key()];
+  for (const manifest::Channel &c : bundle_.manifest.channels()) {
+    const Traffic &t = channelTotals_[c.key()];
     json += std::string(first ? "" : ", ") + "\"" + jsonEscape(c.key()) +
             "\": {\"src\": \"" + jsonEscape(c.src()) + "\", \"dst\": \"" +
             jsonEscape(c.dst()) + "\", \"bytes\": " + std::to_string(t.bytes) +
@@ -1559,9 +1713,9 @@ void Job::reportMetrics(double seconds, int64_t steps) {
   }
   json += "}, \"collective_groups\": {";
   first = true;
-  for (const manifest::CollectiveGroup& g :
+  for (const manifest::CollectiveGroup &g :
        bundle_.manifest.collective_groups()) {
-    const Traffic& t = groupTotals_[g.name()];
+    const Traffic &t = groupTotals_[g.name()];
     json += std::string(first ? "" : ", ") + "\"" + jsonEscape(g.name()) +
             "\": {\"bytes\": " + std::to_string(t.bytes) +
             ", \"messages\": " + std::to_string(t.messages) + "}";
@@ -1569,13 +1723,15 @@ void Job::reportMetrics(double seconds, int64_t steps) {
   }
   json += "}, \"per_step\": [";
   for (size_t i = 0; i < stepRecords_.size(); ++i) {
-    const StepRecord& r = stepRecords_[i];
+    const StepRecord &r = stepRecords_[i];
     json += (i ? ",\n  {" : "\n  {") + std::string("\"step\": ") +
-            std::to_string(r.step) + ", \"seconds\": " +
-            std::to_string(r.seconds) + ", \"task_seconds\": {";
-    for (size_t j = 0; j < r.taskSeconds.size(); ++j)
+            std::to_string(r.step) +
+            ", \"seconds\": " + std::to_string(r.seconds) +
+            ", \"task_seconds\": {";
+    for (size_t j = 0; j < r.taskSeconds.size(); ++j) {
       json += (j ? ", \"" : "\"") + jsonEscape(workers_[j].task->name()) +
               "\": " + std::to_string(r.taskSeconds[j]);
+    }
     json += "}, \"channel_bytes\": " + bytesJson(r.channelBytes) +
             ", \"collective_bytes\": " + bytesJson(r.groupBytes);
     if (r.hasLoss) {
@@ -1586,12 +1742,14 @@ void Job::reportMetrics(double seconds, int64_t steps) {
     json += "}";
   }
   json += "]}\n";
-  if (!opt_.quiet)
+  if (!opt_.quiet) {
     std::fprintf(stderr, "graph-run: %lld steps in %.3f s (%.1f steps/s)\n",
                  static_cast<long long>(steps), seconds,
                  seconds > 0 ? steps / seconds : 0.0);
-  if (!opt_.metricsFile.empty())
+  }
+  if (!opt_.metricsFile.empty()) {
     std::ofstream(opt_.metricsFile) << json;
+  }
 }
 
 int Job::run() {
@@ -1616,84 +1774,97 @@ int Job::run() {
                    kTokenEnv);
       return kExitUsage;
     }
-    if (opt_.clusterFile.empty() && opt_.rank < 0)
+    if (opt_.clusterFile.empty() && opt_.rank < 0) {
       security_.token = randomToken(); // a fresh token for every local job
+    }
   }
   st = readBundle(opt_.bundleDir, &bundle_);
   if (!st.isOk()) {
     std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
     return kExitBundle;
   }
-  progressTty_ = opt_.progress == 1 ||
-                 (opt_.progress == -1 && ::isatty(STDERR_FILENO));
+  progressTty_ =
+      opt_.progress == 1 || (opt_.progress == -1 && ::isatty(STDERR_FILENO));
   int tasks = bundle_.manifest.tasks_size();
   bool ok = true;
   int failCode = kExitUsage;
-  if (opt_.clusterFile.empty() && opt_.local != 0 && opt_.local != tasks)
+  if (opt_.clusterFile.empty() && opt_.local != 0 && opt_.local != tasks) {
     ok = fail("--local " + std::to_string(opt_.local) + " but the job has " +
               std::to_string(tasks) +
               " tasks; graph-run starts one worker per task");
-  for (const manifest::Task& t : bundle_.manifest.tasks()) {
+  }
+  for (const manifest::Task &t : bundle_.manifest.tasks()) {
     WorkerHandle w;
     w.task = &t;
     workers_.push_back(std::move(w));
     // A scalar f32/f64 output named "loss" (or --loss) is reported every
     // step.
-    const std::string& wanted =
+    const std::string &wanted =
         opt_.lossOutput.empty() ? std::string("loss") : opt_.lossOutput;
     std::string loss;
-    for (const manifest::TensorSignature& o : t.outputs()) {
-      if (o.name() != wanted)
+    for (const manifest::TensorSignature &o : t.outputs()) {
+      if (o.name() != wanted) {
         continue;
-      if (numElements(o) == 1 && (o.dtype() == "f32" || o.dtype() == "f64"))
+      }
+      if (numElements(o) == 1 && (o.dtype() == "f32" || o.dtype() == "f64")) {
         loss = o.name();
-      else if (!opt_.lossOutput.empty())
+      } else if (!opt_.lossOutput.empty()) {
         ok = fail("--loss " + wanted + ": output '" + wanted + "' of task '" +
-                  t.name() + "' is not a scalar f32 or f64; the loss must be "
+                  t.name() +
+                  "' is not a scalar f32 or f64; the loss must be "
                   "one number per step");
+      }
     }
     lossOutputs_.push_back(loss);
   }
   if (!opt_.lossOutput.empty() &&
       std::all_of(lossOutputs_.begin(), lossOutputs_.end(),
-                  [](const std::string& l) { return l.empty(); }) &&
+                  [](const std::string &l) { return l.empty(); }) &&
       ok) {
     std::string names;
-    for (const manifest::Task& t : bundle_.manifest.tasks())
-      for (const manifest::TensorSignature& o : t.outputs())
+    for (const manifest::Task &t : bundle_.manifest.tasks()) {
+      for (const manifest::TensorSignature &o : t.outputs()) {
         names += (names.empty() ? "" : ", ") + o.name();
+      }
+    }
     ok = fail("--loss " + opt_.lossOutput + ": the job has no output named '" +
               opt_.lossOutput + "' (its outputs: " +
               (names.empty() ? std::string("none") : names) + ")");
   }
-  if (ok)
+  if (ok) {
     failCode = kExitBundle;
+  }
   ok = ok && (opt_.rank > 0 || readInputs()); // rank 0 feeds every task
-  if (ok)
+  if (ok) {
     failCode = kExitStartFailed;
+  }
   ok = ok && (opt_.rank >= 0             ? launchRank()
               : opt_.clusterFile.empty() ? startLocalWorkers()
                                          : resolveCluster());
-  if (ok && opt_.rank > 0)
+  if (ok && opt_.rank > 0) {
     return serveRank();
+  }
   ok = ok && connectAndLoad();
   bool started = ok;
-  if (ok)
+  if (ok) {
     failCode = kExitJobFailed;
+  }
   auto start = runStart_ = lastProgressPrint_ = SteadyClock::now();
   traceOriginUs_ = unixMicros();
   int64_t total = opt_.steps * opt_.repeat;
   // --data without --steps runs one epoch.
-  if (batcher_ && (opt_.epochs > 0 || !opt_.stepsGiven))
+  if (batcher_ && (opt_.epochs > 0 || !opt_.stepsGiven)) {
     total = std::max<int64_t>(opt_.epochs, 1) * batcher_->batchesPerEpoch();
+  }
   // --stats: one untimed warm-up step first.
   int64_t warmup = opt_.statsFile.empty() ? 0 : 1;
   total += warmup;
   ok = ok && (!opt_.restore || restoreCheckpoint());
-  if (ok && step_ >= total && opt_.restore)
+  if (ok && step_ >= total && opt_.restore) {
     note("the checkpoint is at step " + std::to_string(step_) +
          ", the run ends at step " + std::to_string(total) +
          ": no step left to run");
+  }
   runStart_ = lastProgressPrint_ = SteadyClock::now();
   startStep_ = step_;
   while (ok && !runSteps(total)) {
@@ -1713,27 +1884,31 @@ int Job::run() {
     runStart_ = lastProgressPrint_ = SteadyClock::now();
   }
   // The end of the run is a checkpoint too, so a later run can go on.
-  if (ok && !opt_.checkpointDir.empty() && checkpointStep_ != step_)
+  if (ok && !opt_.checkpointDir.empty() && checkpointStep_ != step_) {
     ok = writeCheckpointNow();
+  }
   ok = ok && (opt_.saveFile.empty() || saveWeights());
-  if (!ok && progressShown_ && progressTty_)
+  if (!ok && progressShown_ && progressTty_) {
     std::fprintf(stderr, "\n");
+  }
   double seconds =
       std::chrono::duration<double>(SteadyClock::now() - start).count();
   ok = ok && writeOutputs();
-  if (ok)
+  if (ok) {
     reportMetrics(seconds, step_ - startStep_);
-  if (started)
+  }
+  if (started) {
     writeTrace(); // also after a failure: the steps that ran are the clue
+  }
   stopWorkers();
   if (ok && !opt_.statsFile.empty()) {
     std::vector<double> task, wall;
     for (size_t i = warmup; i < stepRecords_.size(); ++i) {
-      const StepRecord& r = stepRecords_[i];
-      task.push_back(r.taskSeconds.empty()
-                         ? r.seconds
-                         : *std::max_element(r.taskSeconds.begin(),
-                                             r.taskSeconds.end()));
+      const StepRecord &r = stepRecords_[i];
+      task.push_back(
+          r.taskSeconds.empty()
+              ? r.seconds
+              : *std::max_element(r.taskSeconds.begin(), r.taskSeconds.end()));
       wall.push_back(r.seconds);
     }
     Status st = writeRunStats(opt_.statsFile, task, wall);
@@ -1746,18 +1921,19 @@ int Job::run() {
     // Only a job whose workers ran has a worker log to point at; an error
     // found before (flags, bundle, inputs, start-up) says all there is.
     std::fprintf(stderr, "graph-run: error: %s\n", error_.c_str());
-    if (started)
+    if (started) {
       std::fprintf(stderr, "graph-run: the job was stopped; see the worker "
                            "log above for details\n");
+    }
     return failCode == kExitStartFailed && bundleRefused_ ? kExitBundle
-                                                         : failCode;
+                                                          : failCode;
   }
   return kExitOk;
 }
 
 } // namespace
 
-int runJob(const RunOptions& options) {
+int runJob(const RunOptions &options) {
   // A worker that dies mid-send must not take graph-run down with SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
   Job job(options);

@@ -105,7 +105,7 @@ struct RunOptions {
 
 /// Runs the job; returns the process exit code (0 on success). Errors are
 /// printed to stderr naming the task, the step and the cause.
-int runJob(const RunOptions& options);
+int runJob(const RunOptions &options);
 
 } // namespace graphrt
 

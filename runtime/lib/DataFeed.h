@@ -1,4 +1,5 @@
-// DataFeed.h: graph-run's --data: examples read from .npy/.csv files, cut into (shuffled) batches.
+// DataFeed.h: graph-run's --data: examples read from .npy/.csv files, cut into
+// (shuffled) batches.
 #ifndef GRAPHRT_LIB_DATAFEED_H
 #define GRAPHRT_LIB_DATAFEED_H
 
@@ -28,23 +29,23 @@ struct DataFile {
 /// columns per row (a first line that is not numeric is a header, skipped).
 /// INVALID_ARGUMENT naming the file and the input on any mismatch, NOT_FOUND
 /// for a missing file.
-Status readDataFile(const manifest::TensorSignature& sig,
-                    const std::string& path, DataFile* out);
+Status readDataFile(const manifest::TensorSignature &sig,
+                    const std::string &path, DataFile *out);
 
 /// Parses CSV `text` (from `path`, for messages) into rows of `columns`
 /// numbers converted to `dtype` (f32, f64, signed and unsigned integers,
 /// bool), appended to `*out` as raw bytes; `*rows` is the number of rows.
 /// Blank lines are skipped.
-Status parseCsv(const std::string& text, const std::string& path,
-                const std::string& input, int64_t columns,
-                graphrt_dtype_t dtype, std::string* out, int64_t* rows);
+Status parseCsv(const std::string &text, const std::string &path,
+                const std::string &input, int64_t columns,
+                graphrt_dtype_t dtype, std::string *out, int64_t *rows);
 
 /// Where a feed stands: the epoch and the index, into that epoch's order, of
 /// the next batch's first example. Always a position where a batch starts.
 struct DataPosition {
   int64_t epoch = 0;
   int64_t index = 0;
-  bool operator==(const DataPosition& o) const {
+  bool operator==(const DataPosition &o) const {
     return epoch == o.epoch && index == o.index;
   }
 };
@@ -67,7 +68,7 @@ public:
   std::vector<int64_t> order(int64_t epoch) const;
   /// The example indices of the batch at `pos`; `*next` is where the
   /// following batch starts.
-  std::vector<int64_t> batchAt(DataPosition pos, DataPosition* next);
+  std::vector<int64_t> batchAt(DataPosition pos, DataPosition *next);
   /// Position `pos` moved to the start of the next epoch when no batch
   /// starts there any more.
   DataPosition normalize(DataPosition pos) const;
@@ -82,8 +83,8 @@ private:
 };
 
 /// Rows `indices` of `file`, concatenated (the batch's raw bytes).
-std::string gatherRows(const DataFile& file,
-                       const std::vector<int64_t>& indices);
+std::string gatherRows(const DataFile &file,
+                       const std::vector<int64_t> &indices);
 
 } // namespace graphrt
 

@@ -25,8 +25,9 @@ inline float bf16ToFloat(uint16_t h) { return bitsFloat(uint32_t(h) << 16); }
 
 inline uint16_t floatToBf16(float f) {
   uint32_t u = floatBits(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u)
+  if ((u & 0x7fffffffu) > 0x7f800000u) {
     return static_cast<uint16_t>((u >> 16) | 0x40); // a quiet NaN stays NaN
+  }
   // Adding 0x7fff plus the lowest kept bit rounds ties to even.
   u += 0x7fffu + ((u >> 16) & 1);
   return static_cast<uint16_t>(u >> 16);
@@ -40,8 +41,9 @@ inline float f16ToFloat(uint16_t h) {
     float v = std::ldexp(static_cast<float>(mant), -24);
     return bitsFloat(floatBits(v) | sign);
   }
-  if (exp == 31)
+  if (exp == 31) {
     return bitsFloat(sign | 0x7f800000u | (mant << 13));
+  }
   return bitsFloat(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
@@ -49,12 +51,14 @@ inline uint16_t floatToF16(float f) {
   uint32_t u = floatBits(f);
   uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000);
   uint32_t a = u & 0x7fffffffu;
-  if (a > 0x7f800000u)
+  if (a > 0x7f800000u) {
     return sign | 0x7e00; // NaN
+  }
   // 65520 (halfway between 65504, the largest f16, and 2^16) and up round
   // to infinity.
-  if (a >= 0x477ff000u)
+  if (a >= 0x477ff000u) {
     return sign | 0x7c00;
+  }
   if (a < 0x38800000u) {
     // Below 2^-14: a subnormal f16 (or zero) in units of 2^-24. Scaling by
     // a power of two is exact; nearbyint rounds ties to even in the default

@@ -127,8 +127,8 @@ Status emitKubernetes(const K8sOptions &opt, std::string *outName) {
   bool hasOutputDir = false;
   for (const std::string &a : opt.runArgs) {
     *args.mutable_list_value()->add_values() = str(a);
-    hasOutputDir = hasOutputDir || a == "--output-dir" ||
-                   a.rfind("--output-dir=", 0) == 0;
+    hasOutputDir =
+        hasOutputDir || a == "--output-dir" || a.rfind("--output-dir=", 0) == 0;
   }
   // A pod's own filesystem goes with the pod: without a directory of the
   // user's, the outputs land on the outputs volume.

@@ -23,10 +23,10 @@ struct K8sOptions {
 
 /// The image --emit-k8s names unless --image says otherwise: what
 /// deploy/k8s/Dockerfile builds (deploy/k8s/stage.sh prints the command).
-constexpr const char* kK8sDefaultImage = "graphc/graph-run:latest";
+constexpr const char *kK8sDefaultImage = "graphc/graph-run:latest";
 /// Where every pod mounts the outputs volume; rank 0 writes the outputs to
 /// /outputs/<job> unless the run flags name an --output-dir.
-constexpr const char* kK8sOutputsMount = "/outputs";
+constexpr const char *kK8sOutputsMount = "/outputs";
 
 /// Ports inside each pod: rank 0's Launcher and every rank's worker.
 constexpr int kK8sCoordinatorPort = 29400;

@@ -12,10 +12,10 @@ namespace graphrt {
 
 /// Parses manifest JSON strictly (unknown fields are errors) and validates
 /// it; INVALID_ARGUMENT with a "manifest: " message on failure.
-Status parseManifest(const std::string& json, manifest::Manifest* out);
+Status parseManifest(const std::string &json, manifest::Manifest *out);
 
 /// checkManifest (graphrt/common/ManifestSchema.h) as a Status.
-Status validateManifest(const manifest::Manifest& m);
+Status validateManifest(const manifest::Manifest &m);
 
 /// A bundle read from disk.
 struct Bundle {
@@ -25,11 +25,11 @@ struct Bundle {
 };
 
 /// Reads and validates `dir`/manifest.json. Does not hash the other files.
-Status readBundle(const std::string& dir, Bundle* out);
+Status readBundle(const std::string &dir, Bundle *out);
 
 /// Checks size and SHA-256 of bundle file `path` against the manifest;
 /// PERMISSION_DENIED on a mismatch (the worker must not run it).
-Status verifyBundleFile(const Bundle& bundle, const std::string& path);
+Status verifyBundleFile(const Bundle &bundle, const std::string &path);
 
 } // namespace graphrt
 

@@ -15,9 +15,9 @@ namespace graphrt {
 /// timed step), "wall_median_ms" (of `wallSeconds`, the step as graph-run saw
 /// it, transfers included), "peak_bytes" (the largest peak resident set of a
 /// worker process graph-run started and waited for; 0 when it started none)}.
-Status writeRunStats(const std::string& path,
-                     const std::vector<double>& taskSeconds,
-                     const std::vector<double>& wallSeconds);
+Status writeRunStats(const std::string &path,
+                     const std::vector<double> &taskSeconds,
+                     const std::vector<double> &wallSeconds);
 
 } // namespace graphrt
 

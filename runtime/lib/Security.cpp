@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cstdint>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -158,9 +158,10 @@ namespace {
 /// server replies with an HTTP/2 frame, or closes.
 std::vector<uint8_t> clientHello() {
   std::vector<uint8_t> body = {0x03, 0x03}; // legacy_version TLS 1.2
-  for (int i = 0; i < 32; ++i)
+  for (int i = 0; i < 32; ++i) {
     body.push_back(static_cast<uint8_t>(i * 7 + 1)); // random
-  body.push_back(0);                                 // no session id
+  }
+  body.push_back(0); // no session id
   const uint16_t suites[] = {0x1301, 0x1302, 0x1303, 0xc02b,
                              0xc02f, 0xc02c, 0xc030};
   body.push_back(0);
@@ -174,13 +175,14 @@ std::vector<uint8_t> clientHello() {
   std::vector<uint8_t> ext = {
       0x00, 0x0a, 0x00, 0x06, 0x00, 0x04, 0x00, 0x1d, 0x00, 0x17, // groups
       0x00, 0x0b, 0x00, 0x02, 0x01, 0x00, // ec_point_formats
-      0x00, 0x0d, 0x00, 0x0e, 0x00, 0x0c, 0x04, 0x03, 0x08, 0x04, 0x04,
-      0x01, 0x05, 0x03, 0x08, 0x05, 0x05, 0x01, // signature_algorithms
-      0x00, 0x2b, 0x00, 0x05, 0x04, 0x03, 0x04, 0x03, 0x03, // versions
-      0x00, 0x10, 0x00, 0x05, 0x00, 0x03, 0x02, 'h', '2', // ALPN
+      0x00, 0x0d, 0x00, 0x0e, 0x00, 0x0c, 0x04, 0x03, 0x08, 0x04,
+      0x04, 0x01, 0x05, 0x03, 0x08, 0x05, 0x05, 0x01, // signature_algorithms
+      0x00, 0x2b, 0x00, 0x05, 0x04, 0x03, 0x04, 0x03, 0x03,        // versions
+      0x00, 0x10, 0x00, 0x05, 0x00, 0x03, 0x02, 'h',  '2',         // ALPN
       0x00, 0x33, 0x00, 0x26, 0x00, 0x24, 0x00, 0x1d, 0x00, 0x20}; // x25519
-  for (int i = 0; i < 32; ++i) // any 32 bytes are an x25519 public key
+  for (int i = 0; i < 32; ++i) { // any 32 bytes are an x25519 public key
     ext.push_back(static_cast<uint8_t>(i * 13 + 9));
+  }
   body.push_back(static_cast<uint8_t>(ext.size() >> 8));
   body.push_back(static_cast<uint8_t>(ext.size() & 0xff));
   body.insert(body.end(), ext.begin(), ext.end());
@@ -198,25 +200,30 @@ std::vector<uint8_t> clientHello() {
 
 TlsProbe probeTls(const std::string &address, int timeoutMs) {
   size_t colon = address.rfind(':');
-  if (colon == std::string::npos)
+  if (colon == std::string::npos) {
     return TlsProbe::Unknown;
+  }
   std::string host = address.substr(0, colon);
   std::string port = address.substr(colon + 1);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
+  }
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo *found = nullptr;
-  if (::getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0 || !found)
+  if (::getaddrinfo(host.c_str(), port.c_str(), &hints, &found) != 0 ||
+      !found) {
     return TlsProbe::Unknown;
+  }
   TlsProbe result = TlsProbe::Unknown;
-  int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                    found->ai_protocol);
+  int fd =
+      ::socket(found->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+               found->ai_protocol);
   if (fd >= 0) {
     pollfd p{fd, POLLOUT, 0};
     int rc = ::connect(fd, found->ai_addr, found->ai_addrlen);
-    bool connected = rc == 0 || (errno == EINPROGRESS &&
-                                 ::poll(&p, 1, timeoutMs) == 1);
+    bool connected =
+        rc == 0 || (errno == EINPROGRESS && ::poll(&p, 1, timeoutMs) == 1);
     int err = 0;
     socklen_t len = sizeof(err);
     if (connected && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 &&

@@ -25,7 +25,7 @@ public:
 
   bool isOk() const { return code_ == GRAPHRT_STATUS_OK; }
   graphrt_status_code_t code() const { return code_; }
-  const std::string& message() const { return message_; }
+  const std::string &message() const { return message_; }
   /// "CODE_NAME: message".
   std::string toString() const;
 
@@ -40,7 +40,7 @@ private:
 };
 
 /// The upper-case name of a canonical code ("DEADLINE_EXCEEDED").
-const char* statusCodeName(graphrt_status_code_t code);
+const char *statusCodeName(graphrt_status_code_t code);
 
 #define GRAPHRT_RETURN_IF_ERROR(expr)                                          \
   do {                                                                         \

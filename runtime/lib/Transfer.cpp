@@ -6,12 +6,13 @@
 
 namespace graphrt {
 
-bool writeChunks(const std::string& key, const std::string& srcTask,
-                 const void* data, size_t bytes, size_t chunkBytes,
-                 const std::function<bool(const rpc::TensorChunk&)>& write) {
-  if (chunkBytes == 0)
+bool writeChunks(const std::string &key, const std::string &srcTask,
+                 const void *data, size_t bytes, size_t chunkBytes,
+                 const std::function<bool(const rpc::TensorChunk &)> &write) {
+  if (chunkBytes == 0) {
     chunkBytes = 1;
-  const char* p = static_cast<const char*>(data);
+  }
+  const char *p = static_cast<const char *>(data);
   rpc::TensorChunk chunk;
   chunk.set_key(key);
   chunk.set_src_task(srcTask);
@@ -21,8 +22,9 @@ bool writeChunks(const std::string& key, const std::string& srcTask,
     size_t n = std::min(chunkBytes, bytes - offset);
     chunk.set_offset(offset);
     chunk.set_data(p + offset, n);
-    if (!write(chunk))
+    if (!write(chunk)) {
       return false;
+    }
     offset += n;
     // Only the first chunk needs the header.
     chunk.clear_key();
@@ -35,18 +37,20 @@ bool writeChunks(const std::string& key, const std::string& srcTask,
 /// ordered; this leaves room for senders that reorder a little).
 constexpr uint64_t kMaxChunkLead = 64 << 20;
 
-Status receiveChunks(Rendezvous& rdv,
-                     const std::function<bool(rpc::TensorChunk*)>& read,
-                     uint64_t* out_bytes) {
+Status receiveChunks(Rendezvous &rdv,
+                     const std::function<bool(rpc::TensorChunk *)> &read,
+                     uint64_t *out_bytes) {
   rpc::TensorChunk chunk;
-  if (!read(&chunk))
+  if (!read(&chunk)) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT, "empty transfer");
+  }
   std::string key = chunk.key(), src = chunk.src_task();
-  if (key.empty())
+  if (key.empty()) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "the first chunk of a transfer has no key");
+  }
   uint64_t total = chunk.total_bytes();
-  char* target = nullptr;
+  char *target = nullptr;
   GRAPHRT_RETURN_IF_ERROR(rdv.beginIncoming(key, total, &target));
   uint64_t received = 0;
   do {

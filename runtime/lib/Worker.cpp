@@ -13,18 +13,18 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
 
 struct graphrt_context_s {
-  graphrt::LoadedTask* task;
+  graphrt::LoadedTask *task;
 };
 
 namespace graphrt {
@@ -32,51 +32,58 @@ namespace {
 
 constexpr size_t kDefaultChunkBytes = 1 << 20;
 
-grpc::Status toGrpc(const Status& st) {
-  if (st.isOk())
+grpc::Status toGrpc(const Status &st) {
+  if (st.isOk()) {
     return grpc::Status::OK;
+  }
   return grpc::Status(static_cast<grpc::StatusCode>(st.code()), st.message());
 }
 
 struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+  void operator()(void *p) const { std::free(p); }
 };
 using AlignedBytes = std::unique_ptr<char, FreeDeleter>;
 
 AlignedBytes allocateAligned(size_t size, size_t alignment) {
-  if (alignment == 0)
+  if (alignment == 0) {
     alignment = 64;
+  }
   size_t rounded = (size + alignment - 1) / alignment * alignment;
-  void* p = std::aligned_alloc(alignment, rounded ? rounded : alignment);
-  if (p)
+  void *p = std::aligned_alloc(alignment, rounded ? rounded : alignment);
+  if (p) {
     std::memset(p, 0, rounded ? rounded : alignment);
-  return AlignedBytes(static_cast<char*>(p));
+  }
+  return AlignedBytes(static_cast<char *>(p));
 }
 
-std::string shapeString(const int64_t* shape, int32_t rank) {
+std::string shapeString(const int64_t *shape, int32_t rank) {
   std::string s = "[";
-  for (int32_t i = 0; i < rank; ++i)
+  for (int32_t i = 0; i < rank; ++i) {
     s += (i ? "," : "") + std::to_string(shape[i]);
+  }
   return s + "]";
 }
 
-Status compareSignature(const graphrt_tensor_signature_t& d,
-                        const manifest::TensorSignature& m,
-                        const std::string& where) {
+Status compareSignature(const graphrt_tensor_signature_t &d,
+                        const manifest::TensorSignature &m,
+                        const std::string &where) {
   std::string dname = d.name ? d.name : "";
-  if (dname != m.name())
+  if (dname != m.name()) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   where + " is '" + dname + "' in the task binary but '" +
                       m.name() + "' in the manifest");
+  }
   bool same = parseDType(m.dtype()) == d.dtype && d.rank == m.shape_size();
-  for (int32_t i = 0; same && i < d.rank; ++i)
+  for (int32_t i = 0; same && i < d.rank; ++i) {
     same = d.shape[i] == m.shape(i);
-  if (!same)
+  }
+  if (!same) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   where + " '" + m.name() + "' is " + dtypeName(d.dtype) +
                       shapeString(d.shape, d.rank) +
                       " in the task binary but " + describe(m) +
                       " in the manifest");
+  }
   return Status::ok();
 }
 
@@ -90,63 +97,61 @@ public:
     // destructors behind, and unmapping under them would crash the worker.
   }
 
-  Status load(const rpc::LoadTaskRequest& req, const SecurityConfig* sec,
+  Status load(const rpc::LoadTaskRequest &req, const SecurityConfig *sec,
               std::shared_ptr<DataTls> tls);
-  Status runStep(const rpc::RunStepRequest& req, rpc::RunStepResponse* resp);
+  Status runStep(const rpc::RunStepRequest &req, rpc::RunStepResponse *resp);
   /// The variables out (a copy) and in (every one, checked against the
   /// manifest); the caller holds the step lock.
-  void readVariables(rpc::ReadVariablesResponse* resp) const;
-  Status writeVariables(const rpc::WriteVariablesRequest& req);
+  void readVariables(rpc::ReadVariablesResponse *resp) const;
+  Status writeVariables(const rpc::WriteVariablesRequest &req);
 
-  Status sendBytes(const std::string& peer, const std::string& key,
-                   const void* data, size_t bytes, const std::string& counter);
-  Status recvBytes(const std::string& key, void* data, size_t bytes,
-                   const std::string& counter);
+  Status sendBytes(const std::string &peer, const std::string &key,
+                   const void *data, size_t bytes, const std::string &counter);
+  Status recvBytes(const std::string &key, void *data, size_t bytes,
+                   const std::string &counter);
   /// Offers `data` to an incoming `key` before waiting on it with
   /// `recvBytes`, so a transfer that arrives meanwhile lands in place.
-  void postRecv(const std::string& key, void* data, size_t bytes) {
+  void postRecv(const std::string &key, void *data, size_t bytes) {
     rdv_.post(key, data, bytes);
   }
   /// Withdraws a posted buffer that will not be waited on (an error path):
   /// afterwards no transfer writes into it.
-  void unpostRecv(const std::string& key, void* data, size_t bytes) {
+  void unpostRecv(const std::string &key, void *data, size_t bytes) {
     (void)rdv_.take(key, data, bytes, Clock::now());
   }
 
   // DataSink, for the TCP data plane's reader threads.
-  Rendezvous& rendezvous() override { return rdv_; }
-  void advance() override {
-    progress_.fetch_add(1, std::memory_order_relaxed);
-  }
+  Rendezvous &rendezvous() override { return rdv_; }
+  void advance() override { progress_.fetch_add(1, std::memory_order_relaxed); }
   std::chrono::milliseconds ioTimeout() const override { return recvTimeout_; }
 
   /// Marks the task's thread as inside a communication call of the runtime
   /// (for health reports: a task outside one is computing, not stalled).
   struct InCall {
-    explicit InCall(LoadedTask* t) : t(t) { ++t->inCall_; }
+    explicit InCall(LoadedTask *t) : t(t) { ++t->inCall_; }
     ~InCall() { --t->inCall_; }
-    LoadedTask* t;
+    LoadedTask *t;
   };
   std::atomic<int> inCall_{0};
   /// Collective scratch, reused across steps (collectives run one at a time
   /// on the step's thread).
   std::vector<char> workspace_;
-  void count(const std::string& counter, uint64_t bytes) {
+  void count(const std::string &counter, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(countersMu_);
-    auto& c = counters_[counter];
+    auto &c = counters_[counter];
     c.first += bytes;
     c.second += 1;
   }
-  void fillCounters(rpc::RunStepResponse* resp) {
+  void fillCounters(rpc::RunStepResponse *resp) {
     std::lock_guard<std::mutex> lock(countersMu_);
-    for (const auto& [name, c] : counters_) {
-      rpc::ChannelCounter* out = resp->add_counters();
+    for (const auto &[name, c] : counters_) {
+      rpc::ChannelCounter *out = resp->add_counters();
       out->set_channel(name);
       out->set_bytes(c.first);
       out->set_messages(c.second);
     }
   }
-  void abort(const std::string& reason) {
+  void abort(const std::string &reason) {
     cancelled_ = true;
     rdv_.cancel(Status(GRAPHRT_STATUS_CANCELLED,
                        "task '" + name() + "' was cancelled: " + reason));
@@ -154,14 +159,16 @@ public:
     // the step (and the worker's shutdown) until its deadline.
     {
       std::lock_guard<std::mutex> lock(inflightMu_);
-      for (grpc::ClientContext* ctx : inflight_)
+      for (grpc::ClientContext *ctx : inflight_) {
         ctx->TryCancel();
+      }
     }
     std::lock_guard<std::mutex> lock(dataMu_);
-    for (auto& [peer, conn] : data_)
+    for (auto &[peer, conn] : data_) {
       conn->shutdown();
+    }
   }
-  const std::string& name() const { return spec_->name(); }
+  const std::string &name() const { return spec_->name(); }
 
   /// Records a span of this step when tracing; returns the start time.
   static int64_t nowUs() {
@@ -169,10 +176,11 @@ public:
                std::chrono::system_clock::now().time_since_epoch())
         .count();
   }
-  void traceEvent(const std::string& name, const char* category,
-                  int64_t startUs, uint64_t bytes, const std::string& peer) {
-    if (!tracing_)
+  void traceEvent(const std::string &name, const char *category,
+                  int64_t startUs, uint64_t bytes, const std::string &peer) {
+    if (!tracing_) {
       return;
+    }
     rpc::TraceEvent e;
     e.set_name(name);
     e.set_category(category);
@@ -184,24 +192,28 @@ public:
     trace_.push_back(std::move(e));
   }
   std::atomic<uint64_t> progress_{0};
-  std::string stepKey(const std::string& kind, const std::string& key) const {
+  std::string stepKey(const std::string &kind, const std::string &key) const {
     return "s" + std::to_string(currentStep_.load()) + "/" + kind + "/" + key;
   }
-  const manifest::Channel* channel(const std::string& key) const {
-    for (const manifest::Channel& c : bundle_.manifest.channels())
-      if (c.key() == key)
+  const manifest::Channel *channel(const std::string &key) const {
+    for (const manifest::Channel &c : bundle_.manifest.channels()) {
+      if (c.key() == key) {
         return &c;
+      }
+    }
     return nullptr;
   }
-  const manifest::CollectiveGroup* group(const std::string& name) const {
-    for (const manifest::CollectiveGroup& g :
-         bundle_.manifest.collective_groups())
-      if (g.name() == name)
+  const manifest::CollectiveGroup *group(const std::string &name) const {
+    for (const manifest::CollectiveGroup &g :
+         bundle_.manifest.collective_groups()) {
+      if (g.name() == name) {
         return &g;
+      }
+    }
     return nullptr;
   }
   /// The key prefix of the next collective on `group` in this step.
-  std::string nextCollectiveKey(const std::string& group) {
+  std::string nextCollectiveKey(const std::string &group) {
     int seq = groupSeq_[group]++;
     return stepKey("c", group + "/" + std::to_string(seq));
   }
@@ -217,16 +229,16 @@ public:
 private:
   Status checkDescriptor();
   Status loadVariables();
-  Status transportStub(const std::string& peer, rpc::Transport::Stub** out);
-  Status sendGrpc(const std::string& peer, const std::string& key,
-                  const void* data, size_t bytes);
-  Status sendTcp(const std::string& peer, const std::string& key,
-                 const void* data, size_t bytes);
-  Status dataConnection(const std::string& peer, DataConnection** out);
+  Status transportStub(const std::string &peer, rpc::Transport::Stub **out);
+  Status sendGrpc(const std::string &peer, const std::string &key,
+                  const void *data, size_t bytes);
+  Status sendTcp(const std::string &peer, const std::string &key,
+                 const void *data, size_t bytes);
+  Status dataConnection(const std::string &peer, DataConnection **out);
 
   Bundle bundle_;
-  const manifest::Task* spec_ = nullptr;
-  const graphrt_task_descriptor_v1_t* desc_ = nullptr;
+  const manifest::Task *spec_ = nullptr;
+  const graphrt_task_descriptor_v1_t *desc_ = nullptr;
   std::vector<AlignedBytes> variableData_;
   std::vector<graphrt_tensor_t> variables_;
   Rendezvous rdv_;
@@ -239,8 +251,8 @@ private:
   std::map<std::string, std::pair<uint64_t, uint64_t>> counters_;
   std::map<std::string, int> groupSeq_;
   std::mutex inflightMu_;
-  std::set<grpc::ClientContext*> inflight_;
-  const SecurityConfig* sec_ = nullptr;
+  std::set<grpc::ClientContext *> inflight_;
+  const SecurityConfig *sec_ = nullptr;
   bool tcp_ = false; // --data-plane=tcp
   std::shared_ptr<DataTls> tls_;
   std::mutex dataMu_;
@@ -256,9 +268,9 @@ namespace {
 // Collective members address each other by rank; ranks map to task names.
 class GroupTransport : public PeerTransport {
 public:
-  GroupTransport(LoadedTask& task, const manifest::CollectiveGroup& group)
+  GroupTransport(LoadedTask &task, const manifest::CollectiveGroup &group)
       : task_(task), group_(group) {}
-  Status send(int peerRank, const std::string& key, const void* data,
+  Status send(int peerRank, const std::string &key, const void *data,
               size_t bytes) override {
     int64_t start = LoadedTask::nowUs();
     Status st = task_.sendBytes(group_.tasks(peerRank), key, data, bytes,
@@ -267,7 +279,7 @@ public:
                      group_.tasks(peerRank));
     return st;
   }
-  Status recv(int peerRank, const std::string& key, void* data,
+  Status recv(int peerRank, const std::string &key, void *data,
               size_t bytes) override {
     // Bytes are counted once, at the sender.
     int64_t start = LoadedTask::nowUs();
@@ -277,27 +289,26 @@ public:
     return st;
   }
 
-  void post(int, const std::string& key, void* data, size_t bytes) override {
+  void post(int, const std::string &key, void *data, size_t bytes) override {
     task_.postRecv(key, data, bytes);
   }
-  void unpost(int, const std::string& key, void* data,
-              size_t bytes) override {
+  void unpost(int, const std::string &key, void *data, size_t bytes) override {
     task_.unpostRecv(key, data, bytes);
   }
 
 private:
-  LoadedTask& task_;
-  const manifest::CollectiveGroup& group_;
+  LoadedTask &task_;
+  const manifest::CollectiveGroup &group_;
 };
 
-LoadedTask* taskOf(graphrt_context_t* ctx) { return ctx->task; }
+LoadedTask *taskOf(graphrt_context_t *ctx) { return ctx->task; }
 
 //===----------------------------------------------------------------------===//
 // The services table handed to task binaries
 //===----------------------------------------------------------------------===//
 
 graphrt_status_t svcStatusCreate(graphrt_status_code_t code,
-                                 const char* message) {
+                                 const char *message) {
   return Status(code == GRAPHRT_STATUS_OK ? GRAPHRT_STATUS_UNKNOWN : code,
                 message ? message : "")
       .toC();
@@ -307,38 +318,42 @@ graphrt_status_code_t svcStatusCode(graphrt_status_t st) {
   return st ? st->code : GRAPHRT_STATUS_OK;
 }
 
-graphrt_status_t svcBufferAllocate(graphrt_context_t*, size_t size,
-                                   size_t alignment, void** out_ptr) {
-  if (alignment & (alignment - 1))
+graphrt_status_t svcBufferAllocate(graphrt_context_t *, size_t size,
+                                   size_t alignment, void **out_ptr) {
+  if (alignment & (alignment - 1)) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "alignment " + std::to_string(alignment) +
                       " is not a power of two")
         .toC();
+  }
   AlignedBytes p = allocateAligned(size, alignment);
-  if (!p)
+  if (!p) {
     return Status(GRAPHRT_STATUS_RESOURCE_EXHAUSTED,
                   "cannot allocate " + std::to_string(size) + " bytes")
         .toC();
+  }
   *out_ptr = p.release();
   return GRAPHRT_OK;
 }
-void svcBufferRelease(graphrt_context_t*, void* ptr) { std::free(ptr); }
+void svcBufferRelease(graphrt_context_t *, void *ptr) { std::free(ptr); }
 
-graphrt_status_t svcSend(graphrt_context_t* ctx, const char* key,
-                         const graphrt_tensor_t* tensor) {
-  LoadedTask* t = taskOf(ctx);
-  const manifest::Channel* c = key ? t->channel(key) : nullptr;
-  if (!c || c->src() != t->name())
+graphrt_status_t svcSend(graphrt_context_t *ctx, const char *key,
+                         const graphrt_tensor_t *tensor) {
+  LoadedTask *t = taskOf(ctx);
+  const manifest::Channel *c = key ? t->channel(key) : nullptr;
+  if (!c || c->src() != t->name()) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "task '" + t->name() + "' has no send channel '" +
                       (key ? key : "") + "'")
         .toC();
-  if (static_cast<int64_t>(tensor->size_bytes) != byteSize(c->payload()))
+  }
+  if (static_cast<int64_t>(tensor->size_bytes) != byteSize(c->payload())) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
-                  "send on '" + c->key() + "': " +
-                      std::to_string(tensor->size_bytes) +
+                  "send on '" + c->key() +
+                      "': " + std::to_string(tensor->size_bytes) +
                       " bytes, the channel carries " + describe(c->payload()))
         .toC();
+  }
   LoadedTask::InCall inCall(t);
   int64_t start = LoadedTask::nowUs();
   Status st = t->sendBytes(c->dst(), t->stepKey("p", c->key()), tensor->data,
@@ -348,21 +363,23 @@ graphrt_status_t svcSend(graphrt_context_t* ctx, const char* key,
   return st.toC();
 }
 
-graphrt_status_t svcRecv(graphrt_context_t* ctx, const char* key,
-                         graphrt_tensor_t* tensor) {
-  LoadedTask* t = taskOf(ctx);
-  const manifest::Channel* c = key ? t->channel(key) : nullptr;
-  if (!c || c->dst() != t->name())
+graphrt_status_t svcRecv(graphrt_context_t *ctx, const char *key,
+                         graphrt_tensor_t *tensor) {
+  LoadedTask *t = taskOf(ctx);
+  const manifest::Channel *c = key ? t->channel(key) : nullptr;
+  if (!c || c->dst() != t->name()) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "task '" + t->name() + "' has no recv channel '" +
                       (key ? key : "") + "'")
         .toC();
-  if (static_cast<int64_t>(tensor->size_bytes) != byteSize(c->payload()))
+  }
+  if (static_cast<int64_t>(tensor->size_bytes) != byteSize(c->payload())) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "recv on '" + c->key() + "': buffer of " +
                       std::to_string(tensor->size_bytes) +
                       " bytes, the channel carries " + describe(c->payload()))
         .toC();
+  }
   LoadedTask::InCall inCall(t);
   int64_t start = LoadedTask::nowUs();
   Status st = t->recvBytes(t->stepKey("p", c->key()), tensor->data,
@@ -373,34 +390,38 @@ graphrt_status_t svcRecv(graphrt_context_t* ctx, const char* key,
 }
 
 // Resolves `group` to a collective call for this task.
-Status collectiveCall(LoadedTask* t, const char* group,
-                      const manifest::CollectiveGroup** out_group,
-                      int* out_rank) {
-  const manifest::CollectiveGroup* g = group ? t->group(group) : nullptr;
-  if (!g)
+Status collectiveCall(LoadedTask *t, const char *group,
+                      const manifest::CollectiveGroup **out_group,
+                      int *out_rank) {
+  const manifest::CollectiveGroup *g = group ? t->group(group) : nullptr;
+  if (!g) {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
-                  "unknown collective group '" + std::string(group ? group : "") +
-                      "'");
-  for (int i = 0; i < g->tasks_size(); ++i)
+                  "unknown collective group '" +
+                      std::string(group ? group : "") + "'");
+  }
+  for (int i = 0; i < g->tasks_size(); ++i) {
     if (g->tasks(i) == t->name()) {
       *out_group = g;
       *out_rank = i;
       return Status::ok();
     }
+  }
   return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
-                "task '" + t->name() + "' is not a member of collective group '" +
-                    g->name() + "'");
+                "task '" + t->name() +
+                    "' is not a member of collective group '" + g->name() +
+                    "'");
 }
 
 template <typename Fn>
-graphrt_status_t runCollective(graphrt_context_t* ctx, const char* what,
-                               const char* group, size_t bytes, Fn fn) {
-  LoadedTask* t = taskOf(ctx);
-  const manifest::CollectiveGroup* g;
+graphrt_status_t runCollective(graphrt_context_t *ctx, const char *what,
+                               const char *group, size_t bytes, Fn fn) {
+  LoadedTask *t = taskOf(ctx);
+  const manifest::CollectiveGroup *g;
   int rank;
   Status st = collectiveCall(t, group, &g, &rank);
-  if (!st.isOk())
+  if (!st.isOk()) {
     return st.toC();
+  }
   LoadedTask::InCall inCall(t);
   GroupTransport transport(*t, *g);
   CollectiveCall call{&transport, rank, g->tasks_size(),
@@ -408,70 +429,82 @@ graphrt_status_t runCollective(graphrt_context_t* ctx, const char* what,
   int64_t start = LoadedTask::nowUs();
   st = fn(call);
   t->advance();
-  t->traceEvent(std::string(what) + " " + g->name(), "collective", start,
-                bytes, g->name());
-  if (!st.isOk())
-    st = Status(st.code(), "collective on group '" + g->name() + "': " +
-                               st.message());
+  t->traceEvent(std::string(what) + " " + g->name(), "collective", start, bytes,
+                g->name());
+  if (!st.isOk()) {
+    st = Status(st.code(),
+                "collective on group '" + g->name() + "': " + st.message());
+  }
   return st.toC();
 }
 
-graphrt_status_t svcAllReduce(graphrt_context_t* ctx, const char* group,
+graphrt_status_t svcAllReduce(graphrt_context_t *ctx, const char *group,
                               graphrt_reduce_op_t op, graphrt_dtype_t dtype,
-                              const void* input, void* output, size_t count) {
-  return runCollective(ctx, "all_reduce", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
-    return ringAllReduce(c, op, dtype, input, output, count);
-  });
+                              const void *input, void *output, size_t count) {
+  return runCollective(
+      ctx, "all_reduce", group, count * graphrt_dtype_size(dtype),
+      [&](const CollectiveCall &c) {
+        return ringAllReduce(c, op, dtype, input, output, count);
+      });
 }
-graphrt_status_t svcAllGather(graphrt_context_t* ctx, const char* group,
-                              graphrt_dtype_t dtype, const void* input,
-                              void* output, size_t count) {
-  return runCollective(ctx, "all_gather", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
-    return ringAllGather(c, dtype, input, output, count);
-  });
+graphrt_status_t svcAllGather(graphrt_context_t *ctx, const char *group,
+                              graphrt_dtype_t dtype, const void *input,
+                              void *output, size_t count) {
+  return runCollective(ctx, "all_gather", group,
+                       count * graphrt_dtype_size(dtype),
+                       [&](const CollectiveCall &c) {
+                         return ringAllGather(c, dtype, input, output, count);
+                       });
 }
-graphrt_status_t svcReduceScatter(graphrt_context_t* ctx, const char* group,
+graphrt_status_t svcReduceScatter(graphrt_context_t *ctx, const char *group,
                                   graphrt_reduce_op_t op, graphrt_dtype_t dtype,
-                                  const void* input, void* output,
+                                  const void *input, void *output,
                                   size_t count) {
-  return runCollective(ctx, "reduce_scatter", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
-    return ringReduceScatter(c, op, dtype, input, output, count);
-  });
+  return runCollective(
+      ctx, "reduce_scatter", group, count * graphrt_dtype_size(dtype),
+      [&](const CollectiveCall &c) {
+        return ringReduceScatter(c, op, dtype, input, output, count);
+      });
 }
-graphrt_status_t svcBroadcast(graphrt_context_t* ctx, const char* group,
-                              int32_t root, graphrt_dtype_t dtype, void* buffer,
+graphrt_status_t svcBroadcast(graphrt_context_t *ctx, const char *group,
+                              int32_t root, graphrt_dtype_t dtype, void *buffer,
                               size_t count) {
-  return runCollective(ctx, "broadcast", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
-    return pipelinedBroadcast(c, root, dtype, buffer, count);
-  });
+  return runCollective(
+      ctx, "broadcast", group, count * graphrt_dtype_size(dtype),
+      [&](const CollectiveCall &c) {
+        return pipelinedBroadcast(c, root, dtype, buffer, count);
+      });
 }
-graphrt_status_t svcAllToAll(graphrt_context_t* ctx, const char* group,
-                             graphrt_dtype_t dtype, const void* input,
-                             void* output, size_t count) {
-  return runCollective(ctx, "all_to_all", group, count * graphrt_dtype_size(dtype), [&](const CollectiveCall& c) {
-    return pairwiseAllToAll(c, dtype, input, output, count);
-  });
+graphrt_status_t svcAllToAll(graphrt_context_t *ctx, const char *group,
+                             graphrt_dtype_t dtype, const void *input,
+                             void *output, size_t count) {
+  return runCollective(
+      ctx, "all_to_all", group, count * graphrt_dtype_size(dtype),
+      [&](const CollectiveCall &c) {
+        return pairwiseAllToAll(c, dtype, input, output, count);
+      });
 }
-graphrt_status_t svcGroupRank(graphrt_context_t* ctx, const char* group,
-                              int32_t* out_rank, int32_t* out_size) {
-  const manifest::CollectiveGroup* g;
+graphrt_status_t svcGroupRank(graphrt_context_t *ctx, const char *group,
+                              int32_t *out_rank, int32_t *out_size) {
+  const manifest::CollectiveGroup *g;
   int rank;
   Status st = collectiveCall(taskOf(ctx), group, &g, &rank);
-  if (!st.isOk())
+  if (!st.isOk()) {
     return st.toC();
+  }
   *out_rank = rank;
   *out_size = g->tasks_size();
   return GRAPHRT_OK;
 }
 
-void svcLog(graphrt_context_t* ctx, graphrt_log_level_t level,
-            const char* message) {
-  static const char* const names[] = {"error", "warning", "info", "debug"};
-  const char* lvl = level >= 0 && level <= 3 ? names[level] : "info";
-  std::fprintf(stderr, "graph-worker[%s] %s: %s\n",
-               taskOf(ctx)->name().c_str(), lvl, message ? message : "");
+void svcLog(graphrt_context_t *ctx, graphrt_log_level_t level,
+            const char *message) {
+  static const char *const names[] = {"error", "warning", "info", "debug"};
+  const char *lvl = level >= 0 && level <= 3 ? names[level] : "info";
+  std::fprintf(stderr, "graph-worker[%s] %s: %s\n", taskOf(ctx)->name().c_str(),
+               lvl, message ? message : "");
 }
-int svcIsCancelled(graphrt_context_t* ctx) {
+int svcIsCancelled(graphrt_context_t *ctx) {
   return taskOf(ctx)->cancelled_.load() ? 1 : 0;
 }
 
@@ -500,137 +533,160 @@ const graphrt_services_v1_t kServices = {
 // LoadedTask
 //===----------------------------------------------------------------------===//
 
-Status LoadedTask::load(const rpc::LoadTaskRequest& req,
-                        const SecurityConfig* sec,
+Status LoadedTask::load(const rpc::LoadTaskRequest &req,
+                        const SecurityConfig *sec,
                         std::shared_ptr<DataTls> tls) {
   sec_ = sec;
   tls_ = std::move(tls);
-  if (req.data_plane() == "tcp")
+  if (req.data_plane() == "tcp") {
     tcp_ = true;
-  else if (!req.data_plane().empty() && req.data_plane() != "grpc")
+  } else if (!req.data_plane().empty() && req.data_plane() != "grpc") {
     return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                   "unknown data plane '" + req.data_plane() +
                       "' (expected grpc or tcp)");
+  }
   GRAPHRT_RETURN_IF_ERROR(readBundle(req.bundle_dir(), &bundle_));
   spec_ = findTask(bundle_.manifest, req.task());
-  if (!spec_)
+  if (!spec_) {
     return Status(GRAPHRT_STATUS_NOT_FOUND, "bundle '" + req.bundle_dir() +
                                                 "' has no task '" + req.task() +
                                                 "'");
-  for (const auto& [task, addr] : req.peers())
+  }
+  for (const auto &[task, addr] : req.peers()) {
     peers_[task] = addr;
-  if (req.recv_timeout_ms() > 0)
+  }
+  if (req.recv_timeout_ms() > 0) {
     recvTimeout_ = std::chrono::milliseconds(req.recv_timeout_ms());
-  if (req.chunk_bytes() > 0)
+  }
+  if (req.chunk_bytes() > 0) {
     chunkBytes_ = static_cast<size_t>(req.chunk_bytes());
+  }
 
   // Hash every file this task will read before mapping any of it.
   GRAPHRT_RETURN_IF_ERROR(verifyBundleFile(bundle_, spec_->library()));
-  for (const manifest::TensorSignature& v : spec_->variables())
-    if (!v.file().empty())
+  for (const manifest::TensorSignature &v : spec_->variables()) {
+    if (!v.file().empty()) {
       GRAPHRT_RETURN_IF_ERROR(verifyBundleFile(bundle_, v.file()));
+    }
+  }
 
   std::string lib = bundle_.dir + "/" + spec_->library();
-  void* handle = ::dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
+  void *handle = ::dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   "cannot load task library: " + std::string(::dlerror()));
-  desc_ = static_cast<const graphrt_task_descriptor_v1_t*>(
+  }
+  desc_ = static_cast<const graphrt_task_descriptor_v1_t *>(
       ::dlsym(handle, GRAPHRT_TASK_DESCRIPTOR_SYMBOL));
-  if (!desc_)
+  if (!desc_) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   "'" + lib + "' does not export " +
                       GRAPHRT_TASK_DESCRIPTOR_SYMBOL);
+  }
   GRAPHRT_RETURN_IF_ERROR(checkDescriptor());
   GRAPHRT_RETURN_IF_ERROR(loadVariables());
   if (desc_->init) {
     Status st = Status::fromC(
         desc_->init(&ctx_, &kServices, variables_.data(), variables_.size()));
-    if (!st.isOk())
+    if (!st.isOk()) {
       return Status(st.code(),
                     "task '" + name() + "' init failed: " + st.message());
+    }
   }
   return Status::ok();
 }
 
 Status LoadedTask::checkDescriptor() {
-  const graphrt_task_descriptor_v1_t& d = *desc_;
+  const graphrt_task_descriptor_v1_t &d = *desc_;
   std::string where = "task '" + name() + "': ";
   if (d.abi_version != GRAPHRT_ABI_VERSION ||
-      d.struct_size < sizeof(graphrt_task_descriptor_v1_t))
+      d.struct_size < sizeof(graphrt_task_descriptor_v1_t)) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   where + "descriptor has ABI version " +
                       std::to_string(d.abi_version) + " (size " +
                       std::to_string(d.struct_size) + "), this runtime needs " +
                       std::to_string(GRAPHRT_ABI_VERSION));
-  if (!d.name || name() != d.name)
+  }
+  if (!d.name || name() != d.name) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   where + "the library's descriptor names task '" +
                       (d.name ? d.name : "") + "'");
-  if (!d.step)
+  }
+  if (!d.step) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   where + "descriptor has no step entry point");
-  auto compareList = [&](const char* what, size_t n,
-                         const graphrt_tensor_signature_t* sigs,
-                         const google::protobuf::RepeatedPtrField<
-                             manifest::TensorSignature>& m) -> Status {
-    if (n != static_cast<size_t>(m.size()))
+  }
+  auto compareList =
+      [&](const char *what, size_t n, const graphrt_tensor_signature_t *sigs,
+          const google::protobuf::RepeatedPtrField<manifest::TensorSignature>
+              &m) -> Status {
+    if (n != static_cast<size_t>(m.size())) {
       return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                     where + "the task binary has " + std::to_string(n) + " " +
                         what + "s, the manifest " + std::to_string(m.size()));
-    for (size_t i = 0; i < n; ++i)
-      GRAPHRT_RETURN_IF_ERROR(compareSignature(
-          sigs[i], m[static_cast<int>(i)],
-          where + what + " " + std::to_string(i)));
+    }
+    for (size_t i = 0; i < n; ++i) {
+      GRAPHRT_RETURN_IF_ERROR(
+          compareSignature(sigs[i], m[static_cast<int>(i)],
+                           where + what + " " + std::to_string(i)));
+    }
     return Status::ok();
   };
-  GRAPHRT_RETURN_IF_ERROR(compareList("input", d.num_inputs, d.inputs,
-                                      spec_->inputs()));
-  GRAPHRT_RETURN_IF_ERROR(compareList("output", d.num_outputs, d.outputs,
-                                      spec_->outputs()));
-  GRAPHRT_RETURN_IF_ERROR(compareList("variable", d.num_variables,
-                                      d.variables, spec_->variables()));
+  GRAPHRT_RETURN_IF_ERROR(
+      compareList("input", d.num_inputs, d.inputs, spec_->inputs()));
+  GRAPHRT_RETURN_IF_ERROR(
+      compareList("output", d.num_outputs, d.outputs, spec_->outputs()));
+  GRAPHRT_RETURN_IF_ERROR(compareList("variable", d.num_variables, d.variables,
+                                      spec_->variables()));
 
   // Channels: the binary and the manifest must agree in both directions.
   size_t mine = 0;
-  for (const manifest::Channel& c : bundle_.manifest.channels())
-    if (c.src() == name() || c.dst() == name())
+  for (const manifest::Channel &c : bundle_.manifest.channels()) {
+    if (c.src() == name() || c.dst() == name()) {
       ++mine;
-  if (mine != d.num_channels)
-    return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
-                  where + "the task binary declares " +
-                      std::to_string(d.num_channels) +
-                      " channels, the manifest gives it " +
-                      std::to_string(mine));
+    }
+  }
+  if (mine != d.num_channels) {
+    return Status(
+        GRAPHRT_STATUS_FAILED_PRECONDITION,
+        where + "the task binary declares " + std::to_string(d.num_channels) +
+            " channels, the manifest gives it " + std::to_string(mine));
+  }
   for (size_t i = 0; i < d.num_channels; ++i) {
-    const graphrt_channel_t& dc = d.channels[i];
-    const manifest::Channel* c = channel(dc.key ? dc.key : "");
+    const graphrt_channel_t &dc = d.channels[i];
+    const manifest::Channel *c = channel(dc.key ? dc.key : "");
     bool isSend = dc.direction == GRAPHRT_CHANNEL_SEND;
     std::string peer = dc.peer ? dc.peer : "";
     if (!c || (isSend ? c->src() != name() || c->dst() != peer
-                      : c->dst() != name() || c->src() != peer))
+                      : c->dst() != name() || c->src() != peer)) {
       return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                     where + "channel '" + (dc.key ? dc.key : "") + "' (" +
                         (isSend ? "send to '" : "recv from '") + peer +
                         "') is not in the manifest");
+    }
     manifest::TensorSignature payload = c->payload();
     payload.set_name(dc.payload.name ? dc.payload.name : "");
     GRAPHRT_RETURN_IF_ERROR(compareSignature(
         dc.payload, payload, where + "channel '" + c->key() + "' payload"));
   }
   size_t groups = 0;
-  for (const manifest::CollectiveGroup& g : bundle_.manifest.collective_groups())
-    for (const std::string& t : g.tasks())
-      if (t == name())
+  for (const manifest::CollectiveGroup &g :
+       bundle_.manifest.collective_groups()) {
+    for (const std::string &t : g.tasks()) {
+      if (t == name()) {
         ++groups;
-  if (groups != d.num_groups)
+      }
+    }
+  }
+  if (groups != d.num_groups) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   where + "the task binary joins " +
                       std::to_string(d.num_groups) +
                       " collective groups, the manifest puts it in " +
                       std::to_string(groups));
+  }
   for (size_t i = 0; i < d.num_groups; ++i) {
-    const manifest::CollectiveGroup* g;
+    const manifest::CollectiveGroup *g;
     int rank;
     GRAPHRT_RETURN_IF_ERROR(collectiveCall(this, d.groups[i].name, &g, &rank));
   }
@@ -639,18 +695,20 @@ Status LoadedTask::checkDescriptor() {
 
 Status LoadedTask::loadVariables() {
   for (int i = 0; i < spec_->variables_size(); ++i) {
-    const manifest::TensorSignature& v = spec_->variables(i);
+    const manifest::TensorSignature &v = spec_->variables(i);
     size_t bytes = static_cast<size_t>(byteSize(v));
     AlignedBytes data = allocateAligned(bytes, 64);
-    if (!data)
+    if (!data) {
       return Status(GRAPHRT_STATUS_RESOURCE_EXHAUSTED,
                     "cannot allocate variable '" + v.name() + "'");
+    }
     if (!v.file().empty()) {
       std::ifstream in(bundle_.dir + "/" + v.file(), std::ios::binary);
       in.read(data.get(), static_cast<std::streamsize>(bytes));
-      if (!in)
+      if (!in) {
         return Status(GRAPHRT_STATUS_DATA_LOSS,
                       "cannot read weights '" + v.file() + "'");
+      }
     }
     graphrt_tensor_t t;
     t.dtype = parseDType(v.dtype());
@@ -664,99 +722,109 @@ Status LoadedTask::loadVariables() {
   return Status::ok();
 }
 
-void LoadedTask::readVariables(rpc::ReadVariablesResponse* resp) const {
+void LoadedTask::readVariables(rpc::ReadVariablesResponse *resp) const {
   for (int i = 0; i < spec_->variables_size(); ++i) {
-    const manifest::TensorSignature& v = spec_->variables(i);
-    rpc::Tensor* t = resp->add_variables();
+    const manifest::TensorSignature &v = spec_->variables(i);
+    rpc::Tensor *t = resp->add_variables();
     t->set_name(v.name());
     t->set_dtype(v.dtype());
     *t->mutable_shape() = v.shape();
-    t->set_data(static_cast<const char*>(variables_[i].data),
+    t->set_data(static_cast<const char *>(variables_[i].data),
                 variables_[i].size_bytes);
   }
 }
 
-Status LoadedTask::writeVariables(const rpc::WriteVariablesRequest& req) {
-  std::map<std::string, const rpc::Tensor*> given;
-  for (const rpc::Tensor& t : req.variables())
-    if (!given.emplace(t.name(), &t).second)
+Status LoadedTask::writeVariables(const rpc::WriteVariablesRequest &req) {
+  std::map<std::string, const rpc::Tensor *> given;
+  for (const rpc::Tensor &t : req.variables()) {
+    if (!given.emplace(t.name(), &t).second) {
       return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                     "task '" + name() + "': variable '" + t.name() +
                         "' is given twice");
+    }
+  }
   // Check everything before writing anything: a refused write leaves the
   // variables as they were.
-  for (const manifest::TensorSignature& v : spec_->variables()) {
+  for (const manifest::TensorSignature &v : spec_->variables()) {
     auto it = given.find(v.name());
-    if (it == given.end())
+    if (it == given.end()) {
       return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                     "task '" + name() + "': variable '" + v.name() +
                         "' is missing; every variable must be written");
-    const rpc::Tensor& t = *it->second;
+    }
+    const rpc::Tensor &t = *it->second;
     if (t.dtype() != v.dtype() ||
         static_cast<int64_t>(t.data().size()) != byteSize(v) ||
         !std::equal(t.shape().begin(), t.shape().end(), v.shape().begin(),
-                    v.shape().end()))
+                    v.shape().end())) {
       return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                     "task '" + name() + "': variable '" + v.name() +
                         "' must be " + describe(v) + ", got " + t.dtype() +
-                        " with " + std::to_string(t.data().size()) +
-                        " bytes");
+                        " with " + std::to_string(t.data().size()) + " bytes");
+    }
   }
-  if (given.size() != static_cast<size_t>(spec_->variables_size()))
-    for (const auto& [n, t] : given)
+  if (given.size() != static_cast<size_t>(spec_->variables_size())) {
+    for (const auto &[n, t] : given) {
       if (!std::any_of(spec_->variables().begin(), spec_->variables().end(),
-                       [&](const manifest::TensorSignature& v) {
+                       [&](const manifest::TensorSignature &v) {
                          return v.name() == n;
-                       }))
+                       })) {
         return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                       "task '" + name() + "' has no variable '" + n + "'");
+      }
+    }
+  }
   for (int i = 0; i < spec_->variables_size(); ++i) {
-    const std::string& data = given[spec_->variables(i).name()]->data();
+    const std::string &data = given[spec_->variables(i).name()]->data();
     std::memcpy(variables_[i].data, data.data(), data.size());
   }
   return Status::ok();
 }
 
-Status LoadedTask::transportStub(const std::string& peer,
-                                 rpc::Transport::Stub** out) {
+Status LoadedTask::transportStub(const std::string &peer,
+                                 rpc::Transport::Stub **out) {
   std::lock_guard<std::mutex> lock(stubsMu_);
   auto it = stubs_.find(peer);
   if (it == stubs_.end()) {
     auto addr = peers_.find(peer);
-    if (addr == peers_.end())
+    if (addr == peers_.end()) {
       return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                     "no address for peer task '" + peer + "'");
+    }
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(-1);
     args.SetMaxSendMessageSize(-1);
-    auto channel = grpc::CreateCustomChannel(
-        addr->second, channelCredentials(*sec_), args);
+    auto channel = grpc::CreateCustomChannel(addr->second,
+                                             channelCredentials(*sec_), args);
     it = stubs_.emplace(peer, rpc::Transport::NewStub(channel)).first;
   }
   *out = it->second.get();
   return Status::ok();
 }
 
-Status LoadedTask::sendBytes(const std::string& peer, const std::string& key,
-                             const void* data, size_t bytes,
-                             const std::string& counter) {
-  if (cancelled_)
+Status LoadedTask::sendBytes(const std::string &peer, const std::string &key,
+                             const void *data, size_t bytes,
+                             const std::string &counter) {
+  if (cancelled_) {
     return Status(GRAPHRT_STATUS_CANCELLED,
                   "task '" + name() + "' was cancelled");
-  Status st = tcp_ ? sendTcp(peer, key, data, bytes)
-                   : sendGrpc(peer, key, data, bytes);
-  if (!st.isOk())
+  }
+  Status st =
+      tcp_ ? sendTcp(peer, key, data, bytes) : sendGrpc(peer, key, data, bytes);
+  if (!st.isOk()) {
     return Status(st.code(), "sending '" + key + "' to task '" + peer +
                                  "' at " + peers_[peer] +
                                  " failed: " + st.message());
+  }
   advance();
-  if (!counter.empty())
+  if (!counter.empty()) {
     count(counter, bytes);
+  }
   return Status::ok();
 }
 
-Status LoadedTask::dataConnection(const std::string& peer,
-                                  DataConnection** out) {
+Status LoadedTask::dataConnection(const std::string &peer,
+                                  DataConnection **out) {
   {
     std::lock_guard<std::mutex> lock(dataMu_);
     auto it = data_.find(peer);
@@ -767,7 +835,7 @@ Status LoadedTask::dataConnection(const std::string& peer,
   }
   // Ask the peer over the authenticated control channel for a port and a
   // one-shot nonce, then connect and present it.
-  rpc::Transport::Stub* stub;
+  rpc::Transport::Stub *stub;
   GRAPHRT_RETURN_IF_ERROR(transportStub(peer, &stub));
   grpc::ClientContext cctx;
   cctx.set_deadline(std::chrono::system_clock::now() + recvTimeout_);
@@ -776,50 +844,54 @@ Status LoadedTask::dataConnection(const std::string& peer,
   req.set_src_task(name());
   rpc::OpenDataResponse resp;
   grpc::Status gst = stub->OpenData(&cctx, req, &resp);
-  if (!gst.ok())
+  if (!gst.ok()) {
     return Status(static_cast<graphrt_status_code_t>(gst.error_code()),
                   "opening a data connection: " + gst.error_message());
-  const std::string& addr = peers_[peer];
+  }
+  const std::string &addr = peers_[peer];
   std::string host = addr.substr(0, addr.rfind(':'));
   std::unique_ptr<DataConnection> conn;
   GRAPHRT_RETURN_IF_ERROR(DataConnection::connect(
       host, resp.port(), resp.nonce(), name(), tls_, recvTimeout_, &conn));
   std::lock_guard<std::mutex> lock(dataMu_);
-  if (cancelled_)
+  if (cancelled_) {
     conn->shutdown();
+  }
   *out = conn.get();
   data_[peer] = std::move(conn);
   return Status::ok();
 }
 
-Status LoadedTask::sendTcp(const std::string& peer, const std::string& key,
-                           const void* data, size_t bytes) {
-  DataConnection* conn;
+Status LoadedTask::sendTcp(const std::string &peer, const std::string &key,
+                           const void *data, size_t bytes) {
+  DataConnection *conn;
   GRAPHRT_RETURN_IF_ERROR(dataConnection(peer, &conn));
   Status st = conn->send(key, data, bytes);
-  if (!st.isOk() && cancelled_)
+  if (!st.isOk() && cancelled_) {
     return Status(GRAPHRT_STATUS_CANCELLED,
                   "task '" + name() + "' was cancelled");
+  }
   return st;
 }
 
-Status LoadedTask::sendGrpc(const std::string& peer, const std::string& key,
-                            const void* data, size_t bytes) {
-  rpc::Transport::Stub* stub;
+Status LoadedTask::sendGrpc(const std::string &peer, const std::string &key,
+                            const void *data, size_t bytes) {
+  rpc::Transport::Stub *stub;
   GRAPHRT_RETURN_IF_ERROR(transportStub(peer, &stub));
   grpc::ClientContext cctx;
   cctx.set_deadline(std::chrono::system_clock::now() + recvTimeout_);
   authorize(&cctx, *sec_);
   {
     std::lock_guard<std::mutex> lock(inflightMu_);
-    if (cancelled_)
+    if (cancelled_) {
       return Status(GRAPHRT_STATUS_CANCELLED,
                     "task '" + name() + "' was cancelled");
+    }
     inflight_.insert(&cctx);
   }
   struct Unregister {
-    LoadedTask* t;
-    grpc::ClientContext* c;
+    LoadedTask *t;
+    grpc::ClientContext *c;
     ~Unregister() {
       std::lock_guard<std::mutex> lock(t->inflightMu_);
       t->inflight_.erase(c);
@@ -829,59 +901,66 @@ Status LoadedTask::sendGrpc(const std::string& peer, const std::string& key,
   std::unique_ptr<grpc::ClientWriter<rpc::TensorChunk>> writer(
       stub->Transfer(&cctx, &ack));
   writeChunks(key, name(), data, bytes, chunkBytes_,
-              [&](const rpc::TensorChunk& chunk) {
+              [&](const rpc::TensorChunk &chunk) {
                 bool ok = writer->Write(chunk);
                 advance();
                 return ok;
               }); // on a broken stream, Finish() says why
   writer->WritesDone();
   grpc::Status st = writer->Finish();
-  if (!st.ok())
+  if (!st.ok()) {
     return Status(static_cast<graphrt_status_code_t>(st.error_code()),
                   st.error_message());
+  }
   return Status::ok();
 }
 
-Status LoadedTask::recvBytes(const std::string& key, void* data, size_t bytes,
-                             const std::string& counter) {
+Status LoadedTask::recvBytes(const std::string &key, void *data, size_t bytes,
+                             const std::string &counter) {
   Status st = rdv_.take(key, data, bytes, Clock::now() + recvTimeout_);
-  if (!st.isOk())
+  if (!st.isOk()) {
     return st;
+  }
   advance();
-  if (!counter.empty())
+  if (!counter.empty()) {
     count(counter, bytes);
+  }
   return Status::ok();
 }
 
-Status LoadedTask::runStep(const rpc::RunStepRequest& req,
-                           rpc::RunStepResponse* resp) {
+Status LoadedTask::runStep(const rpc::RunStepRequest &req,
+                           rpc::RunStepResponse *resp) {
   std::vector<graphrt_tensor_t> inputs;
-  for (const manifest::TensorSignature& sig : spec_->inputs()) {
-    const rpc::Tensor* given = nullptr;
-    for (const rpc::Tensor& t : req.inputs())
-      if (t.name() == sig.name())
+  for (const manifest::TensorSignature &sig : spec_->inputs()) {
+    const rpc::Tensor *given = nullptr;
+    for (const rpc::Tensor &t : req.inputs()) {
+      if (t.name() == sig.name()) {
         given = &t;
-    if (!given)
+      }
+    }
+    if (!given) {
       return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                     "input '" + sig.name() + "' was not fed");
+    }
     if (given->dtype() != sig.dtype() ||
         static_cast<int64_t>(given->data().size()) != byteSize(sig) ||
         given->shape_size() != sig.shape_size() ||
         !std::equal(given->shape().begin(), given->shape().end(),
-                    sig.shape().begin()))
+                    sig.shape().begin())) {
       return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                     "input '" + sig.name() + "' must be " + describe(sig));
+    }
     graphrt_tensor_t t;
     t.dtype = parseDType(sig.dtype());
     t.rank = sig.shape_size();
     t.shape = sig.shape().data();
-    t.data = const_cast<char*>(given->data().data());
+    t.data = const_cast<char *>(given->data().data());
     t.size_bytes = given->data().size();
     inputs.push_back(t);
   }
   std::vector<AlignedBytes> outputData;
   std::vector<graphrt_tensor_t> outputs;
-  for (const manifest::TensorSignature& sig : spec_->outputs()) {
+  for (const manifest::TensorSignature &sig : spec_->outputs()) {
     size_t bytes = static_cast<size_t>(byteSize(sig));
     outputData.push_back(allocateAligned(bytes, 64));
     graphrt_tensor_t t;
@@ -906,8 +985,9 @@ Status LoadedTask::runStep(const rpc::RunStepRequest& req,
   Status st = Status::fromC(desc_->step(
       &ctx_, &kServices, req.step(), inputs.data(), inputs.size(),
       outputs.data(), outputs.size(), variables_.data(), variables_.size()));
-  if (!st.isOk())
+  if (!st.isOk()) {
     return st;
+  }
   advance();
   resp->set_step_seconds(
       std::chrono::duration<double>(Clock::now() - start).count());
@@ -915,17 +995,18 @@ Status LoadedTask::runStep(const rpc::RunStepRequest& req,
   tracing_ = false;
   {
     std::lock_guard<std::mutex> lock(traceMu_);
-    for (rpc::TraceEvent& e : trace_)
+    for (rpc::TraceEvent &e : trace_) {
       *resp->add_trace() = std::move(e);
+    }
     trace_.clear();
   }
   ++stepsCompleted_;
   for (int i = 0; i < spec_->outputs_size(); ++i) {
-    const manifest::TensorSignature& sig = spec_->outputs(i);
+    const manifest::TensorSignature &sig = spec_->outputs(i);
     if (req.want_outputs() ||
         std::find(req.report_outputs().begin(), req.report_outputs().end(),
                   sig.name()) != req.report_outputs().end()) {
-      rpc::Tensor* out = resp->add_outputs();
+      rpc::Tensor *out = resp->add_outputs();
       out->set_name(sig.name());
       out->set_dtype(sig.dtype());
       *out->mutable_shape() = sig.shape();
@@ -946,19 +1027,21 @@ WorkerService::WorkerService(SecurityConfig security, std::string dataHost)
 }
 WorkerService::~WorkerService() = default;
 
-grpc::Status WorkerService::between(grpc::ServerContext* ctx,
-                                    const char* busy,
-                                    std::unique_lock<std::mutex>* stepLock,
-                                    std::shared_ptr<LoadedTask>* t) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+grpc::Status WorkerService::between(grpc::ServerContext *ctx, const char *busy,
+                                    std::unique_lock<std::mutex> *stepLock,
+                                    std::shared_ptr<LoadedTask> *t) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok()) {
     return auth;
+  }
   *stepLock = std::unique_lock<std::mutex>(stepMu_, std::try_to_lock);
-  if (!*stepLock)
+  if (!*stepLock) {
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, busy);
+  }
   *t = task();
-  if (!*t)
+  if (!*t) {
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "no task is loaded; call LoadTask first");
+  }
   return grpc::Status::OK;
 }
 
@@ -967,18 +1050,21 @@ std::shared_ptr<LoadedTask> WorkerService::task() {
   return task_;
 }
 
-grpc::Status WorkerService::LoadTask(grpc::ServerContext* ctx,
-                                     const rpc::LoadTaskRequest* req,
-                                     rpc::LoadTaskResponse* resp) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+grpc::Status WorkerService::LoadTask(grpc::ServerContext *ctx,
+                                     const rpc::LoadTaskRequest *req,
+                                     rpc::LoadTaskResponse *resp) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok()) {
     return auth;
+  }
   std::unique_lock<std::mutex> stepLock(stepMu_, std::try_to_lock);
-  if (!stepLock)
+  if (!stepLock) {
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "a step is running; cannot load a task now");
+  }
   auto loaded = std::make_shared<LoadedTask>();
-  if (!dataTlsStatus_.isOk())
+  if (!dataTlsStatus_.isOk()) {
     return toGrpc(dataTlsStatus_);
+  }
   Status st = loaded->load(*req, &security_, dataTls_);
   if (!st.isOk()) {
     std::fprintf(stderr, "graph-worker: refusing task '%s': %s\n",
@@ -991,15 +1077,16 @@ grpc::Status WorkerService::LoadTask(grpc::ServerContext* ctx,
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerService::RunStep(grpc::ServerContext* ctx,
-                                    const rpc::RunStepRequest* req,
-                                    rpc::RunStepResponse* resp) {
+grpc::Status WorkerService::RunStep(grpc::ServerContext *ctx,
+                                    const rpc::RunStepRequest *req,
+                                    rpc::RunStepResponse *resp) {
   std::unique_lock<std::mutex> stepLock;
   std::shared_ptr<LoadedTask> t;
-  if (grpc::Status st = between(ctx, "another step is still running",
-                                &stepLock, &t);
-      !st.ok())
+  if (grpc::Status st =
+          between(ctx, "another step is still running", &stepLock, &t);
+      !st.ok()) {
     return st;
+  }
   Status st = t->runStep(*req, resp);
   if (!st.isOk()) {
     t->failed_ = true;
@@ -1009,11 +1096,12 @@ grpc::Status WorkerService::RunStep(grpc::ServerContext* ctx,
   return toGrpc(st);
 }
 
-grpc::Status WorkerService::Health(grpc::ServerContext* ctx,
-                                   const rpc::HealthRequest*,
-                                   rpc::HealthResponse* resp) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+grpc::Status WorkerService::Health(grpc::ServerContext *ctx,
+                                   const rpc::HealthRequest *,
+                                   rpc::HealthResponse *resp) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok()) {
     return auth;
+  }
   resp->set_pid(static_cast<int32_t>(::getpid()));
   std::shared_ptr<LoadedTask> t = task();
   if (!t) {
@@ -1031,65 +1119,75 @@ grpc::Status WorkerService::Health(grpc::ServerContext* ctx,
     resp->set_last_error(t->lastError_);
   }
   bool running = !stepMu_.try_lock();
-  if (!running)
+  if (!running) {
     stepMu_.unlock();
-  resp->set_state(t->failed_      ? rpc::HealthResponse::FAILED
-                  : running       ? rpc::HealthResponse::RUNNING
-                                  : rpc::HealthResponse::LOADED);
+  }
+  resp->set_state(t->failed_ ? rpc::HealthResponse::FAILED
+                  : running  ? rpc::HealthResponse::RUNNING
+                             : rpc::HealthResponse::LOADED);
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerService::Abort(grpc::ServerContext* ctx,
-                                  const rpc::AbortRequest* req,
-                                  rpc::AbortResponse*) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+grpc::Status WorkerService::Abort(grpc::ServerContext *ctx,
+                                  const rpc::AbortRequest *req,
+                                  rpc::AbortResponse *) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok()) {
     return auth;
-  if (std::shared_ptr<LoadedTask> t = task())
+  }
+  if (std::shared_ptr<LoadedTask> t = task()) {
     t->abort(req->reason());
+  }
   std::lock_guard<std::mutex> lock(dataMu_);
-  if (dataServer_)
+  if (dataServer_) {
     dataServer_->closeAll();
+  }
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerService::ReadVariables(grpc::ServerContext* ctx,
-                                          const rpc::ReadVariablesRequest*,
-                                          rpc::ReadVariablesResponse* resp) {
+grpc::Status WorkerService::ReadVariables(grpc::ServerContext *ctx,
+                                          const rpc::ReadVariablesRequest *,
+                                          rpc::ReadVariablesResponse *resp) {
   std::unique_lock<std::mutex> stepLock;
   std::shared_ptr<LoadedTask> t;
-  if (grpc::Status st = between(
-          ctx, "a step is running; variables are read between steps",
-          &stepLock, &t);
-      !st.ok())
+  if (grpc::Status st =
+          between(ctx, "a step is running; variables are read between steps",
+                  &stepLock, &t);
+      !st.ok()) {
     return st;
+  }
   t->readVariables(resp);
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerService::WriteVariables(grpc::ServerContext* ctx,
-                                           const rpc::WriteVariablesRequest* req,
-                                           rpc::WriteVariablesResponse*) {
+grpc::Status
+WorkerService::WriteVariables(grpc::ServerContext *ctx,
+                              const rpc::WriteVariablesRequest *req,
+                              rpc::WriteVariablesResponse *) {
   std::unique_lock<std::mutex> stepLock;
   std::shared_ptr<LoadedTask> t;
-  if (grpc::Status st = between(
-          ctx, "a step is running; variables are written between steps",
-          &stepLock, &t);
-      !st.ok())
+  if (grpc::Status st =
+          between(ctx, "a step is running; variables are written between steps",
+                  &stepLock, &t);
+      !st.ok()) {
     return st;
+  }
   return toGrpc(t->writeVariables(*req));
 }
 
-grpc::Status WorkerService::Shutdown(grpc::ServerContext* ctx,
-                                     const rpc::ShutdownRequest*,
-                                     rpc::ShutdownResponse*) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+grpc::Status WorkerService::Shutdown(grpc::ServerContext *ctx,
+                                     const rpc::ShutdownRequest *,
+                                     rpc::ShutdownResponse *) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok()) {
     return auth;
-  if (std::shared_ptr<LoadedTask> t = task())
+  }
+  if (std::shared_ptr<LoadedTask> t = task()) {
     t->abort("the worker is shutting down");
+  }
   {
     std::lock_guard<std::mutex> lock(dataMu_);
-    if (dataServer_)
+    if (dataServer_) {
       dataServer_->closeAll();
+    }
   }
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -1104,45 +1202,52 @@ void WorkerService::waitForShutdown() {
   shutdownCv_.wait(lock, [&] { return shutdown_; });
 }
 
-grpc::Status WorkerService::Transfer(grpc::ServerContext* ctx,
-                                     grpc::ServerReader<rpc::TensorChunk>* reader,
-                                     rpc::TransferAck* resp) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+grpc::Status
+WorkerService::Transfer(grpc::ServerContext *ctx,
+                        grpc::ServerReader<rpc::TensorChunk> *reader,
+                        rpc::TransferAck *resp) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok()) {
     return auth;
+  }
   std::shared_ptr<LoadedTask> t = task();
-  if (!t)
+  if (!t) {
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "no task is loaded on this worker");
+  }
   uint64_t received = 0;
   Status st = receiveChunks(
       t->rendezvous(),
-      [&](rpc::TensorChunk* chunk) {
+      [&](rpc::TensorChunk *chunk) {
         bool ok = reader->Read(chunk);
         t->advance();
         return ok;
       },
       &received);
-  if (!st.isOk())
+  if (!st.isOk()) {
     return toGrpc(st);
+  }
   resp->set_bytes(received);
   return grpc::Status::OK;
 }
 
-grpc::Status WorkerService::OpenData(grpc::ServerContext* ctx,
-                                     const rpc::OpenDataRequest* req,
-                                     rpc::OpenDataResponse* resp) {
-  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok())
+grpc::Status WorkerService::OpenData(grpc::ServerContext *ctx,
+                                     const rpc::OpenDataRequest *req,
+                                     rpc::OpenDataResponse *resp) {
+  if (grpc::Status auth = checkCaller(ctx, security_); !auth.ok()) {
     return auth;
-  if (!task())
+  }
+  if (!task()) {
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "no task is loaded on this worker");
+  }
   std::lock_guard<std::mutex> lock(dataMu_);
   if (!dataServer_) {
     auto server = std::make_unique<DataServer>(
         dataTls_, [this]() -> std::shared_ptr<DataSink> { return task(); });
     Status st = server->start(dataHost_);
-    if (!st.isOk())
+    if (!st.isOk()) {
       return toGrpc(st);
+    }
     dataServer_ = std::move(server);
   }
   resp->set_port(dataServer_->port());

@@ -28,30 +28,30 @@ public:
                          std::string dataHost = "127.0.0.1");
   ~WorkerService() override;
 
-  grpc::Status LoadTask(grpc::ServerContext* ctx,
-                        const rpc::LoadTaskRequest* req,
-                        rpc::LoadTaskResponse* resp) override;
-  grpc::Status RunStep(grpc::ServerContext* ctx, const rpc::RunStepRequest* req,
-                       rpc::RunStepResponse* resp) override;
-  grpc::Status Health(grpc::ServerContext* ctx, const rpc::HealthRequest* req,
-                      rpc::HealthResponse* resp) override;
-  grpc::Status Abort(grpc::ServerContext* ctx, const rpc::AbortRequest* req,
-                     rpc::AbortResponse* resp) override;
-  grpc::Status ReadVariables(grpc::ServerContext* ctx,
-                             const rpc::ReadVariablesRequest* req,
-                             rpc::ReadVariablesResponse* resp) override;
-  grpc::Status WriteVariables(grpc::ServerContext* ctx,
-                              const rpc::WriteVariablesRequest* req,
-                              rpc::WriteVariablesResponse* resp) override;
-  grpc::Status Shutdown(grpc::ServerContext* ctx,
-                        const rpc::ShutdownRequest* req,
-                        rpc::ShutdownResponse* resp) override;
-  grpc::Status Transfer(grpc::ServerContext* ctx,
-                        grpc::ServerReader<rpc::TensorChunk>* reader,
-                        rpc::TransferAck* resp) override;
-  grpc::Status OpenData(grpc::ServerContext* ctx,
-                        const rpc::OpenDataRequest* req,
-                        rpc::OpenDataResponse* resp) override;
+  grpc::Status LoadTask(grpc::ServerContext *ctx,
+                        const rpc::LoadTaskRequest *req,
+                        rpc::LoadTaskResponse *resp) override;
+  grpc::Status RunStep(grpc::ServerContext *ctx, const rpc::RunStepRequest *req,
+                       rpc::RunStepResponse *resp) override;
+  grpc::Status Health(grpc::ServerContext *ctx, const rpc::HealthRequest *req,
+                      rpc::HealthResponse *resp) override;
+  grpc::Status Abort(grpc::ServerContext *ctx, const rpc::AbortRequest *req,
+                     rpc::AbortResponse *resp) override;
+  grpc::Status ReadVariables(grpc::ServerContext *ctx,
+                             const rpc::ReadVariablesRequest *req,
+                             rpc::ReadVariablesResponse *resp) override;
+  grpc::Status WriteVariables(grpc::ServerContext *ctx,
+                              const rpc::WriteVariablesRequest *req,
+                              rpc::WriteVariablesResponse *resp) override;
+  grpc::Status Shutdown(grpc::ServerContext *ctx,
+                        const rpc::ShutdownRequest *req,
+                        rpc::ShutdownResponse *resp) override;
+  grpc::Status Transfer(grpc::ServerContext *ctx,
+                        grpc::ServerReader<rpc::TensorChunk> *reader,
+                        rpc::TransferAck *resp) override;
+  grpc::Status OpenData(grpc::ServerContext *ctx,
+                        const rpc::OpenDataRequest *req,
+                        rpc::OpenDataResponse *resp) override;
 
   /// Blocks until a Shutdown RPC arrives.
   void waitForShutdown();
@@ -61,9 +61,9 @@ private:
   /// For calls that run between steps on the loaded task: checks the
   /// caller, takes the step lock (`busy` is the error while a step holds it)
   /// and the task.
-  grpc::Status between(grpc::ServerContext* ctx, const char* busy,
-                       std::unique_lock<std::mutex>* stepLock,
-                       std::shared_ptr<LoadedTask>* t);
+  grpc::Status between(grpc::ServerContext *ctx, const char *busy,
+                       std::unique_lock<std::mutex> *stepLock,
+                       std::shared_ptr<LoadedTask> *t);
 
   const SecurityConfig security_;
   const std::string dataHost_;

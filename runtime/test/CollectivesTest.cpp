@@ -1,4 +1,5 @@
-// CollectivesTest.cpp: ring collectives against naive computations, k = 1..5 ranks.
+// CollectivesTest.cpp: ring collectives against naive computations, k = 1..5
+// ranks.
 #include "Collectives.h"
 #include "HalfFloat.h"
 #include "Rendezvous.h"
@@ -24,41 +25,46 @@ struct InProcessGroup {
 
 class InProcessTransport : public PeerTransport {
 public:
-  InProcessTransport(InProcessGroup& g, int rank) : g_(g), rank_(rank) {}
-  Status send(int peer, const std::string& key, const void* data,
+  InProcessTransport(InProcessGroup &g, int rank) : g_(g), rank_(rank) {}
+  Status send(int peer, const std::string &key, const void *data,
               size_t bytes) override {
     g_.sentBytes[rank_] += bytes;
     return g_.inbox[peer].deposit(key, data, bytes);
   }
-  Status recv(int, const std::string& key, void* data, size_t bytes) override {
+  Status recv(int, const std::string &key, void *data, size_t bytes) override {
     return g_.inbox[rank_].take(key, data, bytes,
                                 Clock::now() + std::chrono::seconds(10));
   }
 
 private:
-  InProcessGroup& g_;
+  InProcessGroup &g_;
   int rank_;
 };
 
 // Runs fn(call) on k threads and expects every rank to succeed.
-void runGroup(int k, InProcessGroup& g,
-              const std::function<Status(const CollectiveCall&)>& fn) {
+void runGroup(int k, InProcessGroup &g,
+              const std::function<Status(const CollectiveCall &)> &fn) {
   std::vector<std::thread> threads;
   std::vector<Status> results(k);
   std::vector<std::unique_ptr<InProcessTransport>> transports;
-  for (int r = 0; r < k; ++r)
+  for (int r = 0; r < k; ++r) {
     transports.push_back(std::make_unique<InProcessTransport>(g, r));
-  for (int r = 0; r < k; ++r)
+  }
+  for (int r = 0; r < k; ++r) {
     threads.emplace_back([&, r] {
       results[r] = fn(CollectiveCall{transports[r].get(), r, k, "t"});
     });
-  for (auto& t : threads)
+  }
+  for (auto &t : threads) {
     t.join();
-  for (int r = 0; r < k; ++r)
-    EXPECT_TRUE(results[r].isOk()) << "rank " << r << ": "
-                                   << results[r].toString();
-  for (int r = 0; r < k; ++r)
+  }
+  for (int r = 0; r < k; ++r) {
+    EXPECT_TRUE(results[r].isOk())
+        << "rank " << r << ": " << results[r].toString();
+  }
+  for (int r = 0; r < k; ++r) {
     EXPECT_EQ(g.inbox[r].pending(), 0u) << "rank " << r << " has leftovers";
+  }
 }
 
 // Distinct, exactly representable values per rank and element.
@@ -77,11 +83,13 @@ TEST_P(RingTest, AllReduceMatchesNaive) {
   for (graphrt_reduce_op_t op : {GRAPHRT_REDUCE_SUM, GRAPHRT_REDUCE_MEAN,
                                  GRAPHRT_REDUCE_MAX, GRAPHRT_REDUCE_MIN}) {
     std::vector<std::vector<float>> in(k, std::vector<float>(count)), out = in;
-    for (int r = 0; r < k; ++r)
-      for (size_t i = 0; i < count; ++i)
+    for (int r = 0; r < k; ++r) {
+      for (size_t i = 0; i < count; ++i) {
         in[r][i] = value(r, i);
+      }
+    }
     InProcessGroup g(k);
-    runGroup(k, g, [&](const CollectiveCall& c) {
+    runGroup(k, g, [&](const CollectiveCall &c) {
       // Rank 0 reduces in place to cover input == output.
       if (c.rank == 0) {
         out[0] = in[0];
@@ -94,23 +102,27 @@ TEST_P(RingTest, AllReduceMatchesNaive) {
     for (size_t i = 0; i < count; ++i) {
       double expected = in[0][i];
       for (int r = 1; r < k; ++r) {
-        if (op == GRAPHRT_REDUCE_MAX)
+        if (op == GRAPHRT_REDUCE_MAX) {
           expected = std::max<double>(expected, in[r][i]);
-        else if (op == GRAPHRT_REDUCE_MIN)
+        } else if (op == GRAPHRT_REDUCE_MIN) {
           expected = std::min<double>(expected, in[r][i]);
-        else
+        } else {
           expected += in[r][i];
+        }
       }
-      if (op == GRAPHRT_REDUCE_MEAN)
+      if (op == GRAPHRT_REDUCE_MEAN) {
         expected /= k;
-      for (int r = 0; r < k; ++r)
+      }
+      for (int r = 0; r < k; ++r) {
         ASSERT_NEAR(out[r][i], expected, 1e-5)
             << "op " << op << " rank " << r << " element " << i;
+      }
     }
     // Bandwidth optimality: 2 (k-1) blocks of at most ceil(count/k) each.
     size_t block = (count + k - 1) / k;
-    for (int r = 0; r < k; ++r)
+    for (int r = 0; r < k; ++r) {
       EXPECT_LE(g.sentBytes[r].load(), 2 * (k - 1) * block * sizeof(float));
+    }
   }
 }
 
@@ -118,63 +130,74 @@ TEST_P(RingTest, AllGatherReduceScatterAllToAllBroadcast) {
   int k = std::get<0>(GetParam());
   size_t count = std::get<1>(GetParam());
   std::vector<std::vector<float>> in(k, std::vector<float>(count * k));
-  for (int r = 0; r < k; ++r)
-    for (size_t i = 0; i < count * k; ++i)
+  for (int r = 0; r < k; ++r) {
+    for (size_t i = 0; i < count * k; ++i) {
       in[r][i] = value(r, i);
+    }
+  }
 
   // all-gather of the first `count` elements of each rank.
   {
     std::vector<std::vector<float>> out(k, std::vector<float>(count * k));
     InProcessGroup g(k);
-    runGroup(k, g, [&](const CollectiveCall& c) {
+    runGroup(k, g, [&](const CollectiveCall &c) {
       return ringAllGather(c, GRAPHRT_DTYPE_F32, in[c.rank].data(),
                            out[c.rank].data(), count);
     });
-    for (int r = 0; r < k; ++r)
-      for (int src = 0; src < k; ++src)
-        for (size_t i = 0; i < count; ++i)
+    for (int r = 0; r < k; ++r) {
+      for (int src = 0; src < k; ++src) {
+        for (size_t i = 0; i < count; ++i) {
           ASSERT_EQ(out[r][src * count + i], in[src][i]);
+        }
+      }
+    }
   }
   // reduce-scatter (sum).
   {
     std::vector<std::vector<float>> out(k, std::vector<float>(count));
     InProcessGroup g(k);
-    runGroup(k, g, [&](const CollectiveCall& c) {
+    runGroup(k, g, [&](const CollectiveCall &c) {
       return ringReduceScatter(c, GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F32,
                                in[c.rank].data(), out[c.rank].data(), count);
     });
-    for (int r = 0; r < k; ++r)
+    for (int r = 0; r < k; ++r) {
       for (size_t i = 0; i < count; ++i) {
         float expected = 0;
-        for (int src = 0; src < k; ++src)
+        for (int src = 0; src < k; ++src) {
           expected += in[src][r * count + i];
+        }
         ASSERT_FLOAT_EQ(out[r][i], expected) << "rank " << r << " i " << i;
       }
+    }
   }
   // all-to-all.
   {
     std::vector<std::vector<float>> out(k, std::vector<float>(count * k));
     InProcessGroup g(k);
-    runGroup(k, g, [&](const CollectiveCall& c) {
+    runGroup(k, g, [&](const CollectiveCall &c) {
       return pairwiseAllToAll(c, GRAPHRT_DTYPE_F32, in[c.rank].data(),
                               out[c.rank].data(), count);
     });
-    for (int r = 0; r < k; ++r)
-      for (int src = 0; src < k; ++src)
-        for (size_t i = 0; i < count; ++i)
+    for (int r = 0; r < k; ++r) {
+      for (int src = 0; src < k; ++src) {
+        for (size_t i = 0; i < count; ++i) {
           ASSERT_EQ(out[r][src * count + i], in[src][r * count + i]);
+        }
+      }
+    }
   }
   // broadcast from the last rank.
   {
     int root = k - 1;
     std::vector<std::vector<float>> buf = in;
     InProcessGroup g(k);
-    runGroup(k, g, [&](const CollectiveCall& c) {
+    runGroup(k, g, [&](const CollectiveCall &c) {
       return pipelinedBroadcast(c, root, GRAPHRT_DTYPE_F32, buf[c.rank].data(),
                                 count * k);
     });
-    for (int r = 0; r < k; ++r)
+    for (int r = 0; r < k; ++r) {
       ASSERT_EQ(buf[r], in[root]) << "rank " << r;
+    }
   }
 }
 
@@ -191,50 +214,59 @@ TEST_P(RingTest, HalfPrecisionReducesInFloat) {
     auto wide = [&](uint16_t h) {
       return dtype == GRAPHRT_DTYPE_BF16 ? bf16ToFloat(h) : f16ToFloat(h);
     };
-    for (graphrt_reduce_op_t op : {GRAPHRT_REDUCE_SUM, GRAPHRT_REDUCE_MEAN,
-                                   GRAPHRT_REDUCE_MAX}) {
+    for (graphrt_reduce_op_t op :
+         {GRAPHRT_REDUCE_SUM, GRAPHRT_REDUCE_MEAN, GRAPHRT_REDUCE_MAX}) {
       std::vector<std::vector<uint16_t>> in(k, std::vector<uint16_t>(count)),
           out = in;
-      for (int r = 0; r < k; ++r)
-        for (size_t i = 0; i < count; ++i)
+      for (int r = 0; r < k; ++r) {
+        for (size_t i = 0; i < count; ++i) {
           in[r][i] = narrow(value(r, i) * 3);
+        }
+      }
       InProcessGroup g(k);
-      runGroup(k, g, [&](const CollectiveCall& c) {
+      runGroup(k, g, [&](const CollectiveCall &c) {
         return ringAllReduce(c, op, dtype, in[c.rank].data(),
                              out[c.rank].data(), count);
       });
       for (size_t i = 0; i < count; ++i) {
         float expected = wide(in[0][i]);
-        for (int r = 1; r < k; ++r)
+        for (int r = 1; r < k; ++r) {
           expected = op == GRAPHRT_REDUCE_MAX
                          ? std::max(expected, wide(in[r][i]))
                          : expected + wide(in[r][i]);
-        if (op == GRAPHRT_REDUCE_MEAN)
+        }
+        if (op == GRAPHRT_REDUCE_MEAN) {
           expected /= static_cast<float>(k);
-        for (int r = 0; r < k; ++r)
+        }
+        for (int r = 0; r < k; ++r) {
           ASSERT_EQ(out[r][i], narrow(expected))
               << "dtype " << dtype << " op " << op << " rank " << r
               << " element " << i;
+        }
       }
     }
     // reduce-scatter (sum).
     std::vector<std::vector<uint16_t>> in(k, std::vector<uint16_t>(count * k)),
         out(k, std::vector<uint16_t>(count));
-    for (int r = 0; r < k; ++r)
-      for (size_t i = 0; i < count * k; ++i)
+    for (int r = 0; r < k; ++r) {
+      for (size_t i = 0; i < count * k; ++i) {
         in[r][i] = narrow(value(r, i));
+      }
+    }
     InProcessGroup g(k);
-    runGroup(k, g, [&](const CollectiveCall& c) {
+    runGroup(k, g, [&](const CollectiveCall &c) {
       return ringReduceScatter(c, GRAPHRT_REDUCE_SUM, dtype, in[c.rank].data(),
                                out[c.rank].data(), count);
     });
-    for (int r = 0; r < k; ++r)
+    for (int r = 0; r < k; ++r) {
       for (size_t i = 0; i < count; ++i) {
         float expected = 0;
-        for (int src = 0; src < k; ++src)
+        for (int src = 0; src < k; ++src) {
           expected += wide(in[src][r * count + i]);
+        }
         ASSERT_EQ(out[r][i], narrow(expected)) << "rank " << r << " i " << i;
       }
+    }
   }
 }
 
@@ -246,9 +278,9 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Collectives, IntegerReductionsAndErrors) {
   std::vector<int64_t> a = {1, -5, 9}, b = {4, 2, -10};
-  ASSERT_TRUE(reduceInto(GRAPHRT_REDUCE_MAX, GRAPHRT_DTYPE_I64, a.data(),
-                         b.data(), 3)
-                  .isOk());
+  ASSERT_TRUE(
+      reduceInto(GRAPHRT_REDUCE_MAX, GRAPHRT_DTYPE_I64, a.data(), b.data(), 3)
+          .isOk());
   EXPECT_EQ(a, (std::vector<int64_t>{4, 2, 9}));
   uint8_t u = 0;
   EXPECT_EQ(reduceInto(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_U8, &u, &u, 1).code(),
@@ -292,10 +324,12 @@ TEST(HalfFloat, RoundsToNearestEven) {
   // Every value of either type survives the round trip through f32.
   for (uint32_t h = 0; h < 0x10000; ++h) {
     uint16_t b = static_cast<uint16_t>(h);
-    if (!std::isnan(f16ToFloat(b)))
+    if (!std::isnan(f16ToFloat(b))) {
       ASSERT_EQ(floatToF16(f16ToFloat(b)), b) << "f16 " << h;
-    if (!std::isnan(bf16ToFloat(b)))
+    }
+    if (!std::isnan(bf16ToFloat(b))) {
       ASSERT_EQ(floatToBf16(bf16ToFloat(b)), b) << "bf16 " << h;
+    }
   }
 }
 
@@ -308,19 +342,20 @@ TEST(Collectives, HalfPrecisionSumsOnceRounded) {
                                            {floatToBf16(1)}},
                                      out(k, std::vector<uint16_t>(1));
   InProcessGroup g(k);
-  runGroup(k, g, [&](const CollectiveCall& c) {
+  runGroup(k, g, [&](const CollectiveCall &c) {
     return ringAllReduce(c, GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_BF16,
                          in[c.rank].data(), out[c.rank].data(), 1);
   });
-  for (int r = 0; r < k; ++r)
+  for (int r = 0; r < k; ++r) {
     EXPECT_EQ(bf16ToFloat(out[r][0]), 258.0f) << "rank " << r;
+  }
   // reduceInto rounds once per call.
   uint16_t a = floatToF16(2048), b = floatToF16(1);
-  ASSERT_TRUE(reduceInto(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F16, &a, &b, 1)
-                  .isOk());
+  ASSERT_TRUE(
+      reduceInto(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F16, &a, &b, 1).isOk());
   EXPECT_EQ(f16ToFloat(a), 2048.0f); // 2049 ties to the even 2048
   a = floatToF16(2050);
-  ASSERT_TRUE(reduceInto(GRAPHRT_REDUCE_MIN, GRAPHRT_DTYPE_F16, &a, &b, 1)
-                  .isOk());
+  ASSERT_TRUE(
+      reduceInto(GRAPHRT_REDUCE_MIN, GRAPHRT_DTYPE_F16, &a, &b, 1).isOk());
   EXPECT_EQ(f16ToFloat(a), 1.0f);
 }

@@ -1,4 +1,5 @@
-// DataFeedTest.cpp: --data batching (slicing, shuffling per (seed, epoch), padding) and CSV parsing.
+// DataFeedTest.cpp: --data batching (slicing, shuffling per (seed, epoch),
+// padding) and CSV parsing.
 #include "DataFeed.h"
 #include "Npy.h"
 
@@ -15,7 +16,7 @@ using namespace graphrt;
 namespace {
 
 // Every batch of `epochs` epochs, in feeding order.
-std::vector<std::vector<int64_t>> batches(Batcher& b, int64_t steps) {
+std::vector<std::vector<int64_t>> batches(Batcher &b, int64_t steps) {
   std::vector<std::vector<int64_t>> out;
   DataPosition pos;
   for (int64_t s = 0; s < steps; ++s) {
@@ -26,17 +27,18 @@ std::vector<std::vector<int64_t>> batches(Batcher& b, int64_t steps) {
   return out;
 }
 
-manifest::TensorSignature sig(const std::string& name, const std::string& dtype,
+manifest::TensorSignature sig(const std::string &name, const std::string &dtype,
                               std::vector<int64_t> shape) {
   manifest::TensorSignature s;
   s.set_name(name);
   s.set_dtype(dtype);
-  for (int64_t d : shape)
+  for (int64_t d : shape) {
     s.add_shape(d);
+  }
   return s;
 }
 
-std::string writeFile(const std::string& name, const std::string& text) {
+std::string writeFile(const std::string &name, const std::string &text) {
   std::string path = testing::TempDir() + "/" + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
@@ -98,9 +100,11 @@ TEST(Batcher, ShufflesByPermutationsOfSeedAndEpochOnly) {
 TEST(Batcher, BatchesWithinAnEpochNeverOverlap) {
   Batcher b(40, 8, 3, true, PartialBatch::Drop);
   std::set<int64_t> seen;
-  for (const auto& batch : batches(b, 5))
-    for (int64_t i : batch)
+  for (const auto &batch : batches(b, 5)) {
+    for (int64_t i : batch) {
       EXPECT_TRUE(seen.insert(i).second) << "example " << i << " twice";
+    }
+  }
   EXPECT_EQ(seen.size(), 40u);
 }
 
@@ -110,8 +114,9 @@ TEST(Batcher, ResumesFromAPosition) {
   // Stop after 7 batches, note the position, continue in a new batcher.
   Batcher first(23, 4, 11, true, PartialBatch::Drop);
   DataPosition pos;
-  for (int s = 0; s < 7; ++s)
+  for (int s = 0; s < 7; ++s) {
     first.batchAt(pos, &pos);
+  }
   Batcher second(23, 4, 11, true, PartialBatch::Drop);
   for (int s = 7; s < 12; ++s) {
     DataPosition next;
@@ -160,13 +165,13 @@ TEST(Csv, ConvertsIntegersIncludingSavetxtsFloats) {
 TEST(Csv, NamesTheLineAndColumnOfABadValue) {
   std::string out;
   int64_t rows = 0;
-  Status st = parseCsv("1,2\n3,x\n", "bad.csv", "x", 2, GRAPHRT_DTYPE_F32, &out,
-                       &rows);
+  Status st =
+      parseCsv("1,2\n3,x\n", "bad.csv", "x", 2, GRAPHRT_DTYPE_F32, &out, &rows);
   EXPECT_EQ(st.code(), GRAPHRT_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(st.message(),
             "--data x: 'bad.csv' line 2 column 2: 'x' is not a number");
-  st = parseCsv("1,2\n3\n", "short.csv", "x", 2, GRAPHRT_DTYPE_F32, &out,
-                &rows);
+  st =
+      parseCsv("1,2\n3\n", "short.csv", "x", 2, GRAPHRT_DTYPE_F32, &out, &rows);
   EXPECT_EQ(st.message(), "--data x: 'short.csv' line 2 has 1 columns, input "
                           "'x' needs 2 per example");
   st = parseCsv("1.5\n", "y.csv", "y", 1, GRAPHRT_DTYPE_I32, &out, &rows);
@@ -180,7 +185,8 @@ TEST(Csv, NamesTheLineAndColumnOfABadValue) {
 
 TEST(DataFile, ReadsCsvAndNpyAgainstTheInputsShape) {
   DataFile f;
-  std::string csv = writeFile("graphrt_feed.csv", "1,2,3,4\n5,6,7,8\n9,10,11,12\n");
+  std::string csv =
+      writeFile("graphrt_feed.csv", "1,2,3,4\n5,6,7,8\n9,10,11,12\n");
   Status st = readDataFile(sig("x", "f32", {2, 2, 2}), csv, &f);
   ASSERT_TRUE(st.isOk()) << st.toString();
   EXPECT_EQ(f.examples, 3);

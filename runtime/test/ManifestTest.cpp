@@ -1,4 +1,5 @@
-// ManifestTest.cpp: manifest.json parsing, validation errors and file verification.
+// ManifestTest.cpp: manifest.json parsing, validation errors and file
+// verification.
 #include "Manifest.h"
 #include "Sha256.h"
 
@@ -14,7 +15,7 @@ using namespace graphrt;
 
 namespace {
 
-const char* const kHashA =
+const char *const kHashA =
     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
 
 // A valid two-task manifest; tests patch one thing at a time.
@@ -35,21 +36,23 @@ std::string validJson() {
   "collective_groups": [{"name": "all", "tasks": ["a", "b"]}],
   "files": [{"path": "a.so", "sha256": ")") +
          kHashA + R"(", "size": 3},
-            {"path": "w.bin", "sha256": ")" + kHashA +
+            {"path": "w.bin", "sha256": ")" +
+         kHashA +
          R"(", "size": 12}]
 })";
 }
 
-std::string replaced(std::string s, const std::string& from,
-                     const std::string& to) {
+std::string replaced(std::string s, const std::string &from,
+                     const std::string &to) {
   size_t at = s.find(from);
   EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos)
+  if (at != std::string::npos) {
     s.replace(at, from.size(), to);
+  }
   return s;
 }
 
-std::string errorOf(const std::string& json) {
+std::string errorOf(const std::string &json) {
   manifest::Manifest m;
   Status st = parseManifest(json, &m);
   EXPECT_FALSE(st.isOk());
@@ -73,9 +76,10 @@ TEST(Manifest, ParsesValid) {
 }
 
 TEST(Manifest, DTypeNamesRoundTrip) {
-  for (const char* n : {"f32", "f64", "i32", "i64", "u8", "i8", "bool", "f16",
-                        "bf16", "i16", "u16", "u32", "u64"})
+  for (const char *n : {"f32", "f64", "i32", "i64", "u8", "i8", "bool", "f16",
+                        "bf16", "i16", "u16", "u32", "u64"}) {
     EXPECT_STREQ(dtypeName(parseDType(n)), n);
+  }
   EXPECT_EQ(parseDType("float"), GRAPHRT_DTYPE_INVALID);
   EXPECT_EQ(parseDType(""), GRAPHRT_DTYPE_INVALID);
   EXPECT_STREQ(dtypeName(GRAPHRT_DTYPE_INVALID), "invalid");
@@ -84,7 +88,7 @@ TEST(Manifest, DTypeNamesRoundTrip) {
 TEST(Manifest, DTypeTableCoversEveryEnumValueOnce) {
   // graphc's bundle writer and the runtime both read this table: every
   // graphrt_dtype_t after INVALID appears once, in enum order, with a size.
-  const std::vector<DTypeName>& table = allDTypes();
+  const std::vector<DTypeName> &table = allDTypes();
   ASSERT_EQ(table.size(), static_cast<size_t>(GRAPHRT_DTYPE_U2));
   std::set<std::string> names;
   for (size_t i = 0; i < table.size(); ++i) {
@@ -99,7 +103,7 @@ TEST(Manifest, DTypeTableCoversEveryEnumValueOnce) {
 TEST(Manifest, SmallDTypesAreOneBytePerElement) {
   // ONNX's small types, appended after u64 in this order.
   int value = GRAPHRT_DTYPE_U64;
-  for (const char* n : {"f8e4m3fn", "f8e4m3fnuz", "f8e5m2", "f8e5m2fnuz",
+  for (const char *n : {"f8e4m3fn", "f8e4m3fnuz", "f8e5m2", "f8e5m2fnuz",
                         "f8e8m0", "f4e2m1", "i4", "u4", "i2", "u2"}) {
     graphrt_dtype_t d = parseDType(n);
     EXPECT_EQ(d, ++value) << n;
@@ -109,9 +113,9 @@ TEST(Manifest, SmallDTypesAreOneBytePerElement) {
 }
 
 struct BadCase {
-  const char* from;
-  const char* to;
-  const char* expected;
+  const char *from;
+  const char *to;
+  const char *expected;
 };
 
 TEST(Manifest, ValidationErrors) {
@@ -123,12 +127,14 @@ TEST(Manifest, ValidationErrors) {
       {"\"index\": 1", "\"index\": 0",
        "task 'b': worker:0 is used by another task"},
       {"\"index\": 1", "\"index\": -1", "task 'b': index -1 is negative"},
-      {"\"library\": \"a.so\",\n     \"entry\"", "\"library\": \"z.so\",\n     \"entry\"",
+      {"\"library\": \"a.so\",\n     \"entry\"",
+       "\"library\": \"z.so\",\n     \"entry\"",
        "task 'a': library 'z.so' is not listed in files"},
       {"graphrt_task_descriptor_v1\"", "graphrt_task_descriptor_v9\"",
        "task 'a': entry 'graphrt_task_descriptor_v9' is not "
        "graphrt_task_descriptor_v1"},
-      {"\"dtype\": \"f32\", \"shape\": [2, 3]", "\"dtype\": \"f33\", \"shape\": [2, 3]",
+      {"\"dtype\": \"f32\", \"shape\": [2, 3]",
+       "\"dtype\": \"f33\", \"shape\": [2, 3]",
        "task 'a': input 'x': unknown dtype 'f33'"},
       {"[2, 3]", "[2, -3]",
        "task 'a': input 'x': dimension 1 is -3, expected a static size >= 0"},
@@ -148,8 +154,8 @@ TEST(Manifest, ValidationErrors) {
        "collective group 'all': no member tasks"},
       {"\"path\": \"w.bin\"", "\"path\": \"../w.bin\"",
        "file path '../w.bin' must be relative and stay inside the bundle"},
-      {"\"path\": \"w.bin\", \"sha256\": \"ba78", "\"path\": \"w.bin\", \"sha256\": \"BA78",
-       "file 'w.bin': sha256 'BA78"},
+      {"\"path\": \"w.bin\", \"sha256\": \"ba78",
+       "\"path\": \"w.bin\", \"sha256\": \"BA78", "file 'w.bin': sha256 'BA78"},
       {"\"name\": \"y\"", "\"name\": \"y\", \"slot_of\": \"w\"",
        "task 'b': output 'y': only variables may be marked replica_of or "
        "slot_of"},
@@ -158,7 +164,7 @@ TEST(Manifest, ValidationErrors) {
        "slot_of"},
       {"\"name\": \"pair\"", "\"nmae\": \"pair\"", "malformed JSON"},
   };
-  for (const BadCase& c : cases) {
+  for (const BadCase &c : cases) {
     std::string msg = errorOf(replaced(validJson(), c.from, c.to));
     EXPECT_NE(msg.find(c.expected), std::string::npos)
         << "expected '" << c.expected << "' in '" << msg << "'";
@@ -168,18 +174,17 @@ TEST(Manifest, ValidationErrors) {
 
 TEST(Manifest, CarriesReplicaAndSlotMarksOfVariables) {
   manifest::Manifest m;
-  std::string json = replaced(
-      validJson(), "\"file\": \"w.bin\"",
-      "\"file\": \"w.bin\", \"replica_of\": \"v\", \"slot_of\": \"\"");
+  std::string json =
+      replaced(validJson(), "\"file\": \"w.bin\"",
+               "\"file\": \"w.bin\", \"replica_of\": \"v\", \"slot_of\": \"\"");
   Status st = parseManifest(json, &m);
   ASSERT_TRUE(st.isOk()) << st.toString();
-  const manifest::TensorSignature& w = m.tasks(0).variables(0);
+  const manifest::TensorSignature &w = m.tasks(0).variables(0);
   EXPECT_EQ(w.replica_of(), "v");
   // An empty slot_of (Adam's beta powers) is still a slot.
   EXPECT_TRUE(w.has_slot_of());
   EXPECT_FALSE(m.tasks(0).inputs(0).has_slot_of());
-  EXPECT_NE(printManifestJson(m).find("\"slot_of\": \"\""),
-            std::string::npos);
+  EXPECT_NE(printManifestJson(m).find("\"slot_of\": \"\""), std::string::npos);
 }
 
 TEST(Manifest, PrintedJsonParsesBackToTheSameMessage) {

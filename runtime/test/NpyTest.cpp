@@ -15,12 +15,14 @@ TEST(Npy, RoundTripsShapesAndDTypes) {
     a.dtype = GRAPHRT_DTYPE_F64;
     a.shape = shape;
     int64_t n = 1;
-    for (int64_t d : shape)
+    for (int64_t d : shape) {
       n *= d;
+    }
     std::vector<double> v(n);
-    for (int64_t i = 0; i < n; ++i)
+    for (int64_t i = 0; i < n; ++i) {
       v[i] = 0.5 * i - 1;
-    a.data.assign(reinterpret_cast<const char*>(v.data()), n * 8);
+    }
+    a.data.assign(reinterpret_cast<const char *>(v.data()), n * 8);
     std::string path = testing::TempDir() + "/graphrt_npy_rt.npy";
     ASSERT_TRUE(writeNpy(path, a).isOk());
     NpyArray b;
@@ -43,7 +45,7 @@ TEST(Npy, ReadsANumPyWrittenHeader) {
   file += '\0';
   file += header;
   int32_t v[3] = {0, 1, 2};
-  file.append(reinterpret_cast<const char*>(v), 12);
+  file.append(reinterpret_cast<const char *>(v), 12);
   std::string path = testing::TempDir() + "/graphrt_npy_np.npy";
   std::ofstream(path, std::ios::binary) << file;
   NpyArray a;
@@ -81,7 +83,7 @@ TEST(Npy, WritesBFloat16AsItsFloat32Widening) {
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
     uint16_t half = static_cast<uint16_t>(bits >> 16);
-    a.data.append(reinterpret_cast<const char*>(&half), 2);
+    a.data.append(reinterpret_cast<const char *>(&half), 2);
   }
   std::string path = testing::TempDir() + "/graphrt_npy_bf16.npy";
   ASSERT_TRUE(writeNpy(path, a).isOk());
@@ -101,8 +103,9 @@ TEST(Npy, WritesSmallTypesAsBytes) {
   // f8/f4 bit patterns and u4/u2 values as uint8, i4/i2 values as int8.
   for (auto [dtype, descr] :
        {std::pair{GRAPHRT_DTYPE_F8E4M3FN, "|u1"},
-        std::pair{GRAPHRT_DTYPE_F4E2M1, "|u1"}, std::pair{GRAPHRT_DTYPE_U4, "|u1"},
-        std::pair{GRAPHRT_DTYPE_I4, "|i1"}, std::pair{GRAPHRT_DTYPE_I2, "|i1"}}) {
+        std::pair{GRAPHRT_DTYPE_F4E2M1, "|u1"},
+        std::pair{GRAPHRT_DTYPE_U4, "|u1"}, std::pair{GRAPHRT_DTYPE_I4, "|i1"},
+        std::pair{GRAPHRT_DTYPE_I2, "|i1"}}) {
     NpyArray a;
     a.dtype = dtype;
     a.shape = {3};
@@ -126,9 +129,9 @@ TEST(Npy, WritesSmallTypesAsBytes) {
 // (graph-run died in std::terminate), and dimensions whose product wraps
 // around 2^64 could match a short data section.
 TEST(Npy, RejectsShapesThatDoNotFit) {
-  auto read = [](const std::string& shape, size_t dataBytes) {
-    std::string header = "{'descr': '<u2', 'fortran_order': False, 'shape': " +
-                         shape + ", }\n";
+  auto read = [](const std::string &shape, size_t dataBytes) {
+    std::string header =
+        "{'descr': '<u2', 'fortran_order': False, 'shape': " + shape + ", }\n";
     std::string file = std::string("\x93NUMPY\x01\x00", 8);
     file += static_cast<char>(header.size());
     file += '\0';
@@ -140,8 +143,9 @@ TEST(Npy, RejectsShapesThatDoNotFit) {
   };
   Status huge = read("(4,6666666666666666666666)", 8);
   EXPECT_EQ(huge.code(), GRAPHRT_STATUS_INVALID_ARGUMENT);
-  EXPECT_NE(huge.message().find("dimension 6666666666666666666666 is too large"),
-            std::string::npos)
+  EXPECT_NE(
+      huge.message().find("dimension 6666666666666666666666 is too large"),
+      std::string::npos)
       << huge.message();
   // 2^32 * 2^32 elements wrap to 0 in 64 bits; so would 0 bytes of data.
   Status wrapped = read("(4294967296, 4294967296)", 0);

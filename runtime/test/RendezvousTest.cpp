@@ -1,4 +1,5 @@
-// RendezvousTest.cpp: the rendezvous in both arrival orders, deadlines, cancellation.
+// RendezvousTest.cpp: the rendezvous in both arrival orders, deadlines,
+// cancellation.
 #include "Rendezvous.h"
 
 #include <gtest/gtest.h>
@@ -26,15 +27,15 @@ TEST(Rendezvous, SenderFirst) {
 TEST(Rendezvous, ReceiverFirstGetsDataWrittenInPlace) {
   Rendezvous r;
   int32_t out[4] = {};
-  std::thread consumer([&] {
-    ASSERT_TRUE(r.take("k", out, sizeof out, in(5000ms)).isOk());
-  });
+  std::thread consumer(
+      [&] { ASSERT_TRUE(r.take("k", out, sizeof out, in(5000ms)).isOk()); });
   // Wait until the consumer is registered, then produce in two chunks.
-  while (r.waitingOn() != "k")
+  while (r.waitingOn() != "k") {
     std::this_thread::sleep_for(1ms);
-  char* target = nullptr;
+  }
+  char *target = nullptr;
   ASSERT_TRUE(r.beginIncoming("k", sizeof out, &target).isOk());
-  EXPECT_EQ(target, reinterpret_cast<char*>(out)); // no staging copy
+  EXPECT_EQ(target, reinterpret_cast<char *>(out)); // no staging copy
   int32_t v[4] = {5, 6, 7, 8};
   std::memcpy(target, v, 8);
   std::memcpy(target + 8, v + 2, 8);
@@ -73,7 +74,7 @@ TEST(Rendezvous, DeadlineExpires) {
 
 TEST(Rendezvous, ProducerFailurePropagates) {
   Rendezvous r;
-  char* target;
+  char *target;
   ASSERT_TRUE(r.beginIncoming("k", 8, &target).isOk());
   r.finishIncoming("k", Status(GRAPHRT_STATUS_DATA_LOSS, "stream broke"));
   char out[8];
@@ -88,8 +89,9 @@ TEST(Rendezvous, CancelWakesWaiters) {
     EXPECT_EQ(st.code(), GRAPHRT_STATUS_CANCELLED);
     EXPECT_EQ(st.message(), "job aborted");
   });
-  while (r.waitingOn().empty())
+  while (r.waitingOn().empty()) {
     std::this_thread::sleep_for(1ms);
+  }
   r.cancel(Status(GRAPHRT_STATUS_CANCELLED, "job aborted"));
   consumer.join();
   char v = 0;
@@ -102,7 +104,7 @@ TEST(Rendezvous, CancelWakesWaiters) {
 // declared size are refused.
 TEST(Rendezvous, StagingFollowsWrittenBytesNotTheDeclaredSize) {
   Rendezvous r;
-  char* target = nullptr;
+  char *target = nullptr;
   const size_t huge = size_t(1) << 62;
   ASSERT_TRUE(r.beginIncoming("k", huge, &target).isOk());
   ASSERT_TRUE(r.growIncoming("k", 3, &target).isOk());

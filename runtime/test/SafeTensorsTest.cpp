@@ -1,6 +1,7 @@
-// SafeTensorsTest.cpp: the safetensors codec (layout, round trip, damage) and checkpoint selection.
-#include "Checkpoint.h"
+// SafeTensorsTest.cpp: the safetensors codec (layout, round trip, damage) and
+// checkpoint selection.
 #include "SafeTensors.h"
+#include "Checkpoint.h"
 
 #include <gtest/gtest.h>
 
@@ -12,17 +13,17 @@ using namespace graphrt;
 
 namespace {
 
-SafeTensor tensor(const std::string& name, std::vector<float> v,
+SafeTensor tensor(const std::string &name, std::vector<float> v,
                   std::vector<int64_t> shape) {
   SafeTensor t;
   t.name = name;
   t.dtype = GRAPHRT_DTYPE_F32;
   t.shape = std::move(shape);
-  t.data.assign(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+  t.data.assign(reinterpret_cast<const char *>(v.data()), v.size() * 4);
   return t;
 }
 
-std::string freshDir(const std::string& name) {
+std::string freshDir(const std::string &name) {
   std::string dir = testing::TempDir() + "/" + name;
   std::string cmd = "rm -rf '" + dir + "'";
   (void)std::system(cmd.c_str());
@@ -42,9 +43,10 @@ TEST(SafeTensors, LaysOutHeaderLengthJsonAndAlignedData) {
   std::memcpy(&n, bytes.data(), 8); // little-endian host
   EXPECT_EQ((8 + n) % 8, 0u);
   std::string header = bytes.substr(8, n);
-  EXPECT_EQ(header.substr(0, header.find_last_not_of(' ') + 1),
-            "{\"__metadata__\":{\"k\":\"v\"},\"a\":{\"dtype\":\"F32\",\"shape\":"
-            "[3],\"data_offsets\":[0,12]}}");
+  EXPECT_EQ(
+      header.substr(0, header.find_last_not_of(' ') + 1),
+      "{\"__metadata__\":{\"k\":\"v\"},\"a\":{\"dtype\":\"F32\",\"shape\":"
+      "[3],\"data_offsets\":[0,12]}}");
   EXPECT_EQ(bytes.size(), 8 + n + 12);
   EXPECT_EQ(bytes.substr(8 + n), f.tensors[0].data);
 }
@@ -96,8 +98,9 @@ TEST(SafeTensors, RefusesAShapeWhoseSizeWraps) {
                        "4294967296],\"data_offsets\":[0,0]}}";
   std::string bytes(8, '\0');
   uint64_t n = header.size();
-  for (int i = 0; i < 8; ++i)
+  for (int i = 0; i < 8; ++i) {
     bytes[i] = static_cast<char>((n >> (8 * i)) & 0xff);
+  }
   bytes += header;
   SafeTensorsFile g;
   Status st = decodeSafeTensors(bytes, &g);
@@ -115,9 +118,9 @@ TEST(Checkpoint, WritesAtomicallyAndPicksTheNewestValid) {
   for (int64_t step : {2, 4, 6, 8}) {
     info.step = step;
     info.position = DataPosition{step / 4, step % 4};
-    ASSERT_TRUE(writeCheckpoint(dir, info,
-                                {tensor("t/v", {float(step)}, {1})}, &path)
-                    .isOk());
+    ASSERT_TRUE(
+        writeCheckpoint(dir, info, {tensor("t/v", {float(step)}, {1})}, &path)
+            .isOk());
   }
   EXPECT_EQ(path, dir + "/ckpt-8.safetensors");
   struct stat st;

@@ -5,22 +5,22 @@
 // the worker (and, under TLS, a certificate from the job's CA), and delivers
 // what they carry into the rendezvous. The variable RPCs that checkpoints use
 // are also checked here, on a loaded task, since they share the harness.
-#include "DataPlane.h"
 #include "Security.h"
+#include "DataPlane.h"
 #include "Worker.h"
 
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
-#include <thread>
-#include <vector>
 #include <string>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace graphrt {
 namespace {
@@ -324,7 +324,8 @@ struct DataFixture {
   std::unique_ptr<DataServer> server;
   explicit DataFixture(std::shared_ptr<DataTls> tls) {
     server = std::make_unique<DataServer>(
-        std::move(tls), [s = sink]() -> std::shared_ptr<DataSink> { return s; });
+        std::move(tls),
+        [s = sink]() -> std::shared_ptr<DataSink> { return s; });
     Status st = server->start("127.0.0.1");
     EXPECT_TRUE(st.isOk()) << st.message();
   }
@@ -337,8 +338,9 @@ struct DataFixture {
   // Whether a message sent on `conn` reaches the rendezvous.
   bool delivers(DataConnection &conn, const std::string &key) {
     int v = 42, got = 0;
-    if (!conn.send(key, &v, sizeof v).isOk())
+    if (!conn.send(key, &v, sizeof v).isOk()) {
       return false;
+    }
     Status st = sink->rdv.take(key, &got, sizeof got,
                                Clock::now() + std::chrono::milliseconds(700));
     return st.isOk() && got == 42;
@@ -347,16 +349,17 @@ struct DataFixture {
 
 std::vector<float> pattern(size_t n) {
   std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < n; ++i) {
     v[i] = static_cast<float>(i % 1009) * 0.5f;
+  }
   return v;
 }
 
 TEST(DataPlaneTest, DeliversIntoAPostedBufferAndStagesOtherwise) {
   DataFixture f(nullptr);
   std::unique_ptr<DataConnection> conn;
-  ASSERT_TRUE(f.connect(f.server->issueNonce("src"), "src", nullptr, &conn)
-                  .isOk());
+  ASSERT_TRUE(
+      f.connect(f.server->issueNonce("src"), "src", nullptr, &conn).isOk());
   std::vector<float> big = pattern(3 << 20); // 12 MiB, several read slices
   // Posted before the send: the reader thread writes in place.
   std::vector<float> posted(big.size());
@@ -366,10 +369,10 @@ TEST(DataPlaneTest, DeliversIntoAPostedBufferAndStagesOtherwise) {
   ASSERT_TRUE(conn->send("b", big.data(), 4096).isOk());
   ASSERT_TRUE(conn->send("empty", nullptr, 0).isOk());
   auto deadline = Clock::now() + std::chrono::seconds(10);
-  ASSERT_TRUE(f.sink->rdv
-                  .take("a", posted.data(), posted.size() * sizeof(float),
-                        deadline)
-                  .isOk());
+  ASSERT_TRUE(
+      f.sink->rdv
+          .take("a", posted.data(), posted.size() * sizeof(float), deadline)
+          .isOk());
   EXPECT_EQ(posted, big);
   std::vector<float> small(1024);
   ASSERT_TRUE(f.sink->rdv.take("b", small.data(), 4096, deadline).isOk());

@@ -10,7 +10,7 @@ using namespace graphrt;
 
 namespace {
 
-void varint(std::string& out, uint64_t v) {
+void varint(std::string &out, uint64_t v) {
   while (v >= 0x80) {
     out.push_back(static_cast<char>((v & 0x7f) | 0x80));
     v >>= 7;
@@ -20,9 +20,9 @@ void varint(std::string& out, uint64_t v) {
 
 /// The wire bytes of a TensorProto with `dims`, `dataType` and either
 /// raw_data (field 9) or int32_data (field 5, packed).
-std::string tensorProto(const std::vector<int64_t>& dims, int dataType,
-                        const std::string& raw,
-                        const std::vector<int32_t>& int32Data = {}) {
+std::string tensorProto(const std::vector<int64_t> &dims, int dataType,
+                        const std::string &raw,
+                        const std::vector<int32_t> &int32Data = {}) {
   std::string out;
   for (int64_t d : dims) {
     varint(out, (1 << 3) | 0);
@@ -32,8 +32,9 @@ std::string tensorProto(const std::vector<int64_t>& dims, int dataType,
   varint(out, static_cast<uint64_t>(dataType));
   if (!int32Data.empty()) {
     std::string packed;
-    for (int32_t v : int32Data)
+    for (int32_t v : int32Data) {
       varint(packed, static_cast<uint64_t>(static_cast<int64_t>(v)));
+    }
     varint(out, (5 << 3) | 2);
     varint(out, packed.size());
     out += packed;
@@ -45,7 +46,7 @@ std::string tensorProto(const std::vector<int64_t>& dims, int dataType,
   return out;
 }
 
-Status readBytes(const std::string& bytes, NpyArray* out) {
+Status readBytes(const std::string &bytes, NpyArray *out) {
   // One file per test: ctest runs the tests as parallel processes.
   std::string path =
       testing::TempDir() + "/graphrt_tensorproto_" +
@@ -54,11 +55,12 @@ Status readBytes(const std::string& bytes, NpyArray* out) {
   return readTensorProto(path, out);
 }
 
-std::vector<int> elements(const NpyArray& a, bool isSigned) {
+std::vector<int> elements(const NpyArray &a, bool isSigned) {
   std::vector<int> v;
-  for (char c : a.data)
+  for (char c : a.data) {
     v.push_back(isSigned ? static_cast<int>(static_cast<int8_t>(c))
                          : static_cast<int>(static_cast<uint8_t>(c)));
+  }
   return v;
 }
 
@@ -68,15 +70,14 @@ TEST(TensorProto, UnpacksInt4LowNibbleFirstSignExtended) {
   // ONNX INT4 (22): -8..7 then 0, packed two per byte, the odd count padded.
   NpyArray a;
   Status st = readBytes(
-      tensorProto({17}, 22, std::string("\x98\xba\xdc\xfe\x10\x32\x54\x76\x00",
-                                        9)),
+      tensorProto({17}, 22,
+                  std::string("\x98\xba\xdc\xfe\x10\x32\x54\x76\x00", 9)),
       &a);
   ASSERT_TRUE(st.isOk()) << st.toString();
   EXPECT_EQ(a.dtype, GRAPHRT_DTYPE_I4);
   EXPECT_EQ(a.shape, std::vector<int64_t>({17}));
-  EXPECT_EQ(elements(a, true),
-            std::vector<int>({-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4,
-                              5, 6, 7, 0}));
+  EXPECT_EQ(elements(a, true), std::vector<int>({-8, -7, -6, -5, -4, -3, -2, -1,
+                                                 0, 1, 2, 3, 4, 5, 6, 7, 0}));
 }
 
 TEST(TensorProto, UnpacksUInt4ZeroExtended) {
@@ -128,8 +129,8 @@ TEST(TensorProto, RefusesAShortPackedBuffer) {
 // reader of the array would run off its end).
 TEST(TensorProto, RefusesDimsWhoseProductOverflows) {
   NpyArray a;
-  Status st = readBytes(
-      tensorProto({int64_t(1) << 32, int64_t(1) << 32}, 1, ""), &a);
+  Status st =
+      readBytes(tensorProto({int64_t(1) << 32, int64_t(1) << 32}, 1, ""), &a);
   ASSERT_FALSE(st.isOk());
   EXPECT_NE(st.message().find("dims have too many elements"), std::string::npos)
       << st.message();

@@ -1,4 +1,5 @@
-// TransferTest.cpp: chunking a tensor and reassembling the stream in a rendezvous.
+// TransferTest.cpp: chunking a tensor and reassembling the stream in a
+// rendezvous.
 #include "Transfer.h"
 
 #include <gtest/gtest.h>
@@ -12,22 +13,24 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::vector<rpc::TensorChunk> chunk(const std::string& data, size_t chunkBytes) {
+std::vector<rpc::TensorChunk> chunk(const std::string &data,
+                                    size_t chunkBytes) {
   std::vector<rpc::TensorChunk> out;
   EXPECT_TRUE(writeChunks("s0/p/k", "src", data.data(), data.size(), chunkBytes,
-                          [&](const rpc::TensorChunk& c) {
+                          [&](const rpc::TensorChunk &c) {
                             out.push_back(c);
                             return true;
                           }));
   return out;
 }
 
-std::function<bool(rpc::TensorChunk*)>
+std::function<bool(rpc::TensorChunk *)>
 reader(std::deque<rpc::TensorChunk> chunks) {
   auto q = std::make_shared<std::deque<rpc::TensorChunk>>(std::move(chunks));
-  return [q](rpc::TensorChunk* c) {
-    if (q->empty())
+  return [q](rpc::TensorChunk *c) {
+    if (q->empty()) {
       return false;
+    }
     *c = q->front();
     q->pop_front();
     return true;
@@ -36,8 +39,9 @@ reader(std::deque<rpc::TensorChunk> chunks) {
 
 std::string pattern(size_t n) {
   std::string s(n, '\0');
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < n; ++i) {
     s[i] = static_cast<char>(i * 31 + 7);
+  }
   return s;
 }
 
@@ -47,7 +51,7 @@ TEST(Transfer, ChunkBoundaries) {
   struct Case {
     size_t bytes, chunkBytes, chunks;
   } cases[] = {{0, 4, 1}, {1, 4, 1}, {8, 4, 2}, {9, 4, 3}, {100, 1000, 1}};
-  for (const Case& c : cases) {
+  for (const Case &c : cases) {
     std::string data = pattern(c.bytes);
     std::vector<rpc::TensorChunk> chunks = chunk(data, c.chunkBytes);
     ASSERT_EQ(chunks.size(), c.chunks) << c.bytes << "/" << c.chunkBytes;
@@ -58,8 +62,9 @@ TEST(Transfer, ChunkBoundaries) {
       EXPECT_EQ(chunks[i].offset(), joined.size());
       EXPECT_EQ(chunks[i].total_bytes(), c.bytes);
       EXPECT_LE(chunks[i].data().size(), c.chunkBytes);
-      if (i > 0)
+      if (i > 0) {
         EXPECT_TRUE(chunks[i].key().empty()); // header only once
+      }
       joined += chunks[i].data();
     }
     EXPECT_EQ(joined, data);
@@ -69,8 +74,9 @@ TEST(Transfer, ChunkBoundaries) {
 TEST(Transfer, StopsWhenTheStreamBreaks) {
   std::string data = pattern(40);
   int writes = 0;
-  EXPECT_FALSE(writeChunks("k", "s", data.data(), data.size(), 10,
-                           [&](const rpc::TensorChunk&) { return ++writes < 2; }));
+  EXPECT_FALSE(
+      writeChunks("k", "s", data.data(), data.size(), 10,
+                  [&](const rpc::TensorChunk &) { return ++writes < 2; }));
   EXPECT_EQ(writes, 2);
 }
 
@@ -85,8 +91,8 @@ TEST(Transfer, ReassemblesInEitherArrivalOrder) {
                     .isOk());
     EXPECT_EQ(got, 1000u);
     std::string out(1000, '\0');
-    ASSERT_TRUE(rdv.take("s0/p/k", out.data(), out.size(), Clock::now() + 1s)
-                    .isOk());
+    ASSERT_TRUE(
+        rdv.take("s0/p/k", out.data(), out.size(), Clock::now() + 1s).isOk());
     EXPECT_EQ(out, data);
   }
   // Receiver first: chunks land in its buffer directly. Chunks may also
@@ -98,8 +104,9 @@ TEST(Transfer, ReassemblesInEitherArrivalOrder) {
       EXPECT_TRUE(
           rdv.take("s0/p/k", out.data(), out.size(), Clock::now() + 5s).isOk());
     });
-    while (rdv.waitingOn().empty())
+    while (rdv.waitingOn().empty()) {
       std::this_thread::sleep_for(1ms);
+    }
     auto chunks = chunk(data, 64);
     std::deque<rpc::TensorChunk> q(chunks.begin(), chunks.end());
     std::swap(q[1], q[5]);
@@ -116,8 +123,8 @@ TEST(Transfer, TruncatedAndOverrunningStreamsFailTheConsumer) {
   {
     Rendezvous rdv;
     uint64_t got = 0;
-    Status st = receiveChunks(rdv, reader({chunks.begin(), chunks.end() - 1}),
-                              &got);
+    Status st =
+        receiveChunks(rdv, reader({chunks.begin(), chunks.end() - 1}), &got);
     EXPECT_EQ(st.code(), GRAPHRT_STATUS_DATA_LOSS);
     EXPECT_NE(st.message().find("ended after 90 of 100 bytes"),
               std::string::npos)

@@ -23,32 +23,40 @@ void usage() {
       "  --repeat R           run the steps R times, variables carried over\n"
       "  --input NAME=FILE    feed input NAME from a .npy or an ONNX\n"
       "                       TensorProto .pb file (repeatable)\n"
-      "  --data NAME=FILE     feed input NAME a new batch every step from a .npy\n"
-      "                       or .csv file of examples (one per row; repeatable,\n"
+      "  --data NAME=FILE     feed input NAME a new batch every step from a "
+      ".npy\n"
+      "                       or .csv file of examples (one per row; "
+      "repeatable,\n"
       "                       every file the same number of examples)\n"
       "  --epochs E           with --data: run E passes over the examples\n"
       "                       (default: one, unless --steps is given)\n"
       "  --seed N             shuffle the examples of each epoch in an order\n"
-      "                       that depends only on N and the epoch (default 0)\n"
+      "                       that depends only on N and the epoch (default "
+      "0)\n"
       "  --no-shuffle         feed the examples in file order\n"
       "  --partial-batch=drop|pad\n"
       "                       a last batch smaller than the batch size is\n"
-      "                       dropped (the default) or padded with the epoch's\n"
+      "                       dropped (the default) or padded with the "
+      "epoch's\n"
       "                       first examples\n"
       "  --checkpoint-dir DIR write DIR/ckpt-STEP.safetensors (every task's\n"
       "                       variables, the step and the data position) at\n"
       "                       the end of the run, atomically\n"
       "  --checkpoint-every K also after every K steps\n"
       "  --restore            resume from the newest valid checkpoint in the\n"
-      "                       --checkpoint-dir (--steps/--epochs count from 0)\n"
+      "                       --checkpoint-dir (--steps/--epochs count from "
+      "0)\n"
       "  --save FILE          write the final weights to FILE (safetensors),\n"
-      "                       under the model's names, without optimizer slots\n"
+      "                       under the model's names, without optimizer "
+      "slots\n"
       "  --max-restarts R     when a worker dies or stalls, restart the job's\n"
       "                       local workers from the last checkpoint, up to R\n"
       "                       times (default 0)\n"
       "  --deterministic      fixed OpenMP schedule in the workers, and check\n"
-      "                       that a restored checkpoint is in the workers bit\n"
-      "                       for bit (reductions already run in a fixed order)\n"
+      "                       that a restored checkpoint is in the workers "
+      "bit\n"
+      "                       for bit (reductions already run in a fixed "
+      "order)\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
       "  --loss NAME          the scalar float output reported as the loss on\n"
       "                       the progress line and in --metrics (default:\n"
@@ -61,23 +69,28 @@ void usage() {
       "  --trace FILE         write a Chrome/Perfetto trace (JSON) of every\n"
       "                       task's compute, sends, receives, collectives\n"
       "  --progress / --no-progress\n"
-      "                       force the live progress line on or off (default:\n"
+      "                       force the live progress line on or off "
+      "(default:\n"
       "                       on when stderr is a terminal)\n"
-      "  --worker PATH        graph-worker binary (default: next to graph-run)\n"
-      "  --stall-timeout SEC  a worker that answers no health check this long,\n"
+      "  --worker PATH        graph-worker binary (default: next to "
+      "graph-run)\n"
+      "  --stall-timeout SEC  a worker that answers no health check this "
+      "long,\n"
       "                       or a job whose running tasks all wait in\n"
       "                       communication with no progress anywhere this\n"
       "                       long (a deadlock), is stalled (default 60); a\n"
       "                       task that computes is never stalled\n"
       "  --step-timeout SEC   fail any step longer than SEC (default 0: none)\n"
-      "  --recv-timeout SEC   per-receive deadline in the workers (default 30)\n"
+      "  --recv-timeout SEC   per-receive deadline in the workers (default "
+      "30)\n"
       "  --start-timeout SEC  worker start and connect deadline (default 20)\n"
       "  --heartbeat-ms MS    health check period (default 200)\n"
       "  --data-plane MODE    how tensors move between workers: tcp (direct\n"
       "                       connections, TLS under --tls-*; the default) or\n"
       "                       grpc (Transport.Transfer chunk streams); the\n"
       "                       default comes from $GRAPHRT_DATA_PLANE if set\n"
-      "  --chunk-bytes N      chunk size of the grpc data plane (default 1 MiB)\n"
+      "  --chunk-bytes N      chunk size of the grpc data plane (default 1 "
+      "MiB)\n"
       "  --quiet              print only errors\n"
       "  --emit-k8s DIR       write DIR/job.json (an Indexed Job, one pod per\n"
       "                       task) and DIR/service.json (a headless Service)\n"
@@ -85,10 +98,13 @@ void usage() {
       "                       flags passed on; runs nothing\n"
       "  --image IMAGE        container image for --emit-k8s (default\n"
       "                       graphc/graph-run:latest)\n"
-      "  --bundle-pvc NAME    PersistentVolumeClaim holding the bundle, mounted\n"
+      "  --bundle-pvc NAME    PersistentVolumeClaim holding the bundle, "
+      "mounted\n"
       "                       at /bundle (default <job>-bundle)\n"
-      "  --output-pvc NAME    PersistentVolumeClaim mounted at /outputs, where\n"
-      "                       the outputs go (--output-dir /outputs/<job> unless\n"
+      "  --output-pvc NAME    PersistentVolumeClaim mounted at /outputs, "
+      "where\n"
+      "                       the outputs go (--output-dir /outputs/<job> "
+      "unless\n"
       "                       given; default <job>-outputs)\n"
       "  --tls-cert PEM --tls-key PEM --tls-ca PEM\n"
       "                       mutual TLS on every channel (passed on to local\n"
@@ -101,32 +117,35 @@ void usage() {
 }
 
 // The first of `names` set in the environment ("" if none); its name in *which.
-std::string firstEnv(std::initializer_list<const char*> names,
-                     std::string* which = nullptr) {
-  for (const char* n : names)
-    if (const char* v = std::getenv(n)) {
-      if (which)
+std::string firstEnv(std::initializer_list<const char *> names,
+                     std::string *which = nullptr) {
+  for (const char *n : names) {
+    if (const char *v = std::getenv(n)) {
+      if (which) {
         *which = n;
+      }
       return v;
     }
+  }
   return "";
 }
 
 // Under mpirun (Open MPI, MPICH/PMI, PMIx), srun or a Kubernetes Indexed Job,
 // each rank takes its task from the environment. Returns false on a
 // malformed environment.
-bool rankFromEnvironment(graphrt::RunOptions* opt) {
+bool rankFromEnvironment(graphrt::RunOptions *opt) {
   std::string rankVar, sizeVar;
-  std::string rank = firstEnv({"GRAPHRT_RANK", "OMPI_COMM_WORLD_RANK",
-                               "PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
-                               "JOB_COMPLETION_INDEX"},
-                              &rankVar);
-  if (rank.empty())
+  std::string rank =
+      firstEnv({"GRAPHRT_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                "SLURM_PROCID", "JOB_COMPLETION_INDEX"},
+               &rankVar);
+  if (rank.empty()) {
     return true;
+  }
   std::string size = firstEnv({"GRAPHRT_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
                                "PMI_SIZE", "SLURM_NTASKS"},
                               &sizeVar);
-  char* end = nullptr;
+  char *end = nullptr;
   long r = std::strtol(rank.c_str(), &end, 10);
   if (*end || r < 0) {
     std::fprintf(stderr, "graph-run: error: %s='%s' is not a rank\n",
@@ -145,31 +164,36 @@ bool rankFromEnvironment(graphrt::RunOptions* opt) {
   opt->rank = static_cast<int>(r);
   opt->worldSize = static_cast<int>(n);
   opt->coordinator = firstEnv({"GRAPHRT_COORDINATOR"});
-  std::string addr = firstEnv({"MASTER_ADDR"}), port = firstEnv({"MASTER_PORT"});
-  if (opt->coordinator.empty() && !addr.empty())
+  std::string addr = firstEnv({"MASTER_ADDR"}),
+              port = firstEnv({"MASTER_PORT"});
+  if (opt->coordinator.empty() && !addr.empty()) {
     opt->coordinator = addr + ":" + (port.empty() ? "29400" : port);
+  }
   std::string listen = firstEnv({"GRAPHRT_LISTEN"});
-  if (!listen.empty())
+  if (!listen.empty()) {
     opt->listen = listen;
+  }
   opt->advertiseHost = firstEnv({"GRAPHRT_ADVERTISE_HOST"});
   if (opt->advertiseHost.empty()) {
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
     opt->advertiseHost = host;
     std::string sub = firstEnv({"GRAPHRT_SUBDOMAIN"});
-    if (!sub.empty())
+    if (!sub.empty()) {
       opt->advertiseHost += "." + sub; // a pod behind a headless Service
+    }
   }
   return true;
 }
 
-bool parseNumber(const std::string& flag, const std::string& v, double* out) {
-  char* end = nullptr;
+bool parseNumber(const std::string &flag, const std::string &v, double *out) {
+  char *end = nullptr;
   *out = std::strtod(v.c_str(), &end);
   if (v.empty() || *end != '\0' || *out < 0) {
-    std::fprintf(stderr,
-                 "graph-run: error: %s expects a non-negative number, got '%s'\n",
-                 flag.c_str(), v.c_str());
+    std::fprintf(
+        stderr,
+        "graph-run: error: %s expects a non-negative number, got '%s'\n",
+        flag.c_str(), v.c_str());
     return false;
   }
   return true;
@@ -177,7 +201,7 @@ bool parseNumber(const std::string& flag, const std::string& v, double* out) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   graphrt::RunOptions opt;
   graphrt::K8sOptions k8s;
   k8s.image = graphrt::kK8sDefaultImage;
@@ -189,7 +213,7 @@ int main(int argc, char** argv) {
   }
   // The default data plane may come from the environment (the test suite
   // runs under both); the flag wins.
-  if (const char* dp = std::getenv("GRAPHRT_DATA_PLANE")) {
+  if (const char *dp = std::getenv("GRAPHRT_DATA_PLANE")) {
     if (std::string(dp) != "tcp" && std::string(dp) != "grpc") {
       std::fprintf(stderr,
                    "graph-run: error: $GRAPHRT_DATA_PLANE must be tcp or "
@@ -208,7 +232,7 @@ int main(int argc, char** argv) {
       a = a.substr(0, a.find('='));
       hasValue = true;
     }
-    auto next = [&](std::string* out) {
+    auto next = [&](std::string *out) {
       if (hasValue) {
         *out = value;
         return true;
@@ -236,63 +260,70 @@ int main(int argc, char** argv) {
     } else if (a == "--deterministic") {
       opt.deterministic = true;
     } else if (a == "--checkpoint-dir") {
-      if (!next(&opt.checkpointDir))
+      if (!next(&opt.checkpointDir)) {
         return 2;
+      }
     } else if (a == "--save") {
-      if (!next(&opt.saveFile))
+      if (!next(&opt.saveFile)) {
         return 2;
+      }
     } else if (a == "--loss") {
       if (!next(&opt.lossOutput) || opt.lossOutput.empty()) {
-        if (opt.lossOutput.empty())
-          std::fprintf(stderr, "graph-run: error: --loss needs an output name\n");
+        if (opt.lossOutput.empty()) {
+          std::fprintf(stderr,
+                       "graph-run: error: --loss needs an output name\n");
+        }
         return 2;
       }
     } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
                a == "--heartbeat-ms" || a == "--chunk-bytes" ||
-               a == "--epochs" || a == "--seed" ||
-               a == "--checkpoint-every" || a == "--max-restarts") {
-      if (!next(&v) || !parseNumber(a, v, &d))
+               a == "--epochs" || a == "--seed" || a == "--checkpoint-every" ||
+               a == "--max-restarts") {
+      if (!next(&v) || !parseNumber(a, v, &d)) {
         return 2;
+      }
       if (d != static_cast<double>(static_cast<int64_t>(d))) {
         std::fprintf(stderr,
                      "graph-run: error: %s expects a whole number, got '%s'\n",
                      a.c_str(), v.c_str());
         return 2;
       }
-      if (a == "--local")
+      if (a == "--local") {
         opt.local = static_cast<int>(d);
-      else if (a == "--epochs" && d < 1) {
+      } else if (a == "--epochs" && d < 1) {
         std::fprintf(stderr, "graph-run: error: --epochs must be at least 1\n");
         return 2;
-      } else if (a == "--epochs")
+      } else if (a == "--epochs") {
         opt.epochs = static_cast<int64_t>(d);
-      else if (a == "--seed")
+      } else if (a == "--seed") {
         opt.seed = static_cast<uint64_t>(d);
-      else if (a == "--checkpoint-every")
+      } else if (a == "--checkpoint-every") {
         opt.checkpointEvery = static_cast<int64_t>(d);
-      else if (a == "--max-restarts")
+      } else if (a == "--max-restarts") {
         opt.maxRestarts = static_cast<int>(d);
-      else if (a == "--steps") {
+      } else if (a == "--steps") {
         opt.steps = static_cast<int64_t>(d);
         opt.stepsGiven = true;
-      }
-      else if (a == "--repeat")
+      } else if (a == "--repeat") {
         opt.repeat = static_cast<int64_t>(d);
-      else if (a == "--heartbeat-ms")
+      } else if (a == "--heartbeat-ms") {
         opt.heartbeatMs = static_cast<int>(d);
-      else
+      } else {
         opt.chunkBytes = static_cast<int64_t>(d);
+      }
     } else if (a == "--step-timeout" || a == "--recv-timeout" ||
                a == "--start-timeout" || a == "--stall-timeout") {
-      if (!next(&v) || !parseNumber(a, v, &d))
+      if (!next(&v) || !parseNumber(a, v, &d)) {
         return 2;
+      }
       (a == "--step-timeout"    ? opt.stepTimeoutSec
        : a == "--recv-timeout"  ? opt.recvTimeoutSec
        : a == "--stall-timeout" ? opt.stallTimeoutSec
                                 : opt.startTimeoutSec) = d;
     } else if (a == "--data-plane") {
-      if (!next(&v))
+      if (!next(&v)) {
         return 2;
+      }
       if (v != "tcp" && v != "grpc") {
         std::fprintf(stderr,
                      "graph-run: error: --data-plane must be tcp or grpc, not "
@@ -303,8 +334,9 @@ int main(int argc, char** argv) {
       opt.dataPlane = v;
     } else if (a == "--trace" || a == "--tls-cert" || a == "--tls-key" ||
                a == "--tls-ca" || a == "--token-file") {
-      if (!next(&v))
+      if (!next(&v)) {
         return 2;
+      }
       (a == "--trace"      ? opt.traceFile
        : a == "--tls-cert" ? opt.tlsCert
        : a == "--tls-key"  ? opt.tlsKey
@@ -315,27 +347,34 @@ int main(int argc, char** argv) {
       if (!next(a == "--emit-k8s"     ? &k8s.outDir
                 : a == "--image"      ? &k8s.image
                 : a == "--bundle-pvc" ? &k8s.bundlePvc
-                                      : &k8s.outputPvc))
+                                      : &k8s.outputPvc)) {
         return 2;
+      }
       continue;
     } else if (a == "--cluster") {
-      if (!next(&opt.clusterFile))
+      if (!next(&opt.clusterFile)) {
         return 2;
+      }
     } else if (a == "--output-dir") {
-      if (!next(&opt.outputDir))
+      if (!next(&opt.outputDir)) {
         return 2;
+      }
     } else if (a == "--metrics") {
-      if (!next(&opt.metricsFile))
+      if (!next(&opt.metricsFile)) {
         return 2;
+      }
     } else if (a == "--stats") {
-      if (!next(&opt.statsFile))
+      if (!next(&opt.statsFile)) {
         return 2;
+      }
     } else if (a == "--worker") {
-      if (!next(&opt.workerBinary))
+      if (!next(&opt.workerBinary)) {
         return 2;
+      }
     } else if (a == "--partial-batch") {
-      if (!next(&v))
+      if (!next(&v)) {
         return 2;
+      }
       if (v != "drop" && v != "pad") {
         std::fprintf(stderr,
                      "graph-run: error: --partial-batch must be drop or pad, "
@@ -345,8 +384,9 @@ int main(int argc, char** argv) {
       }
       opt.padPartialBatch = v == "pad";
     } else if (a == "--input" || a == "--data") {
-      if (!next(&v))
+      if (!next(&v)) {
         return 2;
+      }
       size_t eq = v.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
         std::fprintf(stderr,
@@ -362,7 +402,7 @@ int main(int argc, char** argv) {
                      name.c_str());
         return 2;
       }
-      auto& given = a == "--input" ? opt.inputs : opt.data;
+      auto &given = a == "--input" ? opt.inputs : opt.data;
       if (given.count(name)) {
         std::fprintf(stderr,
                      "graph-run: error: %s %s is given twice ('%s' and "
@@ -388,9 +428,11 @@ int main(int argc, char** argv) {
     // Run flags travel into the pods of --emit-k8s; where to find workers
     // and local TLS files do not.
     if (a != "--local" && a != "--cluster" && a != "--worker" &&
-        a.rfind("--tls-", 0) != 0 && a != "--token-file")
-      for (int j = first; j <= i; ++j)
+        a.rfind("--tls-", 0) != 0 && a != "--token-file") {
+      for (int j = first; j <= i; ++j) {
         k8s.runArgs.push_back(argv[j]);
+      }
+    }
   }
   if (opt.bundleDir.empty()) {
     usage();
@@ -433,8 +475,9 @@ int main(int argc, char** argv) {
                 name.c_str(), k8s.outDir.c_str(), k8s.outDir.c_str());
     return graphrt::kExitOk;
   }
-  if (opt.clusterFile.empty() && opt.local == 0 && !rankFromEnvironment(&opt))
+  if (opt.clusterFile.empty() && opt.local == 0 && !rankFromEnvironment(&opt)) {
     return 2;
+  }
   if (opt.maxRestarts > 0 && (!opt.clusterFile.empty() || opt.rank >= 0)) {
     std::fprintf(stderr,
                  "graph-run: error: --max-restarts restarts the workers "
@@ -444,8 +487,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!opt.clusterFile.empty() && opt.local != 0) {
-    std::fprintf(stderr,
-                 "graph-run: error: --local and --cluster exclude each other\n");
+    std::fprintf(
+        stderr, "graph-run: error: --local and --cluster exclude each other\n");
     return 2;
   }
   return graphrt::runJob(opt);

@@ -3,38 +3,39 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include <csignal>
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
-#include <thread>
-#include <cstring>
 #include <string>
+#include <thread>
 
 namespace {
 void usage() {
-  std::fprintf(stderr,
-               "usage: graph-worker [--listen HOST:PORT] [--tls-cert PEM "
-               "--tls-key PEM --tls-ca PEM]\n"
-               "                    [--token-file FILE]\n"
-               "  Serves the graphrt Worker and Transport gRPC services, and the\n"
-               "  direct TCP data plane on the same host (a free port).\n"
-               "  --listen      address to bind (default 127.0.0.1:0, a free "
-               "port);\n"
-               "                the bound address is printed on stdout\n"
-               "  --tls-cert/--tls-key/--tls-ca\n"
-               "                mutual TLS on every channel: this worker's "
-               "certificate\n"
-               "                and key, and the CA that signs every peer's\n"
-               "  --token-file  the job token (default: $GRAPHRT_JOB_TOKEN); "
-               "every call\n"
-               "                must carry it. Without TLS a token is required.\n");
+  std::fprintf(
+      stderr,
+      "usage: graph-worker [--listen HOST:PORT] [--tls-cert PEM "
+      "--tls-key PEM --tls-ca PEM]\n"
+      "                    [--token-file FILE]\n"
+      "  Serves the graphrt Worker and Transport gRPC services, and the\n"
+      "  direct TCP data plane on the same host (a free port).\n"
+      "  --listen      address to bind (default 127.0.0.1:0, a free "
+      "port);\n"
+      "                the bound address is printed on stdout\n"
+      "  --tls-cert/--tls-key/--tls-ca\n"
+      "                mutual TLS on every channel: this worker's "
+      "certificate\n"
+      "                and key, and the CA that signs every peer's\n"
+      "  --token-file  the job token (default: $GRAPHRT_JOB_TOKEN); "
+      "every call\n"
+      "                must carry it. Without TLS a token is required.\n");
 }
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   std::string listen = "127.0.0.1:0";
   std::map<std::string, std::string> flags;
   for (int i = 1; i < argc; ++i) {
@@ -61,8 +62,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (flags.count("--listen"))
+  if (flags.count("--listen")) {
     listen = flags["--listen"];
+  }
   size_t colon = listen.rfind(':');
   if (colon == std::string::npos) {
     std::fprintf(stderr,
@@ -94,9 +96,10 @@ int main(int argc, char** argv) {
   builder.AddListeningPort(listen, graphrt::serverCredentials(security), &port);
   builder.SetMaxReceiveMessageSize(-1);
   builder.SetMaxSendMessageSize(-1);
-  builder.RegisterService(static_cast<graphrt::rpc::Worker::Service*>(&service));
   builder.RegisterService(
-      static_cast<graphrt::rpc::Transport::Service*>(&service));
+      static_cast<graphrt::rpc::Worker::Service *>(&service));
+  builder.RegisterService(
+      static_cast<graphrt::rpc::Transport::Service *>(&service));
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {
     std::fprintf(stderr, "graph-worker: error: cannot listen on '%s'\n",

@@ -37,8 +37,9 @@ inline void order(llvm::Expected<import::NodeGraph> graph) {
       "fuzz", [&](const import::GraphNode &node, unsigned index) {
         return graph->isTFLoopBackEdge(node, index);
       });
-  if (!order)
+  if (!order) {
     llvm::consumeError(order.takeError());
+  }
 }
 
 } // namespace graphc::fuzz

@@ -11,9 +11,9 @@
 
 #include "FuzzCommon.h"
 
+#include "dist/DistDialect.h"
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
-#include "dist/DistDialect.h"
 #include "graphc/Import/Importers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,11 +38,12 @@ namespace graphc::fuzz {
 /// relative external-data paths resolve to nothing the fuzzer did not write.
 inline std::string modelPath(const char *name) {
   static std::string dir = [] {
-    std::string templ = (std::getenv("TMPDIR") ? std::getenv("TMPDIR")
-                                                : std::string("/tmp")) +
-                        "/graphc-fuzz-XXXXXX";
-    if (!mkdtemp(templ.data()))
+    std::string templ =
+        (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : std::string("/tmp")) +
+        "/graphc-fuzz-XXXXXX";
+    if (!mkdtemp(templ.data())) {
       std::abort();
+    }
     return templ;
   }();
   return dir + "/" + name;
@@ -57,10 +58,12 @@ inline int importVerifyInfer(const uint8_t *data, size_t size,
   std::string path = modelPath(name);
   {
     FILE *f = std::fopen(path.c_str(), "wb");
-    if (!f)
+    if (!f) {
       std::abort();
-    if (size && std::fwrite(data, 1, size, f) != size)
+    }
+    if (size && std::fwrite(data, 1, size, f) != size) {
       std::abort();
+    }
     std::fclose(f);
   }
 
@@ -73,8 +76,9 @@ inline int importVerifyInfer(const uint8_t *data, size_t size,
   // unless GRAPHC_FUZZ_VERBOSE is set (to see why an input is refused).
   static bool verbose = std::getenv("GRAPHC_FUZZ_VERBOSE") != nullptr;
   context.getDiagEngine().registerHandler([](mlir::Diagnostic &diag) {
-    if (verbose)
+    if (verbose) {
       llvm::errs() << diag.getLocation() << ": " << diag << "\n";
+    }
     return mlir::success();
   });
 
@@ -84,8 +88,9 @@ inline int importVerifyInfer(const uint8_t *data, size_t size,
       format == import::ModelFormat::Onnx
           ? import::importOnnx(path, context, options)
           : import::importGraphDef(path, format, context, options);
-  if (!module)
+  if (!module) {
     return 0;
+  }
   if (mlir::failed(mlir::verify(*module))) {
     llvm::errs() << "fuzz: the importer returned a module that does not "
                     "verify\n";

@@ -42,13 +42,15 @@ private:
 using namespace graphrt;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size < 1)
+  if (size < 1) {
     return 0;
+  }
   uint8_t mode = data[0];
   ++data, --size;
   std::shared_ptr<DataSink> sink;
-  if (mode & 2)
+  if (mode & 2) {
     sink = std::make_shared<FuzzSink>();
+  }
   DataServer server(nullptr, [&] { return sink; });
 
   std::string stream;
@@ -64,8 +66,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   stream.append(reinterpret_cast<const char *>(data), size);
 
   int fds[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0)
+  if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
     std::abort();
+  }
   // A writer thread, so a stream larger than the socket buffer cannot
   // deadlock against a server that stops reading early.
   std::thread writer([&] {
@@ -73,8 +76,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (off < stream.size()) {
       ssize_t n = ::send(fds[0], stream.data() + off, stream.size() - off,
                          MSG_NOSIGNAL);
-      if (n <= 0)
+      if (n <= 0) {
         break;
+      }
       off += size_t(n);
     }
     ::shutdown(fds[0], SHUT_WR);

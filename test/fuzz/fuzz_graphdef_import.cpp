@@ -1,4 +1,5 @@
-//===- fuzz_graphdef_import.cpp - GraphDef bytes through import and verify -===//
+//===- fuzz_graphdef_import.cpp - GraphDef bytes through import and verify
+//-===//
 
 #include "ImportFuzz.h"
 

@@ -23,9 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::order(import::buildTFNodeGraph(graph->node(), "fuzz.pb"));
   for (const tensorflow::FunctionDef &function : graph->library().function()) {
     std::vector<std::string> args;
-    for (const auto &arg : function.signature().input_arg())
+    for (const auto &arg : function.signature().input_arg()) {
       args.push_back(arg.name());
-    fuzz::order(import::buildTFNodeGraph(function.node_def(), "fuzz.pb", &args));
+    }
+    fuzz::order(
+        import::buildTFNodeGraph(function.node_def(), "fuzz.pb", &args));
   }
   return 0;
 }

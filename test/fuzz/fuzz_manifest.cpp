@@ -15,10 +15,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string json(reinterpret_cast<const char *>(data), size);
   manifest::Manifest m;
   Status st = parseManifest(json, &m);
-  if (!st.isOk())
+  if (!st.isOk()) {
     return 0;
-  if (Status again = validateManifest(m); !again.isOk())
-    fuzz::broken("parseManifest accepted a manifest validateManifest refuses: " +
-                 again.message());
+  }
+  if (Status again = validateManifest(m); !again.isOk()) {
+    fuzz::broken(
+        "parseManifest accepted a manifest validateManifest refuses: " +
+        again.message());
+  }
   return 0;
 }

@@ -11,13 +11,16 @@ using namespace graphc;
 
 static void walk(const onnx::GraphProto &graph, int depth) {
   fuzz::order(import::buildOnnxNodeGraph(graph, "fuzz.onnx", depth > 0));
-  for (const onnx::NodeProto &node : graph.node())
+  for (const onnx::NodeProto &node : graph.node()) {
     for (const onnx::AttributeProto &attr : node.attribute()) {
-      if (attr.has_g())
+      if (attr.has_g()) {
         walk(attr.g(), depth + 1);
-      for (const onnx::GraphProto &g : attr.graphs())
+      }
+      for (const onnx::GraphProto &g : attr.graphs()) {
         walk(g, depth + 1);
+      }
     }
+  }
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

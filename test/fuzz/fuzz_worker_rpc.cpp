@@ -35,8 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool quiet = (google::protobuf::SetLogHandler(nullptr), true);
   (void)quiet;
   fuzz::WorkerSession session;
-  if (!session.ParseFromArray(data, static_cast<int>(size)))
+  if (!session.ParseFromArray(data, static_cast<int>(size))) {
     return 0;
+  }
   static const char *bundle = std::getenv("GRAPHRT_FUZZ_BUNDLE");
   WorkerService worker;
   // One handler call with a fresh server context, as gRPC makes per call.
@@ -48,8 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     switch (call.call_case()) {
     case fuzz::WorkerCall::kLoadTask: {
       rpc::LoadTaskRequest &req = *call.mutable_load_task();
-      if (bundle && !req.bundle_dir().empty())
+      if (bundle && !req.bundle_dir().empty()) {
         req.set_bundle_dir(bundle);
+      }
       // Peers are other hosts: never reach out from a fuzzer.
       req.clear_peers();
       req.set_recv_timeout_ms(
@@ -90,8 +92,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       (void)receiveChunks(
           rdv,
           [&](rpc::TensorChunk *chunk) {
-            if (next == chunks.size())
+            if (next == chunks.size()) {
               return false;
+            }
             *chunk = chunks[next++];
             return true;
           },

@@ -205,8 +205,9 @@ TEST_F(DistAttrsTest, ClusterEnumeration) {
   EXPECT_FALSE(cluster.getJob("chief"));
 
   SmallVector<std::string> tasks;
-  for (DeviceAttr t : cluster.getTaskAttrs())
+  for (DeviceAttr t : cluster.getTaskAttrs()) {
     tasks.push_back(t.str());
+  }
   EXPECT_EQ(tasks,
             (SmallVector<std::string>{"/job:worker/task:0",
                                       "/job:worker/task:1", "/job:ps/task:0"}));
@@ -280,8 +281,9 @@ TEST_F(DistAttrsTest, CommunicationOpsAreNotDead) {
   ASSERT_TRUE(module);
   int count = 0;
   module->walk([&](Operation *op) {
-    if (!isa<SendOp, RecvOp, CollectiveOpInterface>(op))
+    if (!isa<SendOp, RecvOp, CollectiveOpInterface>(op)) {
       return;
+    }
     ++count;
     EXPECT_FALSE(isMemoryEffectFree(op)) << op->getName().getStringRef().str();
     EXPECT_FALSE(wouldOpBeTriviallyDead(op))

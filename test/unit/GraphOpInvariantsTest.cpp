@@ -1,4 +1,5 @@
-//===- GraphOpInvariantsTest.cpp - every graph op keeps the dialect's rules ===//
+//===- GraphOpInvariantsTest.cpp - every graph op keeps the dialect's rules
+//===//
 //
 // The dialect promises that every op infers its result types and reports its
 // cost; this test walks the registered ops so a new op cannot forget either.
@@ -23,8 +24,9 @@ TEST(GraphOpInvariants, EveryOpInfersTypesAndHasACost) {
   ctx.loadDialect<GraphDialect>();
   int count = 0;
   for (RegisteredOperationName name : ctx.getRegisteredOperations()) {
-    if (name.getDialectNamespace() != GraphDialect::getDialectNamespace())
+    if (name.getDialectNamespace() != GraphDialect::getDialectNamespace()) {
       continue;
+    }
     ++count;
     EXPECT_TRUE(name.hasInterface<InferTypeOpInterface>())
         << name.getStringRef().str() << " does not infer its result types";

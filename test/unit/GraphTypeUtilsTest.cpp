@@ -16,10 +16,11 @@ constexpr int64_t kDyn = ShapedType::kDynamic;
 SmallVector<int64_t> broadcast(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
                                bool *ok = nullptr) {
   SmallVector<int64_t> out;
-  bool succeeded = llvm::succeeded(
-      broadcastShapes(std::nullopt, "test", a, b, out));
-  if (ok)
+  bool succeeded =
+      llvm::succeeded(broadcastShapes(std::nullopt, "test", a, b, out));
+  if (ok) {
     *ok = succeeded;
+  }
   return out;
 }
 

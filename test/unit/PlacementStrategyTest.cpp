@@ -46,9 +46,9 @@ TEST(PlacementStrategyTest, RegisteredStrategyDrivesPartition) {
   registerPlacementStrategy(
       "alternate", [] { return std::make_unique<AlternateStrategy>(); });
   SmallVector<std::string> names = getPlacementStrategyNames();
-  EXPECT_EQ(names, (SmallVector<std::string>{"alternate", "given", "pipeline",
-                                             "ps", "replicas",
-                                             "tensor-parallel"}));
+  EXPECT_EQ(names,
+            (SmallVector<std::string>{"alternate", "given", "pipeline", "ps",
+                                      "replicas", "tensor-parallel"}));
 
   DialectRegistry registry;
   graphc::registerAllDialects(registry);

@@ -36,9 +36,9 @@ int main(int argc, char **argv) {
   // registers are registered and parsed here, then MlirOptMain runs.
   static cl::opt<std::string> inputFilename(
       cl::Positional, cl::desc("<input file>"), cl::init("-"));
-  static cl::opt<std::string> outputFilename(
-      "o", cl::desc("Output filename"), cl::value_desc("filename"),
-      cl::init("-"));
+  static cl::opt<std::string> outputFilename("o", cl::desc("Output filename"),
+                                             cl::value_desc("filename"),
+                                             cl::init("-"));
   mlir::MlirOptMainConfig::registerCLOptions(registry);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
@@ -48,8 +48,9 @@ int main(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "graphc pass driver: runs graph and dist pass pipelines\n",
-          &llvm::errs()))
+          &llvm::errs())) {
     return 2;
+  }
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 }

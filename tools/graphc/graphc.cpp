@@ -129,11 +129,11 @@ cl::opt<std::string> strategyName(
              "--tensor-parallel, --ps-tasks, --replicas, else given); a "
              "flag the strategy would ignore is an error"),
     cl::init(""), cl::cat(graphcCategory));
-cl::opt<int64_t> workers(
-    "workers",
-    cl::desc("--strategy=auto: the tasks the job may use (default: the "
-             "machine model's shared_cores, else 4)"),
-    cl::init(0), cl::cat(graphcCategory));
+cl::opt<int64_t>
+    workers("workers",
+            cl::desc("--strategy=auto: the tasks the job may use (default: the "
+                     "machine model's shared_cores, else 4)"),
+            cl::init(0), cl::cat(graphcCategory));
 cl::list<int64_t> simulateReplicas(
     "simulate-replicas",
     cl::desc("Predict the data-parallel step and its scaling efficiency for "
@@ -146,10 +146,10 @@ cl::opt<std::string> simulateScaling(
              "replicas, as --replicas does; the default) or weak (every "
              "replica computes the model's batch)"),
     cl::init("strong"), cl::cat(graphcCategory));
-cl::opt<std::string> defaultDevice(
-    "default-device",
-    cl::desc("The task of ops the model does not place"),
-    cl::init("/job:worker/task:0"), cl::cat(graphcCategory));
+cl::opt<std::string>
+    defaultDevice("default-device",
+                  cl::desc("The task of ops the model does not place"),
+                  cl::init("/job:worker/task:0"), cl::cat(graphcCategory));
 cl::opt<std::string> reportFile(
     "report",
     cl::desc("Write the static communication report of the partitioned job "
@@ -175,16 +175,19 @@ cl::list<std::string> frozenInputs(
              "FILE.pb, so a value that fixes shapes (axes, a target shape, "
              "pads) is known at compile time (repeatable)"),
     cl::value_desc("name=file.pb"), cl::cat(graphcCategory));
-cl::list<std::string> inputNames(
-    "inputs", cl::desc("Inputs of the imported subgraph: NAME[:SHAPE],..."),
-    cl::CommaSeparated, cl::cat(graphcCategory));
-cl::list<std::string> outputNames(
-    "outputs", cl::desc("Outputs of the imported subgraph: NAME,..."),
-    cl::CommaSeparated, cl::cat(graphcCategory));
-cl::opt<std::string> trainOp(
-    "train-op", cl::desc("TensorFlow training graphs: the op that runs one "
-                         "step (imports initializers as variables)"),
-    cl::init(""), cl::cat(graphcCategory));
+cl::list<std::string>
+    inputNames("inputs",
+               cl::desc("Inputs of the imported subgraph: NAME[:SHAPE],..."),
+               cl::CommaSeparated, cl::cat(graphcCategory));
+cl::list<std::string>
+    outputNames("outputs",
+                cl::desc("Outputs of the imported subgraph: NAME,..."),
+                cl::CommaSeparated, cl::cat(graphcCategory));
+cl::opt<std::string>
+    trainOp("train-op",
+            cl::desc("TensorFlow training graphs: the op that runs one "
+                     "step (imports initializers as variables)"),
+            cl::init(""), cl::cat(graphcCategory));
 cl::opt<bool> training(
     "training",
     cl::desc("ONNX: import for training: floating-point initializers become "
@@ -253,13 +256,14 @@ constexpr int kExitUsage = 2;  // a flag is unknown, malformed or misplaced
 /// The placement strategy: --strategy, else picked by the flags; without
 /// them the model's own placements (often none: one task).
 static std::string strategyFromFlags() {
-  if (!strategyName.empty())
+  if (!strategyName.empty()) {
     return strategyName;
+  }
   return pipelineStages > 1   ? "pipeline"
          : tensorParallel > 1 ? "tensor-parallel"
-         : psTasks > 0       ? "ps"
-         : replicas > 1      ? "replicas"
-                             : "given";
+         : psTasks > 0        ? "ps"
+         : replicas > 1       ? "replicas"
+                              : "given";
 }
 
 /// The distribution flags, checked before anything is read: a flag the
@@ -268,8 +272,8 @@ static std::string strategyFromFlags() {
 static int checkStrategyFlags() {
   std::string strategy = strategyFromFlags();
   auto ignored = [&](StringRef flag, StringRef instead) {
-    llvm::errs() << "graphc: error: --strategy=" << strategy << " ignores " << flag
-                 << "; " << instead << "\n";
+    llvm::errs() << "graphc: error: --strategy=" << strategy << " ignores "
+                 << flag << "; " << instead << "\n";
     return kExitUsage;
   };
   bool replicasGiven = replicas.getNumOccurrences() > 0,
@@ -281,59 +285,68 @@ static int checkStrategyFlags() {
                     : tpGiven     ? "--tensor-parallel"
                                   : "--pipeline-stages";
   if (pipelineStages > 1 && tensorParallel > 1) {
-    llvm::errs() << "graphc: error: --pipeline-stages and --tensor-parallel do not "
-                    "combine (yet); use one of them, with --replicas R if "
-                    "you like\n";
+    llvm::errs()
+        << "graphc: error: --pipeline-stages and --tensor-parallel do not "
+           "combine (yet); use one of them, with --replicas R if "
+           "you like\n";
     return kExitUsage;
   }
   if (strategy == "auto" &&
-      (replicasGiven || psGiven || tpGiven || stagesGiven))
+      (replicasGiven || psGiven || tpGiven || stagesGiven)) {
     return ignored(given, "auto chooses replicas, parameter servers and "
                           "tensor parallelism itself (give the cluster size "
                           "with --workers N)");
+  }
   if (strategy == "given" &&
-      (replicasGiven || psGiven || tpGiven || stagesGiven))
+      (replicasGiven || psGiven || tpGiven || stagesGiven)) {
     return ignored(given, "use --strategy=replicas, --strategy=ps, "
                           "--strategy=pipeline or "
                           "--strategy=tensor-parallel");
+  }
   if (strategy != "tensor-parallel" && strategy != "given" &&
-      strategy != "auto" && tpGiven)
+      strategy != "auto" && tpGiven) {
     return ignored("--tensor-parallel",
                    "use --strategy=tensor-parallel (with --replicas R)");
+  }
   if (strategy != "pipeline" && strategy != "given" && strategy != "auto" &&
-      stagesGiven)
+      stagesGiven) {
     return ignored("--pipeline-stages",
                    "use --strategy=pipeline (with --replicas R)");
-  if (strategy == "replicas" && psGiven)
+  }
+  if (strategy == "replicas" && psGiven) {
     return ignored("--ps-tasks", "use --strategy=ps with --replicas N");
-  if (strategy != "auto" && workers.getNumOccurrences())
+  }
+  if (strategy != "auto" && workers.getNumOccurrences()) {
     return ignored("--workers", "it sizes the cluster of --strategy=auto");
+  }
   if (workers.getNumOccurrences() && workers < 1) {
     llvm::errs() << "graphc: error: --workers=" << workers.getValue()
                  << " must be at least 1\n";
     return kExitUsage;
   }
-  for (int64_t r : simulateReplicas)
+  for (int64_t r : simulateReplicas) {
     if (r < 1) {
       llvm::errs() << "graphc: error: --simulate-replicas: " << r
                    << " replicas; every count must be at least 1\n";
       return kExitUsage;
     }
+  }
   if (simulateScaling.getNumOccurrences() && simulateReplicas.empty()) {
     llvm::errs() << "graphc: error: --simulate-scaling describes "
                     "--simulate-replicas; give the replica counts too\n";
     return kExitUsage;
   }
   if (simulateScaling != "strong" && simulateScaling != "weak") {
-    llvm::errs() << "graphc: error: unknown --simulate-scaling=" << simulateScaling
-                 << "; use strong or weak\n";
+    llvm::errs() << "graphc: error: unknown --simulate-scaling="
+                 << simulateScaling << "; use strong or weak\n";
     return kExitUsage;
   }
   if (!machineModelFile.empty() && reportFile.empty() && strategy != "auto" &&
       simulateReplicas.empty()) {
-    llvm::errs() << "graphc: error: --machine-model is the machine of --report's "
-                    "estimate, --strategy=auto's choice or "
-                    "--simulate-replicas; give one of them too\n";
+    llvm::errs()
+        << "graphc: error: --machine-model is the machine of --report's "
+           "estimate, --strategy=auto's choice or "
+           "--simulate-replicas; give one of them too\n";
     return kExitUsage;
   }
   return kExitOk;
@@ -352,19 +365,18 @@ static llvm::Expected<graphc::MachineModel> loadMachineModel() {
 static int simulateOn(ModuleOp module, std::optional<llvm::json::Value> &json) {
   llvm::Expected<graphc::MachineModel> machine = loadMachineModel();
   if (!machine) {
-    llvm::errs() << "graphc: " << llvm::toString(machine.takeError())
-                 << "\n";
+    llvm::errs() << "graphc: " << llvm::toString(machine.takeError()) << "\n";
     return kExitFailed;
   }
-  SmallVector<int64_t> counts(simulateReplicas.begin(),
-                              simulateReplicas.end());
+  SmallVector<int64_t> counts(simulateReplicas.begin(), simulateReplicas.end());
   FailureOr<graphc::ScalingReport> scaling = graphc::simulateReplicas(
       module, entryName, counts,
       simulateScaling == "weak" ? graphc::ScalingMode::Weak
                                 : graphc::ScalingMode::Strong,
       *machine);
-  if (failed(scaling))
+  if (failed(scaling)) {
     return kExitFailed;
+  }
   graphc::printScalingTable(*scaling, llvm::errs());
   json = graphc::scalingToJson(*scaling);
   return kExitOk;
@@ -376,13 +388,15 @@ static int simulateOn(ModuleOp module, std::optional<llvm::json::Value> &json) {
 static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
                              bool fixInputShapes) {
   PassManager pm(module.getContext());
-  if (failed(applyPassManagerCLOptions(pm)))
+  if (failed(applyPassManagerCLOptions(pm))) {
     return failure();
+  }
   if (from < EmitStage::Graph) {
     graphc::GraphPipelineOptions graphOptions;
     graphOptions.entry = entryName;
-    if (fixInputShapes)
+    if (fixInputShapes) {
       graphOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
+    }
     graphc::buildGraphPipeline(pm, graphOptions);
     if (train) {
       graphc::TrainPipelineOptions trainOptions;
@@ -414,8 +428,9 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     distOptions.pipelineStages = pipelineStages;
     distOptions.microbatches = microbatches;
     distOptions.defaultDevice = defaultDevice;
-    if (entryName.getNumOccurrences())
+    if (entryName.getNumOccurrences()) {
       distOptions.entry = entryName;
+    }
     graphc::buildDistPipeline(pm, distOptions);
   }
   if (stage >= EmitStage::Linalg) {
@@ -445,18 +460,19 @@ static int reportOn(ModuleOp module,
                     std::optional<llvm::json::Value> simulation) {
   llvm::Expected<graphc::MachineModel> machine = loadMachineModel();
   if (!machine) {
-    llvm::errs() << "graphc: " << llvm::toString(machine.takeError())
-                 << "\n";
+    llvm::errs() << "graphc: " << llvm::toString(machine.takeError()) << "\n";
     return kExitFailed;
   }
   FailureOr<graphc::DistReport> report =
       graphc::analyzeDistribution(module, *machine);
-  if (failed(report))
+  if (failed(report)) {
     return kExitFailed;
+  }
   graphc::printReportTable(*report, llvm::errs());
   llvm::json::Object extra;
-  if (simulation)
+  if (simulation) {
     extra["simulation"] = std::move(*simulation);
+  }
   if (llvm::Error err =
           graphc::writeReportJson(*report, reportFile, std::move(extra))) {
     llvm::errs() << "graphc: " << llvm::toString(std::move(err)) << "\n";
@@ -467,8 +483,9 @@ static int reportOn(ModuleOp module,
 
 /// --emit=job: the bundle directory -o names.
 static int writeJob(ModuleOp module) {
-  if (failed(graphc::writeJobBundle(module, outputFilename, bundleOptions())))
+  if (failed(graphc::writeJobBundle(module, outputFilename, bundleOptions()))) {
     return kExitFailed;
+  }
   return 0;
 }
 
@@ -490,9 +507,10 @@ static int checkTrainFlags() {
     return 0;
   }
   if (labelsName.empty()) {
-    llvm::errs() << "graphc: error: --train needs --labels=NAME, the name of the new "
-                    "input that holds the targets (class indices for "
-                    "softmax_cross_entropy)\n";
+    llvm::errs()
+        << "graphc: error: --train needs --labels=NAME, the name of the new "
+           "input that holds the targets (class indices for "
+           "softmax_cross_entropy)\n";
     return kExitUsage;
   }
   if (lossKind != "softmax_cross_entropy" && lossKind != "mse") {
@@ -533,16 +551,20 @@ static int checkTrainFlags() {
 static LogicalResult checkInputShapeNames(ModuleOp module) {
   auto entry = module.lookupSymbol<func::FuncOp>(
       entryName.empty() ? "main" : entryName.getValue());
-  if (!entry)
+  if (!entry) {
     return success();
+  }
   llvm::SmallVector<StringRef> names;
-  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i)
-    if (auto name = entry.getArgAttrOfType<StringAttr>(i, "graph.name"))
+  for (unsigned i = 0, e = entry.getNumArguments(); i < e; ++i) {
+    if (auto name = entry.getArgAttrOfType<StringAttr>(i, "graph.name")) {
       names.push_back(name.getValue());
+    }
+  }
   for (StringRef spec : inputShapes) {
     StringRef name = spec.rsplit(':').first;
-    if (llvm::is_contained(names, name))
+    if (llvm::is_contained(names, name)) {
       continue;
+    }
     llvm::errs() << inputFilename << ": error: --input-shape '" << spec
                  << "': the model has no input '" << name
                  << "'; its inputs are: "
@@ -565,8 +587,9 @@ static int listUnsupportedOps(graphc::import::ModelFormat format,
     return kExitFailed;
   }
   size_t nodes = 0;
-  for (const graphc::import::UnsupportedOp &op : *unsupported)
+  for (const graphc::import::UnsupportedOp &op : *unsupported) {
     nodes += op.nodes.size();
+  }
   auto &os = llvm::outs();
   if (unsupported->empty()) {
     os << inputFilename << ": every op is supported\n";
@@ -575,10 +598,10 @@ static int listUnsupportedOps(graphc::import::ModelFormat format,
   os << inputFilename << ": " << unsupported->size()
      << " unsupported op types in " << nodes << " nodes\n";
   for (const graphc::import::UnsupportedOp &op : *unsupported) {
-    os << "  " << op.op << " x" << op.nodes.size() << " (" << op.reason
-       << "):";
-    for (const std::string &node : op.nodes)
+    os << "  " << op.op << " x" << op.nodes.size() << " (" << op.reason << "):";
+    for (const std::string &node : op.nodes) {
       os << " " << node;
+    }
     os << "\n";
   }
   return kExitFailed;
@@ -593,8 +616,9 @@ int main(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "graphc: compile a dataflow graph into a "
                                    "distributed job\n",
-                                   &llvm::errs()))
+                                   &llvm::errs())) {
     return kExitUsage;
+  }
 
   if (printOpTable) {
     graphc::import::printOpTables(llvm::outs());
@@ -640,8 +664,9 @@ int main(int argc, char **argv) {
   graphc::registerTaskCompilation(registry);
   MLIRContext context(registry);
 
-  if (listUnsupported)
+  if (listUnsupported) {
     return listUnsupportedOps(*format, context);
+  }
 
   OwningOpRef<ModuleOp> module;
   llvm::SourceMgr sourceMgr;
@@ -665,14 +690,14 @@ int main(int argc, char **argv) {
         llvm::raw_string_ostream os(where);
         diag.getLocation().print(os);
       }
-      StringRef severity = diag.getSeverity() == DiagnosticSeverity::Error
-                               ? "error"
-                           : diag.getSeverity() == DiagnosticSeverity::Warning
-                               ? "warning"
-                               : "note";
+      StringRef severity =
+          diag.getSeverity() == DiagnosticSeverity::Error     ? "error"
+          : diag.getSeverity() == DiagnosticSeverity::Warning ? "warning"
+                                                              : "note";
       llvm::errs() << where << ": " << severity << ": " << diag << "\n";
-      for (Diagnostic &note : diag.getNotes())
+      for (Diagnostic &note : diag.getNotes()) {
         llvm::errs() << "  note: " << note << "\n";
+      }
       return success();
     });
     graphc::import::ImportOptions options;
@@ -680,8 +705,7 @@ int main(int argc, char **argv) {
     options.outputs.assign(outputNames.begin(), outputNames.end());
     options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
     options.frozenInputs.assign(frozenInputs.begin(), frozenInputs.end());
-    if (!frozenInputs.empty() &&
-        *format != graphc::import::ModelFormat::Onnx) {
+    if (!frozenInputs.empty() && *format != graphc::import::ModelFormat::Onnx) {
       llvm::errs() << "graphc: error: --freeze-input is implemented for ONNX "
                       "models only; for a TensorFlow graph, cut it with "
                       "--inputs past the value instead\n";
@@ -708,8 +732,9 @@ int main(int argc, char **argv) {
       // TensorFlow: the train op's variable updates are imported.
       llvm::SmallVector<StringRef> names;
       StringRef(trainOp).split(names, ',', -1, /*KeepEmpty=*/false);
-      for (StringRef name : names)
+      for (StringRef name : names) {
         options.trainOps.push_back(name.str());
+      }
     }
     if (*format == graphc::import::ModelFormat::Onnx) {
       module = graphc::import::importOnnx(inputFilename, context, options);
@@ -717,28 +742,34 @@ int main(int argc, char **argv) {
       module = graphc::import::importGraphDef(inputFilename, *format, context,
                                               options);
     }
-    if (module && failed(verify(*module)))
+    if (module && failed(verify(*module))) {
       return kExitFailed;
+    }
   }
-  if (!module)
+  if (!module) {
     return kExitFailed;
+  }
   if (*format == graphc::import::ModelFormat::Onnx &&
-      failed(checkInputShapeNames(*module)))
+      failed(checkInputShapeNames(*module))) {
     return kExitFailed;
+  }
   // --simulate-replicas alone only predicts: nothing else to write.
   bool simulateOnly = !simulateReplicas.empty() && outputFilename.empty() &&
                       !emit.getNumOccurrences() && reportFile.empty();
   // Without --emit the output picks the stage: a bundle is a directory, so
   // stdout and .mlir files get the graph dialect, anything else a job.
-  if (outputFilename.empty())
+  if (outputFilename.empty()) {
     outputFilename = "-";
+  }
   if (emit.getNumOccurrences() == 0 &&
       (outputFilename == "-" ||
-       llvm::StringRef(outputFilename).ends_with(".mlir")))
+       llvm::StringRef(outputFilename).ends_with(".mlir"))) {
     emit = EmitStage::Graph;
+  }
   if (emit == EmitStage::Job && outputFilename == "-") {
-    llvm::errs() << "graphc: error: --emit=job writes a bundle directory; give it "
-                    "with -o NAME.gjob\n";
+    llvm::errs()
+        << "graphc: error: --emit=job writes a bundle directory; give it "
+           "with -o NAME.gjob\n";
     return kExitUsage;
   }
   // Imported input shapes are fixed by the importer, not by index.
@@ -747,9 +778,10 @@ int main(int argc, char **argv) {
   // there, look, and go on with the same module.
   bool look = !reportFile.empty() || emit == EmitStage::Dot;
   if (look && emit < EmitStage::Dist) {
-    llvm::errs() << "graphc: error: --report reads the partitioned job; it cannot "
-                    "be combined with --emit="
-                 << (emit == EmitStage::Import ? "import" : "graph") << "\n";
+    llvm::errs()
+        << "graphc: error: --report reads the partitioned job; it cannot "
+           "be combined with --emit="
+        << (emit == EmitStage::Import ? "import" : "graph") << "\n";
     return kExitUsage;
   }
   EmitStage first = look ? EmitStage::Dist : emit;
@@ -763,17 +795,21 @@ int main(int argc, char **argv) {
       return kExitUsage;
     }
     if (failed(compile(*module, done, EmitStage::Graph, fixInputShapes)) ||
-        simulateOn(*module, simulation))
+        simulateOn(*module, simulation)) {
       return kExitFailed;
+    }
     done = EmitStage::Graph;
-    if (simulateOnly)
+    if (simulateOnly) {
       return kExitOk;
+    }
   }
   if (emit != EmitStage::Import && first > done &&
-      failed(compile(*module, done, first, fixInputShapes)))
+      failed(compile(*module, done, first, fixInputShapes))) {
     return kExitFailed;
-  if (!reportFile.empty() && reportOn(*module, std::move(simulation)))
+  }
+  if (!reportFile.empty() && reportOn(*module, std::move(simulation))) {
     return kExitFailed;
+  }
   if (emit == EmitStage::Dot) {
     std::string error;
     auto output = openOutputFile(outputFilename, &error);
@@ -786,10 +822,12 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (first < emit &&
-      failed(compile(*module, EmitStage::Dot, emit, fixInputShapes)))
+      failed(compile(*module, EmitStage::Dot, emit, fixInputShapes))) {
     return kExitFailed;
-  if (emit == EmitStage::Job)
+  }
+  if (emit == EmitStage::Job) {
     return writeJob(*module);
+  }
 
   std::string error;
   auto output = openOutputFile(outputFilename, &error);
@@ -798,9 +836,10 @@ int main(int argc, char **argv) {
     return kExitFailed;
   }
   if (emit == EmitStage::Obj) {
-    if (failed(graphc::writeTaskObject(*module, bundleOptions(),
-                                       output->os())))
+    if (failed(
+            graphc::writeTaskObject(*module, bundleOptions(), output->os()))) {
       return kExitFailed;
+    }
   } else {
     module->print(output->os());
     output->os() << "\n";

@@ -1,4 +1,5 @@
-//===- DistReport.h - what a partitioned job communicates and costs -*- C++ -*-===//
+//===- DistReport.h - what a partitioned job communicates and costs -*- C++
+//-*-===//
 //
 // The communication report of a partitioned module (the output of
 // `graphc-dist`): tasks, transfers, collectives, the exact bytes the

@@ -1,4 +1,5 @@
-//===- MachineModel.h - the machine the communication report assumes -*- C++ -*-===//
+//===- MachineModel.h - the machine the communication report assumes -*- C++
+//-*-===//
 //
 // The few numbers the step-time estimate of `dist-report` needs: how fast one
 // worker computes (GEMM-class FLOPs and memory-bound bytes, one thread) and

@@ -1,4 +1,5 @@
-//===- Passes.h - analyses of partitioned modules -----------------*- C++ -*-===//
+//===- Passes.h - analyses of partitioned modules -----------------*- C++
+//-*-===//
 
 #ifndef GRAPHC_ANALYSIS_PASSES_H
 #define GRAPHC_ANALYSIS_PASSES_H

@@ -1,4 +1,5 @@
-//===- Planning.h - choosing a placement and predicting its scaling -*- C++ -*-===//
+//===- Planning.h - choosing a placement and predicting its scaling -*- C++
+//-*-===//
 //
 // What the report's estimate is for before a job runs: `strategy=auto`
 // (compile every candidate placement on a clone, keep the cheapest) and the
@@ -93,10 +94,11 @@ struct ScalingReport {
 /// the step for its shapes and placeholders, and the report's transfer and
 /// collective formulas, without building an R-task job. Emits and fails
 /// when the step cannot be replicated.
-mlir::FailureOr<ScalingReport>
-simulateReplicas(mlir::ModuleOp module, llvm::StringRef entry,
-                 llvm::ArrayRef<int64_t> counts, ScalingMode mode,
-                 const MachineModel &machine);
+mlir::FailureOr<ScalingReport> simulateReplicas(mlir::ModuleOp module,
+                                                llvm::StringRef entry,
+                                                llvm::ArrayRef<int64_t> counts,
+                                                ScalingMode mode,
+                                                const MachineModel &machine);
 
 llvm::json::Value scalingToJson(const ScalingReport &report);
 void printScalingTable(const ScalingReport &report, llvm::raw_ostream &os);

@@ -1,4 +1,5 @@
-//===- JobBundle.h - task modules to a job bundle's files ---------*- C++ -*-===//
+//===- JobBundle.h - task modules to a job bundle's files ---------*- C++
+//-*-===//
 //
 // The last step of graphc, after the named pipelines (graphc/Pipelines/
 // GraphcPipelines.h) have lowered every task to a nested module in the LLVM

@@ -1,4 +1,5 @@
-//===- Importers.h - translate ONNX and TensorFlow models to MLIR -*- C++ -*-===//
+//===- Importers.h - translate ONNX and TensorFlow models to MLIR -*- C++
+//-*-===//
 //
 // The entry points graphc's driver calls: read a model and build a module in
 // the graph dialect, func @main over tensors. Every op carries a location

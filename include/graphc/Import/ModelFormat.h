@@ -1,7 +1,9 @@
-//===- ModelFormat.h - model file formats and bounded loading ----*- C++ -*-===//
+//===- ModelFormat.h - model file formats and bounded loading ----*- C++
+//-*-===//
 //
 // Which reader a model path goes to, and reading a file into memory with a size
-// limit, so that a huge or special file is refused instead of exhausting memory.
+// limit, so that a huge or special file is refused instead of exhausting
+// memory.
 //
 //===----------------------------------------------------------------------===//
 

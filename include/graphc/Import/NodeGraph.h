@@ -1,4 +1,5 @@
-//===- NodeGraph.h - a framework-neutral view of a model's nodes --*- C++ -*-===//
+//===- NodeGraph.h - a framework-neutral view of a model's nodes --*- C++
+//-*-===//
 //
 // Both importers first turn the file's node list into a NodeGraph: nodes with
 // resolved data and control edges, checked for dangling and duplicate names,
@@ -89,11 +90,9 @@ TFInputRef parseTFInput(llvm::StringRef input);
 /// Builds the graph of `nodes` (a GraphDef's or a function body's). With
 /// `argNames` (a function body), inputs naming an argument, or spelled
 /// "node:output_arg:index", are accepted; arguments become kGraphInput.
-llvm::Expected<NodeGraph>
-buildTFNodeGraph(const google::protobuf::RepeatedPtrField<tensorflow::NodeDef>
-                     &nodes,
-                 llvm::StringRef path,
-                 const std::vector<std::string> *argNames = nullptr);
+llvm::Expected<NodeGraph> buildTFNodeGraph(
+    const google::protobuf::RepeatedPtrField<tensorflow::NodeDef> &nodes,
+    llvm::StringRef path, const std::vector<std::string> *argNames = nullptr);
 
 /// Builds the graph of an ONNX graph. With `isSubgraph`, names produced by
 /// nothing in the graph are outer-scope values (kOuter) instead of errors.

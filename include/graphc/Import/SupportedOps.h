@@ -1,4 +1,5 @@
-//===- SupportedOps.h - which framework ops the importers take ----*- C++ -*-===//
+//===- SupportedOps.h - which framework ops the importers take ----*- C++
+//-*-===//
 //
 // One registry per framework (lib/Import/ONNX/OnnxOps.cpp,
 // lib/Import/TF/TFOps.cpp) says what the importer does with each op: which
@@ -57,9 +58,7 @@ struct OpRule {
   /// What a user should know (forms refused, limits); may be empty.
   llvm::StringRef notes;
 
-  bool translated() const {
-    return action != OpAction::Map || !file.empty();
-  }
+  bool translated() const { return action != OpAction::Map || !file.empty(); }
 };
 
 /// The rule for ONNX op `op` in `domain` ("" is the default domain), or null.

@@ -51,8 +51,7 @@ namespace {
 /// The index of a services-table entry, in pointers (every member after
 /// `struct_size` is a function pointer, and size_t is pointer-sized).
 #define SERVICE_INDEX(member)                                                  \
-  static_cast<int32_t>(offsetof(graphrt_services_v1_t, member) /              \
-                       sizeof(void *))
+  static_cast<int32_t>(offsetof(graphrt_services_v1_t, member) / sizeof(void *))
 static_assert(sizeof(size_t) == sizeof(void *), "services table layout");
 static_assert(sizeof(graphrt_tensor_t) == 32, "graphrt_tensor_t");
 
@@ -65,8 +64,7 @@ int64_t elementBytes(Type element) {
 /// True when every dimension before `axis` is 1: slices along `axis` are
 /// then contiguous blocks, as the runtime's collectives lay them out.
 bool isLeading(ArrayRef<int64_t> shape, int64_t axis) {
-  return llvm::all_of(shape.take_front(axis),
-                      [](int64_t d) { return d == 1; });
+  return llvm::all_of(shape.take_front(axis), [](int64_t d) { return d == 1; });
 }
 
 /// `value` with dimension `from` moved to position `to` (linalg.transpose).
@@ -74,15 +72,17 @@ Value moveAxis(OpBuilder &b, Location loc, Value value, int64_t from,
                int64_t to) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> perm;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (i != from)
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i != from) {
       perm.push_back(i);
+    }
+  }
   perm.insert(perm.begin() + to, from);
   SmallVector<int64_t> shape;
-  for (int64_t p : perm)
+  for (int64_t p : perm) {
     shape.push_back(type.getDimSize(p));
-  Value init =
-      tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  }
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
 }
 
@@ -97,20 +97,24 @@ public:
   LogicalResult lower() {
     SmallVector<Operation *> ops;
     run.walk([&](Operation *op) {
-      if (isa<dist::SendOp, dist::RecvOp, dist::CollectiveOpInterface>(op))
+      if (isa<dist::SendOp, dist::RecvOp, dist::CollectiveOpInterface>(op)) {
         ops.push_back(op);
+      }
     });
     ModuleOp taskModule = module;
     taskModule->setAttr(task::kChannelsAttr, b.getArrayAttr({}));
     taskModule->setAttr(task::kGroupsAttr, b.getArrayAttr({}));
-    if (ops.empty())
+    if (ops.empty()) {
       return success();
-    for (Operation *op : ops)
-      if (op->getParentOp() != run)
+    }
+    for (Operation *op : ops) {
+      if (op->getParentOp() != run) {
         return op->emitOpError()
                << "inside a region of '" << op->getParentOp()->getName()
                << "' in task '" << self
                << "': communication must be at the top level of the task";
+      }
+    }
 
     // The status slot: null until a call fails.
     Block &entry = run.getBody().front();
@@ -123,15 +127,18 @@ public:
     b.setInsertionPoint(ret);
     ret->setOperand(0, LLVM::LoadOp::create(b, loc, ptr, slot));
 
-    for (Operation *op : ops)
-      if (failed(lowerOp(op)))
+    for (Operation *op : ops) {
+      if (failed(lowerOp(op))) {
         return failure();
+      }
+    }
 
     SmallVector<Attribute> groupAttrs;
     for (auto &[name, members] : groups) {
       SmallVector<Attribute> tasks;
-      for (const std::string &m : members)
+      for (const std::string &m : members) {
         tasks.push_back(b.getStringAttr(m));
+      }
       groupAttrs.push_back(b.getDictionaryAttr(
           {b.getNamedAttr("name", b.getStringAttr(name)),
            b.getNamedAttr("tasks", b.getArrayAttr(tasks))}));
@@ -145,9 +152,10 @@ private:
   FailureOr<std::string> taskName(Operation *op, dist::DeviceAttr device,
                                   StringRef what) {
     auto it = names.find(device.getTaskAttr());
-    if (it == names.end())
+    if (it == names.end()) {
       return op->emitOpError()
              << what << " '" << device.str() << "' is no task of the module";
+    }
     return it->second;
   }
 
@@ -156,8 +164,9 @@ private:
   StringRef global(Attribute value, Type type, StringRef prefix) {
     auto key = std::make_pair(value, type);
     auto it = globals.find(key);
-    if (it != globals.end())
+    if (it != globals.end()) {
       return it->second;
+    }
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
     // graphc_comm_*: the descriptor pass adds graphc_str_* and such later.
@@ -169,16 +178,17 @@ private:
   }
 
   StringRef string(StringRef s) {
-    return global(b.getStringAttr(s.str() + '\0'),
-                  LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
-                                           s.size() + 1),
-                  "str");
+    return global(
+        b.getStringAttr(s.str() + '\0'),
+        LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), s.size() + 1),
+        "str");
   }
 
   /// The address of a global (in the helper being built), or null for "".
   Value address(Location loc, StringRef sym) {
-    if (sym.empty())
+    if (sym.empty()) {
       return LLVM::ZeroOp::create(b, loc, ptr);
+    }
     return LLVM::AddressOfOp::create(b, loc, ptr, sym);
   }
 
@@ -206,15 +216,16 @@ private:
                   ArrayRef<Value> memrefs, EmitCall emit) {
     Location loc = op->getLoc();
     SmallVector<Type> argTypes = {ptr, ptr, ptr};
-    for (Value m : memrefs)
+    for (Value m : memrefs) {
       argTypes.push_back(m.getType());
+    }
     std::string name = ("graphc_" + kind + "_" + Twine(helpers++)).str();
     func::FuncOp helper;
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(run);
-      helper = func::FuncOp::create(b, loc, name,
-                                    b.getFunctionType(argTypes, {}));
+      helper =
+          func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
       helper.setPrivate();
       Block *body = helper.addEntryBlock();
       b.setInsertionPointToStart(body);
@@ -225,11 +236,12 @@ private:
       auto ifOk = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
       b.setInsertionPointToStart(ifOk.thenBlock());
       SmallVector<Value> pointers;
-      for (unsigned i = 0; i < memrefs.size(); ++i)
+      for (unsigned i = 0; i < memrefs.size(); ++i) {
         pointers.push_back(dataPointer(loc, body->getArgument(3 + i)));
-      Value entryAddr = LLVM::GEPOp::create(
-          b, loc, ptr, ptr, body->getArgument(1),
-          ArrayRef<LLVM::GEPArg>{index});
+      }
+      Value entryAddr =
+          LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(1),
+                              ArrayRef<LLVM::GEPArg>{index});
       Value fn = LLVM::LoadOp::create(b, loc, ptr, entryAddr);
       Value status = emit(loc, body->getArgument(0), fn, pointers);
       LLVM::StoreOp::create(b, loc, status, statusSlot);
@@ -272,10 +284,11 @@ private:
 
   FailureOr<int32_t> dtypeOf(Operation *op, RankedTensorType type) {
     int32_t code = task::dtypeCode(task::manifestDType(type.getElementType()));
-    if (code == GRAPHRT_DTYPE_INVALID)
-      return op->emitOpError() << "communicates element type "
-                               << type.getElementType()
-                               << ", which the runtime has no dtype for";
+    if (code == GRAPHRT_DTYPE_INVALID) {
+      return op->emitOpError()
+             << "communicates element type " << type.getElementType()
+             << ", which the runtime has no dtype for";
+    }
     return code;
   }
 
@@ -295,13 +308,15 @@ private:
     for (Attribute a : group) {
       FailureOr<std::string> name =
           taskName(op, cast<dist::DeviceAttr>(a), "group member");
-      if (failed(name))
+      if (failed(name)) {
         return failure();
+      }
       members.push_back(*name);
     }
     std::string name = llvm::join(members, "+");
-    if (groupSeen.insert(name).second)
+    if (groupSeen.insert(name).second) {
       groups.push_back({name, members});
+    }
     return name;
   }
 
@@ -330,12 +345,13 @@ private:
       auto type = cast<RankedTensorType>(send.getInput().getType());
       FailureOr<std::string> peer = taskName(op, send.getPeer(), "peer");
       FailureOr<int32_t> dtype = dtypeOf(op, type);
-      if (failed(peer) || failed(dtype))
+      if (failed(peer) || failed(dtype)) {
         return failure();
+      }
       recordChannel(op, send.getKey(), *peer, /*send=*/true, type);
       Value in = toBuffer(loc, send.getInput(), send.getKey());
-      pointToPoint(op, "send", SERVICE_INDEX(send), send.getKey(), type,
-                   *dtype, in);
+      pointToPoint(op, "send", SERVICE_INDEX(send), send.getKey(), type, *dtype,
+                   in);
       op->erase();
       return success();
     }
@@ -343,12 +359,13 @@ private:
       auto type = cast<RankedTensorType>(recv.getType());
       FailureOr<std::string> peer = taskName(op, recv.getPeer(), "peer");
       FailureOr<int32_t> dtype = dtypeOf(op, type);
-      if (failed(peer) || failed(dtype))
+      if (failed(peer) || failed(dtype)) {
         return failure();
+      }
       recordChannel(op, recv.getKey(), *peer, /*send=*/false, type);
       Value out = alloc(loc, type);
-      pointToPoint(op, "recv", SERVICE_INDEX(recv), recv.getKey(), type,
-                   *dtype, out);
+      pointToPoint(op, "recv", SERVICE_INDEX(recv), recv.getKey(), type, *dtype,
+                   out);
       recv.replaceAllUsesWith(toTensor(loc, type, out));
       op->erase();
       return success();
@@ -357,38 +374,36 @@ private:
   }
 
   /// send/recv: the helper builds a graphrt_tensor_t on its stack.
-  void pointToPoint(Operation *op, StringRef kind, int32_t index,
-                    StringRef key, RankedTensorType type, int32_t dtype,
-                    Value buffer) {
+  void pointToPoint(Operation *op, StringRef kind, int32_t index, StringRef key,
+                    RankedTensorType type, int32_t dtype, Value buffer) {
     StringRef keySym = string(key);
     StringRef shapeSym;
-    if (type.getRank() > 0)
+    if (type.getRank() > 0) {
       shapeSym = global(
-          DenseElementsAttr::get(
-              RankedTensorType::get({type.getRank()}, i64), type.getShape()),
+          DenseElementsAttr::get(RankedTensorType::get({type.getRank()}, i64),
+                                 type.getShape()),
           LLVM::LLVMArrayType::get(i64, type.getRank()), "shape");
+    }
     int64_t bytes = type.getNumElements() * elementBytes(type.getElementType());
     auto tensorTy =
         LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, ptr, ptr, i64});
-    callHelper(op, kind, index, {buffer},
-               [&](Location loc, Value ctxArg, Value fn,
-                   ArrayRef<Value> pointers) {
-                 Value t = LLVM::UndefOp::create(b, loc, tensorTy);
-                 Value fields[] = {constant(loc, i32, dtype),
-                                   constant(loc, i32, type.getRank()),
-                                   address(loc, shapeSym), pointers[0],
-                                   constant(loc, i64, bytes)};
-                 for (auto [i, f] : llvm::enumerate(fields))
-                   t = LLVM::InsertValueOp::create(
-                       b, loc, t, f,
-                       ArrayRef<int64_t>{static_cast<int64_t>(i)});
-                 Value one = constant(loc, i64, 1);
-                 Value storage =
-                     LLVM::AllocaOp::create(b, loc, ptr, tensorTy, one);
-                 LLVM::StoreOp::create(b, loc, t, storage);
-                 return indirectCall(loc, fn, {ptr, ptr, ptr},
-                                     {ctxArg, address(loc, keySym), storage});
-               });
+    callHelper(
+        op, kind, index, {buffer},
+        [&](Location loc, Value ctxArg, Value fn, ArrayRef<Value> pointers) {
+          Value t = LLVM::UndefOp::create(b, loc, tensorTy);
+          Value fields[] = {
+              constant(loc, i32, dtype), constant(loc, i32, type.getRank()),
+              address(loc, shapeSym), pointers[0], constant(loc, i64, bytes)};
+          for (auto [i, f] : llvm::enumerate(fields)) {
+            t = LLVM::InsertValueOp::create(
+                b, loc, t, f, ArrayRef<int64_t>{static_cast<int64_t>(i)});
+          }
+          Value one = constant(loc, i64, 1);
+          Value storage = LLVM::AllocaOp::create(b, loc, ptr, tensorTy, one);
+          LLVM::StoreOp::create(b, loc, t, storage);
+          return indirectCall(loc, fn, {ptr, ptr, ptr},
+                              {ctxArg, address(loc, keySym), storage});
+        });
   }
 
   /// An all_to_all's result from the runtime's: `received` holds, in the
@@ -402,11 +417,12 @@ private:
     SmallVector<int64_t> blocks = {n, type.getDimSize(0) / n};
     llvm::append_range(blocks, type.getShape().drop_front());
     SmallVector<ReassociationIndices> expand = {{0, 1}};
-    for (int64_t d = 2; d < static_cast<int64_t>(blocks.size()); ++d)
+    for (int64_t d = 2; d < static_cast<int64_t>(blocks.size()); ++d) {
       expand.push_back({d});
+    }
     Value t = tensor::ExpandShapeOp::create(
-        b, loc, RankedTensorType::get(blocks, type.getElementType()),
-        received, expand);
+        b, loc, RankedTensorType::get(blocks, type.getElementType()), received,
+        expand);
     // [n, S/n, rest...] -> [n, slice in the original layout]
     t = moveAxis(b, loc, t, 1, split + 1);
     // -> [d0 .. n, d_concat ..], then n * d_concat.
@@ -414,12 +430,14 @@ private:
     int64_t rank = cast<RankedTensorType>(t.getType()).getRank();
     SmallVector<ReassociationIndices> collapse;
     for (int64_t d = 0; d < rank; ++d) {
-      if (d == concat + 1)
+      if (d == concat + 1) {
         continue;
-      if (d == concat)
+      }
+      if (d == concat) {
         collapse.push_back({d, d + 1});
-      else
+      } else {
         collapse.push_back({d});
+      }
     }
     return tensor::CollapseShapeOp::create(b, loc, t, collapse);
   }
@@ -431,8 +449,9 @@ private:
     auto outType = cast<RankedTensorType>(op.getResult().getType());
     FailureOr<std::string> group = groupName(raw, op.getGroup());
     FailureOr<int32_t> dtype = dtypeOf(raw, inType);
-    if (failed(group) || failed(dtype))
+    if (failed(group) || failed(dtype)) {
       return failure();
+    }
     StringRef groupSym = string(*group);
     int64_t groupSize = op.getGroup().size();
     Value input = op.getInput();
@@ -448,28 +467,34 @@ private:
     if (auto ar = dyn_cast<dist::AllReduceOp>(raw)) {
       service = SERVICE_INDEX(all_reduce);
       FailureOr<int32_t> r = reduceOp(raw, ar.getReduction());
-      if (failed(r))
+      if (failed(r)) {
         return failure();
+      }
       reduction = *r;
     } else if (auto ag = dyn_cast<dist::AllGatherOp>(raw)) {
       service = SERVICE_INDEX(all_gather);
-      if (!isLeading(inType.getShape(), ag.getAxis()))
+      if (!isLeading(inType.getShape(), ag.getAxis())) {
         moved = ag.getAxis();
+      }
     } else if (auto rs = dyn_cast<dist::ReduceScatterOp>(raw)) {
       service = SERVICE_INDEX(reduce_scatter);
       FailureOr<int32_t> r = reduceOp(raw, rs.getReduction());
-      if (failed(r))
+      if (failed(r)) {
         return failure();
+      }
       reduction = *r;
       count = outType.getNumElements();
-      if (!isLeading(inType.getShape(), rs.getAxis()))
+      if (!isLeading(inType.getShape(), rs.getAxis())) {
         moved = rs.getAxis();
+      }
     } else if (auto bc = dyn_cast<dist::BroadcastOp>(raw)) {
       service = SERVICE_INDEX(broadcast);
-      for (auto [i, member] : llvm::enumerate(op.getGroup()))
+      for (auto [i, member] : llvm::enumerate(op.getGroup())) {
         if (cast<dist::DeviceAttr>(member).getTaskAttr() ==
-            bc.getRoot().getTaskAttr())
+            bc.getRoot().getTaskAttr()) {
           root = static_cast<int32_t>(i);
+        }
+      }
     } else if (auto a2a = dyn_cast<dist::AllToAllOp>(raw)) {
       service = SERVICE_INDEX(all_to_all);
       count = inType.getNumElements() / groupSize;
@@ -510,20 +535,22 @@ private:
         return indirectCall(l, fn, {ptr, ptr, i32, i32, ptr, i64},
                             {ctxArg, g, constant(l, i32, *root), d, p[1], n});
       }
-      if (reduction)
-        return indirectCall(l, fn, {ptr, ptr, i32, i32, ptr, ptr, i64},
-                            {ctxArg, g, constant(l, i32, *reduction), d, p[0],
-                             p[1], n});
+      if (reduction) {
+        return indirectCall(
+            l, fn, {ptr, ptr, i32, i32, ptr, ptr, i64},
+            {ctxArg, g, constant(l, i32, *reduction), d, p[0], p[1], n});
+      }
       return indirectCall(l, fn, {ptr, ptr, i32, ptr, ptr, i64},
                           {ctxArg, g, d, p[0], p[1], n});
     };
     StringRef kind = raw->getName().stripDialect();
     callHelper(raw, kind, service, {in, out}, emit);
     Value result = toTensor(loc, callOut, out);
-    if (split)
+    if (split) {
       result = concatBlocks(loc, result, groupSize, *split, *concat);
-    else if (moved)
+    } else if (moved) {
       result = moveAxis(b, loc, result, 0, *moved);
+    }
     raw->getResult(0).replaceAllUsesWith(result);
     raw->erase();
     return success();

@@ -1,4 +1,5 @@
-//===- Communication.h - dist communication to graphrt service calls -*- C++ -*-===//
+//===- Communication.h - dist communication to graphrt service calls -*- C++
+//-*-===//
 
 #ifndef GRAPHC_LIB_CONVERSION_DISTTORUNTIME_COMMUNICATION_H
 #define GRAPHC_LIB_CONVERSION_DISTTORUNTIME_COMMUNICATION_H

@@ -51,14 +51,15 @@ struct TaskSource {
 /// the job. graph-run writes DIR/<output>.npy: no '/' in an output's name.
 std::string uniqueName(StringAttr given, StringRef fallback,
                        llvm::StringSet<> &taken, bool isOutput) {
-  std::string base =
-      given && !given.getValue().empty() ? given.getValue().str()
-                                         : fallback.str();
-  if (isOutput)
+  std::string base = given && !given.getValue().empty() ? given.getValue().str()
+                                                        : fallback.str();
+  if (isOutput) {
     std::replace(base.begin(), base.end(), '/', '_');
+  }
   std::string name = base;
-  for (int i = 1; !taken.insert(name).second; ++i)
+  for (int i = 1; !taken.insert(name).second; ++i) {
     name = base + "_" + std::to_string(i);
+  }
   return name;
 }
 
@@ -66,14 +67,16 @@ std::string uniqueName(StringAttr given, StringRef fallback,
 FailureOr<RankedTensorType> staticType(Operation *where, Type type,
                                        StringRef what, StringRef name) {
   auto ranked = dyn_cast<RankedTensorType>(type);
-  if (!ranked || !ranked.hasStaticShape())
+  if (!ranked || !ranked.hasStaticShape()) {
     return where->emitError()
            << what << " '" << name << "' has type " << type
            << "; a task needs static shapes (fix them with --input-shape)";
-  if (task::manifestDType(ranked.getElementType()).empty())
-    return where->emitError() << what << " '" << name << "' has element type "
-                              << ranked.getElementType()
-                              << ", which the runtime has no dtype for";
+  }
+  if (task::manifestDType(ranked.getElementType()).empty()) {
+    return where->emitError()
+           << what << " '" << name << "' has element type "
+           << ranked.getElementType() << ", which the runtime has no dtype for";
+  }
   return ranked;
 }
 
@@ -119,21 +122,25 @@ struct ConvertDistToRuntimePass
 
     // Peers and group members are named by their task's symbol.
     TaskNames taskNames;
-    for (TaskSource &t : tasks)
+    for (TaskSource &t : tasks) {
       taskNames[t.device] = t.name;
+    }
 
     // Variables by home task, in module order.
     SmallVector<graph::VariableOp> variables(
         module.getOps<graph::VariableOp>());
     llvm::StringMap<graph::VariableOp> variableByName;
-    for (graph::VariableOp v : variables)
+    for (graph::VariableOp v : variables) {
       variableByName[v.getSymName()] = v;
+    }
     auto homeOf = [&](graph::VariableOp v) -> FailureOr<dist::DeviceAttr> {
-      if (auto device = v->getAttrOfType<dist::DeviceAttr>("dist.device"))
+      if (auto device = v->getAttrOfType<dist::DeviceAttr>("dist.device")) {
         return device.getTaskAttr();
+      }
       // Without placement there is one task, and the variable is its.
-      if (tasks.size() == 1)
+      if (tasks.size() == 1) {
         return tasks.front().device;
+      }
       return v.emitError() << "graph.variable @" << v.getSymName()
                            << " has no dist.device, and the module has "
                            << tasks.size()
@@ -142,44 +149,51 @@ struct ConvertDistToRuntimePass
 
     // The functions task bodies may call are copied into each task module.
     SmallVector<func::FuncOp> helpers;
-    for (auto f : module.getOps<func::FuncOp>())
-      if (f != entryFn)
+    for (auto f : module.getOps<func::FuncOp>()) {
+      if (f != entryFn) {
         helpers.push_back(f);
+      }
+    }
 
     llvm::StringSet<> names;
     for (TaskSource &t : tasks) {
       SmallVector<graph::VariableOp> own;
       for (graph::VariableOp v : variables) {
         FailureOr<dist::DeviceAttr> home = homeOf(v);
-        if (failed(home))
+        if (failed(home)) {
           return signalPassFailure();
-        if (*home == t.device)
+        }
+        if (*home == t.device) {
           own.push_back(v);
+        }
       }
-      if (failed(outline(t, own, variableByName, helpers, names, taskNames)))
+      if (failed(outline(t, own, variableByName, helpers, names, taskNames))) {
         return signalPassFailure();
+      }
     }
-    for (TaskSource &t : tasks)
+    for (TaskSource &t : tasks) {
       t.op->erase();
-    for (func::FuncOp f : helpers)
+    }
+    for (func::FuncOp f : helpers) {
       f.erase();
-    for (graph::VariableOp v : variables)
+    }
+    for (graph::VariableOp v : variables) {
       v.erase();
+    }
   }
 
   LogicalResult outline(TaskSource &t, ArrayRef<graph::VariableOp> own,
                         const llvm::StringMap<graph::VariableOp> &allVars,
                         ArrayRef<func::FuncOp> helpers,
-                        llvm::StringSet<> &names,
-                        const TaskNames &taskNames) {
+                        llvm::StringSet<> &names, const TaskNames &taskNames) {
     MLIRContext *ctx = &getContext();
     Location loc = t.op->getLoc();
     FunctionOpInterface fn = t.fn;
     Region &body = fn.getFunctionBody();
-    if (!body.hasOneBlock())
-      return t.op->emitOpError()
-             << "has " << body.getBlocks().size()
-             << " blocks; a task program needs one";
+    if (!body.hasOneBlock()) {
+      return t.op->emitOpError() << "has " << body.getBlocks().size()
+                                 << " blocks; a task program needs one";
+    }
     Block &block = body.front();
 
     // --- The signature ----------------------------------------------------
@@ -191,8 +205,9 @@ struct ConvertDistToRuntimePass
                      "input" + std::to_string(i), names, /*isOutput=*/false);
       FailureOr<RankedTensorType> type =
           staticType(t.op, fn.getArgumentTypes()[i], "input", name);
-      if (failed(type))
+      if (failed(type)) {
         return failure();
+      }
       inputTypes.push_back(*type);
       inputs.push_back(task::tensorEntry(ctx, name, *type));
     }
@@ -200,14 +215,16 @@ struct ConvertDistToRuntimePass
     auto outputNames = t.op->getAttrOfType<ArrayAttr>("graph.output_names");
     for (unsigned i = 0; i < fn.getNumResults(); ++i) {
       StringAttr given = fn.getResultAttrOfType<StringAttr>(i, "graph.name");
-      if (!given && outputNames && i < outputNames.size())
+      if (!given && outputNames && i < outputNames.size()) {
         given = dyn_cast<StringAttr>(outputNames[i]);
-      std::string name = uniqueName(given, "output" + std::to_string(i),
-                                    names, /*isOutput=*/true);
+      }
+      std::string name = uniqueName(given, "output" + std::to_string(i), names,
+                                    /*isOutput=*/true);
       FailureOr<RankedTensorType> type =
           staticType(t.op, fn.getResultTypes()[i], "output", name);
-      if (failed(type))
+      if (failed(type)) {
         return failure();
+      }
       outputTypes.push_back(*type);
       outputs.push_back(task::tensorEntry(ctx, name, *type));
     }
@@ -215,13 +232,15 @@ struct ConvertDistToRuntimePass
     for (graph::VariableOp v : own) {
       FailureOr<RankedTensorType> type =
           staticType(v, v.getType(), "variable", v.getSymName());
-      if (failed(type))
+      if (failed(type)) {
         return failure();
+      }
       varIndex[v.getSymName()] = varTypes.size();
       varTypes.push_back(*type);
       ElementsAttr value;
-      if (std::optional<ElementsAttr> init = v.getInitialValue())
+      if (std::optional<ElementsAttr> init = v.getInitialValue()) {
         value = *init;
+      }
       vars.push_back(task::withVariableMarks(
           task::tensorEntry(ctx, v.getSymName(), *type, value), v));
     }
@@ -235,9 +254,8 @@ struct ConvertDistToRuntimePass
         b.getDictionaryAttr(
             {b.getNamedAttr("job", b.getStringAttr(t.job)),
              b.getNamedAttr("index", b.getI64IntegerAttr(t.index)),
-             b.getNamedAttr("device",
-                            b.getStringAttr(t.device.str() +
-                                            "/device:CPU:0"))}));
+             b.getNamedAttr("device", b.getStringAttr(t.device.str() +
+                                                      "/device:CPU:0"))}));
     taskModule->setAttr(task::kInputsAttr, b.getArrayAttr(inputs));
     taskModule->setAttr(task::kOutputsAttr, b.getArrayAttr(outputs));
     taskModule->setAttr(task::kVariablesAttr, b.getArrayAttr(vars));
@@ -245,18 +263,20 @@ struct ConvertDistToRuntimePass
     for (func::FuncOp f : helpers) {
       auto copy = cast<func::FuncOp>(b.clone(*f));
       // Only graphc_task_run is an entry; unused copies are dropped later.
-      if (!copy.isExternal())
+      if (!copy.isExternal()) {
         copy.setPrivate();
+      }
     }
 
     // graphc_task_run(ctx, services, inputs..., variables..., outputs...)
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     SmallVector<Type> argTypes = {ptr, ptr};
-    for (ArrayRef<RankedTensorType> types : {ArrayRef(inputTypes),
-                                             ArrayRef(varTypes),
-                                             ArrayRef(outputTypes)})
-      for (RankedTensorType type : types)
+    for (ArrayRef<RankedTensorType> types :
+         {ArrayRef(inputTypes), ArrayRef(varTypes), ArrayRef(outputTypes)}) {
+      for (RankedTensorType type : types) {
         argTypes.push_back(memrefOf(type));
+      }
+    }
     SmallVector<Type> resultTypes = {ptr}; // the step's status
     auto run = func::FuncOp::create(b, loc, task::kRunFunction,
                                     b.getFunctionType(argTypes, resultTypes));
@@ -266,11 +286,12 @@ struct ConvertDistToRuntimePass
     unsigned firstOut = firstVar + varTypes.size();
 
     IRMapping mapping;
-    for (unsigned i = 0; i < inputTypes.size(); ++i)
+    for (unsigned i = 0; i < inputTypes.size(); ++i) {
       mapping.map(block.getArgument(i),
                   bufferization::ToTensorOp::create(
                       b, loc, inputTypes[i], entry->getArgument(2 + i),
                       /*restrict=*/true, /*writable=*/false));
+    }
     // The value each variable holds at this point of the step.
     SmallVector<Value> initial, current;
     for (unsigned i = 0; i < varTypes.size(); ++i) {
@@ -283,14 +304,17 @@ struct ConvertDistToRuntimePass
     auto variableOf = [&](Operation *op,
                           FlatSymbolRefAttr ref) -> FailureOr<unsigned> {
       auto it = varIndex.find(ref.getValue());
-      if (it != varIndex.end())
+      if (it != varIndex.end()) {
         return it->second;
+      }
       auto home = allVars.find(ref.getValue());
       std::string where = "another task";
-      if (home != allVars.end())
-        if (auto d = home->second->getAttrOfType<dist::DeviceAttr>(
-                "dist.device"))
+      if (home != allVars.end()) {
+        if (auto d =
+                home->second->getAttrOfType<dist::DeviceAttr>("dist.device")) {
           where = "task " + d.getTaskAttr().str();
+        }
+      }
       return op->emitOpError()
              << "in task '" << t.name << "' uses variable " << ref
              << ", which lives on " << where
@@ -301,28 +325,33 @@ struct ConvertDistToRuntimePass
     SmallVector<Value> results;
     for (Operation &op : block) {
       if (op.hasTrait<OpTrait::IsTerminator>()) {
-        for (Value v : op.getOperands())
+        for (Value v : op.getOperands()) {
           results.push_back(mapping.lookupOrDefault(v));
+        }
         continue;
       }
       if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
         FailureOr<unsigned> i = variableOf(read, read.getVariableAttr());
-        if (failed(i))
+        if (failed(i)) {
           return failure();
+        }
         Value value = current[*i];
-        if (value.getType() != read.getType())
+        if (value.getType() != read.getType()) {
           value = tensor::CastOp::create(b, loc, read.getType(), value);
+        }
         mapping.map(read.getResult(), value);
         continue;
       }
       if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
         FailureOr<unsigned> i = variableOf(assign, assign.getVariableAttr());
-        if (failed(i))
+        if (failed(i)) {
           return failure();
+        }
         Value value = mapping.lookupOrDefault(assign.getValue());
-        if (value.getType() != varTypes[*i])
-          value = tensor::CastOp::create(b, assign.getLoc(), varTypes[*i],
-                                         value);
+        if (value.getType() != varTypes[*i]) {
+          value =
+              tensor::CastOp::create(b, assign.getLoc(), varTypes[*i], value);
+        }
         switch (assign.getMode()) {
         case graph::AssignMode::set:
           break;
@@ -351,8 +380,9 @@ struct ConvertDistToRuntimePass
         }
         return WalkResult::advance();
       });
-      if (nested.wasInterrupted())
+      if (nested.wasInterrupted()) {
         return failure();
+      }
       b.clone(op, mapping);
     }
 
@@ -360,21 +390,22 @@ struct ConvertDistToRuntimePass
     // below overwrite.
     for (auto [i, v] : llvm::enumerate(results)) {
       Value value = v;
-      if (value.getType() != outputTypes[i])
+      if (value.getType() != outputTypes[i]) {
         value = tensor::CastOp::create(b, loc, outputTypes[i], value);
+      }
       bufferization::MaterializeInDestinationOp::create(
           b, loc, Type(), value, entry->getArgument(firstOut + i),
           /*restrict=*/true, /*writable=*/true);
     }
     for (unsigned i = 0; i < varTypes.size(); ++i) {
-      if (current[i] == initial[i])
+      if (current[i] == initial[i]) {
         continue;
+      }
       // A copy rather than materialize_in_destination: the variable's buffer
       // is also read through `initial`, so it is not `restrict`.
-      Value buffer = readOnlyBuffer(b, loc, current[i],
-                                    "variable:" + std::to_string(i));
-      memref::CopyOp::create(b, loc, buffer,
-                             entry->getArgument(firstVar + i));
+      Value buffer =
+          readOnlyBuffer(b, loc, current[i], "variable:" + std::to_string(i));
+      memref::CopyOp::create(b, loc, buffer, entry->getArgument(firstVar + i));
     }
     Value ok = LLVM::ZeroOp::create(b, loc, ptr);
     func::ReturnOp::create(b, loc, ok);

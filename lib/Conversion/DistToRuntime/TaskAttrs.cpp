@@ -9,40 +9,51 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 
-
 using namespace mlir;
 
 namespace graphc::task {
 
 /// The runtime's dtype of an element type; INVALID when it has none.
 static graphrt_dtype_t runtimeDType(Type t) {
-  if (t.isF32())
+  if (t.isF32()) {
     return GRAPHRT_DTYPE_F32;
-  if (t.isF64())
+  }
+  if (t.isF64()) {
     return GRAPHRT_DTYPE_F64;
-  if (t.isF16())
+  }
+  if (t.isF16()) {
     return GRAPHRT_DTYPE_F16;
-  if (t.isBF16())
+  }
+  if (t.isBF16()) {
     return GRAPHRT_DTYPE_BF16;
-  if (t.isInteger(1))
+  }
+  if (t.isInteger(1)) {
     return GRAPHRT_DTYPE_BOOL;
+  }
   // ONNX's small types (one element per byte in the runtime's buffers).
-  if (isa<Float8E4M3FNType>(t))
+  if (isa<Float8E4M3FNType>(t)) {
     return GRAPHRT_DTYPE_F8E4M3FN;
-  if (isa<Float8E4M3FNUZType>(t))
+  }
+  if (isa<Float8E4M3FNUZType>(t)) {
     return GRAPHRT_DTYPE_F8E4M3FNUZ;
-  if (isa<Float8E5M2Type>(t))
+  }
+  if (isa<Float8E5M2Type>(t)) {
     return GRAPHRT_DTYPE_F8E5M2;
-  if (isa<Float8E5M2FNUZType>(t))
+  }
+  if (isa<Float8E5M2FNUZType>(t)) {
     return GRAPHRT_DTYPE_F8E5M2FNUZ;
-  if (isa<Float8E8M0FNUType>(t))
+  }
+  if (isa<Float8E8M0FNUType>(t)) {
     return GRAPHRT_DTYPE_F8E8M0;
-  if (isa<Float4E2M1FNType>(t))
+  }
+  if (isa<Float4E2M1FNType>(t)) {
     return GRAPHRT_DTYPE_F4E2M1;
+  }
   if (auto i = dyn_cast<IntegerType>(t)) {
-    if (i.isSigned())
+    if (i.isSigned()) {
       return GRAPHRT_DTYPE_INVALID; // the graph dialect's integers are
                                     // signless or unsigned
+    }
     bool u = i.isUnsigned();
     switch (i.getWidth()) {
     case 2:
@@ -81,17 +92,20 @@ DictionaryAttr tensorEntry(MLIRContext *ctx, StringRef name,
       b.getNamedAttr("dtype",
                      b.getStringAttr(manifestDType(type.getElementType()))),
       b.getNamedAttr("shape", b.getDenseI64ArrayAttr(type.getShape()))};
-  if (value)
+  if (value) {
     fields.push_back(b.getNamedAttr("value", value));
+  }
   return b.getDictionaryAttr(fields);
 }
 
 DictionaryAttr withVariableMarks(DictionaryAttr entry, Operation *var) {
   NamedAttrList fields(entry);
-  if (auto of = var->getAttrOfType<StringAttr>(kReplicaOfAttr))
+  if (auto of = var->getAttrOfType<StringAttr>(kReplicaOfAttr)) {
     fields.set("replica_of", of);
-  if (auto of = var->getAttrOfType<StringAttr>(kSlotOfAttr))
+  }
+  if (auto of = var->getAttrOfType<StringAttr>(kSlotOfAttr)) {
     fields.set("slot_of", of);
+  }
   return fields.getDictionary(entry.getContext());
 }
 
@@ -108,18 +122,20 @@ public:
   explicit Reader(ModuleOp module) : module(module) {}
 
   LogicalResult fail(StringRef attr, StringRef what) {
-    return module.emitError() << "task module '"
-                              << module.getSymName().value_or("")
-                              << "': attribute '" << attr << "' " << what;
+    return module.emitError()
+           << "task module '" << module.getSymName().value_or("")
+           << "': attribute '" << attr << "' " << what;
   }
 
   FailureOr<ArrayAttr> array(StringRef attr) {
     Attribute value = module->getAttr(attr);
-    if (!value)
+    if (!value) {
       return ArrayAttr::get(module.getContext(), {});
+    }
     auto array = dyn_cast<ArrayAttr>(value);
-    if (!array)
+    if (!array) {
       return fail(attr, "is not an array");
+    }
     return array;
   }
 
@@ -127,29 +143,34 @@ public:
     auto name = dict.getAs<StringAttr>("name");
     auto dtype = dict.getAs<StringAttr>("dtype");
     auto shape = dict.getAs<DenseI64ArrayAttr>("shape");
-    if (!dtype || !shape)
+    if (!dtype || !shape) {
       return fail(attr, "has an entry without a string 'dtype' and an "
                         "array<i64> 'shape'");
+    }
     t.name = name ? name.getValue().str() : "";
     t.dtype = dtype.getValue().str();
     t.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
     t.value = dict.getAs<ElementsAttr>("value");
-    if (auto of = dict.getAs<StringAttr>("replica_of"))
+    if (auto of = dict.getAs<StringAttr>("replica_of")) {
       t.replicaOf = of.getValue().str();
-    if (auto of = dict.getAs<StringAttr>("slot_of"))
+    }
+    if (auto of = dict.getAs<StringAttr>("slot_of")) {
       t.slotOf = of.getValue().str();
+    }
     return success();
   }
 
   LogicalResult tensors(StringRef attr, SmallVectorImpl<TensorInfo> &out) {
     FailureOr<ArrayAttr> entries = array(attr);
-    if (failed(entries))
+    if (failed(entries)) {
       return failure();
+    }
     for (Attribute entry : *entries) {
       auto dict = dyn_cast<DictionaryAttr>(entry);
       TensorInfo t;
-      if (!dict || failed(tensor(attr, dict, t)))
+      if (!dict || failed(tensor(attr, dict, t))) {
         return fail(attr, "has an entry that is not a tensor dictionary");
+      }
       out.push_back(std::move(t));
     }
     return success();
@@ -165,25 +186,29 @@ FailureOr<TaskInfo> readTask(ModuleOp module) {
   TaskInfo info;
   info.name = module.getSymName().value_or("").str();
   auto task = module->getAttrOfType<DictionaryAttr>(kTaskAttr);
-  if (!task)
+  if (!task) {
     return r.fail(kTaskAttr, "is missing or not a dictionary");
+  }
   auto job = task.getAs<StringAttr>("job");
   auto index = task.getAs<IntegerAttr>("index");
   auto device = task.getAs<StringAttr>("device");
-  if (!job || !index || !device)
+  if (!job || !index || !device) {
     return r.fail(kTaskAttr, "needs string 'job', integer 'index' and string "
                              "'device'");
+  }
   info.job = job.getValue().str();
   info.index = index.getInt();
   info.device = device.getValue().str();
   if (failed(r.tensors(kInputsAttr, info.inputs)) ||
       failed(r.tensors(kOutputsAttr, info.outputs)) ||
-      failed(r.tensors(kVariablesAttr, info.variables)))
+      failed(r.tensors(kVariablesAttr, info.variables))) {
     return failure();
+  }
 
   FailureOr<ArrayAttr> channels = r.array(kChannelsAttr);
-  if (failed(channels))
+  if (failed(channels)) {
     return failure();
+  }
   for (Attribute entry : *channels) {
     auto dict = dyn_cast<DictionaryAttr>(entry);
     ChannelInfo c;
@@ -192,10 +217,11 @@ FailureOr<TaskInfo> readTask(ModuleOp module) {
     auto direction = dict ? dict.getAs<StringAttr>("direction") : nullptr;
     if (!key || !peer || !direction ||
         (direction.getValue() != "send" && direction.getValue() != "recv") ||
-        failed(r.tensor(kChannelsAttr, dict, c.payload)))
+        failed(r.tensor(kChannelsAttr, dict, c.payload))) {
       return r.fail(kChannelsAttr, "needs entries with 'key', 'peer', "
                                    "'direction' (send or recv), 'dtype' and "
                                    "'shape'");
+    }
     c.key = key.getValue().str();
     c.peer = peer.getValue().str();
     c.send = direction.getValue() == "send";
@@ -203,20 +229,23 @@ FailureOr<TaskInfo> readTask(ModuleOp module) {
   }
 
   FailureOr<ArrayAttr> groups = r.array(kGroupsAttr);
-  if (failed(groups))
+  if (failed(groups)) {
     return failure();
+  }
   for (Attribute entry : *groups) {
     auto dict = dyn_cast<DictionaryAttr>(entry);
     auto name = dict ? dict.getAs<StringAttr>("name") : nullptr;
     auto tasks = dict ? dict.getAs<ArrayAttr>("tasks") : nullptr;
-    if (!name || !tasks)
+    if (!name || !tasks) {
       return r.fail(kGroupsAttr, "needs entries with 'name' and 'tasks'");
+    }
     GroupInfo g;
     g.name = name.getValue().str();
     for (Attribute member : tasks) {
       auto s = dyn_cast<StringAttr>(member);
-      if (!s)
+      if (!s) {
         return r.fail(kGroupsAttr, "has a member that is not a string");
+      }
       g.tasks.push_back(s.getValue().str());
     }
     info.groups.push_back(std::move(g));

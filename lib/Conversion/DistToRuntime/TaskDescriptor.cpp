@@ -44,8 +44,7 @@ static_assert(offsetof(graphrt_tensor_t, data) == 16, "graphrt_tensor_t");
 static_assert(sizeof(graphrt_tensor_t) == 32, "graphrt_tensor_t");
 static_assert(sizeof(graphrt_tensor_signature_t) == 24,
               "graphrt_tensor_signature_t");
-static_assert(offsetof(graphrt_channel_t, payload) == 24,
-              "graphrt_channel_t");
+static_assert(offsetof(graphrt_channel_t, payload) == 24, "graphrt_channel_t");
 static_assert(sizeof(graphrt_channel_t) == 48, "graphrt_channel_t");
 static_assert(sizeof(graphrt_collective_group_t) == 8,
               "graphrt_collective_group_t");
@@ -60,9 +59,9 @@ using task::TensorInfo;
 class GlueBuilder {
 public:
   GlueBuilder(ModuleOp module)
-      : module(module), ctx(module.getContext()), b(ctx),
-        loc(module.getLoc()), ptrTy(LLVM::LLVMPointerType::get(ctx)),
-        i32(IntegerType::get(ctx, 32)), i64(IntegerType::get(ctx, 64)) {
+      : module(module), ctx(module.getContext()), b(ctx), loc(module.getLoc()),
+        ptrTy(LLVM::LLVMPointerType::get(ctx)), i32(IntegerType::get(ctx, 32)),
+        i64(IntegerType::get(ctx, 64)) {
     b.setInsertionPointToEnd(module.getBody());
     sigTy = LLVM::LLVMStructType::getLiteral(ctx, {ptrTy, i32, i32, ptrTy});
   }
@@ -70,8 +69,8 @@ public:
   /// A private NUL-terminated string global.
   StringRef string(StringRef value) {
     std::string sym = "graphc_str_" + std::to_string(counter++);
-    auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
-                                         value.size() + 1);
+    auto type =
+        LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), value.size() + 1);
     LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
                            LLVM::Linkage::Private, sym,
                            b.getStringAttr(value.str() + '\0'));
@@ -80,8 +79,9 @@ public:
 
   /// A private i64 array global, or "" for an empty one.
   StringRef shape(ArrayRef<int64_t> dims) {
-    if (dims.empty())
+    if (dims.empty()) {
       return "";
+    }
     std::string sym = "graphc_shape_" + std::to_string(counter++);
     auto type = LLVM::LLVMArrayType::get(i64, dims.size());
     auto value = DenseElementsAttr::get(
@@ -95,20 +95,23 @@ public:
   /// in its initializer, or "" when `n` is 0.
   StringRef array(StringRef prefix, Type type, size_t n,
                   llvm::function_ref<Value(size_t)> element) {
-    if (n == 0)
+    if (n == 0) {
       return "";
-    std::string sym = "graphc_" + prefix.str() + "_" + std::to_string(counter++);
+    }
+    std::string sym =
+        "graphc_" + prefix.str() + "_" + std::to_string(counter++);
     auto arrayTy = LLVM::LLVMArrayType::get(type, n);
-    auto global = LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true,
-                                         LLVM::Linkage::Private, sym,
-                                         Attribute());
+    auto global =
+        LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true,
+                               LLVM::Linkage::Private, sym, Attribute());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&global.getInitializerRegion().emplaceBlock());
     Value value = LLVM::UndefOp::create(b, loc, arrayTy);
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i = 0; i < n; ++i) {
       value = LLVM::InsertValueOp::create(
           b, loc, value, element(i),
           ArrayRef<int64_t>{static_cast<int64_t>(i)});
+    }
     LLVM::ReturnOp::create(b, loc, value);
     return intern(sym);
   }
@@ -119,17 +122,19 @@ public:
     Value sig = LLVM::UndefOp::create(b, loc, sigTy);
     Value fields[] = {address(name), constant(i32, task::dtypeCode(t.dtype)),
                       constant(i32, t.shape.size()), address(dims)};
-    for (auto [i, f] : llvm::enumerate(fields))
+    for (auto [i, f] : llvm::enumerate(fields)) {
       sig = LLVM::InsertValueOp::create(
           b, loc, sig, f, ArrayRef<int64_t>{static_cast<int64_t>(i)});
+    }
     return sig;
   }
 
   /// A private array of graphrt_tensor_signature_t, or "" when empty.
   StringRef signatures(ArrayRef<TensorInfo> tensors) {
     SmallVector<std::pair<StringRef, StringRef>> syms;
-    for (const TensorInfo &t : tensors)
+    for (const TensorInfo &t : tensors) {
       syms.push_back({string(t.name), shape(t.shape)});
+    }
     return array("sigs", sigTy, tensors.size(), [&](size_t i) {
       return signature(syms[i].first, syms[i].second, tensors[i]);
     });
@@ -141,9 +146,10 @@ public:
       StringRef key, peer, name, shape;
     };
     SmallVector<Syms> syms;
-    for (const task::ChannelInfo &c : channels)
+    for (const task::ChannelInfo &c : channels) {
       syms.push_back({string(c.key), string(c.peer), string(c.payload.name),
                       shape(c.payload.shape)});
+    }
     auto channelTy =
         LLVM::LLVMStructType::getLiteral(ctx, {ptrTy, ptrTy, i32, sigTy});
     return array("channels", channelTy, channels.size(), [&](size_t i) {
@@ -153,9 +159,10 @@ public:
           address(syms[i].key), address(syms[i].peer),
           constant(i32, c.send ? GRAPHRT_CHANNEL_SEND : GRAPHRT_CHANNEL_RECV),
           signature(syms[i].name, syms[i].shape, c.payload)};
-      for (auto [f, field] : llvm::enumerate(fields))
+      for (auto [f, field] : llvm::enumerate(fields)) {
         v = LLVM::InsertValueOp::create(
             b, loc, v, field, ArrayRef<int64_t>{static_cast<int64_t>(f)});
+      }
       return v;
     });
   }
@@ -163,8 +170,9 @@ public:
   /// A private array of graphrt_collective_group_t, or "" when empty.
   StringRef groups(ArrayRef<task::GroupInfo> groups) {
     SmallVector<StringRef> names;
-    for (const task::GroupInfo &g : groups)
+    for (const task::GroupInfo &g : groups) {
       names.push_back(string(g.name));
+    }
     auto groupTy = LLVM::LLVMStructType::getLiteral(ctx, {ptrTy});
     return array("groups", groupTy, groups.size(), [&](size_t i) {
       Value v = LLVM::UndefOp::create(b, loc, groupTy);
@@ -176,8 +184,9 @@ public:
 
   /// The address of global or function `sym`, or null for "".
   Value address(StringRef sym) {
-    if (sym.empty())
+    if (sym.empty()) {
       return LLVM::ZeroOp::create(b, loc, ptrTy);
+    }
     return LLVM::AddressOfOp::create(b, loc, ptrTy, sym);
   }
 
@@ -208,12 +217,16 @@ public:
         Value data = LLVM::LoadOp::create(b, loc, ptrTy, field);
         args.append({data, data, zero});
         SmallVector<int64_t> strides(t.shape.size(), 1);
-        for (int64_t d = static_cast<int64_t>(t.shape.size()) - 2; d >= 0; --d)
+        for (int64_t d = static_cast<int64_t>(t.shape.size()) - 2; d >= 0;
+             --d) {
           strides[d] = strides[d + 1] * t.shape[d + 1];
-        for (int64_t size : t.shape)
+        }
+        for (int64_t size : t.shape) {
           args.push_back(constant(i64, size));
-        for (int64_t stride : strides)
+        }
+        for (int64_t stride : strides) {
           args.push_back(constant(i64, stride));
+        }
       }
     };
     // graphc_task_run's order: inputs, variables, outputs.
@@ -221,12 +234,13 @@ public:
     pass(entry->getArgument(7), info.variables);
     pass(entry->getArgument(5), info.outputs);
     if (run.getNumArguments() != args.size() ||
-        run.getFunctionType().getReturnType() != ptrTy)
+        run.getFunctionType().getReturnType() != ptrTy) {
       return run.emitOpError()
              << "has " << run.getNumArguments()
              << " arguments after lowering, the task glue passes "
              << args.size() << " (expected ctx, services and identity-layout "
              << "memrefs, returning the status pointer)";
+    }
     Value status = LLVM::CallOp::create(b, loc, run, args).getResult();
     LLVM::ReturnOp::create(b, loc, status);
     return success();
@@ -241,8 +255,8 @@ public:
     StringRef channelArray = channels(info.channels);
     StringRef groupArray = groups(info.groups);
     auto type = LLVM::LLVMStructType::getLiteral(
-        ctx, {i32, i32, ptrTy, ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, i64,
-              ptrTy, i64, ptrTy, i64, ptrTy});
+        ctx, {i32, i32, ptrTy, ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, i64, ptrTy,
+              i64, ptrTy, i64, ptrTy});
     auto global = LLVM::GlobalOp::create(
         b, loc, type, /*isConstant=*/true, LLVM::Linkage::External,
         GRAPHRT_TASK_DESCRIPTOR_SYMBOL, Attribute());
@@ -265,9 +279,10 @@ public:
         constant(i64, info.groups.size()),
         address(groupArray)};
     Value desc = LLVM::UndefOp::create(b, loc, type);
-    for (auto [i, v] : llvm::enumerate(fields))
+    for (auto [i, v] : llvm::enumerate(fields)) {
       desc = LLVM::InsertValueOp::create(
           b, loc, desc, v, ArrayRef<int64_t>{static_cast<int64_t>(i)});
+    }
     LLVM::ReturnOp::create(b, loc, desc);
   }
 
@@ -286,26 +301,33 @@ private:
 
 LogicalResult addGlue(ModuleOp module) {
   FailureOr<task::TaskInfo> info = task::readTask(module);
-  if (failed(info))
+  if (failed(info)) {
     return failure();
+  }
   auto run = module.lookupSymbol<LLVM::LLVMFuncOp>(task::kRunFunction);
-  if (!run)
+  if (!run) {
     return module.emitError()
            << "task module '" << info->name << "' has no llvm.func @"
            << task::kRunFunction << "; run graphc-cpu-codegen on it first";
-  for (StringRef taken : {"graphc_task_step", GRAPHRT_TASK_DESCRIPTOR_SYMBOL})
-    if (module.lookupSymbol(taken))
-      return module.emitError() << "symbol '" << taken
-                                << "' is reserved for the task glue";
+  }
+  for (StringRef taken : {"graphc_task_step", GRAPHRT_TASK_DESCRIPTOR_SYMBOL}) {
+    if (module.lookupSymbol(taken)) {
+      return module.emitError()
+             << "symbol '" << taken << "' is reserved for the task glue";
+    }
+  }
   // The descriptor is the library's only export (graphrt.h): every function
   // defined here (graphc_task_run, the communication helpers, functions the
   // model calls, which func-to-llvm leaves external) becomes internal.
-  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
-    if (!fn.isExternal())
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (!fn.isExternal()) {
       fn.setLinkage(LLVM::Linkage::Internal);
+    }
+  }
   GlueBuilder glue(module);
-  if (failed(glue.step(run, *info)))
+  if (failed(glue.step(run, *info))) {
     return failure();
+  }
   glue.descriptor(*info);
   return success();
 }
@@ -315,12 +337,15 @@ struct GraphrtTaskDescriptorPass
   void runOnOperation() override {
     SmallVector<ModuleOp> tasks;
     getOperation()->walk([&](ModuleOp m) {
-      if (task::isTaskModule(m))
+      if (task::isTaskModule(m)) {
         tasks.push_back(m);
+      }
     });
-    for (ModuleOp m : tasks)
-      if (failed(addGlue(m)))
+    for (ModuleOp m : tasks) {
+      if (failed(addGlue(m))) {
         return signalPassFailure();
+      }
+    }
   }
 };
 

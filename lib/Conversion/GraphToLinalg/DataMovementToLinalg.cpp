@@ -31,8 +31,7 @@ SmallVector<utils::IteratorType> parallel(int64_t rank) {
 }
 
 /// Static-shape data movement: the result type must be static as well.
-template <typename OpTy>
-struct StaticPattern : OpConversionPattern<OpTy> {
+template <typename OpTy> struct StaticPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult
@@ -55,8 +54,9 @@ struct StaticPattern : OpConversionPattern<OpTy> {
 
 struct ReshapeLowering : StaticPattern<ReshapeOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult rewriteStatic(ReshapeOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  rewriteStatic(ReshapeOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), adaptor.getInput(),
                                      cast<RankedTensorType>(op.getType())));
     return success();
@@ -76,8 +76,9 @@ struct DynamicReshapeLowering : OpConversionPattern<DynamicReshapeOp> {
 
 struct SqueezeLowering : StaticPattern<SqueezeOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult rewriteStatic(SqueezeOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  rewriteStatic(SqueezeOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), adaptor.getInput(),
                                      cast<RankedTensorType>(op.getType())));
     return success();
@@ -95,7 +96,8 @@ struct UnsqueezeLowering : OpConversionPattern<UnsqueezeOp> {
       axes.push_back(normalizeAxis(axis, resultType.getRank()));
     }
     llvm::sort(axes);
-    Value result = insertUnitDims(rewriter, op.getLoc(), adaptor.getInput(), axes);
+    Value result =
+        insertUnitDims(rewriter, op.getLoc(), adaptor.getInput(), axes);
     rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), result, resultType));
     return success();
   }
@@ -133,8 +135,9 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
 
 struct BroadcastToLowering : StaticPattern<BroadcastToOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult rewriteStatic(BroadcastToOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  rewriteStatic(BroadcastToOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
@@ -153,9 +156,9 @@ struct BroadcastToLowering : StaticPattern<BroadcastToOp> {
         added.push_back(d);
       }
     }
-    Value kept = reshapeTo(
-        rewriter, loc, input,
-        RankedTensorType::get(keptShape, inputType.getElementType()));
+    Value kept =
+        reshapeTo(rewriter, loc, input,
+                  RankedTensorType::get(keptShape, inputType.getElementType()));
     if (added.empty()) {
       rewriter.replaceOp(op, kept);
       return success();
@@ -192,13 +195,13 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
     }
     if (inputs.empty()) {
       // Every input empty: so is the (static) result.
-      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
-          op, resultType.getShape(), resultType.getElementType());
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, resultType.getShape(),
+                                                   resultType.getElementType());
       return success();
     }
     if (inputs.size() == 1) {
-      rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), inputs[0],
-                                    resultType));
+      rewriter.replaceOp(op,
+                         castTo(rewriter, op.getLoc(), inputs[0], resultType));
       return success();
     }
     Value result =
@@ -210,8 +213,9 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
 
 struct SplitLowering : StaticPattern<SplitOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult rewriteStatic(SplitOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  rewriteStatic(SplitOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
     int64_t rank = inputType.getRank();
@@ -244,8 +248,9 @@ struct SplitLowering : StaticPattern<SplitOp> {
 
 struct SliceLowering : StaticPattern<SliceOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult rewriteStatic(SliceOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  rewriteStatic(SliceOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto resultType = cast<RankedTensorType>(op.getType());
@@ -267,8 +272,8 @@ struct SliceLowering : StaticPattern<SliceOp> {
       }
       sizes.push_back(rewriter.getIndexAttr(count));
     }
-    Value result = tensor::ExtractSliceOp::create(rewriter, loc, resultType,
-                                                  input, offsets, sizes, strides);
+    Value result = tensor::ExtractSliceOp::create(
+        rewriter, loc, resultType, input, offsets, sizes, strides);
     if (!reversed.empty()) {
       // Reverse with tensor.extract at n - 1 - i: a map with a negative
       // coefficient does not survive graphc-cpu-codegen's tiling.
@@ -301,17 +306,17 @@ struct SliceLowering : StaticPattern<SliceOp> {
 
 struct PadLowering : StaticPattern<PadOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult rewriteStatic(PadOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  rewriteStatic(PadOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t rank = resultType.getRank();
     if (op.getMode() == PadMode::constant) {
-      Value value = tensor::ExtractOp::create(rewriter, loc,
-                                              adaptor.getPaddingValue(),
-                                              ValueRange{});
+      Value value = tensor::ExtractOp::create(
+          rewriter, loc, adaptor.getPaddingValue(), ValueRange{});
       SmallVector<OpFoldResult> low, high;
       for (int64_t d = 0; d < rank; ++d) {
         low.push_back(rewriter.getIndexAttr(op.getLow()[d]));
@@ -334,7 +339,8 @@ struct PadLowering : StaticPattern<PadOp> {
             int64_t size = inputType.getDimSize(d);
             Value i = linalg::IndexOp::create(b, nloc, d);
             Value j = arith::SubIOp::create(
-                b, nloc, i, arith::ConstantIndexOp::create(b, nloc, op.getLow()[d]));
+                b, nloc, i,
+                arith::ConstantIndexOp::create(b, nloc, op.getLow()[d]));
             Value zero = arith::ConstantIndexOp::create(b, nloc, 0);
             Value last = arith::ConstantIndexOp::create(b, nloc, size - 1);
             if (reflect) {
@@ -344,8 +350,8 @@ struct PadLowering : StaticPattern<PadOp> {
                   b, nloc, arith::CmpIPredicate::slt, j, zero);
               j = arith::SelectOp::create(b, nloc, below, negJ, j);
               Value mirrored = arith::SubIOp::create(
-                  b, nloc, arith::ConstantIndexOp::create(b, nloc, 2 * (size - 1)),
-                  j);
+                  b, nloc,
+                  arith::ConstantIndexOp::create(b, nloc, 2 * (size - 1)), j);
               Value above = arith::CmpIOp::create(
                   b, nloc, arith::CmpIPredicate::sgt, j, last);
               j = arith::SelectOp::create(b, nloc, above, mirrored, j);
@@ -369,8 +375,9 @@ struct PadLowering : StaticPattern<PadOp> {
 
 struct GatherLowering : StaticPattern<GatherOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult rewriteStatic(GatherOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  rewriteStatic(GatherOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     Value indices = adaptor.getIndices();
@@ -401,10 +408,11 @@ struct GatherLowering : StaticPattern<GatherOp> {
               arith::IndexCastOp::create(b, nloc, b.getIndexType(), a[0]);
           // A negative index counts from the end.
           Value zero = arith::ConstantIndexOp::create(b, nloc, 0);
-          Value isNeg = arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::slt,
-                                              index, zero);
+          Value isNeg = arith::CmpIOp::create(
+              b, nloc, arith::CmpIPredicate::slt, index, zero);
           Value wrapped = arith::AddIOp::create(
-              b, nloc, index, arith::ConstantIndexOp::create(b, nloc, axisSize));
+              b, nloc, index,
+              arith::ConstantIndexOp::create(b, nloc, axisSize));
           index = arith::SelectOp::create(b, nloc, isNeg, wrapped, index);
           SmallVector<Value> coords;
           for (int64_t d = 0; d < axis; ++d) {
@@ -412,8 +420,8 @@ struct GatherLowering : StaticPattern<GatherOp> {
           }
           coords.push_back(index);
           for (int64_t d = axis + 1; d < inputType.getRank(); ++d) {
-            coords.push_back(
-                linalg::IndexOp::create(b, nloc, d - axis - 1 + axis + indexRank - batch));
+            coords.push_back(linalg::IndexOp::create(
+                b, nloc, d - axis - 1 + axis + indexRank - batch));
           }
           return tensor::ExtractOp::create(b, nloc, input, coords);
         });
@@ -428,8 +436,9 @@ struct GatherLowering : StaticPattern<GatherOp> {
 
 struct TileLowering : StaticPattern<TileOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult rewriteStatic(TileOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  rewriteStatic(TileOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inputType = cast<RankedTensorType>(input.getType());
@@ -461,8 +470,9 @@ struct TileLowering : StaticPattern<TileOp> {
 
 struct OneHotLowering : StaticPattern<OneHotOp> {
   using StaticPattern::StaticPattern;
-  LogicalResult rewriteStatic(OneHotOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const override {
+  LogicalResult
+  rewriteStatic(OneHotOp op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t rank = resultType.getRank();

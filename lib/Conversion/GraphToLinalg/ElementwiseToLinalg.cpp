@@ -1,4 +1,5 @@
-//===- ElementwiseToLinalg.cpp - graph elementwise ops to linalg.generic ---===//
+//===- ElementwiseToLinalg.cpp - graph elementwise ops to linalg.generic
+//---===//
 //
 // Constants, identity, unary and broadcasting binary ops, cast, clamp,
 // compare and select. Every elementwise op becomes one parallel
@@ -107,10 +108,12 @@ Value scalar(CosOp, OpBuilder &b, Location loc, ValueRange a, Type) {
 }
 Value scalar(SoftplusOp, OpBuilder &b, Location loc, ValueRange a, Type t) {
   // ln(1 + e^x) = max(x, 0) + log1p(e^-|x|): never overflows.
-  Value relu = arith::MaximumFOp::create(b, loc, a[0], createScalar(b, loc, t, 0));
+  Value relu =
+      arith::MaximumFOp::create(b, loc, a[0], createScalar(b, loc, t, 0));
   Value negAbs =
       arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, a[0]));
-  Value tail = math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, negAbs));
+  Value tail =
+      math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, negAbs));
   return arith::AddFOp::create(b, loc, relu, tail);
 }
 Value scalar(NotOp, OpBuilder &b, Location loc, ValueRange a, Type t) {
@@ -122,7 +125,8 @@ Value scalar(GeluOp op, OpBuilder &b, Location loc, ValueRange a, Type t) {
   Value one = createScalar(b, loc, t, 1);
   Value inner;
   if (op.getApproximate()) {
-    Value x3 = arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
+    Value x3 =
+        arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
     Value poly = arith::AddFOp::create(
         b, loc, x,
         arith::MulFOp::create(b, loc, createScalar(b, loc, t, 0.044715), x3));
@@ -139,8 +143,7 @@ Value scalar(GeluOp op, OpBuilder &b, Location loc, ValueRange a, Type t) {
                                arith::AddFOp::create(b, loc, one, inner));
 }
 Value scalar(LeakyReluOp op, OpBuilder &b, Location loc, ValueRange a, Type t) {
-  Value alpha =
-      createScalar(b, loc, t, op.getAlpha().convertToDouble());
+  Value alpha = createScalar(b, loc, t, op.getAlpha().convertToDouble());
   Value isNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, a[0],
                                       createScalar(b, loc, t, 0));
   Value scaled = arith::MulFOp::create(b, loc, alpha, a[0]);
@@ -257,12 +260,24 @@ Value scalar(CompareOp op, OpBuilder &b, Location loc, ValueRange a, Type) {
     // Ordered comparisons: NaN makes every direction false but `ne`.
     arith::CmpFPredicate pred;
     switch (dir) {
-    case CompareDirection::eq: pred = arith::CmpFPredicate::OEQ; break;
-    case CompareDirection::ne: pred = arith::CmpFPredicate::UNE; break;
-    case CompareDirection::lt: pred = arith::CmpFPredicate::OLT; break;
-    case CompareDirection::le: pred = arith::CmpFPredicate::OLE; break;
-    case CompareDirection::gt: pred = arith::CmpFPredicate::OGT; break;
-    case CompareDirection::ge: pred = arith::CmpFPredicate::OGE; break;
+    case CompareDirection::eq:
+      pred = arith::CmpFPredicate::OEQ;
+      break;
+    case CompareDirection::ne:
+      pred = arith::CmpFPredicate::UNE;
+      break;
+    case CompareDirection::lt:
+      pred = arith::CmpFPredicate::OLT;
+      break;
+    case CompareDirection::le:
+      pred = arith::CmpFPredicate::OLE;
+      break;
+    case CompareDirection::gt:
+      pred = arith::CmpFPredicate::OGT;
+      break;
+    case CompareDirection::ge:
+      pred = arith::CmpFPredicate::OGE;
+      break;
     }
     return arith::CmpFOp::create(b, loc, pred, a[0], a[1]);
   }
@@ -270,8 +285,12 @@ Value scalar(CompareOp op, OpBuilder &b, Location loc, ValueRange a, Type) {
   bool isBool = operandType.isInteger(1);
   arith::CmpIPredicate pred;
   switch (dir) {
-  case CompareDirection::eq: pred = arith::CmpIPredicate::eq; break;
-  case CompareDirection::ne: pred = arith::CmpIPredicate::ne; break;
+  case CompareDirection::eq:
+    pred = arith::CmpIPredicate::eq;
+    break;
+  case CompareDirection::ne:
+    pred = arith::CmpIPredicate::ne;
+    break;
   case CompareDirection::lt:
     pred = isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
     break;
@@ -401,11 +420,11 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
     RankedTensorType resultType =
         refineBroadcastType(*declared, adaptor.getOperands());
     Type elementType = resultType.getElementType();
-    Value result = buildElementwise(
-        rewriter, loc, resultType, adaptor.getOperands(),
-        [&](OpBuilder &b, Location nloc, ValueRange args) {
-          return scalar(op, b, nloc, args, elementType);
-        });
+    Value result =
+        buildElementwise(rewriter, loc, resultType, adaptor.getOperands(),
+                         [&](OpBuilder &b, Location nloc, ValueRange args) {
+                           return scalar(op, b, nloc, args, elementType);
+                         });
     if (resultType != *declared) {
       result = tensor::CastOp::create(rewriter, loc, *declared, result);
     }
@@ -434,7 +453,8 @@ struct IdentityLowering : OpConversionPattern<IdentityOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getInput();
     if (input.getType() != op.getType()) {
-      input = tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), input);
+      input =
+          tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), input);
     }
     rewriter.replaceOp(op, input);
     return success();
@@ -445,30 +465,29 @@ struct IdentityLowering : OpConversionPattern<IdentityOp> {
 
 void populateElementwisePatterns(RewritePatternSet &patterns,
                                  const TypeConverter *converter) {
-  addPatterns<
-      ConstantLowering, IdentityLowering,
-      // Unary.
-      ElementwiseLowering<NegOp>, ElementwiseLowering<AbsOp>,
-      ElementwiseLowering<ReluOp>, ElementwiseLowering<SignOp>,
-      ElementwiseLowering<ExpOp>, ElementwiseLowering<LogOp>,
-      ElementwiseLowering<SqrtOp>, ElementwiseLowering<RsqrtOp>,
-      ElementwiseLowering<ReciprocalOp>, ElementwiseLowering<TanhOp>,
-      ElementwiseLowering<SigmoidOp>, ElementwiseLowering<ErfOp>,
-      ElementwiseLowering<FloorOp>, ElementwiseLowering<CeilOp>,
-      ElementwiseLowering<RoundOp>, ElementwiseLowering<SinOp>,
-      ElementwiseLowering<CosOp>, ElementwiseLowering<SoftplusOp>,
-      ElementwiseLowering<NotOp>, ElementwiseLowering<GeluOp>,
-      ElementwiseLowering<LeakyReluOp>, ElementwiseLowering<EluOp>,
-      ElementwiseLowering<CastOp>,
-      // Binary and ternary, broadcasting.
-      ElementwiseLowering<AddOp>, ElementwiseLowering<SubOp>,
-      ElementwiseLowering<MulOp>, ElementwiseLowering<DivOp>,
-      ElementwiseLowering<PowOp>, ElementwiseLowering<MaxOp>,
-      ElementwiseLowering<MinOp>, ElementwiseLowering<FloorDivOp>,
-      ElementwiseLowering<ModOp>, ElementwiseLowering<RemOp>,
-      ElementwiseLowering<AndOp>, ElementwiseLowering<OrOp>,
-      ElementwiseLowering<XorOp>, ElementwiseLowering<ClampOp>,
-      ElementwiseLowering<CompareOp>, ElementwiseLowering<SelectOp>>(
+  addPatterns<ConstantLowering, IdentityLowering,
+              // Unary.
+              ElementwiseLowering<NegOp>, ElementwiseLowering<AbsOp>,
+              ElementwiseLowering<ReluOp>, ElementwiseLowering<SignOp>,
+              ElementwiseLowering<ExpOp>, ElementwiseLowering<LogOp>,
+              ElementwiseLowering<SqrtOp>, ElementwiseLowering<RsqrtOp>,
+              ElementwiseLowering<ReciprocalOp>, ElementwiseLowering<TanhOp>,
+              ElementwiseLowering<SigmoidOp>, ElementwiseLowering<ErfOp>,
+              ElementwiseLowering<FloorOp>, ElementwiseLowering<CeilOp>,
+              ElementwiseLowering<RoundOp>, ElementwiseLowering<SinOp>,
+              ElementwiseLowering<CosOp>, ElementwiseLowering<SoftplusOp>,
+              ElementwiseLowering<NotOp>, ElementwiseLowering<GeluOp>,
+              ElementwiseLowering<LeakyReluOp>, ElementwiseLowering<EluOp>,
+              ElementwiseLowering<CastOp>,
+              // Binary and ternary, broadcasting.
+              ElementwiseLowering<AddOp>, ElementwiseLowering<SubOp>,
+              ElementwiseLowering<MulOp>, ElementwiseLowering<DivOp>,
+              ElementwiseLowering<PowOp>, ElementwiseLowering<MaxOp>,
+              ElementwiseLowering<MinOp>, ElementwiseLowering<FloorDivOp>,
+              ElementwiseLowering<ModOp>, ElementwiseLowering<RemOp>,
+              ElementwiseLowering<AndOp>, ElementwiseLowering<OrOp>,
+              ElementwiseLowering<XorOp>, ElementwiseLowering<ClampOp>,
+              ElementwiseLowering<CompareOp>, ElementwiseLowering<SelectOp>>(
       patterns, converter);
 }
 

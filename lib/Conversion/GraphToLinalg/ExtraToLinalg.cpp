@@ -301,9 +301,8 @@ void populateExtraPatterns(RewritePatternSet &patterns,
       ElementwiseBodyLowering<BitwiseAndOp, binaryScalar<arith::AndIOp>>,
       ElementwiseBodyLowering<BitwiseOrOp, binaryScalar<arith::OrIOp>>,
       ElementwiseBodyLowering<BitwiseXorOp, binaryScalar<arith::XOrIOp>>,
-      ElementwiseBodyLowering<BitwiseNotOp, bitwiseNot>,
-      GatherElementsLowering, CumulativeLowering, TopKLowering>(patterns,
-                                                                converter);
+      ElementwiseBodyLowering<BitwiseNotOp, bitwiseNot>, GatherElementsLowering,
+      CumulativeLowering, TopKLowering>(patterns, converter);
 }
 
 } // namespace graphc::lowering

@@ -1,4 +1,5 @@
-//===- LoweringUtils.cpp - builders shared by the graph-to-linalg patterns -===//
+//===- LoweringUtils.cpp - builders shared by the graph-to-linalg patterns
+//-===//
 
 #include "LoweringUtils.h"
 
@@ -197,8 +198,10 @@ Value buildParallelGeneric(OpBuilder &b, Location loc, Value shapeSource,
   auto resultType = sourceType.clone(elementType);
   // A tensor.empty of the right type is its own destination.
   Value init = shapeSource;
-  if (!shapeSource.getDefiningOp<tensor::EmptyOp>() || sourceType != resultType) {
-    init = createEmpty(b, loc, resultType, getDynamicSizes(b, loc, shapeSource));
+  if (!shapeSource.getDefiningOp<tensor::EmptyOp>() ||
+      sourceType != resultType) {
+    init =
+        createEmpty(b, loc, resultType, getDynamicSizes(b, loc, shapeSource));
   }
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
@@ -229,16 +232,17 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
       expandedShape.push_back(inputType.getDimSize(d));
       outputShape.push_back(
           inputType.isDynamicDim(d)
-              ? OpFoldResult(tensor::DimOp::create(b, loc, input, d).getResult())
+              ? OpFoldResult(
+                    tensor::DimOp::create(b, loc, input, d).getResult())
               : OpFoldResult(b.getIndexAttr(inputType.getDimSize(d))));
       if (d > 0) {
         reassociation.push_back({d + 1});
       }
       shiftedAxes.push_back(d + 1);
     }
-    Value expanded = tensor::ExpandShapeOp::create(
-        b, loc, inputType.clone(expandedShape), input, reassociation,
-        outputShape);
+    Value expanded =
+        tensor::ExpandShapeOp::create(b, loc, inputType.clone(expandedShape),
+                                      input, reassociation, outputShape);
     Value one = buildReduction(b, loc, expanded, shiftedAxes, init, combine);
     return tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({}, init.getType()), one,
@@ -272,11 +276,14 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
     return value;
   }
   if (sourceType.getRank() > type.getRank()) {
-    if (auto reassociation = getReassociationIndicesForReshape(sourceType, type)) {
-      return tensor::CollapseShapeOp::create(b, loc, type, value, *reassociation);
+    if (auto reassociation =
+            getReassociationIndicesForReshape(sourceType, type)) {
+      return tensor::CollapseShapeOp::create(b, loc, type, value,
+                                             *reassociation);
     }
   } else if (sourceType.getRank() < type.getRank()) {
-    if (auto reassociation = getReassociationIndicesForReshape(sourceType, type)) {
+    if (auto reassociation =
+            getReassociationIndicesForReshape(sourceType, type)) {
       return tensor::ExpandShapeOp::create(b, loc, type, value, *reassociation);
     }
   }
@@ -287,7 +294,8 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
   if (sourceType.getRank() != 1) {
     SmallVector<ReassociationIndices> all;
     if (sourceType.getRank() > 0) {
-      all.push_back(llvm::to_vector(llvm::seq<int64_t>(0, sourceType.getRank())));
+      all.push_back(
+          llvm::to_vector(llvm::seq<int64_t>(0, sourceType.getRank())));
     }
     if (sourceType.getRank() == 0) {
       flat = tensor::ExpandShapeOp::create(b, loc, flatType, value, all);
@@ -383,9 +391,10 @@ Value createExtreme(OpBuilder &b, Location loc, Type type, bool negative) {
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
   }
   unsigned width = type.getIntOrFloatBitWidth();
-  APInt value = width == 1 ? (negative ? APInt::getZero(1) : APInt::getAllOnes(1))
-                           : (negative ? APInt::getSignedMinValue(width)
-                                       : APInt::getSignedMaxValue(width));
+  APInt value = width == 1
+                    ? (negative ? APInt::getZero(1) : APInt::getAllOnes(1))
+                    : (negative ? APInt::getSignedMinValue(width)
+                                : APInt::getSignedMaxValue(width));
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
 }
 

@@ -1,4 +1,5 @@
-//===- LoweringUtils.h - builders shared by the graph-to-linalg patterns ---===//
+//===- LoweringUtils.h - builders shared by the graph-to-linalg patterns
+//---===//
 //
 // Private to lib/Conversion/GraphToLinalg: the few shapes of IR every pattern
 // builds (broadcasting elementwise generics, reductions, reshapes, fills).
@@ -26,8 +27,8 @@ using ScalarBuilder = llvm::function_ref<mlir::Value(
 
 /// The ranked result type of `op`'s result `i`, or failure after emitting
 /// "graph-to-linalg: unranked tensor not supported" at the op.
-mlir::FailureOr<mlir::RankedTensorType>
-getRankedResultType(mlir::Operation *op, unsigned i = 0);
+mlir::FailureOr<mlir::RankedTensorType> getRankedResultType(mlir::Operation *op,
+                                                            unsigned i = 0);
 
 /// Fails (emitting at `op`) unless every tensor operand and result of `op`
 /// has a static shape.
@@ -100,9 +101,8 @@ mlir::Value buildParallelGeneric(mlir::OpBuilder &b, mlir::Location loc,
                                  ScalarBuilder body);
 
 /// The dynamic sizes of the ranked tensor `value`, as tensor.dim ops.
-llvm::SmallVector<mlir::Value> getDynamicSizes(mlir::OpBuilder &b,
-                                               mlir::Location loc,
-                                               mlir::Value value);
+llvm::SmallVector<mlir::Value>
+getDynamicSizes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
 
 /// The map from a rank-`rank` iteration space that drops the sorted `dims`.
 mlir::AffineMap getDropDimsMap(mlir::MLIRContext *ctx, int64_t rank,

@@ -52,8 +52,9 @@ Value broadcastTo(OpBuilder &b, Location loc, Value value,
   if (type.getShape() == shape) {
     return value;
   }
-  return buildElementwise(b, loc, withShape(value, shape), ValueRange{value},
-                          [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  return buildElementwise(
+      b, loc, withShape(value, shape), ValueRange{value},
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
 }
 
 /// Pads the spatial dimensions (2..) of an `[N, C, ...]` tensor with `value`.
@@ -64,7 +65,8 @@ Value padSpatial(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
     return input;
   }
   auto type = cast<RankedTensorType>(input.getType());
-  SmallVector<OpFoldResult> lows(2, b.getIndexAttr(0)), highs(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> lows(2, b.getIndexAttr(0)),
+      highs(2, b.getIndexAttr(0));
   SmallVector<int64_t> shape(type.getShape().take_front(2));
   for (size_t i = 0; i < low.size(); ++i) {
     lows.push_back(b.getIndexAttr(low[i]));
@@ -104,12 +106,14 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     // NumPy vectors: [K] is [1, K] on the left and [K, 1] on the right; the
     // unit dimension is dropped from the result by the final reshape.
     if (lhsType.getRank() == 1) {
-      lhs = reshapeTo(rewriter, loc, lhs, withShape(lhs, {1, lhsType.getDimSize(0)}));
+      lhs = reshapeTo(rewriter, loc, lhs,
+                      withShape(lhs, {1, lhsType.getDimSize(0)}));
     } else if (op.getTransposeLhs()) {
       lhs = transposeLastTwo(rewriter, loc, lhs);
     }
     if (rhsType.getRank() == 1) {
-      rhs = reshapeTo(rewriter, loc, rhs, withShape(rhs, {rhsType.getDimSize(0), 1}));
+      rhs = reshapeTo(rewriter, loc, rhs,
+                      withShape(rhs, {rhsType.getDimSize(0), 1}));
     } else if (op.getTransposeRhs()) {
       rhs = transposeLastTwo(rewriter, loc, rhs);
     }
@@ -128,8 +132,8 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     Value zero = createScalar(rewriter, loc, elementType, 0);
     Value result;
     if (batch.empty()) {
-      Value acc = createFilled(rewriter, loc,
-                               RankedTensorType::get({m, n}, elementType), zero);
+      Value acc = createFilled(
+          rewriter, loc, RankedTensorType::get({m, n}, elementType), zero);
       result = linalg::MatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
                                         ValueRange{lhs, rhs}, ValueRange{acc})
                    .getResult(0);
@@ -150,10 +154,10 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
       rhs = reshapeTo(rewriter, loc, rhs, withShape(rhs, {b, k, n}));
       Value acc = createFilled(
           rewriter, loc, RankedTensorType::get({b, m, n}, elementType), zero);
-      result = linalg::BatchMatmulOp::create(rewriter, loc,
-                                             TypeRange{acc.getType()},
-                                             ValueRange{lhs, rhs}, ValueRange{acc})
-                   .getResult(0);
+      result =
+          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
+                                        ValueRange{lhs, rhs}, ValueRange{acc})
+              .getResult(0);
     }
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, result, resultType));
     return success();
@@ -402,7 +406,8 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
       flippedShape.push_back(k);
       convFilterShape.push_back(k);
     }
-    Value split = reshapeTo(rewriter, loc, filter, withShape(filter, splitShape));
+    Value split =
+        reshapeTo(rewriter, loc, filter, withShape(filter, splitShape));
     // flipped[g, o, c, k...] = split[g, c, o, K - 1 - k...], read with
     // tensor.extract: a map with negative coefficients does not survive
     // graphc-cpu-codegen's tiling.
@@ -426,9 +431,9 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
         reshapeTo(rewriter, loc, flipped, withShape(filter, convFilterShape));
 
     SmallVector<int64_t> ones(spatial, 1);
-    Value result =
-        convolve(rewriter, loc, spread, convFilter, groups,
-                 RankedTensorType::get(convShape, elementType), ones, dilations);
+    Value result = convolve(rewriter, loc, spread, convFilter, groups,
+                            RankedTensorType::get(convShape, elementType), ones,
+                            dilations);
     if (convShape != resultType.getShape()) {
       SmallVector<OpFoldResult> cropAt, cropSizes,
           unit(rank - 1, rewriter.getIndexAttr(1));
@@ -626,7 +631,8 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
     int64_t rank = inputType.getRank();
     Type type = inputType.getElementType();
     MLIRContext *ctx = getContext();
-    AffineMap channel = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    AffineMap channel =
+        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
     double epsilon = op.getEpsilon().convertToDouble();
     // (x - mean) * rsqrt(variance + epsilon) * scale + bias, in one pass.
     Value result = buildParallelGeneric(
@@ -637,8 +643,8 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
          channel},
         [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
           Value centered = arith::SubFOp::create(b, nloc, a[0], a[3]);
-          Value var = arith::AddFOp::create(b, nloc, a[4],
-                                            createScalar(b, nloc, type, epsilon));
+          Value var = arith::AddFOp::create(
+              b, nloc, a[4], createScalar(b, nloc, type, epsilon));
           Value inv = math::RsqrtOp::create(b, nloc, var);
           Value normed = arith::MulFOp::create(b, nloc, centered, inv);
           Value scaled = arith::MulFOp::create(b, nloc, normed, a[1]);
@@ -682,7 +688,8 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
         [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
           return arith::MulFOp::create(b, nloc, a[0], a[0]);
         });
-    Value variance = reduceAlong(rewriter, loc, squares, axes, ReduceKind::mean);
+    Value variance =
+        reduceAlong(rewriter, loc, squares, axes, ReduceKind::mean);
     double epsilon = op.getEpsilon().convertToDouble();
     SmallVector<Value> inputs = {centered, variance, adaptor.getScale()};
     SmallVector<AffineMap> maps = {id, outer, inner};
@@ -694,8 +701,8 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     Value result = buildParallelGeneric(
         rewriter, loc, input, type, inputs, maps,
         [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
-          Value var = arith::AddFOp::create(b, nloc, a[1],
-                                            createScalar(b, nloc, type, epsilon));
+          Value var = arith::AddFOp::create(
+              b, nloc, a[1], createScalar(b, nloc, type, epsilon));
           Value normed = arith::MulFOp::create(
               b, nloc, a[0], math::RsqrtOp::create(b, nloc, var));
           Value scaled = arith::MulFOp::create(b, nloc, normed, a[2]);
@@ -748,9 +755,9 @@ struct LRNLowering : OpConversionPattern<LRNOp> {
     Value zero = createScalar(rewriter, loc, type, 0);
     Value padded = input;
     if (size > 1) {
-      padded = tensor::PadOp::create(rewriter, loc,
-                                     withShape(input, paddedShape), input,
-                                     lows, highs, zero);
+      padded =
+          tensor::PadOp::create(rewriter, loc, withShape(input, paddedShape),
+                                input, lows, highs, zero);
     }
 
     // Sum of squares over the window: loops (n, c, d..., k).
@@ -793,10 +800,10 @@ struct LRNLowering : OpConversionPattern<LRNOp> {
         [&](OpBuilder &b, Location nloc, ValueRange a) -> Value {
           Value scaled = arith::MulFOp::create(
               b, nloc, a[1], createScalar(b, nloc, type, scale));
-          Value base = arith::AddFOp::create(
-              b, nloc, scaled, createScalar(b, nloc, type, bias));
-          Value denom = math::PowFOp::create(
-              b, nloc, base, createScalar(b, nloc, type, beta));
+          Value base = arith::AddFOp::create(b, nloc, scaled,
+                                             createScalar(b, nloc, type, bias));
+          Value denom = math::PowFOp::create(b, nloc, base,
+                                             createScalar(b, nloc, type, beta));
           return arith::DivFOp::create(b, nloc, a[0], denom);
         });
     rewriter.replaceOp(op, castTo(rewriter, loc, result, op.getType()));
@@ -808,8 +815,8 @@ struct LRNLowering : OpConversionPattern<LRNOp> {
 
 void populateNNPatterns(RewritePatternSet &patterns,
                         const TypeConverter *converter) {
-  addPatterns<MatMulLowering, ConvLowering, ConvTransposeLowering, PoolLowering, BatchNormLowering,
-              LayerNormLowering>(patterns, converter);
+  addPatterns<MatMulLowering, ConvLowering, ConvTransposeLowering, PoolLowering,
+              BatchNormLowering, LayerNormLowering>(patterns, converter);
   addPatterns<LRNLowering>(patterns, converter);
 }
 

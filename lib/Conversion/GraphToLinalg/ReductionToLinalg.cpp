@@ -45,7 +45,8 @@ Value countAlong(OpBuilder &b, Location loc, Value input,
     return createScalar(b, loc, type, static_cast<double>(staticCount));
   }
   Value count = arith::MulIOp::create(
-      b, loc, dynamicCount, arith::ConstantIndexOp::create(b, loc, staticCount));
+      b, loc, dynamicCount,
+      arith::ConstantIndexOp::create(b, loc, staticCount));
   Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
   if (isa<FloatType>(type)) {
     return arith::SIToFPOp::create(b, loc, type, asInt);
@@ -168,13 +169,12 @@ struct ArgReduceLowering : OpConversionPattern<ArgReduceOp> {
     }
     auto valueType = RankedTensorType::get(shape, type);
     auto indexType = RankedTensorType::get(shape, rewriter.getI64Type());
-    Value values = createFilled(rewriter, loc, valueType,
-                                createExtreme(rewriter, loc, type, isMax),
-                                dynSizes);
-    Value indices = createFilled(rewriter, loc, indexType,
-                                 createScalar(rewriter, loc,
-                                              rewriter.getI64Type(), 0),
-                                 dynSizes);
+    Value values =
+        createFilled(rewriter, loc, valueType,
+                     createExtreme(rewriter, loc, type, isMax), dynSizes);
+    Value indices = createFilled(
+        rewriter, loc, indexType,
+        createScalar(rewriter, loc, rewriter.getI64Type(), 0), dynSizes);
     MLIRContext *ctx = getContext();
     AffineMap outMap = getDropDimsMap(ctx, rank, {axis});
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank),
@@ -190,12 +190,14 @@ struct ArgReduceLowering : OpConversionPattern<ArgReduceOp> {
           Value wins;
           if (isa<FloatType>(type)) {
             using P = arith::CmpFPredicate;
-            P pred = isMax ? (last ? P::OGE : P::OGT) : (last ? P::OLE : P::OLT);
+            P pred =
+                isMax ? (last ? P::OGE : P::OGT) : (last ? P::OLE : P::OLT);
             Value better = arith::CmpFOp::create(b, nloc, pred, x, best);
             // The first NaN wins, as in NumPy: once best is NaN nothing
             // compares better.
             Value xNaN = arith::CmpFOp::create(b, nloc, P::UNO, x, x);
-            Value bestNotNaN = arith::CmpFOp::create(b, nloc, P::ORD, best, best);
+            Value bestNotNaN =
+                arith::CmpFOp::create(b, nloc, P::ORD, best, best);
             Value nanWins = arith::AndIOp::create(b, nloc, xNaN, bestNotNaN);
             wins = arith::OrIOp::create(b, nloc, better, nanWins);
           } else {
@@ -203,9 +205,11 @@ struct ArgReduceLowering : OpConversionPattern<ArgReduceOp> {
             bool isBool = type.isInteger(1);
             P pred;
             if (isMax) {
-              pred = last ? (isBool ? P::uge : P::sge) : (isBool ? P::ugt : P::sgt);
+              pred = last ? (isBool ? P::uge : P::sge)
+                          : (isBool ? P::ugt : P::sgt);
             } else {
-              pred = last ? (isBool ? P::ule : P::sle) : (isBool ? P::ult : P::slt);
+              pred = last ? (isBool ? P::ule : P::sle)
+                          : (isBool ? P::ult : P::slt);
             }
             wins = arith::CmpIOp::create(b, nloc, pred, x, best);
           }
@@ -263,8 +267,8 @@ struct SoftmaxLowering : OpConversionPattern<OpTy> {
     Value result;
     if (isLog) {
       result = buildParallelGeneric(
-          rewriter, loc, input, type, ValueRange{shifted, sum},
-          {id, dropAxis}, [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
+          rewriter, loc, input, type, ValueRange{shifted, sum}, {id, dropAxis},
+          [](OpBuilder &b, Location nloc, ValueRange a) -> Value {
             return arith::SubFOp::create(b, nloc, a[0],
                                          math::LogOp::create(b, nloc, a[1]));
           });

@@ -48,11 +48,13 @@ bool isUnsignedTensor(Type type) {
 
 Type toSignless(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped)
+  if (!shaped) {
     return type;
+  }
   auto element = dyn_cast<IntegerType>(shaped.getElementType());
-  if (!element || !element.isUnsigned())
+  if (!element || !element.isUnsigned()) {
     return type;
+  }
   return shaped.clone(IntegerType::get(type.getContext(), element.getWidth()));
 }
 
@@ -107,15 +109,19 @@ private:
 LogicalResult Legalizer::flipOperandsAndResults(Operation *op,
                                                 bool flipResults) {
   b.setInsertionPoint(op);
-  for (OpOperand &operand : op->getOpOperands())
-    if (wasUnsigned(operand.get()))
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (wasUnsigned(operand.get())) {
       operand.set(flip(op->getLoc(), operand.get()));
-  if (!flipResults)
+    }
+  }
+  if (!flipResults) {
     return success();
+  }
   b.setInsertionPointAfter(op);
   for (Value result : op->getResults()) {
-    if (!wasUnsigned(result))
+    if (!wasUnsigned(result)) {
       continue;
+    }
     Value flipped = flip(op->getLoc(), result);
     result.replaceAllUsesExcept(flipped, flipped.getDefiningOp());
     unsignedValues.insert(flipped);
@@ -124,15 +130,19 @@ LogicalResult Legalizer::flipOperandsAndResults(Operation *op,
 }
 
 LogicalResult Legalizer::widen(Operation *op) {
-  for (Value v : op->getOperands())
-    if (wasUnsigned(v) && widthOf(v) >= 64)
+  for (Value v : op->getOperands()) {
+    if (wasUnsigned(v) && widthOf(v) >= 64) {
       return op->emitError() << op->getName()
                              << " on 64-bit unsigned integers is not supported "
                                 "(it needs a wider intermediate type)";
+    }
+  }
   b.setInsertionPoint(op);
-  for (OpOperand &operand : op->getOpOperands())
-    if (wasUnsigned(operand.get()))
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (wasUnsigned(operand.get())) {
       operand.set(zextTo64(op->getLoc(), operand.get()));
+    }
+  }
   b.setInsertionPointAfter(op);
   for (Value result : op->getResults()) {
     Type narrow = result.getType();
@@ -141,8 +151,9 @@ LogicalResult Legalizer::widen(Operation *op) {
     Value back = graph::CastOp::create(b, op->getLoc(), narrow, result,
                                        TypeAttr::get(element));
     result.replaceAllUsesExcept(back, back.getDefiningOp());
-    if (wasUnsigned(result))
+    if (wasUnsigned(result)) {
       unsignedValues.insert(back);
+    }
   }
   return success();
 }
@@ -151,10 +162,10 @@ LogicalResult Legalizer::legalizeCast(graph::CastOp op) {
   Value input = op.getInput();
   Type to = op.getTo();
   Location loc = op.getLoc();
-  if (to.isUnsignedInteger())
-    op.setToAttr(
-        TypeAttr::get(IntegerType::get(op.getContext(),
-                                       to.getIntOrFloatBitWidth())));
+  if (to.isUnsignedInteger()) {
+    op.setToAttr(TypeAttr::get(
+        IntegerType::get(op.getContext(), to.getIntOrFloatBitWidth())));
+  }
   Type from = getElementTypeOrSelf(input.getType());
   if (wasUnsigned(input)) {
     // Zero-extend first; a cast from i64 to any type is then exact for
@@ -162,11 +173,13 @@ LogicalResult Legalizer::legalizeCast(graph::CastOp op) {
     unsigned width = widthOf(input);
     unsigned toWidth = to.isIntOrFloat() ? to.getIntOrFloatBitWidth() : 0;
     bool narrowing = isa<IntegerType>(to) && toWidth <= width;
-    if (narrowing || to.isInteger(1))
+    if (narrowing || to.isInteger(1)) {
       return success(); // low bits / (x != 0): signedness does not matter
-    if (width >= 64)
+    }
+    if (width >= 64) {
       return op.emitError()
              << "graph.cast from ui64 to " << to << " is not supported";
+    }
     b.setInsertionPoint(op);
     op.getInputMutable().assign(zextTo64(loc, input));
     return success();
@@ -174,12 +187,14 @@ LogicalResult Legalizer::legalizeCast(graph::CastOp op) {
   if (to.isUnsignedInteger() && isa<FloatType>(from)) {
     // float -> uN: convert to i64 (exact for 0 <= x < 2^63) and truncate.
     unsigned width = to.getIntOrFloatBitWidth();
-    if (width >= 64)
+    if (width >= 64) {
       return op.emitError()
              << "graph.cast from " << from << " to ui64 is not supported";
+    }
     Type narrow = op.getType();
     op.setToAttr(TypeAttr::get(b.getI64Type()));
-    op.getResult().setType(cast<TensorType>(withElement(narrow, b.getI64Type())));
+    op.getResult().setType(
+        cast<TensorType>(withElement(narrow, b.getI64Type())));
     b.setInsertionPointAfter(op);
     Value back =
         graph::CastOp::create(b, loc, narrow, op.getResult(),
@@ -197,33 +212,38 @@ LogicalResult Legalizer::legalize(Operation *op) {
       llvm::any_of(op->getOperands(),
                    [&](Value v) { return wasUnsigned(v); }) ||
       llvm::any_of(op->getResults(), [&](Value v) { return wasUnsigned(v); });
-  if (auto cast = dyn_cast<graph::CastOp>(op))
+  if (auto cast = dyn_cast<graph::CastOp>(op)) {
     return legalizeCast(cast);
-  if (!involved)
+  }
+  if (!involved) {
     return success();
+  }
 
   // Bits and modulo-2^N arithmetic: nothing to do.
-  if (isa<graph::AddOp, graph::SubOp, graph::MulOp, graph::NegOp,
-          graph::AndOp, graph::OrOp, graph::XorOp, graph::NotOp,
-          graph::IdentityOp, graph::ConcatOp, graph::BroadcastToOp,
-          graph::GatherOp, graph::GatherNdOp, graph::PadOp, graph::ReshapeOp,
+  if (isa<graph::AddOp, graph::SubOp, graph::MulOp, graph::NegOp, graph::AndOp,
+          graph::OrOp, graph::XorOp, graph::NotOp, graph::IdentityOp,
+          graph::ConcatOp, graph::BroadcastToOp, graph::GatherOp,
+          graph::GatherNdOp, graph::PadOp, graph::ReshapeOp,
           graph::DynamicReshapeOp, graph::SliceOp, graph::SplitOp,
           graph::SqueezeOp, graph::UnsqueezeOp, graph::TileOp,
           graph::TransposeOp, graph::SelectOp, graph::MatMulOp,
           graph::ShapeOfOp, graph::OneHotOp, graph::BitwiseAndOp,
           graph::BitwiseOrOp, graph::BitwiseXorOp, graph::BitwiseNotOp,
-          func::ReturnOp>(op))
+          func::ReturnOp>(op)) {
     return success();
+  }
   // The task's buffers (convert-dist-to-runtime): the runtime's bytes enter
   // and leave as they are, and calls of the communication helpers move them.
   if (isa<bufferization::ToTensorOp, bufferization::ToBufferOp,
           bufferization::MaterializeInDestinationOp, memref::AllocOp,
-          memref::CopyOp, tensor::CastOp, func::CallOp>(op))
+          memref::CopyOp, tensor::CastOp, func::CallOp>(op)) {
     return success();
+  }
   // Shifts are logical (zeros come in), col2im sums modulo 2^N, bitcasts
   // keep the bits; a bitcast to an unsigned type now names the signless one.
-  if (isa<graph::ShiftLeftOp, graph::ShiftRightOp, graph::Col2ImOp>(op))
+  if (isa<graph::ShiftLeftOp, graph::ShiftRightOp, graph::Col2ImOp>(op)) {
     return success();
+  }
   if (auto bitcast = dyn_cast<graph::BitcastOp>(op)) {
     bitcast.setToAttr(
         TypeAttr::get(getElementTypeOrSelf(bitcast.getResult().getType())));
@@ -231,12 +251,12 @@ LogicalResult Legalizer::legalize(Operation *op) {
   }
   if (auto constant = dyn_cast<graph::ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-    if (!dense)
+    if (!dense) {
       return op->emitError("graph.constant: an unsigned constant must be a "
                            "dense elements attribute");
-    constant.setValueAttr(dense.bitcast(
-        IntegerType::get(op->getContext(),
-                         dense.getElementType().getIntOrFloatBitWidth())));
+    }
+    constant.setValueAttr(dense.bitcast(IntegerType::get(
+        op->getContext(), dense.getElementType().getIntOrFloatBitWidth())));
     return success();
   }
   if (auto reduce = dyn_cast<graph::ReduceOp>(op)) {
@@ -255,24 +275,30 @@ LogicalResult Legalizer::legalize(Operation *op) {
   if (auto scatter = dyn_cast<graph::ScatterElementsOp>(op)) {
     auto reduction = scatter.getReduction();
     if (reduction == graph::ScatterReduction::max ||
-        reduction == graph::ScatterReduction::min)
+        reduction == graph::ScatterReduction::min) {
       return flipOperandsAndResults(op, /*flipResults=*/true);
+    }
     return success();
   }
-  if (isa<graph::ScatterNdOp>(op))
+  if (isa<graph::ScatterNdOp>(op)) {
     return success();
+  }
   if (auto pool = dyn_cast<graph::PoolOp>(op)) {
-    if (pool.getKind() == graph::PoolKind::max)
+    if (pool.getKind() == graph::PoolKind::max) {
       return flipOperandsAndResults(op, /*flipResults=*/true);
+    }
     return op->emitError("graph.pool: average pooling of unsigned integers "
                          "is not supported");
   }
-  if (isa<graph::CompareOp, graph::ArgReduceOp>(op))
+  if (isa<graph::CompareOp, graph::ArgReduceOp>(op)) {
     return flipOperandsAndResults(op, /*flipResults=*/false);
-  if (isa<graph::MaxOp, graph::MinOp, graph::ClampOp>(op))
+  }
+  if (isa<graph::MaxOp, graph::MinOp, graph::ClampOp>(op)) {
     return flipOperandsAndResults(op, /*flipResults=*/true);
-  if (isa<graph::DivOp, graph::FloorDivOp, graph::RemOp, graph::ModOp>(op))
+  }
+  if (isa<graph::DivOp, graph::FloorDivOp, graph::RemOp, graph::ModOp>(op)) {
     return widen(op);
+  }
   if (isa<graph::AbsOp, graph::ReluOp>(op)) {
     op->getResult(0).replaceAllUsesWith(op->getOperand(0));
     op->erase();
@@ -287,9 +313,8 @@ LogicalResult Legalizer::legalize(Operation *op) {
         b, loc, withElement(type, b.getI1Type()), sign.getInput(), zero,
         graph::CompareDirectionAttr::get(op->getContext(),
                                          graph::CompareDirection::ne));
-    Value result =
-        graph::CastOp::create(b, loc, type, nonzero,
-                              TypeAttr::get(getElementTypeOrSelf(type)));
+    Value result = graph::CastOp::create(
+        b, loc, type, nonzero, TypeAttr::get(getElementTypeOrSelf(type)));
     sign.getResult().replaceAllUsesWith(result);
     unsignedValues.insert(result);
     op->erase();
@@ -302,51 +327,64 @@ LogicalResult Legalizer::legalize(Operation *op) {
 LogicalResult Legalizer::run() {
   // Remember which values were unsigned, then retype them all.
   func.walk([&](Operation *op) {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (isUnsignedTensor(arg.getType()))
+    for (Region &region : op->getRegions()) {
+      for (Block &block : region) {
+        for (BlockArgument arg : block.getArguments()) {
+          if (isUnsignedTensor(arg.getType())) {
             unsignedValues.insert(arg);
-    for (Value result : op->getResults())
-      if (isUnsignedTensor(result.getType()))
+          }
+        }
+      }
+    }
+    for (Value result : op->getResults()) {
+      if (isUnsignedTensor(result.getType())) {
         unsignedValues.insert(result);
+      }
+    }
   });
   bool castToUnsigned = false;
   func.walk([&](graph::CastOp op) {
     castToUnsigned |= op.getTo().isUnsignedInteger();
   });
-  if (unsignedValues.empty() && !castToUnsigned)
+  if (unsignedValues.empty() && !castToUnsigned) {
     return success();
-  for (Value v : unsignedValues)
+  }
+  for (Value v : unsignedValues) {
     v.setType(toSignless(v.getType()));
+  }
 
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
-    if (op != func.getOperation())
+    if (op != func.getOperation()) {
       ops.push_back(op);
+    }
   });
-  for (Operation *op : ops)
-    if (failed(legalize(op)))
+  for (Operation *op : ops) {
+    if (failed(legalize(op))) {
       return failure();
+    }
+  }
 
   SmallVector<Type> results;
   func.walk([&](func::ReturnOp ret) {
-    if (ret->getParentOp() == func.getOperation())
+    if (ret->getParentOp() == func.getOperation()) {
       results.assign(ret.getOperandTypes().begin(),
                      ret.getOperandTypes().end());
+    }
   });
-  func.setType(
-      FunctionType::get(func.getContext(),
-                        func.getBody().front().getArgumentTypes(), results));
+  func.setType(FunctionType::get(
+      func.getContext(), func.getBody().front().getArgumentTypes(), results));
   return success();
 }
 
 } // namespace
 
 LogicalResult lowerUnsignedIntegers(ModuleOp module) {
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal() && failed(Legalizer(func).run()))
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func.isExternal() && failed(Legalizer(func).run())) {
       return failure();
+    }
+  }
   return success();
 }
 

@@ -142,7 +142,8 @@ static FailureOr<Results> importAttention(OnnxImporter &imp,
   if (!q || !k || !v) {
     return emitError(at) << "Attention needs Q, K and V";
   }
-  auto qShape = staticShape(q), kShape = staticShape(k), vShape = staticShape(v);
+  auto qShape = staticShape(q), kShape = staticShape(k),
+       vShape = staticShape(v);
   if (!qShape || !kShape || !vShape) {
     return emitError(at) << "Attention needs static Q, K and V shapes (fix "
                             "them with --input-shape)";
@@ -241,10 +242,9 @@ static FailureOr<Results> importAttention(OnnxImporter &imp,
   if (qHeads != kvHeads) {
     int64_t group = qHeads / kvHeads;
     auto repeat = [&](Value x, int64_t d) {
-      Value b = e.op("graph.broadcast_to",
-                     {e.reshape(x, {batch, kvHeads, 1, total, d})},
-                     {e.named("shape", e.i64Array({batch, kvHeads, group,
-                                                   total, d}))});
+      Value b = e.op(
+          "graph.broadcast_to", {e.reshape(x, {batch, kvHeads, 1, total, d})},
+          {e.named("shape", e.i64Array({batch, kvHeads, group, total, d}))});
       return e.reshape(b, {batch, qHeads, total, d});
     };
     k = repeat(k, headSize);
@@ -282,9 +282,9 @@ static FailureOr<Results> importAttention(OnnxImporter &imp,
     if (int64_t short_ = total - mShape->back(); short_ > 0) {
       llvm::SmallVector<int64_t> low(mShape->size(), 0), high(low);
       high.back() = short_;
-      mask = e.op("graph.pad", {mask, negInf},
-                  {e.named("low", e.i64Array(low)),
-                   e.named("high", e.i64Array(high))});
+      mask = e.op(
+          "graph.pad", {mask, negInf},
+          {e.named("low", e.i64Array(low)), e.named("high", e.i64Array(high))});
     }
     addBias(mask);
   }
@@ -311,9 +311,10 @@ static FailureOr<Results> importAttention(OnnxImporter &imp,
     if (!lt) {
       return failure();
     }
-    Value keep = e.op("graph.compare",
-                      {imp.i64Const(at, iota), e.reshape(nonpad, {batch, 1, 1, 1})},
-                      {e.named("direction", lt)}, imp.builder.getI1Type());
+    Value keep =
+        e.op("graph.compare",
+             {imp.i64Const(at, iota), e.reshape(nonpad, {batch, 1, 1, 1})},
+             {e.named("direction", lt)}, imp.builder.getI1Type());
     addBias(e.op("graph.select", {keep, zero, negInf}, {}, element));
   }
   Value biased = bias ? e.add(capped, bias) : capped;
@@ -330,10 +331,9 @@ static FailureOr<Results> importAttention(OnnxImporter &imp,
                            << " is not a float type";
     }
   }
-  probs = e.cast(
-      e.op("graph.softmax", {e.cast(probs, softmaxType)},
-           {e.named("axis", imp.builder.getI64IntegerAttr(-1))}),
-      element);
+  probs = e.cast(e.op("graph.softmax", {e.cast(probs, softmaxType)},
+                      {e.named("axis", imp.builder.getI64IntegerAttr(-1))}),
+                 element);
   if (probMod && probs) {
     probs = probMod(probs);
   }
@@ -406,9 +406,9 @@ static FailureOr<Results> importRMSNorm(OnnxImporter &imp,
   Value ms = e.op("graph.reduce", {e.mul(x, x)},
                   {e.named("kind", mean), e.named("axes", e.i64Array(axes)),
                    e.named("keepdims", imp.builder.getUnitAttr())});
-  Value rms = e.op(
-      "graph.sqrt",
-      {e.add(ms, e.scalar(stash, imp.attrFloat(def, "epsilon", 1e-5f)))});
+  Value rms =
+      e.op("graph.sqrt",
+           {e.add(ms, e.scalar(stash, imp.attrFloat(def, "epsilon", 1e-5f)))});
   Value y = e.mul(e.cast(e.div(x, rms), element), in[1]);
   if (!y) {
     return failure();
@@ -486,8 +486,8 @@ static FailureOr<Results> importRotary(OnnxImporter &imp,
   Value cos = angles(cosCache), sin = angles(sinCache);
   bool interleaved = imp.attrInt(def, "interleaved", 0);
   Value rotate = dim == headSize ? x : e.slice(x, 3, 0, dim);
-  Value x1 = interleaved ? e.slice(rotate, 3, 0, dim, 2)
-                         : e.slice(rotate, 3, 0, half);
+  Value x1 =
+      interleaved ? e.slice(rotate, 3, 0, dim, 2) : e.slice(rotate, 3, 0, half);
   Value x2 = interleaved ? e.slice(rotate, 3, 1, dim, 2)
                          : e.slice(rotate, 3, half, dim);
   Value real = e.sub(e.mul(cos, x1), e.mul(sin, x2));
@@ -495,10 +495,9 @@ static FailureOr<Results> importRotary(OnnxImporter &imp,
   Value rotated;
   if (interleaved) {
     llvm::SmallVector<int64_t> pairs = {batch, len, heads, half, 1};
-    rotated = e.reshape(e.concat({e.reshape(real, pairs),
-                                  e.reshape(imag, pairs)},
-                                 4),
-                        {batch, len, heads, dim});
+    rotated =
+        e.reshape(e.concat({e.reshape(real, pairs), e.reshape(imag, pairs)}, 4),
+                  {batch, len, heads, dim});
   } else {
     rotated = e.concat({real, imag}, 3);
   }
@@ -527,8 +526,7 @@ static FailureOr<Results> importCausalConv(OnnxImporter &imp,
                                            ArrayRef<Value> in, Location at) {
   Emitter e(imp, at);
   auto operand = [&](unsigned i) { return i < in.size() ? in[i] : Value(); };
-  Value x = operand(0), w = operand(1), bias = operand(2),
-        past = operand(3);
+  Value x = operand(0), w = operand(1), bias = operand(2), past = operand(3);
   if (!x || !w) {
     return emitError(at) << "CausalConvWithState needs input and weight";
   }
@@ -555,8 +553,8 @@ static FailureOr<Results> importCausalConv(OnnxImporter &imp,
   w = e.cast(w, element);
   if (past) {
     auto pShape = staticShape(past);
-    if (!pShape || *pShape != llvm::SmallVector<int64_t>{batch, channels,
-                                                         kernel - 1}) {
+    if (!pShape ||
+        *pShape != llvm::SmallVector<int64_t>{batch, channels, kernel - 1}) {
       return emitError(at) << "CausalConvWithState past_state must be ["
                            << batch << ", " << channels << ", " << kernel - 1
                            << "]";
@@ -573,13 +571,12 @@ static FailureOr<Results> importCausalConv(OnnxImporter &imp,
   if (bias) {
     operands.push_back(e.cast(bias, element));
   }
-  Value y = e.op(
-      "graph.conv", operands,
-      {e.named("strides", e.i64Array({1})),
-       e.named("dilations", e.i64Array({1})),
-       e.named("pad_low", e.i64Array({0})),
-       e.named("pad_high", e.i64Array({0})),
-       e.named("groups", imp.builder.getI64IntegerAttr(channels))});
+  Value y = e.op("graph.conv", operands,
+                 {e.named("strides", e.i64Array({1})),
+                  e.named("dilations", e.i64Array({1})),
+                  e.named("pad_low", e.i64Array({0})),
+                  e.named("pad_high", e.i64Array({0})),
+                  e.named("groups", imp.builder.getI64IntegerAttr(channels))});
   if (activation != "none") {
     y = e.mul(y, e.op("graph.sigmoid", {y}));
   }
@@ -634,7 +631,8 @@ static FailureOr<Results> importLinearAttention(OnnxImporter &imp,
                          << "' needs query, key, value"
                          << (gated ? ", decay" : "") << (delta ? ", beta" : "");
   }
-  auto qShape = staticShape(q), kShape = staticShape(k), vShape = staticShape(v);
+  auto qShape = staticShape(q), kShape = staticShape(k),
+       vShape = staticShape(v);
   int64_t qHeads = imp.attrInt(def, "q_num_heads", 0);
   int64_t kvHeads = imp.attrInt(def, "kv_num_heads", 0);
   if (!qShape || !kShape || !vShape || qShape->size() != 3 ||
@@ -701,8 +699,8 @@ static FailureOr<Results> importLinearAttention(OnnxImporter &imp,
     Value vt = step(v, t);
     if (gated) {
       auto dShape = *getShape(decay);
-      state = e.mul(state, e.reshape(step(decay, t),
-                                     {batch, kvHeads, dShape[3], 1}));
+      state = e.mul(state,
+                    e.reshape(step(decay, t), {batch, kvHeads, dShape[3], 1}));
     }
     Value write = vt;
     if (delta) {
@@ -719,8 +717,7 @@ static FailureOr<Results> importLinearAttention(OnnxImporter &imp,
       read = e.reshape(
           e.op("graph.broadcast_to",
                {e.reshape(state, {batch, kvHeads, 1, dk, dv})},
-               {e.named("shape",
-                        e.i64Array({batch, kvHeads, group, dk, dv}))}),
+               {e.named("shape", e.i64Array({batch, kvHeads, group, dk, dv}))}),
           {batch, qHeads, dk, dv});
     }
     Value o = e.op("graph.matmul",
@@ -824,8 +821,7 @@ static Value inlineSubgraph(OnnxImporter &imp, const onnx::GraphProto &body,
 // probabilities after it (prob_mod).
 static FailureOr<Results> importFlexAttention(OnnxImporter &imp,
                                               const onnx::NodeProto &def,
-                                              ArrayRef<Value> in,
-                                              Location at) {
+                                              ArrayRef<Value> in, Location at) {
   for (unsigned i = 0; i < 3; ++i) {
     auto shape = i < in.size() && in[i] ? getShape(in[i]) : std::nullopt;
     if (!shape || shape->size() != 4) {

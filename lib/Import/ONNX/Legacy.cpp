@@ -3,8 +3,9 @@
 // graphc reads default-domain opsets 1 and up. The translations in
 // OnnxImporter.cpp are written for the forms of opset 7 and later; the
 // registry (OnnxOps.cpp) says which ops have a translated form at opsets 1-6
-// (an entry's `since` below 7) and this file turns the old forms that differ into what those translations read
-// (importLegacy), the way onnx.version_converter would:
+// (an entry's `since` below 7) and this file turns the old forms that differ
+// into what those translations read (importLegacy), the way
+// onnx.version_converter would:
 //
 //   * binary ops' `broadcast`/`axis` attributes (opset < 7) reshape B so
 //     that NumPy broadcasting lines it up with A from `axis`;
@@ -91,8 +92,9 @@ OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
     // ones); trailing 1s make that NumPy broadcasting.
     auto a = getShape(in[0]), b = getShape(in[1]);
     if (!a || !b) {
-      return emitError(at) << op << " with legacy broadcast needs ranked "
-                                    "operands";
+      return emitError(at) << op
+                           << " with legacy broadcast needs ranked "
+                              "operands";
     }
     int64_t axis = attrInt(def, "axis", int64_t(a->size() - b->size()));
     if (axis < 0 || axis + b->size() > a->size()) {
@@ -154,8 +156,8 @@ OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
     StringRef mode = attr(def, "mode") ? StringRef(attr(def, "mode")->s())
                                        : StringRef("nearest");
     if (mode != "nearest") {
-      return emitError(at) << "Upsample (opset " << opset << ") mode '"
-                           << mode << "' is not supported";
+      return emitError(at) << "Upsample (opset " << opset << ") mode '" << mode
+                           << "' is not supported";
     }
     const onnx::AttributeProto *h = attr(def, "height_scale"),
                                *w = attr(def, "width_scale");
@@ -176,8 +178,7 @@ OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
     // did; NumPy broadcasting (opset 7) would line it up with the last
     // axis.
     auto x = getShape(in[0]), slope = getShape(in[1]);
-    if (x && slope && x->size() > 2 && slope->size() == 1 &&
-        (*slope)[0] != 1) {
+    if (x && slope && x->size() > 2 && slope->size() == 1 && (*slope)[0] != 1) {
       llvm::SmallVector<int64_t> shape = {(*slope)[0]};
       shape.append(x->size() - 2, 1);
       in[1] = reshape(in[1], shape);
@@ -209,9 +210,9 @@ OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
     }
     for (int i = 1; i < def.output_size(); ++i) {
       if (!def.output(i).empty()) {
-        return emitError(at) << "BatchNormalization (opset " << opset
-                             << ") output " << i
-                             << " (training statistics) is not supported";
+        return emitError(at)
+               << "BatchNormalization (opset " << opset << ") output " << i
+               << " (training statistics) is not supported";
       }
     }
     if (attrInt(def, "spatial", 1) || in.size() < 5) {
@@ -221,8 +222,8 @@ OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
     // Flatten X to N x (C*D1*...*Dn) and the statistics to vectors: then
     // each activation is a channel of a 2-D batch_norm.
     auto x = getShape(in[0]);
-    if (!x || x->size() < 2 || ShapedType::isDynamicShape(
-                                   llvm::ArrayRef<int64_t>(*x).drop_front())) {
+    if (!x || x->size() < 2 ||
+        ShapedType::isDynamicShape(llvm::ArrayRef<int64_t>(*x).drop_front())) {
       return emitError(at) << "BatchNormalization with spatial = 0 needs an "
                               "input of known rank >= 2 and static "
                               "non-batch dimensions";
@@ -231,9 +232,8 @@ OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
     for (int64_t d : llvm::ArrayRef<int64_t>(*x).drop_front()) {
       features *= d;
     }
-    llvm::SmallVector<Value> operands = {
-        reshape(in[0], {ShapedType::isDynamic((*x)[0]) ? -1 : (*x)[0],
-                        features})};
+    llvm::SmallVector<Value> operands = {reshape(
+        in[0], {ShapedType::isDynamic((*x)[0]) ? -1 : (*x)[0], features})};
     for (unsigned i = 1; i < 5; ++i) {
       auto s = getShape(in[i]);
       int64_t n = 1;
@@ -241,19 +241,18 @@ OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
         n = ShapedType::isDynamic(d) ? -1 : n * d;
       }
       if (n != features) {
-        return emitError(at) << "BatchNormalization with spatial = 0: input "
-                             << i << " has " << n << " elements for "
-                             << features << " activations";
+        return emitError(at)
+               << "BatchNormalization with spatial = 0: input " << i << " has "
+               << n << " elements for " << features << " activations";
       }
       operands.push_back(reshape(in[i], {features}));
     }
     if (llvm::is_contained(operands, Value())) {
       return failure();
     }
-    Value y = build1(
-        at, "graph.batch_norm", operands,
-        {named("epsilon",
-               builder.getF32FloatAttr(attrFloat(def, "epsilon", 1e-5f)))});
+    Value y = build1(at, "graph.batch_norm", operands,
+                     {named("epsilon", builder.getF32FloatAttr(
+                                           attrFloat(def, "epsilon", 1e-5f)))});
     llvm::SmallVector<int64_t> back(*x);
     if (ShapedType::isDynamic(back[0])) {
       back[0] = -1;

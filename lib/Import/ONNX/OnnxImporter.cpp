@@ -11,9 +11,9 @@
 
 #include "ImportUtils.h"
 #include "OnnxImporterImpl.h"
+#include "OnnxOps.h"
 #include "graphc/Import/NodeGraph.h"
 #include "graphc/Import/ONNX/OnnxReader.h"
-#include "OnnxOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -40,7 +40,6 @@ using namespace mlir;
 using llvm::StringRef;
 
 namespace graphc::import {
-
 
 Type convertOnnxElementType(MLIRContext *ctx, int32_t type) {
   switch (type) {
@@ -95,7 +94,6 @@ Type convertOnnxElementType(MLIRContext *ctx, int32_t type) {
     return {};
   }
 }
-
 
 /// The dimensions of `tensor` and their product, checked: no negative
 /// dimension and at most 2^40 elements (so byte counts cannot overflow).
@@ -480,7 +478,6 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
   return success();
 }
 
-
 ElementsAttr OnnxImporter::foldDataMovement(Operation *op) {
   // graph.slice and graph.concat have no constant folders; shape
   // arithmetic needs them.
@@ -696,9 +693,6 @@ llvm::SmallVector<Value> OnnxImporter::foldConstant(Operation *op) {
   return out;
 }
 
-
-
-
 /// Parses "1x3x224x224" with an optional element suffix ("240x320x3xui8").
 static LogicalResult parseShapeSpec(MLIRContext *ctx, StringRef spec,
                                     llvm::SmallVector<int64_t> &shape,
@@ -825,8 +819,8 @@ Value OnnxImporter::lookupValue(StringRef name) {
   auto role = initializerRoles.find(name);
   if (role != initializerRoles.end() &&
       role->second != InitializerRole::Constant) {
-    v = declareVariable(name, value,
-                        role->second == InitializerRole::Trainable, at);
+    v = declareVariable(name, value, role->second == InitializerRole::Trainable,
+                        at);
   } else {
     v = constant(at, value);
   }
@@ -922,8 +916,7 @@ Value OnnxImporter::declareVariable(StringRef name, ElementsAttr value,
   }
   Operation *read = createGraphOp(
       builder, at, "graph.read_variable", {},
-      {builder.getNamedAttr("variable",
-                            FlatSymbolRefAttr::get(ctx, symbol)),
+      {builder.getNamedAttr("variable", FlatSymbolRefAttr::get(ctx, symbol)),
        builder.getNamedAttr("value_type", TypeAttr::get(value.getType()))},
       {value.getElementType()});
   return read ? read->getResult(0) : Value();
@@ -937,7 +930,7 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
     return nullptr;
   }
   if (llvm::Error err = freezeOnnxInputs(**loaded, options.frozenInputs, path,
-                                   options.limits)) {
+                                         options.limits)) {
     emitError(fileLoc) << llvm::toString(std::move(err));
     return nullptr;
   }
@@ -1120,7 +1113,6 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
   func->setAttr("graph.output_names", builder.getStrArrayAttr(names));
   return module;
 }
-
 
 OwningOpRef<ModuleOp> importOnnx(StringRef path, MLIRContext &context,
                                  const ImportOptions &options) {

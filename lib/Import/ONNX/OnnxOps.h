@@ -18,8 +18,8 @@ namespace graphc::import {
 
 /// A translator: the node's results, or failure having emitted at `at`.
 using OnnxTranslator = FailureOr<llvm::SmallVector<Value>> (OnnxImporter::*)(
-    const GraphNode &node, const onnx::NodeProto &def,
-    llvm::ArrayRef<Value> in, Location at);
+    const GraphNode &node, const onnx::NodeProto &def, llvm::ArrayRef<Value> in,
+    Location at);
 
 /// A family of translations and the file (under lib/Import) that holds it.
 struct OnnxFamily {

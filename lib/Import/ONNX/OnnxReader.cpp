@@ -118,50 +118,61 @@ Error freezeOnnxInputs(onnx::ModelProto &model, ArrayRef<std::string> specs,
   onnx::GraphProto &graph = *model.mutable_graph();
   for (StringRef spec : specs) {
     auto [name, file] = spec.split('=');
-    if (name.empty() || file.empty())
+    if (name.empty() || file.empty()) {
       return makeError(modelPath, "",
                        "--freeze-input '" + spec +
                            "': expected NAME=FILE.pb (an ONNX TensorProto)");
+    }
     int index = -1;
-    for (int i = 0; i < graph.input_size(); ++i)
-      if (graph.input(i).name() == name)
+    for (int i = 0; i < graph.input_size(); ++i) {
+      if (graph.input(i).name() == name) {
         index = i;
-    if (index < 0)
+      }
+    }
+    if (index < 0) {
       return makeError(modelPath, "",
-                       "--freeze-input '" + spec + "': the model has no input '" +
-                           name + "'");
-    for (const onnx::TensorProto &init : graph.initializer())
-      if (init.name() == name)
+                       "--freeze-input '" + spec +
+                           "': the model has no input '" + name + "'");
+    }
+    for (const onnx::TensorProto &init : graph.initializer()) {
+      if (init.name() == name) {
         return makeError(modelPath, "",
                          "--freeze-input '" + spec + "': input '" + name +
                              "' already has an initializer");
+      }
+    }
     auto buffer = MemoryBuffer::getFile(file, /*IsText=*/false,
                                         /*RequiresNullTerminator=*/false);
-    if (!buffer)
+    if (!buffer) {
       return makeError(file, "", "cannot read: " + buffer.getError().message());
-    if ((*buffer)->getBufferSize() > limits.maxFileBytes)
+    }
+    if ((*buffer)->getBufferSize() > limits.maxFileBytes) {
       return makeError(file, "",
                        "file is " + Twine((*buffer)->getBufferSize()) +
                            " bytes, over the limit of " +
                            Twine(limits.maxFileBytes));
+    }
     onnx::TensorProto tensor;
     if (Error err = parseBinaryProto((*buffer)->getBuffer(), file,
-                                     "ONNX TensorProto", limits, tensor))
+                                     "ONNX TensorProto", limits, tensor)) {
       return err;
+    }
     if (tensor.has_data_location() &&
-        tensor.data_location() == onnx::TensorProto::EXTERNAL)
+        tensor.data_location() == onnx::TensorProto::EXTERNAL) {
       return makeError(file, "",
                        "a frozen input's TensorProto must hold its data, not "
                        "point to an external file");
+    }
     const onnx::ValueInfoProto &info = graph.input(index);
     if (info.type().has_tensor_type()) {
       const onnx::TypeProto::Tensor &type = info.type().tensor_type();
-      if (type.elem_type() != 0 && type.elem_type() != tensor.data_type())
+      if (type.elem_type() != 0 && type.elem_type() != tensor.data_type()) {
         return makeError(file, "",
                          "holds element type " + Twine(tensor.data_type()) +
                              " but input '" + name + "' has element type " +
                              Twine(type.elem_type()) +
                              " (ONNX TensorProto.DataType numbers)");
+      }
       if (type.has_shape()) {
         bool fits = type.shape().dim_size() == tensor.dims_size();
         for (int i = 0; fits && i < tensor.dims_size(); ++i) {
@@ -170,8 +181,9 @@ Error freezeOnnxInputs(onnx::ModelProto &model, ArrayRef<std::string> specs,
         }
         if (!fits) {
           std::string dims;
-          for (int64_t d : tensor.dims())
+          for (int64_t d : tensor.dims()) {
             dims += (dims.empty() ? "" : "x") + std::to_string(d);
+          }
           return makeError(file, "",
                            "holds a tensor of shape [" + dims +
                                "] that does not fit input '" + name +

@@ -58,8 +58,7 @@ OnnxImporter::importShrink(const GraphNode &node, const onnx::NodeProto &def,
   Value below = compare("lt", low), above = compare("gt", high);
   Value plus = build1(at, "graph.add", {x, scalar(at, element, bias)});
   Value minus = build1(at, "graph.sub", {x, scalar(at, element, bias)});
-  Value y = select(below, plus,
-                   select(above, minus, scalar(at, element, 0)));
+  Value y = select(below, plus, select(above, minus, scalar(at, element, 0)));
   if (!y) {
     return FailureOr<llvm::SmallVector<Value>>(mlir::failure());
   }

@@ -1,4 +1,5 @@
-/* graphrt.h: the versioned C ABI between a compiled graphc task binary and the runtime. */
+/* graphrt.h: the versioned C ABI between a compiled graphc task binary and the
+ * runtime. */
 /*
  * A task binary is a shared object that exports exactly one symbol,
  * `graphrt_task_descriptor_v1` (GRAPHRT_TASK_DESCRIPTOR_SYMBOL), of type
@@ -83,7 +84,7 @@ typedef enum graphrt_status_code_e {
 /// Opaque status handle. OK is the null pointer (zero); any other value is a
 /// runtime-allocated object carrying a code and a message, created with
 /// `graphrt_services_v1_t::status_create`.
-typedef struct graphrt_status_s* graphrt_status_t;
+typedef struct graphrt_status_s *graphrt_status_t;
 #define GRAPHRT_OK ((graphrt_status_t)0)
 
 /*===----------------------------------------------------------------------===*
@@ -124,18 +125,18 @@ typedef enum graphrt_dtype_e {
 /// Name, element type and static shape of an input, output, variable or
 /// channel payload. All pointers are owned by the task binary (static).
 typedef struct graphrt_tensor_signature_t {
-  const char* name;
+  const char *name;
   graphrt_dtype_t dtype;
   int32_t rank;
-  const int64_t* shape; /* `rank` dimensions, each >= 0 */
+  const int64_t *shape; /* `rank` dimensions, each >= 0 */
 } graphrt_tensor_signature_t;
 
 /// A dense row-major tensor. `data` is borrowed; see OWNERSHIP.
 typedef struct graphrt_tensor_t {
   graphrt_dtype_t dtype;
   int32_t rank;
-  const int64_t* shape;
-  void* data;
+  const int64_t *shape;
+  void *data;
   size_t size_bytes;
 } graphrt_tensor_t;
 
@@ -151,8 +152,8 @@ typedef enum graphrt_channel_direction_e {
 /// A point-to-point channel this task sends or receives on. `key` is the
 /// rendezvous key (unique in the job); `peer` is the other task's name.
 typedef struct graphrt_channel_t {
-  const char* key;
-  const char* peer;
+  const char *key;
+  const char *peer;
   graphrt_channel_direction_t direction;
   graphrt_tensor_signature_t payload;
 } graphrt_channel_t;
@@ -160,7 +161,7 @@ typedef struct graphrt_channel_t {
 /// A collective group this task is a member of, by the group's name in the
 /// manifest. Membership and rank order come from the manifest.
 typedef struct graphrt_collective_group_t {
-  const char* name;
+  const char *name;
 } graphrt_collective_group_t;
 
 typedef enum graphrt_reduce_op_e {
@@ -192,7 +193,7 @@ typedef struct graphrt_services_v1_t {
   /// Creates a status with `code` (not OK) and a copy of `message` (borrowed,
   /// NUL-terminated, may be null). The caller owns the result. Thread-safe.
   graphrt_status_t (*status_create)(graphrt_status_code_t code,
-                                    const char* message);
+                                    const char *message);
   /// Releases a status the caller owns; null is accepted. Thread-safe.
   void (*status_release)(graphrt_status_t status);
   /// Returns the code of `status` (borrowed); OK for null. Thread-safe.
@@ -201,23 +202,23 @@ typedef struct graphrt_services_v1_t {
   /// Allocates `size` bytes aligned to `alignment` (a power of two, or 0 for
   /// 64) into `*out_ptr`; the caller owns it and frees it with
   /// `buffer_release`. Thread-safe.
-  graphrt_status_t (*buffer_allocate)(graphrt_context_t* ctx, size_t size,
-                                      size_t alignment, void** out_ptr);
+  graphrt_status_t (*buffer_allocate)(graphrt_context_t *ctx, size_t size,
+                                      size_t alignment, void **out_ptr);
   /// Releases memory from `buffer_allocate`; null is accepted. Thread-safe.
-  void (*buffer_release)(graphrt_context_t* ctx, void* ptr);
+  void (*buffer_release)(graphrt_context_t *ctx, void *ptr);
 
   /// Sends `tensor` (borrowed; may be reused once this returns) on the
   /// channel with rendezvous `key`, which must be a SEND channel of this task
   /// whose payload signature matches. Returns once the peer's runtime holds
   /// the data; it does not wait for the peer to call `recv`.
-  graphrt_status_t (*send)(graphrt_context_t* ctx, const char* key,
-                           const graphrt_tensor_t* tensor);
+  graphrt_status_t (*send)(graphrt_context_t *ctx, const char *key,
+                           const graphrt_tensor_t *tensor);
   /// Receives into `tensor->data` (borrowed, `tensor->size_bytes` long) the
   /// tensor sent on the RECV channel `key` in the current step. Works whether
   /// the sender arrives first or last; fails with DEADLINE_EXCEEDED after the
   /// runtime's receive deadline and CANCELLED when the job is cancelled.
-  graphrt_status_t (*recv)(graphrt_context_t* ctx, const char* key,
-                           graphrt_tensor_t* tensor);
+  graphrt_status_t (*recv)(graphrt_context_t *ctx, const char *key,
+                           graphrt_tensor_t *tensor);
 
   /// Collectives over the group named `group`; every member must make the
   /// same sequence of collective calls on that group with the same `dtype`,
@@ -226,44 +227,43 @@ typedef struct graphrt_services_v1_t {
   ///
   /// all_reduce: output[i] = op over ranks of input[i]; `count` elements;
   /// input may equal output.
-  graphrt_status_t (*all_reduce)(graphrt_context_t* ctx, const char* group,
+  graphrt_status_t (*all_reduce)(graphrt_context_t *ctx, const char *group,
                                  graphrt_reduce_op_t op, graphrt_dtype_t dtype,
-                                 const void* input, void* output,
-                                 size_t count);
+                                 const void *input, void *output, size_t count);
   /// all_gather: `input` has `count` elements; `output` has count * size
   /// elements, rank r's input at offset r * count.
-  graphrt_status_t (*all_gather)(graphrt_context_t* ctx, const char* group,
-                                 graphrt_dtype_t dtype, const void* input,
-                                 void* output, size_t count);
+  graphrt_status_t (*all_gather)(graphrt_context_t *ctx, const char *group,
+                                 graphrt_dtype_t dtype, const void *input,
+                                 void *output, size_t count);
   /// reduce_scatter: `input` has count * size elements; rank r's `output`
   /// (`count` elements) is block r of the element-wise reduction.
-  graphrt_status_t (*reduce_scatter)(graphrt_context_t* ctx,
-                                     const char* group, graphrt_reduce_op_t op,
-                                     graphrt_dtype_t dtype, const void* input,
-                                     void* output, size_t count);
+  graphrt_status_t (*reduce_scatter)(graphrt_context_t *ctx, const char *group,
+                                     graphrt_reduce_op_t op,
+                                     graphrt_dtype_t dtype, const void *input,
+                                     void *output, size_t count);
   /// broadcast: the member at rank `root` sends its `buffer` (`count`
   /// elements) to every other member, which receives into its `buffer`.
-  graphrt_status_t (*broadcast)(graphrt_context_t* ctx, const char* group,
+  graphrt_status_t (*broadcast)(graphrt_context_t *ctx, const char *group,
                                 int32_t root, graphrt_dtype_t dtype,
-                                void* buffer, size_t count);
+                                void *buffer, size_t count);
   /// all_to_all: `input` and `output` have count * size elements; block j of
   /// rank r's input becomes block r of rank j's output. No aliasing.
-  graphrt_status_t (*all_to_all)(graphrt_context_t* ctx, const char* group,
-                                 graphrt_dtype_t dtype, const void* input,
-                                 void* output, size_t count);
+  graphrt_status_t (*all_to_all)(graphrt_context_t *ctx, const char *group,
+                                 graphrt_dtype_t dtype, const void *input,
+                                 void *output, size_t count);
 
   /// Rank of this task in `group` and the group's size, into `*out_rank` and
   /// `*out_size`. Thread-safe.
-  graphrt_status_t (*group_rank)(graphrt_context_t* ctx, const char* group,
-                                 int32_t* out_rank, int32_t* out_size);
+  graphrt_status_t (*group_rank)(graphrt_context_t *ctx, const char *group,
+                                 int32_t *out_rank, int32_t *out_size);
 
   /// Writes `message` (borrowed) to the worker's log, tagged with the task.
   /// Thread-safe.
-  void (*log)(graphrt_context_t* ctx, graphrt_log_level_t level,
-              const char* message);
+  void (*log)(graphrt_context_t *ctx, graphrt_log_level_t level,
+              const char *message);
   /// Non-zero once the job has been cancelled; a long step should poll it and
   /// return a CANCELLED status. Thread-safe.
-  int (*is_cancelled)(graphrt_context_t* ctx);
+  int (*is_cancelled)(graphrt_context_t *ctx);
 } graphrt_services_v1_t;
 
 /*===----------------------------------------------------------------------===*
@@ -275,17 +275,17 @@ typedef struct graphrt_services_v1_t {
 /// is owned by the runtime and ordered as in the descriptor. Returns a status
 /// the runtime takes ownership of.
 typedef graphrt_status_t (*graphrt_task_init_fn_t)(
-    graphrt_context_t* ctx, const graphrt_services_v1_t* services,
-    graphrt_tensor_t* variables, size_t num_variables);
+    graphrt_context_t *ctx, const graphrt_services_v1_t *services,
+    graphrt_tensor_t *variables, size_t num_variables);
 
 /// Runs step number `step` (0-based). `inputs` are read-only; `outputs` are
 /// preallocated by the runtime from the output signatures; `variables` persist
 /// across steps. All three are owned by the runtime.
 typedef graphrt_status_t (*graphrt_task_step_fn_t)(
-    graphrt_context_t* ctx, const graphrt_services_v1_t* services,
-    int64_t step, const graphrt_tensor_t* inputs, size_t num_inputs,
-    graphrt_tensor_t* outputs, size_t num_outputs,
-    graphrt_tensor_t* variables, size_t num_variables);
+    graphrt_context_t *ctx, const graphrt_services_v1_t *services, int64_t step,
+    const graphrt_tensor_t *inputs, size_t num_inputs,
+    graphrt_tensor_t *outputs, size_t num_outputs, graphrt_tensor_t *variables,
+    size_t num_variables);
 
 typedef struct graphrt_task_descriptor_v1_t {
   /// GRAPHRT_ABI_VERSION at the time the task was compiled.
@@ -293,22 +293,22 @@ typedef struct graphrt_task_descriptor_v1_t {
   /// sizeof(graphrt_task_descriptor_v1_t) as the task saw it.
   uint32_t struct_size;
   /// The task's name; must match the manifest's task name.
-  const char* name;
+  const char *name;
 
   graphrt_task_init_fn_t init; /* may be null: nothing to initialise */
   graphrt_task_step_fn_t step; /* required */
 
   size_t num_inputs;
-  const graphrt_tensor_signature_t* inputs;
+  const graphrt_tensor_signature_t *inputs;
   size_t num_outputs;
-  const graphrt_tensor_signature_t* outputs;
+  const graphrt_tensor_signature_t *outputs;
   size_t num_variables;
-  const graphrt_tensor_signature_t* variables;
+  const graphrt_tensor_signature_t *variables;
 
   size_t num_channels;
-  const graphrt_channel_t* channels;
+  const graphrt_channel_t *channels;
   size_t num_groups;
-  const graphrt_collective_group_t* groups;
+  const graphrt_collective_group_t *groups;
 } graphrt_task_descriptor_v1_t;
 
 /// Size in bytes of one element of `dtype`, or 0 for an invalid dtype.

@@ -43,34 +43,37 @@ const graphrt_collective_group_t kGroups[] = {{"all"}};
       return _st;                                                              \
   } while (0)
 
-graphrt_status_t step(graphrt_context_t* ctx, const graphrt_services_v1_t* s,
-                      int64_t stepIndex, const graphrt_tensor_t* inputs,
-                      size_t, graphrt_tensor_t* out, size_t,
-                      graphrt_tensor_t*, size_t) {
+graphrt_status_t step(graphrt_context_t *ctx, const graphrt_services_v1_t *s,
+                      int64_t stepIndex, const graphrt_tensor_t *inputs, size_t,
+                      graphrt_tensor_t *out, size_t, graphrt_tensor_t *,
+                      size_t) {
   graphrtTestHooks(TASK, stepIndex);
   int32_t rank = -1, size = -1;
   CHECK(s->group_rank(ctx, "all", &rank, &size));
-  if (rank != RANK || size != GROUP_SIZE)
+  if (rank != RANK || size != GROUP_SIZE) {
     return s->status_create(GRAPHRT_STATUS_INTERNAL,
                             ("rank " + std::to_string(rank) + " of " +
                              std::to_string(size) + ", expected " TASK)
                                 .c_str());
-  const float* x = static_cast<const float*>(inputs[0].data);
+  }
+  const float *x = static_cast<const float *>(inputs[0].data);
   const graphrt_reduce_op_t ops[] = {GRAPHRT_REDUCE_SUM, GRAPHRT_REDUCE_MEAN,
                                      GRAPHRT_REDUCE_MAX, GRAPHRT_REDUCE_MIN};
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 4; ++i) {
     CHECK(s->all_reduce(ctx, "all", ops[i], GRAPHRT_DTYPE_F32, x,
                         out[kSum + i].data, kAll));
+  }
   CHECK(s->all_gather(ctx, "all", GRAPHRT_DTYPE_F32, x, out[kGather].data,
                       kBlock));
   CHECK(s->reduce_scatter(ctx, "all", GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F32, x,
                           out[kScatter].data, kBlock));
-  if (RANK == kBroadcastRoot)
+  if (RANK == kBroadcastRoot) {
     std::memcpy(out[kBcast].data, x, kAll * sizeof(float));
+  }
   CHECK(s->broadcast(ctx, "all", kBroadcastRoot, GRAPHRT_DTYPE_F32,
                      out[kBcast].data, kAll));
-  CHECK(s->all_to_all(ctx, "all", GRAPHRT_DTYPE_F32, x, out[kA2A].data,
-                      kBlock));
+  CHECK(
+      s->all_to_all(ctx, "all", GRAPHRT_DTYPE_F32, x, out[kA2A].data, kBlock));
   return GRAPHRT_OK;
 }
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <fcntl.h>
+#include <string>
 #include <unistd.h>
 
 // GRAPHRT_TEST_KILL=<task>:<step> makes that task SIGKILL its own worker at
@@ -25,59 +25,68 @@
 // With GRAPHRT_TEST_KILL_ONCE=<dir> each fires once only (it leaves a file
 // <dir>/<task>-<step> behind), so a job that restarts its workers and runs
 // that step again goes on.
-inline bool graphrtTestHookMatches(const char* var, const char* task,
+inline bool graphrtTestHookMatches(const char *var, const char *task,
                                    int64_t step) {
-  const char* v = std::getenv(var);
-  if (!v)
+  const char *v = std::getenv(var);
+  if (!v) {
     return false;
+  }
   std::string all(v);
   size_t begin = 0;
   while (begin <= all.size()) {
     size_t end = all.find(',', begin);
-    if (end == std::string::npos)
+    if (end == std::string::npos) {
       end = all.size();
+    }
     std::string s = all.substr(begin, end - begin);
     size_t colon = s.rfind(':');
     if (colon != std::string::npos && s.substr(0, colon) == task &&
-        std::atoll(s.c_str() + colon + 1) == step)
+        std::atoll(s.c_str() + colon + 1) == step) {
       return true;
+    }
     begin = end + 1;
   }
   return false;
 }
 
-inline bool graphrtTestFirstTime(const char* task, int64_t step) {
-  const char* dir = std::getenv("GRAPHRT_TEST_KILL_ONCE");
-  if (!dir)
+inline bool graphrtTestFirstTime(const char *task, int64_t step) {
+  const char *dir = std::getenv("GRAPHRT_TEST_KILL_ONCE");
+  if (!dir) {
     return true;
-  std::string mark =
-      std::string(dir) + "/" + task + "-" + std::to_string(step);
+  }
+  std::string mark = std::string(dir) + "/" + task + "-" + std::to_string(step);
   int fd = ::open(mark.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
-  if (fd < 0)
+  if (fd < 0) {
     return false;
+  }
   ::close(fd);
   return true;
 }
 
-inline void graphrtTestHooks(const char* task, int64_t step) {
+inline void graphrtTestHooks(const char *task, int64_t step) {
   if (graphrtTestHookMatches("GRAPHRT_TEST_KILL", task, step) &&
-      graphrtTestFirstTime(task, step))
+      graphrtTestFirstTime(task, step)) {
     std::raise(SIGKILL);
-  if (graphrtTestHookMatches("GRAPHRT_TEST_HANG", task, step))
-    for (;;)
+  }
+  if (graphrtTestHookMatches("GRAPHRT_TEST_HANG", task, step)) {
+    for (;;) {
       ::sleep(1000);
+    }
+  }
   if (graphrtTestHookMatches("GRAPHRT_TEST_COMPUTE", task, step)) {
-    const char* ms = std::getenv("GRAPHRT_TEST_COMPUTE_MS");
+    const char *ms = std::getenv("GRAPHRT_TEST_COMPUTE_MS");
     auto until = std::chrono::steady_clock::now() +
                  std::chrono::milliseconds(ms ? std::atoll(ms) : 1000);
     volatile uint64_t sink = 0;
-    while (std::chrono::steady_clock::now() < until)
-      for (int i = 0; i < 100000; ++i)
+    while (std::chrono::steady_clock::now() < until) {
+      for (int i = 0; i < 100000; ++i) {
         sink = sink + static_cast<uint64_t>(i);
+      }
+    }
   }
 }
 
-inline bool graphrtTestSkipSend(const char* task, int64_t step) {
+inline bool graphrtTestSkipSend(const char *task, int64_t step) {
   return graphrtTestHookMatches("GRAPHRT_TEST_DEADLOCK", task, step);
 }
 

@@ -16,12 +16,13 @@
 static int calls, failAt;
 static const graphrt_status_t kFailure = (graphrt_status_t)0x5eed;
 
-static graphrt_status_t service(const char *what, const char *key,
-                                void *out, size_t bytes) {
+static graphrt_status_t service(const char *what, const char *key, void *out,
+                                size_t bytes) {
   ++calls;
   printf("call %d: %s %s\n", calls, what, key ? key : "");
-  if (out)
+  if (out) {
     memset(out, 0, bytes);
+  }
   return calls == failAt ? kFailure : GRAPHRT_OK;
 }
 static graphrt_status_t send_(graphrt_context_t *c, const char *key,
@@ -43,9 +44,8 @@ static graphrt_status_t allGather(graphrt_context_t *c, const char *g,
   return service("all_gather", g, out, 2 * n * graphrt_dtype_size(d));
 }
 static graphrt_status_t reduceScatter(graphrt_context_t *c, const char *g,
-                                      graphrt_reduce_op_t op,
-                                      graphrt_dtype_t d, const void *in,
-                                      void *out, size_t n) {
+                                      graphrt_reduce_op_t op, graphrt_dtype_t d,
+                                      const void *in, void *out, size_t n) {
   return service("reduce_scatter", g, out, n * graphrt_dtype_size(d));
 }
 static graphrt_status_t broadcast(graphrt_context_t *c, const char *g,
@@ -61,8 +61,9 @@ static graphrt_status_t allToAll(graphrt_context_t *c, const char *g,
 }
 
 static void release(graphrt_tensor_t *t, size_t n) {
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < n; ++i) {
     free(t[i].data);
+  }
   free(t);
 }
 
@@ -71,8 +72,9 @@ static graphrt_tensor_t *tensors(const graphrt_tensor_signature_t *sigs,
   graphrt_tensor_t *t = calloc(n ? n : 1, sizeof(graphrt_tensor_t));
   for (size_t i = 0; i < n; ++i) {
     size_t bytes = graphrt_dtype_size(sigs[i].dtype);
-    for (int32_t d = 0; d < sigs[i].rank; ++d)
+    for (int32_t d = 0; d < sigs[i].rank; ++d) {
       bytes *= (size_t)sigs[i].shape[d];
+    }
     t[i].dtype = sigs[i].dtype;
     t[i].rank = sigs[i].rank;
     t[i].shape = sigs[i].shape;
@@ -99,8 +101,9 @@ int main(int argc, char **argv) {
            ch->direction == GRAPHRT_CHANNEL_SEND ? "to" : "from", ch->peer,
            ch->payload.dtype, ch->payload.rank);
   }
-  for (size_t i = 0; i < desc->num_groups; ++i)
+  for (size_t i = 0; i < desc->num_groups; ++i) {
     printf("group %s\n", desc->groups[i].name);
+  }
 
   graphrt_services_v1_t services;
   memset(&services, 0, sizeof(services));
@@ -119,7 +122,9 @@ int main(int argc, char **argv) {
       desc->step(NULL, &services, 0, in, desc->num_inputs, out,
                  desc->num_outputs, vars, desc->num_variables);
   printf("status %s after %d calls\n",
-         st == GRAPHRT_OK ? "ok" : st == kFailure ? "failure" : "other",
+         st == GRAPHRT_OK ? "ok"
+         : st == kFailure ? "failure"
+                          : "other",
          calls);
   release(in, desc->num_inputs);
   release(out, desc->num_outputs);

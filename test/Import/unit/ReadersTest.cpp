@@ -1,4 +1,5 @@
-//===- ReadersTest.cpp - unit tests for the ONNX and TensorFlow readers ----===//
+//===- ReadersTest.cpp - unit tests for the ONNX and TensorFlow readers
+//----===//
 
 #include "graphc/Import/ModelFormat.h"
 #include "graphc/Import/NodeGraph.h"
@@ -26,10 +27,10 @@ std::string testdata(StringRef rel) {
   if (!sys::fs::exists(GRAPHC_SHARED_TESTDATA))                                \
   GTEST_SKIP() << "no ../shared/testdata"
 
-template <typename T>
-std::string errorOf(Expected<T> value) {
-  if (value)
+template <typename T> std::string errorOf(Expected<T> value) {
+  if (value) {
     return "";
+  }
   return toString(value.takeError());
 }
 
@@ -39,7 +40,9 @@ std::string errorOf(Expected<T> value) {
 
 TEST(Snappy, LiteralAndOverlappingCopy) {
   // length 12; literal "abc"; copy length 9 from offset 3 (overlapping).
-  const char block[] = "\x0c\x08" "abc" "\x15\x03";
+  const char block[] = "\x0c\x08"
+                       "abc"
+                       "\x15\x03";
   auto out = decompressSnappy(StringRef(block, sizeof(block) - 1), 1 << 20);
   ASSERT_TRUE(bool(out)) << toString(out.takeError());
   EXPECT_EQ(*out, "abcabcabcabc");
@@ -49,11 +52,19 @@ TEST(Snappy, RefusesBadInput) {
   // Copy before any output.
   EXPECT_NE(errorOf(decompressSnappy(StringRef("\x04\x15\x03", 3), 100)), "");
   // Truncated literal.
-  EXPECT_NE(errorOf(decompressSnappy(StringRef("\x05\x10" "ab", 4), 100)), "");
+  EXPECT_NE(errorOf(decompressSnappy(StringRef("\x05\x10"
+                                               "ab",
+                                               4),
+                                     100)),
+            "");
   // Claimed length over the limit.
   EXPECT_NE(errorOf(decompressSnappy(StringRef("\xff\xff\x7f", 3), 100)), "");
   // Decodes to fewer bytes than claimed.
-  EXPECT_NE(errorOf(decompressSnappy(StringRef("\x05\x04" "ab", 4), 100)), "");
+  EXPECT_NE(errorOf(decompressSnappy(StringRef("\x05\x04"
+                                               "ab",
+                                               4),
+                                     100)),
+            "");
 }
 
 TEST(SSTable, RefusesCorruptTables) {
@@ -74,13 +85,15 @@ TEST(TensorBundle, HalfPlusTwoVariables) {
   auto scalar = [&](StringRef name) {
     auto it = bundle->tensors.find(name.str());
     EXPECT_NE(it, bundle->tensors.end()) << name.str();
-    if (it == bundle->tensors.end())
+    if (it == bundle->tensors.end()) {
       return -1.0f;
+    }
     EXPECT_EQ(it->second.dtype, 1 /*DT_FLOAT*/);
     EXPECT_EQ(it->second.data.size(), 4u);
     float value = -1;
-    if (it->second.data.size() == 4)
+    if (it->second.data.size() == 4) {
       std::memcpy(&value, it->second.data.data(), 4);
+    }
     return value;
   };
   EXPECT_EQ(scalar("a"), 0.5f);
@@ -95,8 +108,9 @@ TEST(TensorBundle, EverySavedModelCheckpointReads) {
   for (sys::fs::directory_iterator it(testdata("tf-graphs"), ec), e;
        it != e && !ec; it.increment(ec)) {
     std::string prefix = it->path() + "/variables/variables";
-    if (!sys::fs::exists(prefix + ".index"))
+    if (!sys::fs::exists(prefix + ".index")) {
       continue;
+    }
     auto bundle = readTensorBundle(prefix);
     ASSERT_TRUE(bool(bundle)) << toString(bundle.takeError());
     EXPECT_FALSE(bundle->tensors.empty()) << prefix;
@@ -137,8 +151,9 @@ TEST(TFReader, PlacedGraphKeepsEveryDevice) {
       ModelFormat::GraphDefText);
   ASSERT_TRUE(bool(model)) << toString(model.takeError());
   int placed = 0;
-  for (const auto &node : model->graph.node())
+  for (const auto &node : model->graph.node()) {
     placed += !node.device().empty();
+  }
   EXPECT_EQ(model->graph.node_size(), 118);
   EXPECT_EQ(placed, 118);
 }
@@ -156,11 +171,12 @@ TEST(TFReader, SavedModelWithFunctionLibrary) {
 
 TEST(TFReader, RefusesTruncatedAndWrongFormat) {
   REQUIRE_TESTDATA();
-  auto buffer = MemoryBuffer::getFile(testdata("tf-graphs/rust_regression_train.pb"));
+  auto buffer =
+      MemoryBuffer::getFile(testdata("tf-graphs/rust_regression_train.pb"));
   ASSERT_TRUE(bool(buffer));
   StringRef data = (*buffer)->getBuffer();
-  std::string truncated = errorOf(
-      parseGraphDefBinary(data.take_front(data.size() / 2), "x.pb"));
+  std::string truncated =
+      errorOf(parseGraphDefBinary(data.take_front(data.size() / 2), "x.pb"));
   EXPECT_NE(truncated.find("x.pb: cannot parse binary GraphDef"),
             std::string::npos)
       << truncated;
@@ -168,7 +184,8 @@ TEST(TFReader, RefusesTruncatedAndWrongFormat) {
       testdata("onnx-models/mnist-8_modelzoo/model.onnx"));
   ASSERT_TRUE(bool(onnx));
   EXPECT_NE(errorOf(parseGraphDefBinary((*onnx)->getBuffer(), "m.pb")), "");
-  std::string textErr = errorOf(parseGraphDefText("node { nme: \"a\" }", "t.pbtxt"));
+  std::string textErr =
+      errorOf(parseGraphDefText("node { nme: \"a\" }", "t.pbtxt"));
   EXPECT_NE(textErr.find("t.pbtxt: cannot parse text GraphDef: 1:"),
             std::string::npos)
       << textErr;
@@ -181,10 +198,12 @@ TEST(TFReader, RefusesTruncatedAndWrongFormat) {
 // NodeGraph
 //===----------------------------------------------------------------------===//
 
-Expected<NodeGraph> graphFromText(StringRef text, tensorflow::GraphDef &storage) {
+Expected<NodeGraph> graphFromText(StringRef text,
+                                  tensorflow::GraphDef &storage) {
   auto graph = parseGraphDefText(text, "g.pbtxt");
-  if (!graph)
+  if (!graph) {
     return graph.takeError();
+  }
   storage = std::move(*graph);
   return buildTFNodeGraph(storage.node(), "g.pbtxt");
 }
@@ -207,10 +226,11 @@ TEST(NodeGraph, OrdersLoopsAndRefusesOtherCycles) {
     node { name: "c" op: "Const" }
     node { name: "add" op: "Add" input: "m" input: "c" }
     node { name: "n" op: "NextIteration" input: "add" }
-  )", storage);
+  )",
+                            storage);
   ASSERT_TRUE(bool(loop)) << toString(loop.takeError());
-  auto order = loop->topologicalOrder(
-      "g.pbtxt", [&](const GraphNode &n, unsigned i) {
+  auto order =
+      loop->topologicalOrder("g.pbtxt", [&](const GraphNode &n, unsigned i) {
         return loop->isTFLoopBackEdge(n, i);
       });
   ASSERT_TRUE(bool(order)) << toString(order.takeError());
@@ -220,7 +240,8 @@ TEST(NodeGraph, OrdersLoopsAndRefusesOtherCycles) {
   auto cycle = graphFromText(R"(
     node { name: "a" op: "Add" input: "b" input: "b" }
     node { name: "b" op: "Neg" input: "a" }
-  )", storage2);
+  )",
+                             storage2);
   ASSERT_TRUE(bool(cycle));
   std::string err = errorOf(cycle->topologicalOrder(
       "g.pbtxt", [](const GraphNode &, unsigned) { return false; }));
@@ -231,7 +252,7 @@ TEST(NodeGraph, OrdersLoopsAndRefusesOtherCycles) {
 TEST(NodeGraph, RefusesDanglingAndDuplicateNames) {
   tensorflow::GraphDef s1, s2, s3;
   EXPECT_NE(errorOf(graphFromText(
-                R"(node { name: "a" op: "Neg" input: "nope:0" })", s1))
+                        R"(node { name: "a" op: "Neg" input: "nope:0" })", s1))
                 .find("g.pbtxt:a: input 'nope:0' names no node"),
             std::string::npos);
   EXPECT_NE(errorOf(graphFromText(R"(node { name: "a" op: "NoOp" }
@@ -240,7 +261,8 @@ TEST(NodeGraph, RefusesDanglingAndDuplicateNames) {
                 .find("duplicate node name"),
             std::string::npos);
   EXPECT_NE(errorOf(graphFromText(R"(node { name: "a" op: "NoOp" }
-                 node { name: "b" op: "Neg" input: "^a" input: "a" })", s3))
+                 node { name: "b" op: "Neg" input: "^a" input: "a" })",
+                                  s3))
                 .find("follows a control input"),
             std::string::npos);
 }
@@ -251,7 +273,8 @@ TEST(NodeGraph, RefusesDanglingAndDuplicateNames) {
 
 TEST(OnnxReader, ReadsModelsAndRefusesOldOpsets) {
   REQUIRE_TESTDATA();
-  auto model = readOnnxModel(testdata("onnx-models/mnist-8_modelzoo/model.onnx"));
+  auto model =
+      readOnnxModel(testdata("onnx-models/mnist-8_modelzoo/model.onnx"));
   ASSERT_TRUE(bool(model)) << toString(model.takeError());
   EXPECT_EQ(getOnnxOpset(**model), 8);
   auto graph = buildOnnxNodeGraph((*model)->graph(), "model.onnx");
@@ -271,7 +294,8 @@ TEST(OnnxReader, ReadsModelsAndRefusesOldOpsets) {
   auto six = parseOnnxModel(old.SerializeAsString(), "old.onnx");
   ASSERT_TRUE(bool(six)) << toString(six.takeError());
   old.mutable_opset_import(0)->set_version(0);
-  std::string err = errorOf(parseOnnxModel(old.SerializeAsString(), "old.onnx"));
+  std::string err =
+      errorOf(parseOnnxModel(old.SerializeAsString(), "old.onnx"));
   EXPECT_NE(err.find("opset 0 does not exist"), std::string::npos) << err;
 }
 
@@ -303,8 +327,9 @@ protected:
     tensor.set_name("w");
     tensor.set_data_location(onnx::TensorProto::EXTERNAL);
     auto add = [&](StringRef key, StringRef value) {
-      if (value.empty())
+      if (value.empty()) {
         return;
+      }
       auto *entry = tensor.add_external_data();
       entry->set_key(key.str());
       entry->set_value(value.str());
@@ -348,10 +373,12 @@ TEST(ModelFormat, Detection) {
             ModelFormat::SavedModel);
   EXPECT_EQ(*detectFormat(testdata("tf-graphs/tract_plus3.pb")),
             ModelFormat::GraphDefBinary);
-  EXPECT_NE(errorOf(detectFormat(testdata("README.md"))).find("unknown model format"),
-            std::string::npos);
-  EXPECT_NE(errorOf(detectFormat(testdata("tf-graphs"))).find("no saved_model.pb"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(detectFormat(testdata("README.md"))).find("unknown model format"),
+      std::string::npos);
+  EXPECT_NE(
+      errorOf(detectFormat(testdata("tf-graphs"))).find("no saved_model.pb"),
+      std::string::npos);
 }
 
 } // namespace

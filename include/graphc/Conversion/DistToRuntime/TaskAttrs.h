@@ -1,4 +1,5 @@
-//===- TaskAttrs.h - the signature of a task module, as attributes -*- C++ -*-===//
+//===- TaskAttrs.h - the signature of a task module, as attributes -*- C++
+//-*-===//
 //
 // `dist-outline-tasks` turns each `dist.task` into a nested
 // `builtin.module @TASK`; what the runtime needs to know about the task (its

@@ -1,4 +1,5 @@
-//===- GraphToLinalg.h - lower graph ops to linalg on tensors -----*- C++ -*-===//
+//===- GraphToLinalg.h - lower graph ops to linalg on tensors -----*- C++
+//-*-===//
 
 #ifndef GRAPHC_CONVERSION_GRAPHTOLINALG_GRAPHTOLINALG_H
 #define GRAPHC_CONVERSION_GRAPHTOLINALG_GRAPHTOLINALG_H
@@ -14,8 +15,9 @@ namespace graphc {
 /// Adds the patterns that lower graph ops to linalg, tensor, arith and math
 /// on tensors. Tensor types are unchanged, so `converter` is only consulted
 /// to legalize operand types when given; it may be null.
-void populateGraphToLinalgPatterns(mlir::RewritePatternSet &patterns,
-                                   const mlir::TypeConverter *converter = nullptr);
+void populateGraphToLinalgPatterns(
+    mlir::RewritePatternSet &patterns,
+    const mlir::TypeConverter *converter = nullptr);
 
 /// Marks the graph dialect illegal except for the ops the runtime owns
 /// (variables), and the target dialects legal.

@@ -1,4 +1,5 @@
-//===- TFReader.h - read TensorFlow graphs from disk --------------*- C++ -*-===//
+//===- TFReader.h - read TensorFlow graphs from disk --------------*- C++
+//-*-===//
 //
 // Reads a GraphDef (binary or text), a MetaGraphDef or a SavedModel directory
 // into TensorFlow's protobuf classes (graphc's own wire-compatible copies),

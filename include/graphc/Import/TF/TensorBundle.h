@@ -1,4 +1,5 @@
-//===- TensorBundle.h - read TensorFlow V2 checkpoints ------------*- C++ -*-===//
+//===- TensorBundle.h - read TensorFlow V2 checkpoints ------------*- C++
+//-*-===//
 //
 // A SavedModel keeps its variables' values in a TensorFlow "tensor bundle":
 // PREFIX.index, an SSTable (LevelDB table format, blocks optionally
@@ -47,7 +48,8 @@ readSSTable(llvm::StringRef data, llvm::StringRef path);
 llvm::Expected<std::string> decompressSnappy(llvm::StringRef data,
                                              uint64_t maxBytes);
 
-/// Reads the checkpoint with file prefix `prefix` (e.g. DIR/variables/variables).
+/// Reads the checkpoint with file prefix `prefix` (e.g.
+/// DIR/variables/variables).
 llvm::Expected<TensorBundle> readTensorBundle(llvm::StringRef prefix,
                                               const ReadLimits &limits = {});
 
