@@ -72,4 +72,31 @@ Attribute parseAttr(MLIRContext *context, Location loc, StringRef text) {
   return attr;
 }
 
+FailureOr<std::optional<InputShapeSpec>>
+findInputShape(ArrayRef<std::string> specs, StringRef name, Location loc) {
+  for (StringRef spec : specs) {
+    auto [specName, dims] = spec.rsplit(':');
+    if (specName != name) {
+      continue;
+    }
+    InputShapeSpec found{spec, {}};
+    llvm::SmallVector<StringRef> parts;
+    if (!dims.empty()) {
+      dims.split(parts, 'x');
+    }
+    for (StringRef part : parts) {
+      int64_t size;
+      if (part == "?") {
+        size = ShapedType::kDynamic;
+      } else if (part.getAsInteger(10, size) || size < 0) {
+        return emitError(loc) << "--input-shape '" << spec
+                              << "': bad dimension '" << part << "'";
+      }
+      found.shape.push_back(size);
+    }
+    return std::optional<InputShapeSpec>(std::move(found));
+  }
+  return std::optional<InputShapeSpec>();
+}
+
 } // namespace graphc::import

@@ -36,6 +36,20 @@ std::optional<llvm::SmallVector<int64_t>> getShape(mlir::Value value);
 mlir::Attribute parseAttr(mlir::MLIRContext *context, mlir::Location loc,
                           llvm::StringRef text);
 
+/// An `--input-shape NAME:DxDx...` flag: the flag as written and its
+/// dimensions (`?` is dynamic).
+struct InputShapeSpec {
+  llvm::StringRef spec;
+  llvm::SmallVector<int64_t> shape;
+};
+
+/// The first of `specs` that names `name`, parsed; none when no spec names
+/// it. Emits at `loc` and fails on a dimension that is neither a count nor
+/// `?`. Every importer reads --input-shape through this one parser.
+mlir::FailureOr<std::optional<InputShapeSpec>>
+findInputShape(llvm::ArrayRef<std::string> specs, llvm::StringRef name,
+               mlir::Location loc);
+
 } // namespace graphc::import
 
 #endif // GRAPHC_LIB_IMPORT_IMPORTUTILS_H

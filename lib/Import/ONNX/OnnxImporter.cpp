@@ -306,31 +306,19 @@ FailureOr<Type> OnnxImporter::convertValueType(const onnx::ValueInfoProto &info,
                          << tensorType.elem_type();
   }
   // An explicit --input-shape wins over the file.
-  for (StringRef spec : options.inputShapes) {
-    auto [name, dims] = spec.rsplit(':');
-    if (name != info.name()) {
-      continue;
-    }
-    llvm::SmallVector<int64_t> shape;
-    llvm::SmallVector<StringRef> parts;
-    if (!dims.empty()) {
-      dims.split(parts, 'x');
-    }
-    for (StringRef part : parts) {
-      int64_t size;
-      if (part == "?") {
-        size = ShapedType::kDynamic;
-      } else if (part.getAsInteger(10, size) || size < 0) {
-        return emitError(at) << "--input-shape '" << spec
-                             << "': bad dimension '" << part << "'";
-      }
-      shape.push_back(size);
-    }
+  FailureOr<std::optional<InputShapeSpec>> given =
+      findInputShape(options.inputShapes, info.name(), at);
+  if (failed(given)) {
+    return failure();
+  }
+  if (*given) {
+    const llvm::SmallVector<int64_t> &shape = (*given)->shape;
     if (tensorType.has_shape() &&
         tensorType.shape().dim_size() != int(shape.size())) {
-      return emitError(at) << "--input-shape '" << spec << "' has rank "
-                           << shape.size() << " but input '" << info.name()
-                           << "' has rank " << tensorType.shape().dim_size();
+      return emitError(at) << "--input-shape '" << (*given)->spec
+                           << "' has rank " << shape.size() << " but input '"
+                           << info.name() << "' has rank "
+                           << tensorType.shape().dim_size();
     }
     return Type(RankedTensorType::get(shape, element));
   }

@@ -147,27 +147,13 @@ GraphDefImporter::placeholderType(const tensorflow::NodeDef &node,
   if (!element) {
     return emitError(at) << "placeholder has no supported dtype";
   }
-  for (StringRef spec : options.inputShapes) {
-    auto [name, dims] = spec.rsplit(':');
-    if (name != node.name()) {
-      continue;
-    }
-    llvm::SmallVector<int64_t> shape;
-    llvm::SmallVector<StringRef> parts;
-    if (!dims.empty()) {
-      dims.split(parts, 'x');
-    }
-    for (StringRef part : parts) {
-      int64_t size;
-      if (part == "?") {
-        size = ShapedType::kDynamic;
-      } else if (part.getAsInteger(10, size) || size < 0) {
-        return emitError(at) << "--input-shape '" << spec
-                             << "': bad dimension '" << part << "'";
-      }
-      shape.push_back(size);
-    }
-    return Type(RankedTensorType::get(shape, element));
+  FailureOr<std::optional<InputShapeSpec>> given =
+      findInputShape(options.inputShapes, node.name(), at);
+  if (failed(given)) {
+    return failure();
+  }
+  if (*given) {
+    return Type(RankedTensorType::get((*given)->shape, element));
   }
   std::optional<llvm::SmallVector<int64_t>> shape = placeholderShape(node);
   if (!shape) {

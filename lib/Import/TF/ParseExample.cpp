@@ -138,27 +138,13 @@ LogicalResult GraphDefImporter::importParseExample(const GraphNode &node,
   std::string serializedName = serialized.producer >= 0
                                    ? graph.nodes[serialized.producer].name
                                    : serialized.name;
-  for (StringRef spec : options.inputShapes) {
-    auto [name, dims] = spec.rsplit(':');
-    if (name != serializedName) {
-      continue;
-    }
-    llvm::SmallVector<StringRef> parts;
-    if (!dims.empty()) {
-      dims.split(parts, 'x');
-    }
-    batch.emplace();
-    for (StringRef part : parts) {
-      int64_t size;
-      if (part == "?") {
-        size = ShapedType::kDynamic;
-      } else if (part.getAsInteger(10, size) || size < 0) {
-        return emitError(loc(serializedName))
-               << "--input-shape '" << spec << "': bad dimension '" << part
-               << "'";
-      }
-      batch->push_back(size);
-    }
+  FailureOr<std::optional<InputShapeSpec>> given =
+      findInputShape(options.inputShapes, serializedName, loc(serializedName));
+  if (failed(given)) {
+    return failure();
+  }
+  if (*given) {
+    batch = (*given)->shape;
   }
   if (!batch && serialized.producer >= 0 &&
       def(graph.nodes[serialized.producer]).op() == "Placeholder") {
