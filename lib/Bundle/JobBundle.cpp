@@ -200,6 +200,7 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
     task->set_index(info.index);
     task->set_library(info.name + ".so");
     task->set_device(info.device);
+    task->set_target("cpu");
     task->set_entry(GRAPHRT_TASK_DESCRIPTOR_SYMBOL);
     addSignatures(task->mutable_inputs(), info.inputs);
     addSignatures(task->mutable_outputs(), info.outputs);

@@ -119,6 +119,11 @@ std::string checkTasks(const manifest::Manifest &m,
       return where + ": " + job + ":" + std::to_string(t.index()) +
              " is used by another task";
     }
+    if (!t.target().empty() && t.target() != "cpu" && t.target() != "cuda" &&
+        t.target() != "stablehlo") {
+      return where + ": target '" + t.target() +
+             "' is not one of cpu, cuda, stablehlo";
+    }
     if (t.library().empty()) {
       return where + ": no library";
     }

@@ -525,6 +525,7 @@ const graphrt_services_v1_t kServices = {
     svcGroupRank,
     svcLog,
     svcIsCancelled,
+    nullptr, // gpu: set per task once the runtime has GPU services
 };
 
 } // namespace

@@ -186,6 +186,93 @@ typedef enum graphrt_log_level_e {
 /// task is unloaded.
 typedef struct graphrt_context_s graphrt_context_t;
 
+/*===----------------------------------------------------------------------===*
+ * GPU services (tasks compiled with --target=cuda)
+ *===----------------------------------------------------------------------===*/
+
+/// Direction of a `gpu->memcpy`.
+typedef enum graphrt_memcpy_kind_e {
+  GRAPHRT_MEMCPY_HOST_TO_DEVICE = 1,
+  GRAPHRT_MEMCPY_DEVICE_TO_HOST = 2,
+  GRAPHRT_MEMCPY_DEVICE_TO_DEVICE = 3,
+} graphrt_memcpy_kind_t;
+
+/// The runtime's CUDA services for one task, reached through
+/// `graphrt_services_v1_t::gpu` (null when the worker has no usable GPU; a
+/// cuda task's `init` must then fail with FAILED_PRECONDITION, though the
+/// runtime refuses such a task before loading it). The runtime loads the CUDA
+/// driver, cuBLASLt and NCCL with dlopen, so neither it nor the task links
+/// them. Streams, modules and functions are opaque handles (CUstream,
+/// CUmodule, CUfunction underneath). Everything is asynchronous on `stream`
+/// unless it says otherwise; errors carry the CUDA error's name. Calls come
+/// from the task's thread only (see THREADING). Nothing here alters the
+/// v1 layout: the table is appended to graphrt_services_v1_t, whose
+/// `struct_size` tells a task whether the member exists.
+typedef struct graphrt_gpu_services_t {
+  /// sizeof(graphrt_gpu_services_t), so a task can detect appended members.
+  size_t struct_size;
+  /// The CUDA device ordinal the task runs on, and its compute capability
+  /// (major * 10 + minor, 90 for sm_90).
+  int32_t device_ordinal;
+  int32_t compute_capability;
+  /// The task's stream; it stays valid until the task is unloaded.
+  void *stream;
+  /// Loads a cubin, fatbin or NUL-terminated PTX image (borrowed) on the
+  /// task's device into `*out_module`; PTX is JIT-compiled by the driver.
+  graphrt_status_t (*module_load)(graphrt_context_t *ctx, const void *image,
+                                  size_t size, void **out_module);
+  void (*module_unload)(graphrt_context_t *ctx, void *module);
+  graphrt_status_t (*module_get_function)(graphrt_context_t *ctx,
+                                          void *module, const char *name,
+                                          void **out_function);
+  /// Launches `function` with `params` (an array of pointers to the
+  /// arguments, as cuLaunchKernel takes them).
+  graphrt_status_t (*launch)(graphrt_context_t *ctx, void *function,
+                             int64_t grid_x, int64_t grid_y, int64_t grid_z,
+                             int64_t block_x, int64_t block_y, int64_t block_z,
+                             int32_t shared_bytes, void *stream,
+                             void **params);
+  /// Blocks until the work queued on `stream` is done.
+  graphrt_status_t (*stream_synchronize)(graphrt_context_t *ctx, void *stream);
+  /// Stream-ordered device memory from the runtime's pool (at least 256-byte
+  /// aligned); released with `memory_release` on the same stream.
+  graphrt_status_t (*memory_allocate)(graphrt_context_t *ctx, size_t size,
+                                      void *stream, void **out_device_ptr);
+  void (*memory_release)(graphrt_context_t *ctx, void *device_ptr,
+                         void *stream);
+  graphrt_status_t (*memcpy)(graphrt_context_t *ctx, void *dst,
+                             const void *src, size_t size,
+                             graphrt_memcpy_kind_t kind, void *stream);
+  graphrt_status_t (*memset)(graphrt_context_t *ctx, void *dst, uint8_t value,
+                             size_t size, void *stream);
+  /// Row-major (batched) GEMM on device pointers through cuBLASLt:
+  /// C[b] = alpha * op(A[b]) x op(B[b]) + beta * C[b], op(A) m x k, op(B)
+  /// k x n, C m x n, leading dimensions in elements, `batch` >= 1 matrices
+  /// `stride_*` elements apart. dtype F32, F16 or BF16 (f32 accumulation).
+  graphrt_status_t (*gemm)(graphrt_context_t *ctx, void *stream,
+                           graphrt_dtype_t dtype, int32_t transpose_a,
+                           int32_t transpose_b, int64_t m, int64_t n,
+                           int64_t k, float alpha, const void *a, int64_t lda,
+                           int64_t stride_a, const void *b, int64_t ldb,
+                           int64_t stride_b, float beta, void *c, int64_t ldc,
+                           int64_t stride_c, int64_t batch);
+  /// Collectives on device buffers, semantics as the host ones in
+  /// graphrt_services_v1_t: NCCL when every member of `group` has its own
+  /// GPU, staged through host memory and the host collectives otherwise.
+  graphrt_status_t (*all_reduce)(graphrt_context_t *ctx, const char *group,
+                                 graphrt_reduce_op_t op, graphrt_dtype_t dtype,
+                                 const void *input, void *output, size_t count,
+                                 void *stream);
+  graphrt_status_t (*all_gather)(graphrt_context_t *ctx, const char *group,
+                                 graphrt_dtype_t dtype, const void *input,
+                                 void *output, size_t count, void *stream);
+  graphrt_status_t (*reduce_scatter)(graphrt_context_t *ctx, const char *group,
+                                     graphrt_reduce_op_t op,
+                                     graphrt_dtype_t dtype, const void *input,
+                                     void *output, size_t count, void *stream);
+} graphrt_gpu_services_t;
+
+
 typedef struct graphrt_services_v1_t {
   /// sizeof(graphrt_services_v1_t), so a task can detect appended members.
   size_t struct_size;
@@ -264,6 +351,11 @@ typedef struct graphrt_services_v1_t {
   /// Non-zero once the job has been cancelled; a long step should poll it and
   /// return a CANCELLED status. Thread-safe.
   int (*is_cancelled)(graphrt_context_t *ctx);
+
+  /// Appended after the first release (check `struct_size` before reading):
+  /// the GPU services of a cuda task, null for a cpu task or a worker
+  /// without a usable GPU.
+  const graphrt_gpu_services_t *gpu;
 } graphrt_services_v1_t;
 
 /*===----------------------------------------------------------------------===*
