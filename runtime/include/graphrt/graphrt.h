@@ -222,16 +222,15 @@ typedef struct graphrt_gpu_services_t {
   graphrt_status_t (*module_load)(graphrt_context_t *ctx, const void *image,
                                   size_t size, void **out_module);
   void (*module_unload)(graphrt_context_t *ctx, void *module);
-  graphrt_status_t (*module_get_function)(graphrt_context_t *ctx,
-                                          void *module, const char *name,
+  graphrt_status_t (*module_get_function)(graphrt_context_t *ctx, void *module,
+                                          const char *name,
                                           void **out_function);
   /// Launches `function` with `params` (an array of pointers to the
   /// arguments, as cuLaunchKernel takes them).
   graphrt_status_t (*launch)(graphrt_context_t *ctx, void *function,
                              int64_t grid_x, int64_t grid_y, int64_t grid_z,
                              int64_t block_x, int64_t block_y, int64_t block_z,
-                             int32_t shared_bytes, void *stream,
-                             void **params);
+                             int32_t shared_bytes, void *stream, void **params);
   /// Blocks until the work queued on `stream` is done.
   graphrt_status_t (*stream_synchronize)(graphrt_context_t *ctx, void *stream);
   /// Stream-ordered device memory from the runtime's pool (at least 256-byte
@@ -240,9 +239,9 @@ typedef struct graphrt_gpu_services_t {
                                       void *stream, void **out_device_ptr);
   void (*memory_release)(graphrt_context_t *ctx, void *device_ptr,
                          void *stream);
-  graphrt_status_t (*memcpy)(graphrt_context_t *ctx, void *dst,
-                             const void *src, size_t size,
-                             graphrt_memcpy_kind_t kind, void *stream);
+  graphrt_status_t (*memcpy)(graphrt_context_t *ctx, void *dst, const void *src,
+                             size_t size, graphrt_memcpy_kind_t kind,
+                             void *stream);
   graphrt_status_t (*memset)(graphrt_context_t *ctx, void *dst, uint8_t value,
                              size_t size, void *stream);
   /// Row-major (batched) GEMM on device pointers through cuBLASLt:
@@ -251,8 +250,8 @@ typedef struct graphrt_gpu_services_t {
   /// `stride_*` elements apart. dtype F32, F16 or BF16 (f32 accumulation).
   graphrt_status_t (*gemm)(graphrt_context_t *ctx, void *stream,
                            graphrt_dtype_t dtype, int32_t transpose_a,
-                           int32_t transpose_b, int64_t m, int64_t n,
-                           int64_t k, float alpha, const void *a, int64_t lda,
+                           int32_t transpose_b, int64_t m, int64_t n, int64_t k,
+                           float alpha, const void *a, int64_t lda,
                            int64_t stride_a, const void *b, int64_t ldb,
                            int64_t stride_b, float beta, void *c, int64_t ldc,
                            int64_t stride_c, int64_t batch);
@@ -271,7 +270,6 @@ typedef struct graphrt_gpu_services_t {
                                      graphrt_dtype_t dtype, const void *input,
                                      void *output, size_t count, void *stream);
 } graphrt_gpu_services_t;
-
 
 typedef struct graphrt_services_v1_t {
   /// sizeof(graphrt_services_v1_t), so a task can detect appended members.
