@@ -13,7 +13,7 @@
 
 namespace {
 
-constexpr int64_t kCount = 1 << 20;
+constexpr int64_t kCount = 1 << 16;
 const int64_t kShape[] = {kCount};
 const graphrt_tensor_signature_t kInputs[] = {
     {"x" GRAPHRT_STR(RANK), GRAPHRT_DTYPE_F32, 1, kShape}};
@@ -22,13 +22,15 @@ const graphrt_tensor_signature_t kInputs[] = {
 const graphrt_tensor_signature_t kOutputs[] = {
     {TASK "_sum", GRAPHRT_DTYPE_F32, 1, kShape},
     {TASK "_peer", GRAPHRT_DTYPE_F32, 1, kShape}};
+// The other task is the peer of both channels.
+#define PEER (RANK == 0 ? "g1" : "g0")
 const graphrt_channel_t kChannels[] = {
     {"g0_to_g1",
-     "g1",
+     PEER,
      RANK == 0 ? GRAPHRT_CHANNEL_SEND : GRAPHRT_CHANNEL_RECV,
      {"g0_to_g1", GRAPHRT_DTYPE_F32, 1, kShape}},
     {"g1_to_g0",
-     "g0",
+     PEER,
      RANK == 1 ? GRAPHRT_CHANNEL_SEND : GRAPHRT_CHANNEL_RECV,
      {"g1_to_g0", GRAPHRT_DTYPE_F32, 1, kShape}},
 };
