@@ -24,63 +24,61 @@ using namespace graphrt::gpu;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// A fake driver: "device memory" is host memory the fake hands out and
-// tracks, so every copy can check that its direction matches its pointers.
+// The fake driver: FakeCuda.cpp (linked in; "device memory" is host memory it
+// tracks, so every copy checks that its direction matches its pointers),
+// with a few entry points wrapped to inject failures and count launches.
 //===----------------------------------------------------------------------===//
 
+extern "C" {
+bool graphrt_fake_cuda_is_device(const void *p, size_t n);
+size_t graphrt_fake_cuda_live_blocks();
+#define GRAPHRT_FAKE_CU(name, ...) CUresult name(__VA_ARGS__);
+GRAPHRT_FAKE_CU(cuInit, unsigned)
+GRAPHRT_FAKE_CU(cuGetErrorName, CUresult, const char **)
+GRAPHRT_FAKE_CU(cuDeviceGetCount, int *)
+GRAPHRT_FAKE_CU(cuDeviceGet, CUdevice *, int)
+GRAPHRT_FAKE_CU(cuDeviceGetAttribute, int *, int, CUdevice)
+GRAPHRT_FAKE_CU(cuDeviceGetPCIBusId, char *, int, CUdevice)
+GRAPHRT_FAKE_CU(cuDevicePrimaryCtxRetain, CUcontext *, CUdevice)
+GRAPHRT_FAKE_CU(cuDevicePrimaryCtxRelease_v2, CUdevice)
+GRAPHRT_FAKE_CU(cuCtxSetCurrent, CUcontext)
+GRAPHRT_FAKE_CU(cuModuleLoadData, CUmodule *, const void *)
+GRAPHRT_FAKE_CU(cuModuleUnload, CUmodule)
+GRAPHRT_FAKE_CU(cuStreamCreate, CUstream *, unsigned)
+GRAPHRT_FAKE_CU(cuStreamDestroy_v2, CUstream)
+GRAPHRT_FAKE_CU(cuStreamSynchronize, CUstream)
+GRAPHRT_FAKE_CU(cuDeviceGetDefaultMemPool, CUmemoryPool *, CUdevice)
+GRAPHRT_FAKE_CU(cuMemPoolSetAttribute, CUmemoryPool, int, void *)
+GRAPHRT_FAKE_CU(cuMemAllocAsync, CUdeviceptr *, size_t, CUstream)
+GRAPHRT_FAKE_CU(cuMemFreeAsync, CUdeviceptr, CUstream)
+GRAPHRT_FAKE_CU(cuMemAlloc_v2, CUdeviceptr *, size_t)
+GRAPHRT_FAKE_CU(cuMemFree_v2, CUdeviceptr)
+GRAPHRT_FAKE_CU(cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *, size_t,
+                CUstream)
+GRAPHRT_FAKE_CU(cuMemcpyDtoHAsync_v2, void *, CUdeviceptr, size_t, CUstream)
+GRAPHRT_FAKE_CU(cuMemcpyDtoDAsync_v2, CUdeviceptr, CUdeviceptr, size_t,
+                CUstream)
+GRAPHRT_FAKE_CU(cuMemsetD8Async, CUdeviceptr, unsigned char, size_t, CUstream)
+#undef GRAPHRT_FAKE_CU
+}
+
 struct FakeDevice {
-  std::mutex mu;
-  std::map<uintptr_t, size_t> blocks; // device allocations
-  size_t limit = 64 << 20;            // larger allocations fail with OOM
+  size_t limit = 64 << 20;  // larger allocations fail with OOM
+  bool loadModules = false; // FakeCuda refuses every image
   int launches = 0;
-  CUresult failModuleLoad = CUDA_SUCCESS;
-  bool isDevice(uintptr_t p, size_t n) {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = blocks.upper_bound(p);
-    if (it == blocks.begin()) {
-      return false;
-    }
-    --it;
-    return p >= it->first && p + n <= it->first + it->second;
+  bool isDevice(const void *p, size_t n) {
+    return graphrt_fake_cuda_is_device(p, n);
   }
 };
 FakeDevice fake;
 
-CUresult fInit(unsigned) { return CUDA_SUCCESS; }
-CUresult fErrorName(CUresult r, const char **name) {
-  *name = r == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY"
-          : r == 218                    ? "CUDA_ERROR_INVALID_PTX"
-                                        : nullptr;
-  return *name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-CUresult fCount(int *n) {
-  *n = 1;
-  return CUDA_SUCCESS;
-}
-CUresult fDeviceGet(CUdevice *d, int o) {
-  *d = o;
-  return o == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
-}
-CUresult fAttribute(int *v, int attr, CUdevice) {
-  *v = attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
-  return CUDA_SUCCESS;
-}
-CUresult fBusId(char *id, int len, CUdevice d) {
-  std::snprintf(id, len, "0000:%02x:00.0", d + 0x19);
-  return CUDA_SUCCESS;
-}
-CUcontext fakeContext = reinterpret_cast<CUcontext>(0x1000);
-CUresult fRetain(CUcontext *c, CUdevice) {
-  *c = fakeContext;
-  return CUDA_SUCCESS;
-}
-CUresult fRelease(CUdevice) { return CUDA_SUCCESS; }
-CUresult fSetCurrent(CUcontext) { return CUDA_SUCCESS; }
-CUresult fModuleLoad(CUmodule *m, const void *) {
+CUresult fModuleLoad(CUmodule *m, const void *image) {
+  if (!fake.loadModules) {
+    return cuModuleLoadData(m, image);
+  }
   *m = reinterpret_cast<CUmodule>(0x2000);
-  return fake.failModuleLoad;
+  return CUDA_SUCCESS;
 }
-CUresult fModuleUnload(CUmodule) { return CUDA_SUCCESS; }
 CUresult fGetFunction(CUfunction *f, CUmodule, const char *) {
   *f = reinterpret_cast<CUfunction>(0x3000);
   return CUDA_SUCCESS;
@@ -90,78 +88,37 @@ CUresult fLaunch(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
   ++fake.launches;
   return CUDA_SUCCESS;
 }
-CUresult fStreamCreate(CUstream *s, unsigned) {
-  *s = reinterpret_cast<CUstream>(new char);
-  return CUDA_SUCCESS;
-}
-CUresult fStreamDestroy(CUstream s) {
-  delete reinterpret_cast<char *>(s);
-  return CUDA_SUCCESS;
-}
-CUresult fSync(CUstream) { return CUDA_SUCCESS; }
-CUresult fPool(CUmemoryPool *p, CUdevice) {
-  *p = reinterpret_cast<CUmemoryPool>(0x4000);
-  return CUDA_SUCCESS;
-}
-CUresult fPoolAttr(CUmemoryPool, int, void *) { return CUDA_SUCCESS; }
-CUresult fAlloc(CUdeviceptr *p, size_t n) {
-  if (n > fake.limit) {
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  }
-  void *m = std::malloc(n);
-  std::lock_guard<std::mutex> lock(fake.mu);
-  fake.blocks[reinterpret_cast<uintptr_t>(m)] = n;
-  *p = reinterpret_cast<uintptr_t>(m);
-  return CUDA_SUCCESS;
-}
-CUresult fFree(CUdeviceptr p) {
-  std::lock_guard<std::mutex> lock(fake.mu);
-  if (!fake.blocks.erase(p)) {
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  std::free(reinterpret_cast<void *>(p));
-  return CUDA_SUCCESS;
-}
-CUresult fAllocAsync(CUdeviceptr *p, size_t n, CUstream) {
-  return fAlloc(p, n);
-}
-CUresult fFreeAsync(CUdeviceptr p, CUstream) { return fFree(p); }
-CUresult fHtoD(CUdeviceptr d, const void *h, size_t n, CUstream) {
-  if (!fake.isDevice(d, n) || fake.isDevice(uintptr_t(h), n)) {
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  std::memcpy(reinterpret_cast<void *>(d), h, n);
-  return CUDA_SUCCESS;
-}
-CUresult fDtoH(void *h, CUdeviceptr d, size_t n, CUstream) {
-  if (!fake.isDevice(d, n) || fake.isDevice(uintptr_t(h), n)) {
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  std::memcpy(h, reinterpret_cast<void *>(d), n);
-  return CUDA_SUCCESS;
-}
-CUresult fDtoD(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream) {
-  if (!fake.isDevice(d, n) || !fake.isDevice(s, n)) {
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  std::memmove(reinterpret_cast<void *>(d), reinterpret_cast<void *>(s), n);
-  return CUDA_SUCCESS;
-}
-CUresult fMemset(CUdeviceptr d, unsigned char v, size_t n, CUstream) {
-  if (!fake.isDevice(d, n)) {
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  std::memset(reinterpret_cast<void *>(d), v, n);
-  return CUDA_SUCCESS;
+CUresult fAllocAsync(CUdeviceptr *p, size_t n, CUstream s) {
+  return n > fake.limit ? CUDA_ERROR_OUT_OF_MEMORY : cuMemAllocAsync(p, n, s);
 }
 
 const CudaDriverApi kFakeDriver = {
-    fInit,         fErrorName,   fCount,    fDeviceGet,    fAttribute,
-    fBusId,        fRetain,      fRelease,  fSetCurrent,   fModuleLoad,
-    fModuleUnload, fGetFunction, fLaunch,   fStreamCreate, fStreamDestroy,
-    fSync,         fPool,        fPoolAttr, fAllocAsync,   fFreeAsync,
-    fAlloc,        fFree,        fHtoD,     fDtoH,         fDtoD,
-    fMemset,
+    cuInit,
+    cuGetErrorName,
+    cuDeviceGetCount,
+    cuDeviceGet,
+    cuDeviceGetAttribute,
+    cuDeviceGetPCIBusId,
+    cuDevicePrimaryCtxRetain,
+    cuDevicePrimaryCtxRelease_v2,
+    cuCtxSetCurrent,
+    fModuleLoad,
+    cuModuleUnload,
+    fGetFunction,
+    fLaunch,
+    cuStreamCreate,
+    cuStreamDestroy_v2,
+    cuStreamSynchronize,
+    cuDeviceGetDefaultMemPool,
+    cuMemPoolSetAttribute,
+    fAllocAsync,
+    cuMemFreeAsync,
+    cuMemAlloc_v2,
+    cuMemFree_v2,
+    cuMemcpyHtoDAsync_v2,
+    cuMemcpyDtoHAsync_v2,
+    cuMemcpyDtoDAsync_v2,
+    cuMemsetD8Async,
 };
 
 //===----------------------------------------------------------------------===//
@@ -222,7 +179,7 @@ graphrt_status_t hGroupRank(graphrt_context_t *ctx, const char *group,
 graphrt_status_t hAllReduce(graphrt_context_t *ctx, const char *,
                             graphrt_reduce_op_t op, graphrt_dtype_t dtype,
                             const void *in, void *out, size_t count) {
-  EXPECT_FALSE(fake.isDevice(uintptr_t(in), 1)) << "host collective on device";
+  EXPECT_FALSE(fake.isDevice(in, 1)) << "host collective on device";
   return ringAllReduce(rankOf(ctx).call(), op, dtype, in, out, count).toC();
 }
 graphrt_status_t hAllGather(graphrt_context_t *ctx, const char *,
@@ -375,7 +332,7 @@ TEST(GpuServices, TableCopiesAndFillsOnTheDevice) {
   EXPECT_EQ(m, "cuMemcpyDtoHAsync(16 bytes) failed: CUDA_ERROR_INVALID_VALUE");
   t->memory_release(&ctx, a, nullptr);
   t->memory_release(&ctx, b, t->stream);
-  EXPECT_TRUE(fake.blocks.empty());
+  EXPECT_EQ(graphrt_fake_cuda_live_blocks(), 0u);
 }
 
 TEST(GpuServices, FailuresNameTheCudaError) {
@@ -390,13 +347,12 @@ TEST(GpuServices, FailuresNameTheCudaError) {
       st.message(),
       "cuMemAllocAsync(134217728 bytes) failed: CUDA_ERROR_OUT_OF_MEMORY");
 
-  fake.failModuleLoad = 218;
   void *module = nullptr;
   const char ptx[] = ".version 8.0";
   EXPECT_EQ(messageOf(t->module_load(&ctx, ptx, sizeof(ptx), &module)),
             "cuModuleLoadData (13-byte image, device 0, sm_90) failed: "
-            "CUDA_ERROR_INVALID_PTX");
-  fake.failModuleLoad = CUDA_SUCCESS;
+            "CUDA_ERROR_INVALID_IMAGE");
+  fake.loadModules = true;
   ASSERT_EQ(t->module_load(&ctx, ptx, sizeof(ptx), &module), GRAPHRT_OK);
   void *fn = nullptr;
   ASSERT_EQ(t->module_get_function(&ctx, module, "k", &fn), GRAPHRT_OK);

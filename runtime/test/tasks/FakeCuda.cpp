@@ -1,11 +1,15 @@
-// FakeCuda.cpp: a stand-in libcuda.so.1 over host memory, so the worker's GPU path runs end to end without a GPU.
+// FakeCuda.cpp: a stand-in libcuda.so.1 over host memory, so the worker's GPU
+// path runs end to end without a GPU.
 //
 // Loaded through $GRAPHRT_LIBCUDA by test/runtime/gpu-fake-driver.test. It
 // exports the driver entry points the runtime resolves (by their exported
 // names) with the semantics the runtime relies on: one device, sm_90,
 // "device memory" from malloc that the fake tracks, so a copy whose kind
 // contradicts its pointers fails with CUDA_ERROR_INVALID_VALUE as on a GPU.
-// Kernels cannot run: cuModuleLoadData refuses every image.
+// Kernels cannot run: cuModuleLoadData refuses every image. graphrt-gpu-tests
+// links this file too and builds its fake driver table from it.
+#include "Gpu/CudaApi.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -13,11 +17,11 @@
 #include <map>
 #include <mutex>
 
+using namespace graphrt::gpu;
+
 namespace {
 
-using CUresult = int;
-constexpr CUresult kOk = 0, kInvalidValue = 1, kNotInitialized = 3,
-                   kInvalidDevice = 101, kInvalidImage = 200;
+constexpr CUresult kInvalidImage = 200;
 
 std::mutex mu;
 std::map<uintptr_t, size_t> blocks;
@@ -33,124 +37,136 @@ bool isDevice(uintptr_t p, size_t n) {
   return p >= it->first && p + n <= it->first + it->second;
 }
 
-CUresult alloc(unsigned long long *p, size_t n) {
+CUresult alloc(CUdeviceptr *p, size_t n) {
   void *m = std::malloc(n ? n : 1);
   if (!m) {
-    return 2; // CUDA_ERROR_OUT_OF_MEMORY
+    return CUDA_ERROR_OUT_OF_MEMORY;
   }
   std::lock_guard<std::mutex> lock(mu);
   blocks[reinterpret_cast<uintptr_t>(m)] = n ? n : 1;
   *p = reinterpret_cast<uintptr_t>(m);
-  return kOk;
+  return CUDA_SUCCESS;
 }
 
-CUresult release(unsigned long long p) {
+CUresult release(CUdeviceptr p) {
   std::lock_guard<std::mutex> lock(mu);
   if (!blocks.erase(p)) {
-    return kInvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   }
   std::free(reinterpret_cast<void *>(p));
-  return kOk;
+  return CUDA_SUCCESS;
 }
 
 } // namespace
 
-#define FAKE extern "C" __attribute__((visibility("default"))) CUresult
+#define FAKE extern "C" __attribute__((visibility("default")))
 
-FAKE cuInit(unsigned) {
+// For tests that link this file: whether [p, p + n) is fake device memory,
+// and how many device blocks are live.
+FAKE bool graphrt_fake_cuda_is_device(const void *p, size_t n) {
+  return isDevice(reinterpret_cast<uintptr_t>(p), n);
+}
+FAKE size_t graphrt_fake_cuda_live_blocks() {
+  std::lock_guard<std::mutex> lock(mu);
+  return blocks.size();
+}
+
+FAKE CUresult cuInit(unsigned) {
   initialised = true;
-  return kOk;
+  return CUDA_SUCCESS;
 }
-FAKE cuGetErrorName(CUresult r, const char **name) {
-  switch (r) {
-  case kInvalidValue:
-    *name = "CUDA_ERROR_INVALID_VALUE";
-    return kOk;
-  case kInvalidImage:
-    *name = "CUDA_ERROR_INVALID_IMAGE";
-    return kOk;
-  default:
-    return kInvalidValue;
+FAKE CUresult cuGetErrorName(CUresult r, const char **name) {
+  if (r != CUDA_ERROR_INVALID_VALUE && r != kInvalidImage) {
+    return CUDA_ERROR_INVALID_VALUE;
   }
+  *name = r == kInvalidImage ? "CUDA_ERROR_INVALID_IMAGE"
+                             : "CUDA_ERROR_INVALID_VALUE";
+  return CUDA_SUCCESS;
 }
-FAKE cuDeviceGetCount(int *n) {
+FAKE CUresult cuDeviceGetCount(int *n) {
   *n = 1;
-  return initialised ? kOk : kNotInitialized;
+  return initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 }
-FAKE cuDeviceGet(int *d, int ordinal) {
+FAKE CUresult cuDeviceGet(CUdevice *d, int ordinal) {
   *d = ordinal;
-  return ordinal == 0 ? kOk : kInvalidDevice;
+  return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
-FAKE cuDeviceGetAttribute(int *v, int attr, int) {
-  *v = attr == 75 ? 9 : 0; // compute capability 9.0
-  return kOk;
+FAKE CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice) {
+  *v = attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
+  return CUDA_SUCCESS;
 }
-FAKE cuDeviceGetPCIBusId(char *id, int len, int) {
+FAKE CUresult cuDeviceGetPCIBusId(char *id, int len, CUdevice) {
   std::snprintf(id, len, "0000:fa:00.0");
-  return kOk;
+  return CUDA_SUCCESS;
 }
-FAKE cuDevicePrimaryCtxRetain(void **ctx, int) {
-  *ctx = reinterpret_cast<void *>(0x1000);
-  return kOk;
+FAKE CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice) {
+  *ctx = reinterpret_cast<CUcontext>(0x1000);
+  return CUDA_SUCCESS;
 }
-FAKE cuDevicePrimaryCtxRelease_v2(int) { return kOk; }
-FAKE cuCtxSetCurrent(void *) { return kOk; }
-FAKE cuModuleLoadData(void **, const void *) { return kInvalidImage; }
-FAKE cuModuleUnload(void *) { return kOk; }
-FAKE cuModuleGetFunction(void **, void *, const char *) {
-  return kInvalidValue;
+FAKE CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) { return CUDA_SUCCESS; }
+FAKE CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+FAKE CUresult cuModuleLoadData(CUmodule *, const void *) {
+  return kInvalidImage;
 }
-FAKE cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
-                    unsigned, unsigned, void *, void **, void **) {
-  return kInvalidValue;
+FAKE CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+FAKE CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *) {
+  return CUDA_ERROR_INVALID_VALUE;
 }
-FAKE cuStreamCreate(void **s, unsigned) {
-  *s = std::malloc(1);
-  return kOk;
+FAKE CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **) {
+  return CUDA_ERROR_INVALID_VALUE;
 }
-FAKE cuStreamDestroy_v2(void *s) {
+FAKE CUresult cuStreamCreate(CUstream *s, unsigned) {
+  *s = static_cast<CUstream>(std::malloc(1));
+  return CUDA_SUCCESS;
+}
+FAKE CUresult cuStreamDestroy_v2(CUstream s) {
   std::free(s);
-  return kOk;
+  return CUDA_SUCCESS;
 }
-FAKE cuStreamSynchronize(void *) { return kOk; }
-FAKE cuDeviceGetDefaultMemPool(void **pool, int) {
-  *pool = reinterpret_cast<void *>(0x2000);
-  return kOk;
+FAKE CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+FAKE CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice) {
+  *pool = reinterpret_cast<CUmemoryPool>(0x2000);
+  return CUDA_SUCCESS;
 }
-FAKE cuMemPoolSetAttribute(void *, int, void *) { return kOk; }
-FAKE cuMemAllocAsync(unsigned long long *p, size_t n, void *) {
+FAKE CUresult cuMemPoolSetAttribute(CUmemoryPool, int, void *) {
+  return CUDA_SUCCESS;
+}
+FAKE CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream) {
   return alloc(p, n);
 }
-FAKE cuMemFreeAsync(unsigned long long p, void *) { return release(p); }
-FAKE cuMemAlloc_v2(unsigned long long *p, size_t n) { return alloc(p, n); }
-FAKE cuMemFree_v2(unsigned long long p) { return release(p); }
-FAKE cuMemcpyHtoDAsync_v2(unsigned long long d, const void *h, size_t n,
-                          void *) {
+FAKE CUresult cuMemFreeAsync(CUdeviceptr p, CUstream) { return release(p); }
+FAKE CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) { return alloc(p, n); }
+FAKE CUresult cuMemFree_v2(CUdeviceptr p) { return release(p); }
+FAKE CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n,
+                                   CUstream) {
   if (!isDevice(d, n) || isDevice(reinterpret_cast<uintptr_t>(h), n)) {
-    return kInvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   }
   std::memcpy(reinterpret_cast<void *>(d), h, n);
-  return kOk;
+  return CUDA_SUCCESS;
 }
-FAKE cuMemcpyDtoHAsync_v2(void *h, unsigned long long d, size_t n, void *) {
+FAKE CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream) {
   if (!isDevice(d, n) || isDevice(reinterpret_cast<uintptr_t>(h), n)) {
-    return kInvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   }
   std::memcpy(h, reinterpret_cast<void *>(d), n);
-  return kOk;
+  return CUDA_SUCCESS;
 }
-FAKE cuMemcpyDtoDAsync_v2(unsigned long long d, unsigned long long s, size_t n,
-                          void *) {
+FAKE CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n,
+                                   CUstream) {
   if (!isDevice(d, n) || !isDevice(s, n)) {
-    return kInvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   }
   std::memmove(reinterpret_cast<void *>(d), reinterpret_cast<void *>(s), n);
-  return kOk;
+  return CUDA_SUCCESS;
 }
-FAKE cuMemsetD8Async(unsigned long long d, unsigned char v, size_t n, void *) {
+FAKE CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n,
+                              CUstream) {
   if (!isDevice(d, n)) {
-    return kInvalidValue;
+    return CUDA_ERROR_INVALID_VALUE;
   }
   std::memset(reinterpret_cast<void *>(d), v, n);
-  return kOk;
+  return CUDA_SUCCESS;
 }

@@ -5,6 +5,8 @@
 // on the GPU machine.
 #include "graphrt/graphrt.h"
 
+#include "TestHooks.h"
+
 #include <cstddef>
 
 #define GRAPHRT_STR2(x) #x
@@ -35,13 +37,6 @@ const graphrt_channel_t kChannels[] = {
      {"g1_to_g0", GRAPHRT_DTYPE_F32, 1, kShape}},
 };
 const graphrt_collective_group_t kGroups[] = {{"gpus"}};
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    graphrt_status_t _st = (call);                                             \
-    if (_st)                                                                   \
-      return _st;                                                              \
-  } while (0)
 
 graphrt_status_t step(graphrt_context_t *ctx, const graphrt_services_v1_t *s,
                       int64_t, const graphrt_tensor_t *in, size_t,
