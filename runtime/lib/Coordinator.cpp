@@ -4,6 +4,7 @@
 
 #include "Checkpoint.h"
 #include "DataFeed.h"
+#include "Gpu/Target.h"
 #include "Manifest.h"
 #include "Npy.h"
 #include "RunStats.h"
@@ -1782,6 +1783,18 @@ int Job::run() {
   if (!st.isOk()) {
     std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
     return kExitBundle;
+  }
+  for (const manifest::Task &t : bundle_.manifest.tasks()) {
+    // Workers on other machines (--cluster) check their own GPUs when the
+    // task loads; every other task runs here.
+    if (!opt_.clusterFile.empty() && isCudaTask(t)) {
+      continue;
+    }
+    st = checkTaskTarget(t);
+    if (!st.isOk()) {
+      std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
+      return kExitBundle;
+    }
   }
   progressTty_ =
       opt_.progress == 1 || (opt_.progress == -1 && ::isatty(STDERR_FILENO));

@@ -3,7 +3,10 @@
 #include "Worker.h"
 
 #include "Collectives.h"
+#include "Context.h"
 #include "DataPlane.h"
+#include "Gpu/GpuTask.h"
+#include "Gpu/Target.h"
 #include "Manifest.h"
 #include "Rendezvous.h"
 #include "Transfer.h"
@@ -22,10 +25,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-
-struct graphrt_context_s {
-  graphrt::LoadedTask *task;
-};
 
 namespace graphrt {
 namespace {
@@ -228,6 +227,7 @@ public:
 
 private:
   Status checkDescriptor();
+  Status bindGpu();
   Status loadVariables();
   Status transportStub(const std::string &peer, rpc::Transport::Stub **out);
   Status sendGrpc(const std::string &peer, const std::string &key,
@@ -260,6 +260,10 @@ private:
   std::atomic<bool> tracing_{false};
   std::mutex traceMu_;
   std::vector<rpc::TraceEvent> trace_;
+  // The table handed to the task: the shared services, with `gpu` set for
+  // a cuda task.
+  graphrt_services_v1_t services_{};
+  std::unique_ptr<gpu::GpuTask> gpu_;
   graphrt_context_s ctx_{this};
 };
 
@@ -563,6 +567,13 @@ Status LoadedTask::load(const rpc::LoadTaskRequest &req,
     chunkBytes_ = static_cast<size_t>(req.chunk_bytes());
   }
 
+  // A task this machine cannot run is refused before anything of it loads.
+  GRAPHRT_RETURN_IF_ERROR(checkTaskTarget(*spec_));
+  services_ = kServices;
+  if (isCudaTask(*spec_)) {
+    GRAPHRT_RETURN_IF_ERROR(bindGpu());
+  }
+
   // Hash every file this task will read before mapping any of it.
   GRAPHRT_RETURN_IF_ERROR(verifyBundleFile(bundle_, spec_->library()));
   for (const manifest::TensorSignature &v : spec_->variables()) {
@@ -588,12 +599,30 @@ Status LoadedTask::load(const rpc::LoadTaskRequest &req,
   GRAPHRT_RETURN_IF_ERROR(loadVariables());
   if (desc_->init) {
     Status st = Status::fromC(
-        desc_->init(&ctx_, &kServices, variables_.data(), variables_.size()));
+        desc_->init(&ctx_, &services_, variables_.data(), variables_.size()));
     if (!st.isOk()) {
       return Status(st.code(),
                     "task '" + name() + "' init failed: " + st.message());
     }
   }
+  return Status::ok();
+}
+
+// The device is the task's manifest device among those CUDA_VISIBLE_DEVICES
+// leaves visible (the driver renumbers them from 0).
+Status LoadedTask::bindGpu() {
+  const gpu::CudaDriverApi *cu = nullptr;
+  GRAPHRT_RETURN_IF_ERROR(gpu::loadCudaDriver(&cu));
+  int count = 0;
+  GRAPHRT_RETURN_IF_ERROR(gpu::probeCudaDevice(cu, &count));
+  int ordinal = gpu::deviceOrdinalFor(spec_->device(), count);
+  Status st = gpu::GpuTask::create(cu, ordinal, &services_, &gpu_);
+  if (!st.isOk()) {
+    return Status(st.code(), "task '" + name() + "' cannot use CUDA device " +
+                                 std::to_string(ordinal) + ": " + st.message());
+  }
+  ctx_.gpu = gpu_.get();
+  services_.gpu = gpu_->table();
   return Status::ok();
 }
 
@@ -984,7 +1013,7 @@ Status LoadedTask::runStep(const rpc::RunStepRequest &req,
   auto start = Clock::now();
   int64_t startUs = nowUs();
   Status st = Status::fromC(desc_->step(
-      &ctx_, &kServices, req.step(), inputs.data(), inputs.size(),
+      &ctx_, &services_, req.step(), inputs.data(), inputs.size(),
       outputs.data(), outputs.size(), variables_.data(), variables_.size()));
   if (!st.isOk()) {
     return st;

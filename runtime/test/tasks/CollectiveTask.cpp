@@ -36,13 +36,6 @@ const graphrt_tensor_signature_t kOutputs[] = {
 };
 const graphrt_collective_group_t kGroups[] = {{"all"}};
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    graphrt_status_t _st = (call);                                             \
-    if (_st)                                                                   \
-      return _st;                                                              \
-  } while (0)
-
 graphrt_status_t step(graphrt_context_t *ctx, const graphrt_services_v1_t *s,
                       int64_t stepIndex, const graphrt_tensor_t *inputs, size_t,
                       graphrt_tensor_t *out, size_t, graphrt_tensor_t *,

@@ -11,6 +11,14 @@
 #include <string>
 #include <unistd.h>
 
+// Returns a failed status of a service call from the enclosing function.
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    graphrt_status_t _st = (call);                                             \
+    if (_st)                                                                   \
+      return _st;                                                              \
+  } while (0)
+
 // GRAPHRT_TEST_KILL=<task>:<step> makes that task SIGKILL its own worker at
 // the start of that step (the same as `kill -9` from outside, but at a
 // deterministic point); GRAPHRT_TEST_HANG=<task>:<step> makes it stop making

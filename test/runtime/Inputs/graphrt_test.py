@@ -848,6 +848,45 @@ def check_image(argv):
     print("image: ok (%d packages, libomp staged)" % len(packages))
 
 
+LIBC_SONAMES = ("linux-vdso.so", "ld-linux", "libc.so", "libm.so", "libdl.so",
+                "libpthread.so", "librt.so", "libutil.so", "libresolv.so")
+
+
+def check_pack(d):
+    """check-pack DIR: every library the packed binaries resolve (with no
+    LD_LIBRARY_PATH) lies in DIR, except the C library's; DIR holds no
+    symbolic link and the binaries carry the $ORIGIN/lib RPATH."""
+    d = os.path.realpath(d)
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    seen = 0
+    for tool in ("graph-run", "graph-worker"):
+        exe = os.path.join(d, tool)
+        dyn = subprocess.run(["readelf", "-d", exe], capture_output=True,
+                             text=True, check=True).stdout
+        if "(RPATH)" not in dyn or "$ORIGIN/lib" not in dyn:
+            sys.exit("%s has no $ORIGIN/lib RPATH" % tool)
+        out = subprocess.run(["ldd", exe], capture_output=True, text=True,
+                             env=env, check=True).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if "=>" not in parts:
+                continue
+            name, path = parts[0], parts[2]
+            if path == "not":
+                sys.exit("%s: %s not found" % (tool, name))
+            if os.path.realpath(path).startswith(d + "/"):
+                seen += 1
+            elif not name.startswith(LIBC_SONAMES):
+                sys.exit("%s: %s resolves outside the pack: %s" % (tool, name, path))
+    for root, _, files in os.walk(d):
+        for f in files:
+            if os.path.islink(os.path.join(root, f)):
+                sys.exit("symbolic link in the pack: " + f)
+    if seen == 0:
+        sys.exit("no library resolved inside the pack")
+    print("pack ok: %d libraries from the pack" % seen)
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "pair-bundle":
@@ -894,6 +933,8 @@ def main():
         certs(args[0])
     elif cmd == "run":
         run(args)
+    elif cmd == "check-pack":
+        check_pack(args[0])
     else:
         sys.exit("unknown command " + cmd)
 
