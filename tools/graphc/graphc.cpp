@@ -400,7 +400,9 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     // One task and no training: a dynamic batch becomes a loop in the
     // task's step. Everything else splits or differentiates the batch and
     // keeps the errors that ask for --input-shape.
-    graphOptions.dynamicBatch = !train && strategyFromFlags() == "given";
+    // --emit=graph still shows the model's own `?`.
+    graphOptions.dynamicBatch = !train && strategyFromFlags() == "given" &&
+                                stage >= EmitStage::Dist;
     graphc::buildGraphPipeline(pm, graphOptions);
     if (train) {
       graphc::TrainPipelineOptions trainOptions;
