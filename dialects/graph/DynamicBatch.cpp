@@ -99,8 +99,9 @@ std::string mixesSamples(Operation *op, Value batchedOperand) {
     return "has regions";
   }
   StringRef name = op->getName().getStringRef();
-  if (op->getDialect() != batchedOperand.getContext()
-                              ->getLoadedDialect<graphc::graph::GraphDialect>() &&
+  if (op->getDialect() !=
+          batchedOperand.getContext()
+              ->getLoadedDialect<graphc::graph::GraphDialect>() &&
       !isa<tensor::CastOp>(op)) {
     return "is not a graph op";
   }
@@ -267,15 +268,14 @@ struct GraphDynamicBatchPass
           if (auto names =
                   func->getAttrOfType<ArrayAttr>("graph.output_names")) {
             if (result.getOperandNumber() < names.size()) {
-              if (auto s = dyn_cast<StringAttr>(
-                      names[result.getOperandNumber()])) {
+              if (auto s =
+                      dyn_cast<StringAttr>(names[result.getOperandNumber()])) {
                 name = s.getValue().str();
               }
             }
           }
           return ret.emitError()
-                 << "output '" << name << "' of type "
-                 << result.get().getType()
+                 << "output '" << name << "' of type " << result.get().getType()
                  << " does not keep the batch as its dimension 0; give the "
                     "batch with --input-shape to compile for one batch size";
         }

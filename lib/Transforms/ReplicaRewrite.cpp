@@ -826,8 +826,8 @@ struct ReplicaRewriter {
       // graphc compiles a dynamic batch for one task only
       // (docs/design/dynamic-batch.md); replicas need it to split.
       std::string name = "#" + std::to_string(batchArg);
-      if (auto given = func.getArgAttrOfType<StringAttr>(batchArg,
-                                                         "graph.name")) {
+      if (auto given =
+              func.getArgAttrOfType<StringAttr>(batchArg, "graph.name")) {
         name = given.getValue().str();
       }
       return func.emitError()

@@ -348,7 +348,8 @@ bool Job::readInputs() {
           return fail("--data " + sig.name() + ": input '" + sig.name() +
                       "' of task '" + t.name() + "' is " + describe(sig) +
                       ", a batch of any size; --data needs a static batch "
-                      "(compile with --input-shape " + sig.name() +
+                      "(compile with --input-shape " +
+                      sig.name() +
                       ":NxD...) or feed whole tensors with --input");
         }
         if (usedData[sig.name()]) {

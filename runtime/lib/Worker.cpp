@@ -954,8 +954,7 @@ Status LoadedTask::runStep(const rpc::RunStepRequest &req,
     // byteSize(sig).
     int64_t samples = isBatched(sig) && !shape.empty() ? shape[0] : 1;
     if (given->dtype() != sig.dtype() || !matchesSignature(sig, shape) ||
-        static_cast<int64_t>(given->data().size()) !=
-            byteSize(sig) * samples) {
+        static_cast<int64_t>(given->data().size()) != byteSize(sig) * samples) {
       std::string got = given->dtype() + "[";
       for (size_t i = 0; i < shape.size(); ++i) {
         got += (i ? "," : "") + std::to_string(shape[i]);

@@ -401,8 +401,8 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     // task's step. Everything else splits or differentiates the batch and
     // keeps the errors that ask for --input-shape.
     // --emit=graph still shows the model's own `?`.
-    graphOptions.dynamicBatch = !train && strategyFromFlags() == "given" &&
-                                stage >= EmitStage::Dist;
+    graphOptions.dynamicBatch =
+        !train && strategyFromFlags() == "given" && stage >= EmitStage::Dist;
     graphc::buildGraphPipeline(pm, graphOptions);
     if (train) {
       graphc::TrainPipelineOptions trainOptions;

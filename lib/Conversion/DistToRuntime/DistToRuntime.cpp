@@ -213,7 +213,8 @@ struct ConvertDistToRuntimePass
       if (batched && taskNames.size() != 1) {
         return t.op->emitError()
                << "input '" << name << "' has a dynamic batch, which a job of "
-               << taskNames.size() << " tasks cannot split; give the batch with "
+               << taskNames.size()
+               << " tasks cannot split; give the batch with "
                << "--input-shape " << name << ":NxD...";
       }
       inputs.push_back(task::tensorEntry(ctx, name, *type, {}, batched));

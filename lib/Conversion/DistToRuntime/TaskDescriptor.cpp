@@ -248,9 +248,8 @@ public:
       return a.array == inputs && isBatched(*a.info);
     });
     bool batched = first != order.end();
-    if (!batched && llvm::any_of(order, [&](const Arg &a) {
-          return isBatched(*a.info);
-        })) {
+    if (!batched &&
+        llvm::any_of(order, [&](const Arg &a) { return isBatched(*a.info); })) {
       return run.emitOpError() << "task '" << info.name
                                << "' has a batched output or variable but no "
                                   "batched input to take the batch from";
@@ -275,13 +274,14 @@ public:
         Block *next = b.createBlock(&fn.getBody());
         Block *bad = b.createBlock(&fn.getBody());
         std::string message =
-            "task '" + info.name + "': " +
-            (a.array == inputs ? "input '" : "output '") + a.info->name +
-            "' does not have the batch of input '" + first->info->name + "'";
-        LLVM::ReturnOp::create(
-            b, loc,
-            statusCreate(entry->getArgument(1),
-                         GRAPHRT_STATUS_INVALID_ARGUMENT, message));
+            "task '" + info.name +
+            "': " + (a.array == inputs ? "input '" : "output '") +
+            a.info->name + "' does not have the batch of input '" +
+            first->info->name + "'";
+        LLVM::ReturnOp::create(b, loc,
+                               statusCreate(entry->getArgument(1),
+                                            GRAPHRT_STATUS_INVALID_ARGUMENT,
+                                            message));
         b.setInsertionPointToEnd(current);
         LLVM::CondBrOp::create(b, loc, same, next, bad);
         b.setInsertionPointToEnd(next);
@@ -300,8 +300,8 @@ public:
         SmallVector<int64_t> shape(t.shape);
         if (isBatched(t)) {
           shape[0] = 1;
-          int64_t sample = static_cast<int64_t>(
-              graphrt_dtype_size(
+          int64_t sample =
+              static_cast<int64_t>(graphrt_dtype_size(
                   static_cast<graphrt_dtype_t>(task::dtypeCode(t.dtype)))) *
               product(ArrayRef<int64_t>(shape));
           Value offset = LLVM::MulOp::create(b, loc, i, constant(i64, sample));
@@ -340,9 +340,9 @@ public:
 
   /// The batch loop's blocks after the checks (the current insertion
   /// point): header, body, latch, failure and exit.
-  LogicalResult
-  finishLoop(Block *header, Block *body, Block *latch, Block *failed,
-             Block *done, Value batch, llvm::function_ref<Value(Value)> call) {
+  LogicalResult finishLoop(Block *header, Block *body, Block *latch,
+                           Block *failed, Block *done, Value batch,
+                           llvm::function_ref<Value(Value)> call) {
     LLVM::BrOp::create(b, loc, ValueRange{constant(i64, 0)}, header);
     b.setInsertionPointToEnd(header);
     Value i = header->getArgument(0);
