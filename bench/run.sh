@@ -6,6 +6,7 @@
 #   bash bench/run.sh import              # a 45 MB ONNX import vs onnx.load + check_model
 #   bash bench/run.sh conv [--quick]      # ResNet-50 conv2d shapes vs PyTorch F.conv2d
 #   bash bench/run.sh e2e [--quick]       # whole-model latency vs PyTorch eager
+#   bash bench/run.sh dynamic [--quick]   # a dynamic-batch bundle vs bundles specialised per batch
 #   bash bench/run.sh compile             # compile time and peak RSS on a ResNet-50
 #   bash bench/run.sh machine-model [OUT.json] [--quick]  # this machine for graphc --machine-model
 #   bash bench/run.sh dist [--quick]      # ResNet-18 batch 8: --replicas 2, a 2-stage pipeline, 2-way tensor parallelism (1 thread each) vs one task
@@ -28,7 +29,7 @@ case "$name" in
     cmake --build "$build" --target graphc
     /usr/bin/python3 "$root/bench/import/bench.py" "$build" "$@"
     ;;
-  conv|e2e|compile|dist|train)
+  conv|e2e|compile|dist|train|dynamic)
     cmake --build "$build" --target graphc graph-run graph-worker
     /usr/bin/python3 "$root/bench/nn/$name.py" "$build" "$@"
     ;;
@@ -44,7 +45,7 @@ case "$name" in
     exec "$build/bin/gemm-bench" "$@"
     ;;
   *)
-    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, compile, machine-model, dist, train" >&2
+    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, dynamic, compile, machine-model, dist, train" >&2
     exit 2
     ;;
 esac

@@ -76,4 +76,37 @@ def GraphHoistWeights : Pass<"graph-hoist-weights", "mlir::ModuleOp"> {
   ];
 }
 
+def GraphDynamicBatch : Pass<"graph-dynamic-batch", "mlir::ModuleOp"> {
+  let summary = "Compile a dynamic leading (batch) dimension as a loop over "
+                "a one-sample body";
+  let description = [{
+    On the entry function, an argument whose only dynamic dimension is
+    dimension 0 is a *batched input*. The pass checks that the function maps
+    the batch sample by sample: every op with a batched operand has only
+    batched results (`?` in dimension 0 and nowhere else), no axis of such an
+    op (`axis`, `axes`, `perm`, the first entry of `starts`, `low`, `high`,
+    `multiples`) touches dimension 0, a reshape keeps the product of the other
+    dimensions, and every result of the function is batched. It then marks
+    the batched arguments and all results `graph.dynamic_batch` and sets
+    dimension 0 of the batched arguments to 1; the next `graph-infer-shapes`
+    makes the body static. The task's step runs that one-sample body once per
+    sample (docs/design/dynamic-batch.md). Anything that mixes samples is an
+    error naming the op and the input, telling the user to pass
+    `--input-shape`. A function without a batched input is left alone.
+
+    Example:
+
+    ```mlir
+    func.func @main(%x: tensor<?x16xf32>) -> tensor<?x4xf32>
+    // becomes
+    func.func @main(%x: tensor<1x16xf32> {graph.dynamic_batch})
+        -> (tensor<?x4xf32> {graph.dynamic_batch})
+    ```
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The function whose batch is dynamic">,
+  ];
+}
+
 #endif // GRAPHC_DIALECTS_GRAPH_PASSES_TD

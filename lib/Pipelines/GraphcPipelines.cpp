@@ -30,6 +30,14 @@ void buildGraphPipeline(OpPassManager &pm,
     infer.argShapes.assign(options.argShapes.begin(), options.argShapes.end());
   }
   pm.addPass(graph::createGraphInferShapes(infer));
+  // A batch still dynamic after --input-shape: one bundle for every batch
+  // size, its body compiled for one sample and made static by inference.
+  if (options.dynamicBatch) {
+    graph::GraphDynamicBatchOptions batch;
+    batch.entry = options.entry;
+    pm.addPass(graph::createGraphDynamicBatch(batch));
+    pm.addPass(graph::createGraphInferShapes());
+  }
   // Folds and simplifications on the graph (identity, reshape chains,
   // constant subgraphs).
   pm.addPass(createCanonicalizerPass());
@@ -144,6 +152,11 @@ struct GraphPipelineCL : PassPipelineOptions<GraphPipelineCL> {
   ListOption<std::string> argShapes{
       *this, "arg-shapes",
       llvm::cl::desc("INDEX:DxDx... per argument of the entry")};
+  Option<bool> dynamicBatch{
+      *this, "dynamic-batch",
+      llvm::cl::desc("a dynamic leading dimension becomes a loop over one "
+                     "sample (graph-dynamic-batch)"),
+      llvm::cl::init(false)};
 };
 
 struct TrainPipelineCL : PassPipelineOptions<TrainPipelineCL> {
@@ -247,6 +260,7 @@ void registerGraphcPipelines() {
         GraphPipelineOptions options;
         options.entry = cl.entry;
         options.argShapes.assign(cl.argShapes.begin(), cl.argShapes.end());
+        options.dynamicBatch = cl.dynamicBatch;
         buildGraphPipeline(pm, options);
       });
   PassPipelineRegistration<TrainPipelineCL>(

@@ -823,11 +823,19 @@ struct ReplicaRewriter {
     globalBatch = cast<RankedTensorType>(body.getArgument(batchArg).getType())
                       .getDimSize(0);
     if (ShapedType::isDynamic(globalBatch)) {
+      // graphc compiles a dynamic batch for one task only
+      // (docs/design/dynamic-batch.md); replicas need it to split.
+      std::string name = "#" + std::to_string(batchArg);
+      if (auto given =
+              func.getArgAttrOfType<StringAttr>(batchArg, "graph.name")) {
+        name = given.getValue().str();
+      }
       return func.emitError()
              << prefix << ": input #" << batchArg << " of @"
              << func.getSymName()
              << " has a dynamic batch size; fix it first (graph-infer-shapes "
-                "arg-shapes)";
+                "arg-shapes; graphc: --input-shape "
+             << name << ":NxD...)";
     }
     if (globalBatch % replicas != 0) {
       return func.emitError()

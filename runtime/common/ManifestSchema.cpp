@@ -6,6 +6,7 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -44,7 +45,8 @@ bool isLowerHex64(const std::string &s) {
 
 std::string checkSignature(const manifest::TensorSignature &sig,
                            const std::string &where, bool allowFile,
-                           const manifest::Manifest &m) {
+                           const manifest::Manifest &m,
+                           bool allowBatch = false) {
   if (sig.name().empty()) {
     return where + ": empty name";
   }
@@ -52,10 +54,17 @@ std::string checkSignature(const manifest::TensorSignature &sig,
     return where + " '" + sig.name() + "': unknown dtype '" + sig.dtype() + "'";
   }
   for (int i = 0; i < sig.shape_size(); ++i) {
+    // -1 in dimension 0 of a task's input or output: a batch of any size
+    // (docs/design/dynamic-batch.md).
+    if (sig.shape(i) == kBatchDim && i == 0 && allowBatch) {
+      continue;
+    }
     if (sig.shape(i) < 0) {
       return where + " '" + sig.name() + "': dimension " + std::to_string(i) +
              " is " + std::to_string(sig.shape(i)) +
-             ", expected a static size >= 0";
+             (allowBatch ? ", expected a static size >= 0 (or -1 in "
+                           "dimension 0 for a batch of any size)"
+                         : ", expected a static size >= 0");
     }
   }
   if (!allowFile && (!sig.replica_of().empty() || sig.has_slot_of())) {
@@ -138,7 +147,8 @@ std::string checkTasks(const manifest::Manifest &m,
     // and writes them by name.
     auto checkIO = [&](const manifest::TensorSignature &s,
                        const char *kind) -> std::string {
-      std::string e = checkSignature(s, where + ": " + kind, false, m);
+      std::string e =
+          checkSignature(s, where + ": " + kind, false, m, /*allowBatch=*/true);
       if (!e.empty()) {
         return e;
       }
@@ -157,6 +167,15 @@ std::string checkTasks(const manifest::Manifest &m,
       if (std::string e = checkIO(s, "output"); !e.empty()) {
         return e;
       }
+    }
+    // A batched output is allocated with the batch of the task's inputs.
+    auto batched = [](const manifest::TensorSignature &s) {
+      return isBatched(s);
+    };
+    if (std::any_of(t.outputs().begin(), t.outputs().end(), batched) &&
+        std::none_of(t.inputs().begin(), t.inputs().end(), batched)) {
+      return where + ": an output has a batch of any size (-1) but no input "
+                     "gives it";
     }
     std::set<std::string> vars;
     for (const auto &s : t.variables()) {
@@ -261,10 +280,28 @@ std::string check(const manifest::Manifest &m) {
 
 int64_t numElements(const manifest::TensorSignature &sig) {
   int64_t n = 1;
-  for (int64_t d : sig.shape()) {
-    n *= d;
+  for (int i = isBatched(sig) ? 1 : 0; i < sig.shape_size(); ++i) {
+    n *= sig.shape(i);
   }
   return n;
+}
+
+bool isBatched(const manifest::TensorSignature &sig) {
+  return sig.shape_size() > 0 && sig.shape(0) == kBatchDim;
+}
+
+bool matchesSignature(const manifest::TensorSignature &sig,
+                      const std::vector<int64_t> &shape) {
+  if (static_cast<int>(shape.size()) != sig.shape_size()) {
+    return false;
+  }
+  for (int i = 0; i < sig.shape_size(); ++i) {
+    if (!(i == 0 && isBatched(sig) && shape[0] >= 0) &&
+        shape[i] != sig.shape(i)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 int64_t byteSize(const manifest::TensorSignature &sig) {
@@ -275,7 +312,9 @@ int64_t byteSize(const manifest::TensorSignature &sig) {
 std::string describe(const manifest::TensorSignature &sig) {
   std::string s = sig.dtype() + "[";
   for (int i = 0; i < sig.shape_size(); ++i) {
-    s += (i ? "," : "") + std::to_string(sig.shape(i));
+    s += (i ? "," : "") + (i == 0 && isBatched(sig)
+                               ? std::string("N")
+                               : std::to_string(sig.shape(i)));
   }
   return s + "]";
 }

@@ -339,8 +339,20 @@ bool Job::readInputs() {
     usedData[name] = false;
   }
   for (const manifest::Task &t : bundle_.manifest.tasks()) {
+    // The batch of the task's first batched input, which every other
+    // batched input must share (the task's batched outputs get it).
+    std::string batchFrom;
+    int64_t batch = 0;
     for (const manifest::TensorSignature &sig : t.inputs()) {
       if (opt_.data.count(sig.name())) {
+        if (isBatched(sig)) {
+          return fail("--data " + sig.name() + ": input '" + sig.name() +
+                      "' of task '" + t.name() + "' is " + describe(sig) +
+                      ", a batch of any size; --data needs a static batch "
+                      "(compile with --input-shape " +
+                      sig.name() +
+                      ":NxD...) or feed whole tensors with --input");
+        }
         if (usedData[sig.name()]) {
           continue; // an input of several tasks is read once
         }
@@ -367,8 +379,7 @@ bool Job::readInputs() {
         return fail(st.message());
       }
       if (!npyCanFeed(a.dtype, parseDType(sig.dtype())) ||
-          a.shape !=
-              std::vector<int64_t>(sig.shape().begin(), sig.shape().end())) {
+          !matchesSignature(sig, a.shape)) {
         manifest::TensorSignature got;
         got.set_dtype(dtypeName(a.dtype));
         for (int64_t d : a.shape) {
@@ -378,10 +389,24 @@ bool Job::readInputs() {
                     describe(got) + ", task '" + t.name() + "' expects " +
                     describe(sig));
       }
+      if (isBatched(sig)) {
+        if (batchFrom.empty()) {
+          batchFrom = sig.name();
+          batch = a.shape[0];
+        } else if (a.shape[0] != batch) {
+          return fail("input '" + sig.name() + "' from '" + it->second +
+                      "' has a batch of " + std::to_string(a.shape[0]) +
+                      ", input '" + batchFrom + "' of task '" + t.name() +
+                      "' has " + std::to_string(batch) +
+                      "; the batched inputs of a task must have one batch");
+        }
+      }
       rpc::Tensor tensor;
       tensor.set_name(sig.name());
       tensor.set_dtype(sig.dtype());
-      *tensor.mutable_shape() = sig.shape();
+      for (int64_t d : a.shape) {
+        tensor.add_shape(d);
+      }
       tensor.set_data(std::move(a.data));
       inputs_.push_back(std::move(tensor));
     }
@@ -1819,7 +1844,8 @@ int Job::run() {
       if (o.name() != wanted) {
         continue;
       }
-      if (numElements(o) == 1 && (o.dtype() == "f32" || o.dtype() == "f64")) {
+      if (!isBatched(o) && numElements(o) == 1 &&
+          (o.dtype() == "f32" || o.dtype() == "f64")) {
         loss = o.name();
       } else if (!opt_.lossOutput.empty()) {
         ok = fail("--loss " + wanted + ": output '" + wanted + "' of task '" +

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <set>
@@ -961,6 +962,11 @@ Status LoadedTask::recvBytes(const std::string &key, void *data, size_t bytes,
 Status LoadedTask::runStep(const rpc::RunStepRequest &req,
                            rpc::RunStepResponse *resp) {
   std::vector<graphrt_tensor_t> inputs;
+  // The shapes the task sees (with the batch in place of -1); a deque, so
+  // the pointers in `inputs` and `outputs` stay valid as it grows.
+  std::deque<std::vector<int64_t>> shapes;
+  int64_t batch = -1;
+  std::string batchFrom;
   for (const manifest::TensorSignature &sig : spec_->inputs()) {
     const rpc::Tensor *given = nullptr;
     for (const rpc::Tensor &t : req.inputs()) {
@@ -972,18 +978,38 @@ Status LoadedTask::runStep(const rpc::RunStepRequest &req,
       return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
                     "input '" + sig.name() + "' was not fed");
     }
-    if (given->dtype() != sig.dtype() ||
-        static_cast<int64_t>(given->data().size()) != byteSize(sig) ||
-        given->shape_size() != sig.shape_size() ||
-        !std::equal(given->shape().begin(), given->shape().end(),
-                    sig.shape().begin())) {
+    std::vector<int64_t> shape(given->shape().begin(), given->shape().end());
+    // A batched input (-1 in dimension 0) takes any batch; one sample is
+    // byteSize(sig).
+    int64_t samples = isBatched(sig) && !shape.empty() ? shape[0] : 1;
+    if (given->dtype() != sig.dtype() || !matchesSignature(sig, shape) ||
+        static_cast<int64_t>(given->data().size()) != byteSize(sig) * samples) {
+      std::string got = given->dtype() + "[";
+      for (size_t i = 0; i < shape.size(); ++i) {
+        got += (i ? "," : "") + std::to_string(shape[i]);
+      }
       return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
-                    "input '" + sig.name() + "' must be " + describe(sig));
+                    "input '" + sig.name() + "' is " + got + ", task '" +
+                        spec_->name() + "' expects " + describe(sig));
     }
+    if (isBatched(sig)) {
+      if (batch < 0) {
+        batch = samples;
+        batchFrom = sig.name();
+      } else if (samples != batch) {
+        return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                      "input '" + sig.name() + "' has a batch of " +
+                          std::to_string(samples) + ", input '" + batchFrom +
+                          "' has " + std::to_string(batch) +
+                          "; the batched inputs of task '" + spec_->name() +
+                          "' must have one batch");
+      }
+    }
+    shapes.push_back(std::move(shape));
     graphrt_tensor_t t;
     t.dtype = parseDType(sig.dtype());
     t.rank = sig.shape_size();
-    t.shape = sig.shape().data();
+    t.shape = shapes.back().data();
     t.data = const_cast<char *>(given->data().data());
     t.size_bytes = given->data().size();
     inputs.push_back(t);
@@ -991,12 +1017,20 @@ Status LoadedTask::runStep(const rpc::RunStepRequest &req,
   std::vector<AlignedBytes> outputData;
   std::vector<graphrt_tensor_t> outputs;
   for (const manifest::TensorSignature &sig : spec_->outputs()) {
+    std::vector<int64_t> shape(sig.shape().begin(), sig.shape().end());
     size_t bytes = static_cast<size_t>(byteSize(sig));
-    outputData.push_back(allocateAligned(bytes, 64));
+    if (isBatched(sig)) {
+      // The schema guarantees the task has a batched input.
+      shape[0] = std::max<int64_t>(batch, 0);
+      bytes *= static_cast<size_t>(shape[0]);
+    }
+    shapes.push_back(std::move(shape));
+    // Zero bytes for a batch of 0: still a distinct, valid pointer.
+    outputData.push_back(allocateAligned(std::max<size_t>(bytes, 1), 64));
     graphrt_tensor_t t;
     t.dtype = parseDType(sig.dtype());
     t.rank = sig.shape_size();
-    t.shape = sig.shape().data();
+    t.shape = shapes.back().data();
     t.data = outputData.back().get();
     t.size_bytes = bytes;
     outputs.push_back(t);
@@ -1039,7 +1073,9 @@ Status LoadedTask::runStep(const rpc::RunStepRequest &req,
       rpc::Tensor *out = resp->add_outputs();
       out->set_name(sig.name());
       out->set_dtype(sig.dtype());
-      *out->mutable_shape() = sig.shape();
+      for (int32_t d = 0; d < outputs[i].rank; ++d) {
+        out->add_shape(outputs[i].shape[d]);
+      }
       out->set_data(outputData[i].get(), outputs[i].size_bytes);
     }
   }

@@ -163,6 +163,19 @@ TEST(Manifest, ValidationErrors) {
        "task 'a': input 'x': only variables may be marked replica_of or "
        "slot_of"},
       {"\"name\": \"pair\"", "\"nmae\": \"pair\"", "malformed JSON"},
+      // A batch of any size (-1) is for dimension 0 of inputs and outputs
+      // only, and a batched output takes its batch from an input.
+      {"[2, 3]", "[2, -1]",
+       "task 'a': input 'x': dimension 1 is -1, expected a static size >= 0 "
+       "(or -1 in dimension 0 for a batch of any size)"},
+      {"\"shape\": [3], \"file\"", "\"shape\": [-1], \"file\"",
+       "task 'a': variable 'w': dimension 0 is -1, expected a static size "
+       ">= 0"},
+      {"\"shape\": [6]", "\"shape\": [-1, 6]",
+       "channel 'e': payload 'e': dimension 0 is -1"},
+      {"\"shape\": [4]", "\"shape\": [-1]",
+       "task 'b': an output has a batch of any size (-1) but no input gives "
+       "it"},
   };
   for (const BadCase &c : cases) {
     std::string msg = errorOf(replaced(validJson(), c.from, c.to));
@@ -170,6 +183,21 @@ TEST(Manifest, ValidationErrors) {
         << "expected '" << c.expected << "' in '" << msg << "'";
     EXPECT_EQ(msg.rfind("manifest: ", 0), 0u) << msg;
   }
+}
+
+TEST(Manifest, BatchedSignaturesTakeAnyBatch) {
+  manifest::Manifest m;
+  Status st = parseManifest(replaced(validJson(), "[2, 3]", "[-1, 3]"), &m);
+  ASSERT_TRUE(st.isOk()) << st.message();
+  const manifest::TensorSignature &x = m.tasks(0).inputs(0);
+  EXPECT_TRUE(isBatched(x));
+  EXPECT_EQ(describe(x), "f32[N,3]");
+  EXPECT_EQ(byteSize(x), 12); // one sample
+  EXPECT_TRUE(matchesSignature(x, {1, 3}));
+  EXPECT_TRUE(matchesSignature(x, {8, 3}));
+  EXPECT_FALSE(matchesSignature(x, {8, 4}));
+  EXPECT_FALSE(matchesSignature(x, {3}));
+  EXPECT_FALSE(matchesSignature(m.tasks(1).outputs(0), {5}));
 }
 
 TEST(Manifest, CarriesReplicaAndSlotMarksOfVariables) {

@@ -174,7 +174,7 @@ func.func @odd(%x: tensor<7x4xf32>) -> tensor<7x4xf32> {
 
 // -----
 
-// expected-error @+1 {{dist-place: replicas=2: input #0 of @dynamic has a dynamic batch size; fix it first (graph-infer-shapes arg-shapes)}}
+// expected-error @+1 {{dist-place: replicas=2: input #0 of @dynamic has a dynamic batch size; fix it first (graph-infer-shapes arg-shapes; graphc: --input-shape #0:NxD...)}}
 func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   return %x : tensor<?x4xf32>
 }

@@ -397,6 +397,12 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     if (fixInputShapes) {
       graphOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
     }
+    // One task and no training: a dynamic batch becomes a loop in the
+    // task's step. Everything else splits or differentiates the batch and
+    // keeps the errors that ask for --input-shape.
+    // --emit=graph still shows the model's own `?`.
+    graphOptions.dynamicBatch =
+        !train && strategyFromFlags() == "given" && stage >= EmitStage::Dist;
     graphc::buildGraphPipeline(pm, graphOptions);
     if (train) {
       graphc::TrainPipelineOptions trainOptions;

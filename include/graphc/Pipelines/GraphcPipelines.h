@@ -32,6 +32,11 @@ struct GraphPipelineOptions {
   std::string entry = "main";
   /// INDEX:DxDx... per argument of `entry` (graphc --input-shape on .mlir).
   std::vector<std::string> argShapes;
+  /// Compile a dynamic leading dimension of the entry's inputs as a loop
+  /// over a one-sample body (graph-dynamic-batch,
+  /// docs/design/dynamic-batch.md). Off for what needs a static batch
+  /// (training, replicas, pipelines), whose own errors then name the input.
+  bool dynamicBatch = false;
 };
 void buildGraphPipeline(mlir::OpPassManager &pm,
                         const GraphPipelineOptions &options);

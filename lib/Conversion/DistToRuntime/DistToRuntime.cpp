@@ -209,7 +209,15 @@ struct ConvertDistToRuntimePass
         return failure();
       }
       inputTypes.push_back(*type);
-      inputs.push_back(task::tensorEntry(ctx, name, *type));
+      bool batched = fn.getArgAttr(i, task::kDynamicBatchAttr) != nullptr;
+      if (batched && taskNames.size() != 1) {
+        return t.op->emitError()
+               << "input '" << name << "' has a dynamic batch, which a job of "
+               << taskNames.size()
+               << " tasks cannot split; give the batch with "
+               << "--input-shape " << name << ":NxD...";
+      }
+      inputs.push_back(task::tensorEntry(ctx, name, *type, {}, batched));
     }
     // Output names: a result's graph.name, else the importers' list.
     auto outputNames = t.op->getAttrOfType<ArrayAttr>("graph.output_names");
@@ -226,7 +234,9 @@ struct ConvertDistToRuntimePass
         return failure();
       }
       outputTypes.push_back(*type);
-      outputs.push_back(task::tensorEntry(ctx, name, *type));
+      outputs.push_back(task::tensorEntry(
+          ctx, name, *type, {},
+          fn.getResultAttr(i, task::kDynamicBatchAttr) != nullptr));
     }
     llvm::StringMap<unsigned> varIndex;
     for (graph::VariableOp v : own) {

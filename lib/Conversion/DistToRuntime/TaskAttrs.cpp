@@ -85,13 +85,18 @@ int32_t dtypeCode(StringRef dtype) {
 }
 
 DictionaryAttr tensorEntry(MLIRContext *ctx, StringRef name,
-                           RankedTensorType type, ElementsAttr value) {
+                           RankedTensorType type, ElementsAttr value,
+                           bool dynamicBatch) {
   Builder b(ctx);
+  SmallVector<int64_t> shape(type.getShape());
+  if (dynamicBatch && !shape.empty()) {
+    shape[0] = kBatchDim;
+  }
   SmallVector<NamedAttribute> fields = {
       b.getNamedAttr("name", b.getStringAttr(name)),
       b.getNamedAttr("dtype",
                      b.getStringAttr(manifestDType(type.getElementType()))),
-      b.getNamedAttr("shape", b.getDenseI64ArrayAttr(type.getShape()))};
+      b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))};
   if (value) {
     fields.push_back(b.getNamedAttr("value", value));
   }

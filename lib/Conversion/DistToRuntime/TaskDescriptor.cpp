@@ -9,7 +9,9 @@
 // module's attributes, and `graphc_task_step`, which reads the data pointers
 // out of the runtime's graphrt_tensor_t arrays and calls `graphc_task_run`.
 // Shapes are static, so sizes and strides are constants; the runtime checks
-// every tensor's shape against the descriptor before it calls step.
+// every tensor's shape against the descriptor before it calls step. A
+// batched tensor (-1 in dimension 0, docs/design/dynamic-batch.md) is one
+// sample to graphc_task_run; the step loops over the batch.
 //
 // Why generated IR rather than a C shim linked into each .so: the
 // descriptor's contents differ per task and must be static data, and
@@ -195,7 +197,10 @@ public:
                                     b.getIntegerAttr(type, value));
   }
 
-  /// `graphc_task_step`: graphrt_task_step_fn_t calling `run`.
+  /// `graphc_task_step`: graphrt_task_step_fn_t calling `run`. With batched
+  /// tensors (shape -1 in dimension 0), `run` holds one sample: the step
+  /// reads the batch from the first batched input, checks every batched
+  /// tensor has it, and calls `run` once per sample.
   LogicalResult step(LLVM::LLVMFuncOp run, const task::TaskInfo &info) {
     auto fnTy = LLVM::LLVMFunctionType::get(
         ptrTy, {ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, i64, ptrTy, i64});
@@ -204,46 +209,198 @@ public:
     OpBuilder::InsertionGuard guard(b);
     Block *entry = fn.addEntryBlock(b);
     b.setInsertionPointToStart(entry);
-    auto tensorTy =
+    tensorTy =
         LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, ptrTy, ptrTy, i64});
-    // ctx and services go through as they came.
-    SmallVector<Value> args = {entry->getArgument(0), entry->getArgument(1)};
+    Value inputs = entry->getArgument(3), outputs = entry->getArgument(5),
+          variables = entry->getArgument(7);
+
+    // graphc_task_run's order: inputs, variables, outputs.
+    struct Arg {
+      Value array;
+      size_t index;
+      const TensorInfo *info;
+    };
+    SmallVector<Arg> order;
+    for (auto [array, tensors] :
+         {std::pair(inputs, ArrayRef<TensorInfo>(info.inputs)),
+          std::pair(variables, ArrayRef<TensorInfo>(info.variables)),
+          std::pair(outputs, ArrayRef<TensorInfo>(info.outputs))}) {
+      for (size_t i = 0; i < tensors.size(); ++i) {
+        order.push_back({array, i, &tensors[i]});
+      }
+    }
+    size_t expected = 2;
+    for (const Arg &a : order) {
+      expected += 3 + 2 * a.info->shape.size();
+    }
+    if (run.getNumArguments() != expected ||
+        run.getFunctionType().getReturnType() != ptrTy) {
+      return run.emitOpError()
+             << "has " << run.getNumArguments()
+             << " arguments after lowering, the task glue passes " << expected
+             << " (expected ctx, services and identity-layout "
+             << "memrefs, returning the status pointer)";
+    }
+    auto isBatched = [](const TensorInfo &t) {
+      return !t.shape.empty() && t.shape[0] == task::kBatchDim;
+    };
+    const Arg *first = llvm::find_if(order, [&](const Arg &a) {
+      return a.array == inputs && isBatched(*a.info);
+    });
+    bool batched = first != order.end();
+    if (!batched &&
+        llvm::any_of(order, [&](const Arg &a) { return isBatched(*a.info); })) {
+      return run.emitOpError() << "task '" << info.name
+                               << "' has a batched output or variable but no "
+                                  "batched input to take the batch from";
+    }
+
     Value zero = constant(i64, 0);
-    auto pass = [&](Value array, ArrayRef<TensorInfo> tensors) {
-      for (auto [i, t] : llvm::enumerate(tensors)) {
-        Value field = LLVM::GEPOp::create(
-            b, loc, ptrTy, tensorTy, array,
-            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i), 3});
-        Value data = LLVM::LoadOp::create(b, loc, ptrTy, field);
-        args.append({data, data, zero});
-        SmallVector<int64_t> strides(t.shape.size(), 1);
-        for (int64_t d = static_cast<int64_t>(t.shape.size()) - 2; d >= 0;
-             --d) {
-          strides[d] = strides[d + 1] * t.shape[d + 1];
+    // The batch, and the check that every batched tensor has it.
+    Value batch;
+    if (batched) {
+      batch = dim0(first->array, first->index);
+      for (const Arg &a : order) {
+        if (&a == first || !isBatched(*a.info)) {
+          continue;
         }
-        for (int64_t size : t.shape) {
+        if (a.array == variables) {
+          return run.emitOpError() << "variable '" << a.info->name
+                                   << "' cannot have a batch dimension";
+        }
+        Value same = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                          dim0(a.array, a.index), batch);
+        Block *current = b.getInsertionBlock();
+        Block *next = b.createBlock(&fn.getBody());
+        Block *bad = b.createBlock(&fn.getBody());
+        std::string message =
+            "task '" + info.name +
+            "': " + (a.array == inputs ? "input '" : "output '") +
+            a.info->name + "' does not have the batch of input '" +
+            first->info->name + "'";
+        LLVM::ReturnOp::create(b, loc,
+                               statusCreate(entry->getArgument(1),
+                                            GRAPHRT_STATUS_INVALID_ARGUMENT,
+                                            message));
+        b.setInsertionPointToEnd(current);
+        LLVM::CondBrOp::create(b, loc, same, next, bad);
+        b.setInsertionPointToEnd(next);
+      }
+    }
+
+    // One call of run over the tensors as given, or at sample `i`.
+    auto call = [&](Value i) {
+      SmallVector<Value> args = {entry->getArgument(0), entry->getArgument(1)};
+      for (const Arg &a : order) {
+        const TensorInfo &t = *a.info;
+        Value field = LLVM::GEPOp::create(
+            b, loc, ptrTy, tensorTy, a.array,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(a.index), 3});
+        Value data = LLVM::LoadOp::create(b, loc, ptrTy, field);
+        SmallVector<int64_t> shape(t.shape);
+        if (isBatched(t)) {
+          shape[0] = 1;
+          int64_t sample =
+              static_cast<int64_t>(graphrt_dtype_size(
+                  static_cast<graphrt_dtype_t>(task::dtypeCode(t.dtype)))) *
+              product(ArrayRef<int64_t>(shape));
+          Value offset = LLVM::MulOp::create(b, loc, i, constant(i64, sample));
+          data = LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), data,
+                                     ArrayRef<LLVM::GEPArg>{offset});
+        }
+        args.append({data, data, zero});
+        SmallVector<int64_t> strides(shape.size(), 1);
+        for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d) {
+          strides[d] = strides[d + 1] * shape[d + 1];
+        }
+        for (int64_t size : shape) {
           args.push_back(constant(i64, size));
         }
         for (int64_t stride : strides) {
           args.push_back(constant(i64, stride));
         }
       }
+      return LLVM::CallOp::create(b, loc, run, args).getResult();
     };
-    // graphc_task_run's order: inputs, variables, outputs.
-    pass(entry->getArgument(3), info.inputs);
-    pass(entry->getArgument(7), info.variables);
-    pass(entry->getArgument(5), info.outputs);
-    if (run.getNumArguments() != args.size() ||
-        run.getFunctionType().getReturnType() != ptrTy) {
-      return run.emitOpError()
-             << "has " << run.getNumArguments()
-             << " arguments after lowering, the task glue passes "
-             << args.size() << " (expected ctx, services and identity-layout "
-             << "memrefs, returning the status pointer)";
+    if (!batched) {
+      LLVM::ReturnOp::create(b, loc, call(zero));
+      return success();
     }
-    Value status = LLVM::CallOp::create(b, loc, run, args).getResult();
-    LLVM::ReturnOp::create(b, loc, status);
+    // for (i = 0; i < batch; ++i) { status = run(sample i); if (status)
+    // return status; } return OK;
+    Block *current = b.getInsertionBlock();
+    Block *header = b.createBlock(&fn.getBody(), {}, {i64}, {loc});
+    Block *body = b.createBlock(&fn.getBody(), {}, {}, {});
+    Block *latch = b.createBlock(&fn.getBody(), {}, {}, {});
+    Block *failed = b.createBlock(&fn.getBody(), {}, {ptrTy}, {loc});
+    Block *done = b.createBlock(&fn.getBody(), {}, {}, {});
+    b.setInsertionPointToEnd(current);
+    return finishLoop(header, body, latch, failed, done, batch, call);
+  }
+
+  /// The batch loop's blocks after the checks (the current insertion
+  /// point): header, body, latch, failure and exit.
+  LogicalResult finishLoop(Block *header, Block *body, Block *latch,
+                           Block *failed, Block *done, Value batch,
+                           llvm::function_ref<Value(Value)> call) {
+    LLVM::BrOp::create(b, loc, ValueRange{constant(i64, 0)}, header);
+    b.setInsertionPointToEnd(header);
+    Value i = header->getArgument(0);
+    Value more =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, i, batch);
+    LLVM::CondBrOp::create(b, loc, more, body, done);
+    b.setInsertionPointToEnd(body);
+    Value status = call(i);
+    Value ok = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, status,
+                                    LLVM::ZeroOp::create(b, loc, ptrTy));
+    LLVM::CondBrOp::create(b, loc, ok, latch, ValueRange{}, failed,
+                           ValueRange{status});
+    b.setInsertionPointToEnd(latch);
+    Value next = LLVM::AddOp::create(b, loc, i, constant(i64, 1));
+    LLVM::BrOp::create(b, loc, ValueRange{next}, header);
+    b.setInsertionPointToEnd(failed);
+    LLVM::ReturnOp::create(b, loc, failed->getArgument(0));
+    b.setInsertionPointToEnd(done);
+    LLVM::ReturnOp::create(b, loc, LLVM::ZeroOp::create(b, loc, ptrTy));
     return success();
+  }
+
+  /// Dimension 0 of tensor `index` of a graphrt_tensor_t array.
+  Value dim0(Value array, size_t index) {
+    Value field = LLVM::GEPOp::create(
+        b, loc, ptrTy, tensorTy, array,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index), 2});
+    Value shape = LLVM::LoadOp::create(b, loc, ptrTy, field);
+    return LLVM::LoadOp::create(b, loc, i64, shape);
+  }
+
+  /// services->status_create(code, message), at the insertion point.
+  Value statusCreate(Value services, graphrt_status_code_t code,
+                     StringRef message) {
+    StringRef text;
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToEnd(module.getBody());
+      text = string(message);
+    }
+    static_assert(offsetof(graphrt_services_v1_t, status_create) == 8,
+                  "graphrt_services_v1_t");
+    Value slot = LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), services,
+                                     ArrayRef<LLVM::GEPArg>{8});
+    Value fnPtr = LLVM::LoadOp::create(b, loc, ptrTy, slot);
+    auto createTy = LLVM::LLVMFunctionType::get(ptrTy, {i32, ptrTy});
+    return LLVM::CallOp::create(
+               b, loc, createTy,
+               ValueRange{fnPtr, constant(i32, code), address(text)})
+        .getResult();
+  }
+
+  static int64_t product(ArrayRef<int64_t> dims) {
+    int64_t n = 1;
+    for (int64_t d : dims) {
+      n *= d;
+    }
+    return n;
   }
 
   /// The exported descriptor.
@@ -296,6 +453,7 @@ private:
   OpBuilder b;
   Location loc;
   Type ptrTy, i32, i64, sigTy;
+  LLVM::LLVMStructType tensorTy;
   int counter = 0;
 };
 

@@ -124,11 +124,18 @@ typedef enum graphrt_dtype_e {
 
 /// Name, element type and static shape of an input, output, variable or
 /// channel payload. All pointers are owned by the task binary (static).
+/// Dimension 0 of an input or output may be -1: a batch of any size
+/// (docs/design/dynamic-batch.md). The runtime then passes a
+/// graphrt_tensor_t whose shape holds the batch given at run time (the same
+/// for every batched input of the task) and allocates every batched output
+/// with that batch; the task checks both before it runs.
 typedef struct graphrt_tensor_signature_t {
   const char *name;
   graphrt_dtype_t dtype;
   int32_t rank;
-  const int64_t *shape; /* `rank` dimensions, each >= 0 */
+  /* `rank` dimensions, each >= 0, except -1 in dimension 0 of a batched
+   * input or output */
+  const int64_t *shape;
 } graphrt_tensor_signature_t;
 
 /// A dense row-major tensor. `data` is borrowed; see OWNERSHIP.

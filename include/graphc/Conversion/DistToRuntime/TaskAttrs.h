@@ -47,6 +47,11 @@ inline constexpr llvm::StringLiteral kGroupsAttr = "graphrt.groups";
 /// as `replica_of` and `slot_of`, and into the manifest.
 inline constexpr llvm::StringLiteral kReplicaOfAttr = "graph.replica_of";
 inline constexpr llvm::StringLiteral kSlotOfAttr = "graph.slot_of";
+/// On an entry argument or result (set by graph-dynamic-batch): dimension
+/// 0 is a batch of any size, the type holds one sample.
+inline constexpr llvm::StringLiteral kDynamicBatchAttr = "graph.dynamic_batch";
+/// A batched dimension in a signature's shape (the manifest's -1).
+inline constexpr int64_t kBatchDim = -1;
 /// The task's code: inputs, variables, outputs over memrefs.
 inline constexpr llvm::StringLiteral kRunFunction = "graphc_task_run";
 
@@ -94,9 +99,13 @@ std::string manifestDType(mlir::Type elementType);
 int32_t dtypeCode(llvm::StringRef dtype);
 
 /// `{name, dtype, shape[, value]}` for a static tensor type with a dtype.
+/// With `dynamicBatch`, dimension 0 of `shape` is -1: the task's code is
+/// compiled for one sample of `type` and its step loops over the batch the
+/// runtime gives (docs/design/dynamic-batch.md).
 mlir::DictionaryAttr tensorEntry(mlir::MLIRContext *ctx, llvm::StringRef name,
                                  mlir::RankedTensorType type,
-                                 mlir::ElementsAttr value = {});
+                                 mlir::ElementsAttr value = {},
+                                 bool dynamicBatch = false);
 
 /// `entry` with `replica_of` / `slot_of` added from the variable op `var`'s
 /// graph.replica_of / graph.slot_of, when it has them.

@@ -7,16 +7,28 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace graphrt {
 
 /// The only manifest format version this runtime reads and graphc writes.
 constexpr int kManifestFormatVersion = 1;
 
-/// Number of elements and bytes of a signature (validated beforehand).
+/// Dimension 0 of a task's input or output may be -1: a batch of any size
+/// (docs/design/dynamic-batch.md). The runtime feeds any batch and sizes the
+/// batched outputs with the inputs' batch.
+constexpr int64_t kBatchDim = -1;
+
+/// Number of elements and bytes of a signature (validated beforehand; for a
+/// batched signature, of one sample).
 int64_t numElements(const manifest::TensorSignature &sig);
 int64_t byteSize(const manifest::TensorSignature &sig);
-/// "f32[2,3]".
+/// True when dimension 0 of `sig` is kBatchDim.
+bool isBatched(const manifest::TensorSignature &sig);
+/// True when `shape` is `sig`'s shape, any batch >= 0 standing for -1.
+bool matchesSignature(const manifest::TensorSignature &sig,
+                      const std::vector<int64_t> &shape);
+/// "f32[2,3]"; a batched dimension is "N".
 std::string describe(const manifest::TensorSignature &sig);
 
 const manifest::Task *findTask(const manifest::Manifest &m,
