@@ -99,4 +99,40 @@ findInputShape(ArrayRef<std::string> specs, StringRef name, Location loc) {
   return std::optional<InputShapeSpec>();
 }
 
+void fillLeadingBatch(llvm::SmallVectorImpl<int64_t> &dims, int64_t batch) {
+  if (batch > 0 && !dims.empty() && ShapedType::isDynamic(dims.front())) {
+    dims.front() = batch;
+  }
+}
+
+std::string inputShapeFlag(const UnresolvedInput &input) {
+  std::string flag = "--input-shape " + input.name + ":";
+  if (!input.dims) {
+    return flag + "DIMS";
+  }
+  for (auto [i, dim] : llvm::enumerate(*input.dims)) {
+    flag += (i ? "x" : "") + (ShapedType::isDynamic(dim) ? std::string("?")
+                                                         : std::to_string(dim));
+  }
+  return flag;
+}
+
+LogicalResult reportUnresolvedInputs(Location loc, int64_t batch,
+                                     ArrayRef<UnresolvedInput> inputs) {
+  InFlightDiagnostic error = emitError(loc);
+  error << "--batch " << batch << " fills only an unknown leading dimension; "
+        << inputs.size() << " input" << (inputs.size() > 1 ? "s" : "")
+        << " still need" << (inputs.size() > 1 ? "" : "s") << " a shape, add:";
+  for (const UnresolvedInput &input : inputs) {
+    error << "\n  " << inputShapeFlag(input);
+    if (!input.dims) {
+      error << "  (rank unknown: every dimension, or '" << input.name
+            << ":' for a scalar)";
+    } else {
+      error << "  (replace each ? with a size)";
+    }
+  }
+  return error;
+}
+
 } // namespace graphc::import

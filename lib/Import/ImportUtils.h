@@ -50,6 +50,29 @@ mlir::FailureOr<std::optional<InputShapeSpec>>
 findInputShape(llvm::ArrayRef<std::string> specs, llvm::StringRef name,
                mlir::Location loc);
 
+/// An input (ONNX graph input, TF Placeholder) whose shape --batch could
+/// not make static: `dims` are what is known (`kDynamic` where the user must
+/// choose), none when even the rank is unknown.
+struct UnresolvedInput {
+  std::string name;
+  std::optional<llvm::SmallVector<int64_t>> dims;
+};
+
+/// --batch: an unknown leading dimension of `dims` becomes `batch` (nothing
+/// happens when `batch` is 0, the flag's absence).
+void fillLeadingBatch(llvm::SmallVectorImpl<int64_t> &dims, int64_t batch);
+
+/// The flag that fixes `input`: `--input-shape NAME:4x?` (the known dims
+/// filled in, `?` where the user must choose), `--input-shape NAME:DIMS`
+/// when the rank is unknown.
+std::string inputShapeFlag(const UnresolvedInput &input);
+
+/// The one error for every input --batch left without a static shape, one
+/// line each with the flag to add. Always fails.
+mlir::LogicalResult
+reportUnresolvedInputs(mlir::Location loc, int64_t batch,
+                       llvm::ArrayRef<UnresolvedInput> inputs);
+
 } // namespace graphc::import
 
 #endif // GRAPHC_LIB_IMPORT_IMPORTUTILS_H

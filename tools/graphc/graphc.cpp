@@ -169,6 +169,13 @@ cl::list<std::string> inputShapes(
     cl::desc("Fix the shape of an input: NAME:DxDx... for imported models, "
              "INDEX:DxDx... for .mlir (repeatable, `?` keeps a dim dynamic)"),
     cl::value_desc("name:shape"), cl::cat(graphcCategory));
+cl::opt<int64_t> batchSize(
+    "batch",
+    cl::desc("Imported models: every input's unknown leading dimension "
+             "becomes N (a TensorFlow Placeholder without a rank takes one "
+             "from its uses); an input still without a static shape is an "
+             "error naming the --input-shape to add. --input-shape wins"),
+    cl::value_desc("N"), cl::init(0), cl::cat(graphcCategory));
 cl::list<std::string> frozenInputs(
     "freeze-input",
     cl::desc("ONNX: make input NAME a constant holding the TensorProto in "
@@ -677,6 +684,18 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  if (batchSize.getNumOccurrences() && batchSize <= 0) {
+    llvm::errs() << "graphc: error: --batch " << batchSize
+                 << ": the batch must be at least 1\n";
+    return kExitUsage;
+  }
+  if (*format == graphc::import::ModelFormat::Mlir &&
+      batchSize.getNumOccurrences()) {
+    llvm::errs() << "graphc: error: --batch fixes the inputs of an imported "
+                    "model; a .mlir module's argument shapes are fixed with "
+                    "--input-shape INDEX:DxD...\n";
+    return kExitUsage;
+  }
   if (*format == graphc::import::ModelFormat::Mlir) {
     std::string error;
     auto input = openInputFile(inputFilename, &error);
@@ -711,6 +730,7 @@ int main(int argc, char **argv) {
     options.outputs.assign(outputNames.begin(), outputNames.end());
     options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
     options.frozenInputs.assign(frozenInputs.begin(), frozenInputs.end());
+    options.batch = batchSize;
     if (!frozenInputs.empty() && *format != graphc::import::ModelFormat::Onnx) {
       llvm::errs() << "graphc: error: --freeze-input is implemented for ONNX "
                       "models only; for a TensorFlow graph, cut it with "

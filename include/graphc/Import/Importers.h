@@ -33,6 +33,12 @@ struct ImportOptions {
   /// shapes (Reshape's shape, Reduce's axes, Slice's starts...) are known at
   /// compile time.
   std::vector<std::string> frozenInputs;
+  /// --batch N: every input's unknown leading dimension becomes N, and an
+  /// input still without a static shape (unknown rank, another unknown
+  /// dimension) is an error naming the --input-shape to add. TensorFlow
+  /// Placeholders without a rank take one from their uses
+  /// (docs/user/graphc.md). 0: shapes stay as the file gives them.
+  int64_t batch = 0;
   /// Initializers become variables (ONNX training) instead of constants.
   bool training = false;
   /// --train-op (TensorFlow): nodes whose effects (variable updates) are

@@ -323,6 +323,9 @@ FailureOr<Type> OnnxImporter::convertValueType(const onnx::ValueInfoProto &info,
     return Type(RankedTensorType::get(shape, element));
   }
   if (!tensorType.has_shape()) {
+    if (options.batch > 0) {
+      unresolvedInputs.push_back({info.name(), std::nullopt});
+    }
     return Type(UnrankedTensorType::get(element));
   }
   llvm::SmallVector<int64_t> shape;
@@ -330,6 +333,10 @@ FailureOr<Type> OnnxImporter::convertValueType(const onnx::ValueInfoProto &info,
     shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0
                         ? dim.dim_value()
                         : ShapedType::kDynamic);
+  }
+  fillLeadingBatch(shape, options.batch);
+  if (options.batch > 0 && !ShapedType::isStaticShape(shape)) {
+    unresolvedInputs.push_back({info.name(), shape});
   }
   return Type(RankedTensorType::get(shape, element));
 }
@@ -1063,6 +1070,10 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
                              : Type(RankedTensorType::get(shape, element)));
       argNames.push_back(name);
     }
+  }
+  if (!unresolvedInputs.empty()) {
+    (void)reportUnresolvedInputs(fileLoc, options.batch, unresolvedInputs);
+    return nullptr;
   }
   llvm::SmallVector<Type> resultTypes;
   auto func = func::FuncOp::create(

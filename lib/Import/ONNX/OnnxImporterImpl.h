@@ -382,6 +382,9 @@ public:
   OpBuilder builder;
   std::string path, fileName, modelDir;
   const ImportOptions &options;
+  /// --batch: the graph inputs it left without a static shape, reported
+  /// together once every input was read.
+  llvm::SmallVector<UnresolvedInput> unresolvedInputs;
   int64_t opset = 0;
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TensorProto *> initializers;

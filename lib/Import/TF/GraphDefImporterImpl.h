@@ -1,10 +1,13 @@
 //===- GraphDefImporterImpl.h - the TensorFlow importer's class -*- C++ -*-===//
 //
 // Private to lib/Import. The importer's state and helpers, shared by the
-// files of TF/: GraphDefImporter.cpp (the driver and the op translations),
-// ConvPool.cpp, StridedSlice.cpp, Loops.cpp (TF1 while loops),
-// ParseExample.cpp (tf.Example parsing) and FunctionInlining.cpp (TF2
-// function libraries).
+// files of TF/: GraphDefImporter.cpp (the driver: outputs, inputs, dispatch
+// through the registry), one file per op family (Elementwise.cpp,
+// Variables.cpp, Optimizers.cpp, Shapes.cpp, DataMovement.cpp, Indexing.cpp,
+// NN.cpp, Random.cpp, with ConvPool.cpp and StridedSlice.cpp), Partitions.cpp
+// (_Send/_Recv), ConstantFolding.cpp, InputShapes.cpp (--batch), Loops.cpp
+// (TF1 while loops), ParseExample.cpp (tf.Example parsing) and
+// FunctionInlining.cpp (TF2 function libraries).
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +61,14 @@ public:
   OwningOpRef<ModuleOp> run();
 
 private:
+  void chooseSignature(std::vector<std::string> &inputSpecs,
+                       std::vector<std::string> &outputSpecs,
+                       std::vector<std::string> &outputKeys);
+  LogicalResult closeMain(llvm::ArrayRef<std::pair<unsigned, unsigned>> outputs,
+                          bool requested,
+                          llvm::ArrayRef<std::string> outputKeys,
+                          llvm::ArrayRef<unsigned> order,
+                          const std::vector<bool> &keep);
   Location loc(StringRef node) {
     return NameLoc::get(StringAttr::get(ctx, fileName + ":" + node.str()));
   }
@@ -77,6 +88,65 @@ private:
   std::optional<llvm::SmallVector<int64_t>>
   placeholderShape(const tensorflow::NodeDef &node);
   LogicalResult importNode(const GraphNode &node);
+
+  /// The translators of the op families, one per file of TF/ (Elementwise,
+  /// Variables, Optimizers, Shapes, DataMovement, Indexing, NN, Random,
+  /// Partitions). The registry (TFOps.cpp) names each op's file and
+  /// importNode dispatches to that file's translator. A translator sets
+  /// `result` (or `results`, one per output) and `recordResults`, for
+  /// importNode to place and record them; or records the node's values
+  /// itself and leaves `recordResults` false.
+  using TFTranslatorFn = LogicalResult(const GraphNode &node,
+                                       const tensorflow::NodeDef &nd,
+                                       Location at, StringRef op,
+                                       llvm::ArrayRef<Value> in, Value &result,
+                                       llvm::SmallVectorImpl<Value> &results);
+  using TFTranslator = TFTranslatorFn GraphDefImporter::*;
+  TFTranslatorFn translateElementwise, translateVariables, translateOptimizers,
+      translateShapes, translateDataMovement, translateIndexing, translateNN,
+      translateRandom, translatePartitions;
+  /// The translator of the family file `file` (the registry's column);
+  /// null for ops importNode handles itself and for planned rules.
+  static TFTranslator lookupTranslator(StringRef file);
+  bool recordResults = false;
+  /// An op the registry sends to `file`, whose translator lacks it.
+  LogicalResult notTranslated(Location at, StringRef op, StringRef file) {
+    return emitError(at) << "TensorFlow op '" << op << "' is registered to "
+                         << file << ", which has no translation for it";
+  }
+  LogicalResult needInputs(llvm::ArrayRef<Value> in, Location at, StringRef op,
+                           unsigned count) {
+    if (in.size() < count) {
+      return emitError(at) << op << " needs " << count << " inputs, has "
+                           << in.size();
+    }
+    return success();
+  }
+  NamedAttribute named(StringRef name, Attribute value) {
+    return builder.getNamedAttr(name, value);
+  }
+  bool boolAttr(const tensorflow::NodeDef &nd, StringRef name) {
+    const tensorflow::AttrValue *a = attr(nd, name);
+    return a && a->b();
+  }
+  /// A queue dequeue: its components become arguments (Variables.cpp).
+  LogicalResult importDequeue(const GraphNode &node,
+                              const tensorflow::NodeDef &nd, Location at,
+                              llvm::ArrayRef<Value> in);
+  /// Shape arithmetic on integer constants, folded (ConstantFolding.cpp);
+  /// `folded` says whether the node is done.
+  LogicalResult foldIntegerArithmetic(const GraphNode &node, Location at,
+                                      StringRef op, llvm::ArrayRef<Value> in,
+                                      bool &folded);
+  LogicalResult foldIntegerDataMovement(const GraphNode &node,
+                                        const tensorflow::NodeDef &nd,
+                                        Location at, StringRef op,
+                                        llvm::ArrayRef<Value> in, bool &done);
+  /// --batch (TF/InputShapes.cpp): the static type of each kept
+  /// Placeholder, into batchedInputs; one error lists those still unknown.
+  LogicalResult resolveInputShapes(const std::vector<bool> &keep);
+  llvm::StringMap<Type> batchedInputs;
+  friend class InputShapeResolver;
   LogicalResult annotate(Operation *op, const GraphNode &node);
   FailureOr<FlatSymbolRefAttr> variableFor(unsigned input, Location at);
   Value readVariable(Location at, FlatSymbolRefAttr symbol) {
@@ -282,6 +352,43 @@ private:
     std::string node, tensorName, device;
   };
   llvm::SmallVector<Send> sends;
+
+  /// Partitioned graphs (TF/Partitions.cpp): a _Send and the _Recv that
+  /// meets it at TensorFlow's rendezvous key, with their tasks.
+  struct Rendezvous {
+    unsigned send, recv;
+    std::string key;
+    dist::DeviceAttr from, to;
+  };
+  /// Pairs every _Send and _Recv of the graph by key; orders each _Recv
+  /// after its _Send (a control edge that dropRendezvousEdges removes).
+  LogicalResult pairSendsAndRecvs();
+  void dropRendezvousEdges();
+  /// A paired _Send or _Recv: dist.send / dist.recv between tasks, a plain
+  /// edge within one.
+  LogicalResult importRendezvous(const GraphNode &node, Location at,
+                                 llvm::ArrayRef<Value> in, Value &result);
+  /// One body per task (func.func until closeTasks makes each a dist.task)
+  /// and the module's dist.cluster.
+  LogicalResult openTasks(llvm::ArrayRef<unsigned> order,
+                          const std::vector<bool> &keep);
+  /// Points `func` and the builder at the task of node `index`.
+  void enterTaskOf(unsigned index);
+  LogicalResult
+  closeTasks(llvm::ArrayRef<std::pair<unsigned, unsigned>> outputs);
+  /// _Send and _Recv node name -> its pair.
+  llvm::StringMap<Rendezvous> rendezvous;
+  /// Rendezvous key -> the value its _Send sends.
+  llvm::StringMap<Value> sentValues;
+  /// Whether some pair crosses tasks: the import is a dist job.
+  bool partitioned = false;
+  struct TaskBody {
+    dist::DeviceAttr device;
+    func::FuncOp body;
+  };
+  llvm::SmallVector<TaskBody> tasks;
+  /// Node -> its slot in `tasks` (-1: not imported).
+  std::vector<int> nodeTask;
   /// "node:index" of values graphc has no type for (strings), with what
   /// they are; consumers that need them are refused.
   llvm::StringMap<std::string> opaque;

@@ -71,6 +71,9 @@ LogicalResult GraphDefImporter::importScope(llvm::ArrayRef<unsigned> order,
       if (node.op == "Exit") { // a result of the loop imported before it
         continue;
       }
+      if (frame.empty()) {
+        enterTaskOf(index);
+      }
       if (auto cut = cutInputs.find(node.name); cut != cutInputs.end()) {
         if (failed(importCutInput(node, cut->second))) {
           return failure();
@@ -92,6 +95,9 @@ LogicalResult GraphDefImporter::importScope(llvm::ArrayRef<unsigned> order,
       continue;
     }
     done.insert(child);
+    if (frame.empty()) {
+      enterTaskOf(index);
+    }
     if (failed(importLoop(child, order))) {
       return failure();
     }
