@@ -266,7 +266,11 @@ public:
         constant(i32, GRAPHRT_ABI_VERSION),
         constant(i32, sizeof(graphrt_task_descriptor_v1_t)),
         address(name),
-        address(""), // init: variables come from weights files or zeroes
+        // init: a target that needs one declares graphc_task_init (cuda:
+        // the GPU check and the variables' upload); otherwise the variables
+        // come from weights files or zeroes and there is nothing to do.
+        address(module.lookupSymbol("graphc_task_init") ? "graphc_task_init"
+                                                        : ""),
         address("graphc_task_step"),
         constant(i64, info.inputs.size()),
         address(inputs),

@@ -227,6 +227,9 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objects,
   for (const std::string &object : objects) {
     args.push_back(object);
   }
+  for (const std::string &object : options.objects) {
+    args.push_back(object);
+  }
   for (const std::string &dir : options.libraryPaths) {
     args.push_back("-L" + dir);
     args.push_back("-rpath=" + dir);
