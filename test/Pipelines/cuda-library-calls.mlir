@@ -10,10 +10,10 @@
 // CHECK-DAG: %[[M:.*]] = llvm.mlir.constant(8 : i64) : i64
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK-DAG: %[[K:.*]] = llvm.mlir.constant(16 : i64) : i64
-// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[ASTR:[a-z_0-9]+]]:2 = memref.extract_strided_metadata %arg0
 // CHECK: %[[LDA:.*]] = arith.index_cast %[[ASTR]]#0 : index to i64
-// CHECK: llvm.call @graphc_cuda_gemm(%[[F32]], %[[NO]], %[[NO]], %[[M]], %[[N]], %[[K]], %{{.*}}, %[[LDA]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]])
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: llvm.call @graphc_cuda_gemm(%[[F32]], %{{.*}}, %{{.*}}, %[[M]], %[[N]], %[[K]], %{{.*}}, %[[LDA]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]])
 // CHECK-NOT: linalg.matmul
 func.func @matmul(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf32>) {
   linalg.matmul ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%c : memref<8x32xf32>)
@@ -26,8 +26,8 @@ func.func @matmul(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf
 // stride (64), the batch stride its first stride.
 // CHECK-LABEL: func.func @batch_bf16
 // CHECK-DAG: %[[BF16:.*]] = llvm.mlir.constant(9 : i32) : i32
-// CHECK-DAG: %[[B4:.*]] = llvm.mlir.constant(4 : i64) : i64
-// CHECK: llvm.call @graphc_cuda_gemm(%[[BF16]], {{.*}}, %[[B4]])
+// CHECK: %[[B4:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK-NEXT: llvm.call @graphc_cuda_gemm(%[[BF16]], {{.*}}, %[[B4]])
 func.func @batch_bf16(%a: memref<4x8x16xbf16, strided<[512, 64, 1]>>, %b: memref<4x16x8xbf16>, %c: memref<4x8x8xbf16>) {
   linalg.batch_matmul ins(%a, %b : memref<4x8x16xbf16, strided<[512, 64, 1]>>, memref<4x16x8xbf16>) outs(%c : memref<4x8x8xbf16>)
   return
