@@ -91,8 +91,8 @@ static std::string taskTarget(ModuleOp task) {
 static LogicalResult writeGlueObject(Location loc,
                                      llvm::SmallString<128> &path) {
   int fd;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("graphc-cuda-glue", "o", fd, path)) {
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "graphc-cuda-glue", "o", fd, path)) {
     return emitError(loc) << "cannot create a temporary object file: "
                           << ec.message();
   }
@@ -207,8 +207,8 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
       // The host side of a cuda task is sequential: no libomp.
       openmp = false;
     }
-    if (failed(emitSharedObject(m, openmp, options.target, path(library),
-                                link))) {
+    if (failed(
+            emitSharedObject(m, openmp, options.target, path(library), link))) {
       return failure();
     }
     files.push_back(library);
@@ -246,10 +246,10 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
     task->set_library(info.name + ".so");
     std::string target = taskTarget(entry.first);
     task->set_target(target);
-    task->set_device(target == "cuda" ? "/job:" + info.job + "/task:" +
-                                            std::to_string(info.index) +
-                                            "/device:GPU:0"
-                                      : info.device);
+    task->set_device(target == "cuda"
+                         ? "/job:" + info.job + "/task:" +
+                               std::to_string(info.index) + "/device:GPU:0"
+                         : info.device);
     task->set_entry(GRAPHRT_TASK_DESCRIPTOR_SYMBOL);
     addSignatures(task->mutable_inputs(), info.inputs);
     addSignatures(task->mutable_outputs(), info.outputs);

@@ -62,13 +62,14 @@ LLVM::LLVMFuncOp glueFunction(ModuleOp module, StringRef name, Type result,
   }
   OpBuilder b(module.getBodyRegion());
   b.setInsertionPointToStart(module.getBody());
-  auto fn = LLVM::LLVMFuncOp::create(
-      b, module.getLoc(), name, LLVM::LLVMFunctionType::get(result, args));
+  auto fn = LLVM::LLVMFuncOp::create(b, module.getLoc(), name,
+                                     LLVM::LLVMFunctionType::get(result, args));
   return fn;
 }
 
 Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
-  return LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(v));
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                  b.getI64IntegerAttr(v));
 }
 
 /// An index value as an LLVM i64.
@@ -118,8 +119,7 @@ bool unitInnerStride(MemRefType t) {
   return strides.back() == 1;
 }
 
-struct CudaLibraryCallsPass
-    : impl::CudaLibraryCallsBase<CudaLibraryCallsPass> {
+struct CudaLibraryCallsPass : impl::CudaLibraryCallsBase<CudaLibraryCallsPass> {
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> gemms;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -174,12 +174,14 @@ struct CudaLibraryCallsPass
 
     // Pointer, leading dimension and batch stride of each operand.
     SmallVector<Value> args = {
-        LLVM::ConstantOp::create(b, loc, i32,
-                                 b.getI32IntegerAttr(
-                                     gemmDType(aType.getElementType()))),
+        LLVM::ConstantOp::create(
+            b, loc, i32,
+            b.getI32IntegerAttr(gemmDType(aType.getElementType()))),
         LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0)),
         LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0)),
-        i64Constant(b, loc, m), i64Constant(b, loc, n), i64Constant(b, loc, k)};
+        i64Constant(b, loc, m),
+        i64Constant(b, loc, n),
+        i64Constant(b, loc, k)};
     for (Value operand : {a, bm, c}) {
       auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
       args.push_back(dataPointer(b, loc, operand, meta.getOffset()));
@@ -262,8 +264,8 @@ struct CudaDeviceBuffersPass
   LogicalResult runOnTask(ModuleOp task) {
     auto run = task.lookupSymbol<func::FuncOp>(kRunFunction);
     if (!run || run.isExternal()) {
-      return task.emitError() << "task module has no '" << kRunFunction
-                              << "' function";
+      return task.emitError()
+             << "task module has no '" << kRunFunction << "' function";
     }
     MLIRContext *ctx = task.getContext();
     OpBuilder b(ctx);
@@ -290,9 +292,10 @@ struct CudaDeviceBuffersPass
     b.setInsertionPointToStart(&entry);
     Value ctxArg = run.getArgument(0), svcArg = run.getArgument(1);
     LLVM::CallOp::create(b, loc, enter, ValueRange{ctxArg, svcArg});
-    Value wrapped = LLVM::CallOp::create(b, loc, services, ValueRange{})
-                        .getResult();
-    svcArg.replaceAllUsesExcept(wrapped, wrapped.getDefiningOp()->getPrevNode());
+    Value wrapped =
+        LLVM::CallOp::create(b, loc, services, ValueRange{}).getResult();
+    svcArg.replaceAllUsesExcept(wrapped,
+                                wrapped.getDefiningOp()->getPrevNode());
 
     auto count = [&](StringRef attr) -> int64_t {
       auto list = task->getAttrOfType<ArrayAttr>(attr);
@@ -322,8 +325,11 @@ struct CudaDeviceBuffersPass
       }
       int64_t bytes = byteSize(type);
       Value host = dataPointer(b, loc, arg, Value());
-      Operation *hostUse = host.getDefiningOp()->getOperand(0).getDefiningOp()
-                               ->getOperand(0).getDefiningOp();
+      Operation *hostUse = host.getDefiningOp()
+                               ->getOperand(0)
+                               .getDefiningOp()
+                               ->getOperand(0)
+                               .getDefiningOp();
       int64_t index = i - 2;
       Value dev;
       if (index < numInputs) {
@@ -357,15 +363,16 @@ struct CudaDeviceBuffersPass
       auto type = cast<MemRefType>(op.getType());
       b.setInsertionPointAfter(op);
       Value host = dataPointer(b, op.getLoc(), op, Value());
-      Operation *hostUse = host.getDefiningOp()->getOperand(0).getDefiningOp()
-                               ->getOperand(0).getDefiningOp();
-      Value dev =
-          LLVM::CallOp::create(b, op.getLoc(), constant,
-                               ValueRange{i64Constant(b, op.getLoc(), slot++),
-                                          host,
-                                          i64Constant(b, op.getLoc(),
-                                                      byteSize(type))})
-              .getResult();
+      Operation *hostUse = host.getDefiningOp()
+                               ->getOperand(0)
+                               .getDefiningOp()
+                               ->getOperand(0)
+                               .getDefiningOp();
+      Value dev = LLVM::CallOp::create(
+                      b, op.getLoc(), constant,
+                      ValueRange{i64Constant(b, op.getLoc(), slot++), host,
+                                 i64Constant(b, op.getLoc(), byteSize(type))})
+                      .getResult();
       op.getResult().replaceAllUsesExcept(asMemRef(b, op.getLoc(), dev, type),
                                           hostUse);
     }
@@ -381,8 +388,7 @@ struct CudaDeviceBuffersPass
                << "the cuda target needs every temporary buffer at the top "
                   "of the task with a static shape and identity layout, and "
                   "this one is "
-               << type
-               << (op->getBlock() != &entry ? " inside a region" : "");
+               << type << (op->getBlock() != &entry ? " inside a region" : "");
       }
       b.setInsertionPoint(op);
       Value dev = LLVM::CallOp::create(
@@ -402,8 +408,8 @@ struct CudaDeviceBuffersPass
 
     auto ret = cast<func::ReturnOp>(entry.getTerminator());
     if (ret.getNumOperands() != 1) {
-      return ret.emitError() << "'" << kRunFunction
-                             << "' must return the step's status";
+      return ret.emitError()
+             << "'" << kRunFunction << "' must return the step's status";
     }
     b.setInsertionPoint(ret);
     for (auto [host, dev, bytes] : toDownload) {
@@ -449,9 +455,8 @@ struct CudaDeviceBuffersPass
       desc = LLVM::InsertValueOp::create(
           b, loc, desc, i64Constant(b, loc, type.getDimSize(d)),
           ArrayRef<int64_t>{3, d});
-      desc = LLVM::InsertValueOp::create(b, loc, desc,
-                                         i64Constant(b, loc, stride),
-                                         ArrayRef<int64_t>{4, d});
+      desc = LLVM::InsertValueOp::create(
+          b, loc, desc, i64Constant(b, loc, stride), ArrayRef<int64_t>{4, d});
       stride *= type.getDimSize(d);
     }
     return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);

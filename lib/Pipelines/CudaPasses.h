@@ -1,4 +1,4 @@
-//===- CudaPasses.h - passes of the CUDA code generation pipeline -*- C++ -*-===//
+//===- CudaPasses.h - passes of the CUDA pipeline -------------*- C++ -*-===//
 
 #ifndef GRAPHC_LIB_PIPELINES_CUDAPASSES_H
 #define GRAPHC_LIB_PIPELINES_CUDAPASSES_H

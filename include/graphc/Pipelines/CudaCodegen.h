@@ -1,4 +1,4 @@
-//===- CudaCodegen.h - linalg on tensors to GPU kernels and host code -*- C++ -*-===//
+//===- CudaCodegen.h - linalg to GPU kernels and host code ----*- C++ -*-===//
 //
 // The cuda target's pipelines (docs/design/cuda.md): `graphc-cuda-gpu` takes
 // a task module from graphc-task-lowering to outlined GPU kernels with the

@@ -211,21 +211,19 @@ static graphrt_status_t gpu_all_reduce(graphrt_context_t *ctx,
 }
 
 static graphrt_status_t gpu_all_gather(graphrt_context_t *ctx,
-                                       const char *group,
-                                       graphrt_dtype_t dtype, const void *in,
-                                       void *out, size_t count) {
+                                       const char *group, graphrt_dtype_t dtype,
+                                       const void *in, void *out,
+                                       size_t count) {
   if (!gpu_ok()) {
     return skipped();
   }
   return g_gpu->all_gather(ctx, group, dtype, in, out, count, g_gpu->stream);
 }
 
-static graphrt_status_t gpu_reduce_scatter(graphrt_context_t *ctx,
-                                           const char *group,
-                                           graphrt_reduce_op_t op,
-                                           graphrt_dtype_t dtype,
-                                           const void *in, void *out,
-                                           size_t count) {
+static graphrt_status_t
+gpu_reduce_scatter(graphrt_context_t *ctx, const char *group,
+                   graphrt_reduce_op_t op, graphrt_dtype_t dtype,
+                   const void *in, void *out, size_t count) {
   if (!gpu_ok()) {
     return skipped();
   }
@@ -357,8 +355,8 @@ HIDDEN graphrt_status_t graphc_task_init(graphrt_context_t *ctx,
         "cuda task: out of host memory for the variable table");
   }
   for (size_t i = 0; i < num_variables; ++i) {
-    g_vars[i] = graphc_cuda_upload(variables[i].data,
-                                   (int64_t)variables[i].size_bytes);
+    g_vars[i] =
+        graphc_cuda_upload(variables[i].data, (int64_t)variables[i].size_bytes);
   }
   synchronize();
   status = g_status;

@@ -39,7 +39,7 @@ static graphrt_status_t moduleLoad(graphrt_context_t *c, const void *image,
                                    size_t size, void **out) {
   uint32_t magic;
   memcpy(&magic, image, sizeof(magic));
-  const char *kind = magic == 0xBA55ED50u ? "fatbin"
+  const char *kind = magic == 0xBA55ED50u                           ? "fatbin"
                      : strstr((const char *)image, ".target sm_90") ? "ptx"
                                                                     : "other";
   printf("module_load %s\n", kind);
