@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphc/Pipelines/CudaCodegen.h"
+#include "graphc/Pipelines/CpuCodegen.h"
 
 #include "CudaPasses.h"
 
@@ -613,23 +614,12 @@ std::string resolveCudaFormat(const CudaCodegenOptions &options,
 
 void buildCudaGpuPipeline(OpPassManager &pm,
                           const CudaCodegenOptions &options) {
-  // --- Fusion on tensors, as on the CPU: one kernel per fused chain ------
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-
-  // --- Bufferization --------------------------------------------------------
+  // --- Fusion and bufferization, as on the CPU: one kernel per fused chain.
   // No deallocation pipeline: every temporary is freed at the end of the
   // step by graphc-cuda-device-buffers, stream-ordered after the last kernel
   // that reads it (the runtime's pool reuses the memory next step).
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  addElementwiseFusionPasses(pm);
+  addOneShotBufferizePasses(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
