@@ -10,7 +10,7 @@ for d in graph dist; do
   cp "$build/dialects/$d/$d.md" "$root/docs/dialects/$d.md"
 done
 # One reference per Passes.td, found wherever its CMakeLists put it.
-for p in graph transforms analysis autodiff conversion cpu; do
+for p in graph transforms analysis autodiff conversion cpu cuda; do
   src="$(find "$build" -name "$p-passes.md" -not -path '*/CMakeFiles/*' | head -1)"
   cp "$src" "$root/docs/passes/$p.md"
 done

@@ -49,6 +49,12 @@ if config.graphc_runtime_enabled:
     config.substitutions.append(
         ("%graphrt_test_libs", os.path.join(config.graphc_obj_root, "lib")))
 
+# The CUDA toolkit CMake found (ptxas): --target=cuda then embeds sm_90
+# cubins; tests of them need it. Everything else of the cuda target runs
+# without it (PTX only).
+if config.graphc_cuda_toolkit:
+    config.available_features.add("ptxas")
+
 if os.path.isdir(config.graphc_shared_dir):
     config.available_features.add("shared-testdata")
 

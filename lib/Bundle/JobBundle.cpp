@@ -2,6 +2,7 @@
 
 #include "graphc/Bundle/JobBundle.h"
 #include "graphc/Conversion/DistToRuntime/TaskAttrs.h"
+#include "graphc/Target/CUDA/CudaTarget.h"
 
 #include "graphrt/common/ManifestSchema.h"
 #include "graphrt/graphrt.h"
@@ -13,6 +14,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
@@ -76,6 +78,32 @@ taskModules(ModuleOp module) {
               "graphc-task-codegen pipelines first";
   }
   return tasks;
+}
+
+/// The task's target (graphrt.target, set by the cuda pipeline), "cpu"
+/// when absent.
+static std::string taskTarget(ModuleOp task) {
+  auto target = task->getAttrOfType<StringAttr>("graphrt.target");
+  return target ? target.getValue().str() : "cpu";
+}
+
+/// Writes the cuda task glue object to a new temporary file.
+static LogicalResult writeGlueObject(Location loc,
+                                     llvm::SmallString<128> &path) {
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "graphc-cuda-glue", "o", fd, path)) {
+    return emitError(loc) << "cannot create a temporary object file: "
+                          << ec.message();
+  }
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+  os << cudaTaskGlueObject();
+  os.close();
+  if (os.has_error()) {
+    return emitError(loc) << "cannot write '" << path
+                          << "': " << os.error().message();
+  }
+  return success();
 }
 
 /// The runtime's bytes of a variable's initial value (raw little-endian,
@@ -155,6 +183,10 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
     return std::string(p);
   };
 
+  // The cuda tasks' glue object, written once for the linker.
+  llvm::SmallString<128> gluePath;
+  std::optional<llvm::FileRemover> removeGlue;
+
   std::vector<std::string> files;
   // Identical initial values share one weights file (replicas' copies of a
   // variable, tied weights).
@@ -162,8 +194,21 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
   std::vector<std::vector<std::string>> weightFiles;
   for (auto &[m, info] : *tasks) {
     std::string library = info.name + ".so";
-    if (failed(emitSharedObject(m, options.openmp, options.target,
-                                path(library), options.link))) {
+    LinkOptions link = options.link;
+    bool openmp = options.openmp;
+    if (taskTarget(m) == "cuda") {
+      if (gluePath.empty()) {
+        if (failed(writeGlueObject(loc, gluePath))) {
+          return failure();
+        }
+        removeGlue.emplace(gluePath);
+      }
+      link.objects.push_back(gluePath.str().str());
+      // The host side of a cuda task is sequential: no libomp.
+      openmp = false;
+    }
+    if (failed(
+            emitSharedObject(m, openmp, options.target, path(library), link))) {
       return failure();
     }
     files.push_back(library);
@@ -199,8 +244,12 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
     task->set_job(info.job);
     task->set_index(info.index);
     task->set_library(info.name + ".so");
-    task->set_device(info.device);
-    task->set_target("cpu");
+    std::string target = taskTarget(entry.first);
+    task->set_target(target);
+    task->set_device(target == "cuda"
+                         ? "/job:" + info.job + "/task:" +
+                               std::to_string(info.index) + "/device:GPU:0"
+                         : info.device);
     task->set_entry(GRAPHRT_TASK_DESCRIPTOR_SYMBOL);
     addSignatures(task->mutable_inputs(), info.inputs);
     addSignatures(task->mutable_outputs(), info.outputs);

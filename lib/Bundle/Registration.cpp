@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphc/Bundle/JobBundle.h"
+#include "graphc/Target/CUDA/CudaTarget.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,6 +17,10 @@
 
 void graphc::registerTaskCompilation(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
+  // Before the upstream extensions: DialectRegistry keeps one extension per
+  // function type, so the GPU translation's would be dropped after
+  // registerAllExtensions registered another on the gpu dialect.
+  registerCudaCompilation(registry);
   mlir::registerAllExtensions(registry);
   registerCpuTranslations(registry);
 }

@@ -11,6 +11,7 @@
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
 #include "graphc/Pipelines/CpuCodegen.h"
+#include "graphc/Pipelines/CudaCodegen.h"
 #include "graphc/Pipelines/GraphcPipelines.h"
 #include "graphc/Transforms/Passes.h"
 
@@ -32,6 +33,7 @@ void graphc::registerAllPasses() {
     registerConversionPasses();
     registerAnalysisPasses();
     registerCpuCodegenPasses();
+    registerCudaCodegenPasses();
     registerTransformsPasses();
     registerAutodiffPasses();
     registerGraphcPipelines();

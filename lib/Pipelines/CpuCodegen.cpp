@@ -23,9 +23,7 @@ using namespace mlir;
 
 namespace graphc {
 
-void buildCpuCodegenPipeline(OpPassManager &pm,
-                             const CpuCodegenOptions &options) {
-  // --- Fusion on tensors -------------------------------------------------
+void addElementwiseFusionPasses(OpPassManager &pm) {
   // Fold constants and simplify shapes so fusion sees the real producers.
   pm.addPass(createCanonicalizerPass());
   // Merge chains of elementwise generics (bias, activation, scaling) into one
@@ -33,6 +31,28 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+void addOneShotBufferizePasses(OpPassManager &pm) {
+  // Write results into the destination operand's buffer where possible
+  // (tensor.empty feeding an insert becomes the insert's target): buffer
+  // reuse instead of a temporary and a copy.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
+  // One-shot analysis over the whole module, function signatures included,
+  // with plain (identity-layout) memrefs at the ABI so callers pass dense
+  // buffers.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+}
+
+void buildCpuCodegenPipeline(OpPassManager &pm,
+                             const CpuCodegenOptions &options) {
+  // --- Fusion on tensors -------------------------------------------------
+  addElementwiseFusionPasses(pm);
 
   // --- Tiling and vectorisation on tensors -------------------------------
   // Threads (scf.forall), caches and registers for matmul/conv, vector tiles
@@ -56,19 +76,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createLoopInvariantSubsetHoistingPass());
 
   // --- Bufferization ------------------------------------------------------
-  // Write results into the destination operand's buffer where possible
-  // (tensor.empty feeding an insert becomes the insert's target): buffer
-  // reuse instead of a temporary and a copy.
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
-  // One-shot analysis over the whole module, function signatures included,
-  // with plain (identity-layout) memrefs at the ABI so callers pass dense
-  // buffers.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  addOneShotBufferizePasses(pm);
   // A result that is just an (updated) argument needs no return value, also
   // in public functions: no clone of the output per call.
   pm.addPass(createCpuDropEquivalentResults());

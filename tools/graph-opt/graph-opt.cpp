@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "graphc/InitAll.h"
+#include "graphc/Target/CUDA/CudaTarget.h"
 
 #include "mlir/Debug/Counter.h"
 #include "mlir/IR/AsmState.h"
@@ -28,6 +29,10 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
+  // The cuda pipelines serialise kernels and translate gpu ops; registered
+  // before the upstream extensions, which would otherwise shadow the GPU
+  // translation (one extension per function type).
+  graphc::registerCudaCompilation(registry);
   mlir::registerAllExtensions(registry);
   graphc::registerAllDialects(registry);
 

@@ -10,10 +10,12 @@
 #include "graphc/Analysis/MachineModel.h"
 #include "graphc/Analysis/Planning.h"
 #include "graphc/Bundle/JobBundle.h"
+#include "graphc/Conversion/Passes.h"
 #include "graphc/Import/Importers.h"
 #include "graphc/Import/ModelFormat.h"
 #include "graphc/Import/SupportedOps.h"
 #include "graphc/InitAll.h"
+#include "graphc/Pipelines/CudaCodegen.h"
 #include "graphc/Pipelines/GraphcPipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,8 +42,20 @@ namespace cl = llvm::cl;
 namespace {
 
 // Dot is the dist stage drawn as Graphviz; it sits right after Dist.
-enum class EmitStage { Import, Graph, Dist, Dot, Linalg, LLVM, Obj, Job };
-enum class Target { Cpu };
+// Gpu and Ptx exist for --target=cuda only, between linalg and llvm.
+enum class EmitStage {
+  Import,
+  Graph,
+  Dist,
+  Dot,
+  Linalg,
+  Gpu,
+  Ptx,
+  LLVM,
+  Obj,
+  Job
+};
+enum class Target { Cpu, Cuda };
 
 cl::OptionCategory graphcCategory("graphc options");
 
@@ -74,6 +88,12 @@ cl::opt<EmitStage> emit(
                           "one nested module per task: graphc_task_run over "
                           "memrefs, linalg on tensors, communication as "
                           "service calls (graphc-task-lowering)"),
+               clEnumValN(EmitStage::Gpu, "gpu",
+                          "--target=cuda: every task's kernels outlined "
+                          "into gpu.modules, its host side on gpu ops and "
+                          "task glue calls (graphc-cuda-gpu)"),
+               clEnumValN(EmitStage::Ptx, "ptx",
+                          "--target=cuda: the PTX of every kernel module"),
                clEnumValN(EmitStage::LLVM, "llvm",
                           "every task in the LLVM dialect, with its graphrt "
                           "descriptor (graphc-task-codegen)"),
@@ -86,7 +106,12 @@ cl::opt<EmitStage> emit(
 cl::opt<Target> target("target", cl::desc("Target of the compiled job"),
                        cl::init(Target::Cpu),
                        cl::values(clEnumValN(Target::Cpu, "cpu",
-                                             "the host CPU (OpenMP threads)")),
+                                             "the host CPU (OpenMP threads)"),
+                                  clEnumValN(Target::Cuda, "cuda",
+                                             "NVIDIA GPUs: sm_90 kernels, "
+                                             "cuBLASLt GEMMs, through the "
+                                             "runtime's GPU services "
+                                             "(docs/user/gpu.md)")),
                        cl::cat(graphcCategory));
 cl::opt<int64_t> weightsThreshold(
     "weights-threshold",
@@ -451,7 +476,26 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     lowering.entry = entryName;
     graphc::buildTaskLoweringPipeline(pm, lowering);
   }
-  if (stage >= EmitStage::LLVM) {
+  if (target == Target::Cuda) {
+    graphc::CudaCodegenOptions cuda;
+    if (stage >= EmitStage::Gpu) {
+      graphc::buildCudaGpuPipeline(pm.nest<ModuleOp>(), cuda);
+    }
+    if (stage >= EmitStage::LLVM) {
+      bool ptxOnly = false;
+      graphc::resolveCudaFormat(cuda, &ptxOnly);
+      if (ptxOnly) {
+        emitRemark(module.getLoc())
+            << "no CUDA toolkit with ptxas (GRAPHC_CUDA_TOOLKIT, or the one "
+               "found when graphc was built): the kernels are embedded as "
+               "PTX for sm_90 only, which the driver compiles when a task "
+               "loads";
+      }
+      OpPassManager &task = pm.nest<ModuleOp>();
+      graphc::buildCudaBinaryPipeline(task, cuda);
+      task.addPass(graphc::createGraphrtTaskDescriptor());
+    }
+  } else if (stage >= EmitStage::LLVM) {
     graphc::TaskCodegenOptions codegen;
     codegen.cpu.openmp = !noOpenmp;
     graphc::buildTaskCodegenPipeline(pm, codegen);
@@ -792,6 +836,13 @@ int main(int argc, char **argv) {
        llvm::StringRef(outputFilename).ends_with(".mlir"))) {
     emit = EmitStage::Graph;
   }
+  if ((emit == EmitStage::Gpu || emit == EmitStage::Ptx) &&
+      target != Target::Cuda) {
+    llvm::errs() << "graphc: error: --emit="
+                 << (emit == EmitStage::Gpu ? "gpu" : "ptx")
+                 << " is a stage of the cuda target; add --target=cuda\n";
+    return kExitUsage;
+  }
   if (emit == EmitStage::Job && outputFilename == "-") {
     llvm::errs()
         << "graphc: error: --emit=job writes a bundle directory; give it "
@@ -861,7 +912,12 @@ int main(int argc, char **argv) {
     llvm::errs() << "graphc: " << error << "\n";
     return kExitFailed;
   }
-  if (emit == EmitStage::Obj) {
+  if (emit == EmitStage::Ptx) {
+    if (failed(graphc::printCudaPtx(*module, graphc::CudaCodegenOptions(),
+                                    output->os()))) {
+      return kExitFailed;
+    }
+  } else if (emit == EmitStage::Obj) {
     if (failed(
             graphc::writeTaskObject(*module, bundleOptions(), output->os()))) {
       return kExitFailed;

@@ -52,6 +52,14 @@ struct CpuCodegenOptions {
 void buildCpuCodegenPipeline(mlir::OpPassManager &pm,
                              const CpuCodegenOptions &options);
 
+/// The fusion of elementwise linalg chains on tensors (canonicalize, fuse,
+/// CSE) that starts the CPU and CUDA pipelines.
+void addElementwiseFusionPasses(mlir::OpPassManager &pm);
+
+/// One-shot bufferization of the whole module into destination buffers,
+/// identity-layout memrefs at function boundaries (CPU and CUDA pipelines).
+void addOneShotBufferizePasses(mlir::OpPassManager &pm);
+
 /// Runs the pipeline on `module` (in place; it ends in the LLVM dialect).
 /// Emits diagnostics on failure.
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,

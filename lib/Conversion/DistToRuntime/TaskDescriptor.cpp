@@ -421,20 +421,17 @@ public:
     b.setInsertionPointToStart(&global.getInitializerRegion().emplaceBlock());
     SmallVector<Value> fields = {
         constant(i32, GRAPHRT_ABI_VERSION),
-        constant(i32, sizeof(graphrt_task_descriptor_v1_t)),
-        address(name),
-        address(""), // init: variables come from weights files or zeroes
-        address("graphc_task_step"),
-        constant(i64, info.inputs.size()),
-        address(inputs),
-        constant(i64, info.outputs.size()),
-        address(outputs),
-        constant(i64, info.variables.size()),
-        address(variables),
-        constant(i64, info.channels.size()),
-        address(channelArray),
-        constant(i64, info.groups.size()),
-        address(groupArray)};
+        constant(i32, sizeof(graphrt_task_descriptor_v1_t)), address(name),
+        // init: a target that needs one declares graphc_task_init (cuda:
+        // the GPU check and the variables' upload); otherwise the variables
+        // come from weights files or zeroes and there is nothing to do.
+        address(module.lookupSymbol("graphc_task_init") ? "graphc_task_init"
+                                                        : ""),
+        address("graphc_task_step"), constant(i64, info.inputs.size()),
+        address(inputs), constant(i64, info.outputs.size()), address(outputs),
+        constant(i64, info.variables.size()), address(variables),
+        constant(i64, info.channels.size()), address(channelArray),
+        constant(i64, info.groups.size()), address(groupArray)};
     Value desc = LLVM::UndefOp::create(b, loc, type);
     for (auto [i, v] : llvm::enumerate(fields)) {
       desc = LLVM::InsertValueOp::create(

@@ -112,6 +112,10 @@ createCpuTargetMachine(const CpuTargetOptions &options) {
   llvm::CodeGenOptLevel level =
       static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   llvm::TargetOptions targetOptions;
+  // Constructors (the cuda target's kernel-module registration) in
+  // .init_array, which the dynamic loader runs; .ctors needs crtbegin, which
+  // a task library linked by plain lld does not have.
+  targetOptions.UseInitArray = true;
   std::optional<llvm::Reloc::Model> reloc;
   if (options.pic) {
     reloc = llvm::Reloc::PIC_;
@@ -225,6 +229,9 @@ llvm::Error linkSharedObject(llvm::ArrayRef<std::string> objects,
   std::vector<std::string> args = {*lld, "-shared", "--as-needed", "-o",
                                    output.str()};
   for (const std::string &object : objects) {
+    args.push_back(object);
+  }
+  for (const std::string &object : options.objects) {
     args.push_back(object);
   }
   for (const std::string &dir : options.libraryPaths) {

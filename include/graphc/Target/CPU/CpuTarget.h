@@ -88,6 +88,9 @@ struct LinkOptions {
   std::vector<std::string> libraries;
   /// Extra library search directories (-L), also added as run paths.
   std::vector<std::string> libraryPaths;
+  /// Extra object files linked in after the task's own (the cuda target's
+  /// task glue).
+  std::vector<std::string> objects;
 };
 
 /// Finds ld.lld as described in LinkOptions::lldPath, or an error that says
