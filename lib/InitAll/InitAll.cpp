@@ -10,6 +10,7 @@
 #include "dist/DistDialect.h"
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
+#include "stablehlo/StablehloDialect.h"
 #include "graphc/Pipelines/CpuCodegen.h"
 #include "graphc/Pipelines/GraphcPipelines.h"
 #include "graphc/Transforms/Passes.h"
@@ -22,6 +23,7 @@
 
 void graphc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<graph::GraphDialect, dist::DistDialect,
+                  stablehlo::StablehloDialect,
                   mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::tensor::TensorDialect, mlir::scf::SCFDialect>();
 }
