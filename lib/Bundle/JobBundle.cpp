@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -17,6 +18,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <functional>
 
 using namespace mlir;
 
@@ -138,8 +141,23 @@ static void addSignatures(
   }
 }
 
-LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
-                             const BundleOptions &options) {
+namespace {
+/// How a target turns a task module into its library file.
+struct LibraryKind {
+  /// Appended to the task's name: `.so`, `.stablehlo.mlir`.
+  StringRef suffix;
+  /// The manifest's Task.target and Task.entry.
+  StringRef target;
+  StringRef entry;
+  std::function<LogicalResult(ModuleOp, StringRef path)> write;
+};
+} // namespace
+
+/// The bundle of any target: one library per task module (`kind`), the
+/// weights files and the manifest.
+static LogicalResult writeBundle(ModuleOp module, StringRef dir,
+                                 const BundleOptions &options,
+                                 const LibraryKind &kind) {
   Location loc = module.getLoc();
   auto tasks = taskModules(module);
   if (failed(tasks)) {
@@ -161,9 +179,8 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
   llvm::StringMap<std::string> fileOfBytes;
   std::vector<std::vector<std::string>> weightFiles;
   for (auto &[m, info] : *tasks) {
-    std::string library = info.name + ".so";
-    if (failed(emitSharedObject(m, options.openmp, options.target,
-                                path(library), options.link))) {
+    std::string library = info.name + kind.suffix.str();
+    if (failed(kind.write(m, path(library)))) {
       return failure();
     }
     files.push_back(library);
@@ -198,10 +215,10 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
     task->set_name(info.name);
     task->set_job(info.job);
     task->set_index(info.index);
-    task->set_library(info.name + ".so");
+    task->set_library(info.name + kind.suffix.str());
     task->set_device(info.device);
-    task->set_target("cpu");
-    task->set_entry(GRAPHRT_TASK_DESCRIPTOR_SYMBOL);
+    task->set_target(kind.target.str());
+    task->set_entry(kind.entry.str());
     addSignatures(task->mutable_inputs(), info.inputs);
     addSignatures(task->mutable_outputs(), info.outputs);
     addSignatures(task->mutable_variables(), info.variables, weightFiles[t]);
@@ -257,6 +274,42 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
   }
   return writeFile(loc, path("manifest.json"),
                    graphrt::printManifestJson(manifest));
+}
+
+LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
+                             const BundleOptions &options) {
+  return writeBundle(module, dir, options,
+                     {".so", "cpu", GRAPHRT_TASK_DESCRIPTOR_SYMBOL,
+                      [&](ModuleOp m, StringRef file) {
+                        return emitSharedObject(m, options.openmp,
+                                                options.target, file,
+                                                options.link);
+                      }});
+}
+
+void printStablehloTask(ModuleOp task, llvm::raw_ostream &os) {
+  // The graphrt.* attributes are the manifest's business (and hold the
+  // variables' initial values): the file carries the program only.
+  OwningOpRef<ModuleOp> copy = cast<ModuleOp>(task->clone());
+  for (NamedAttribute attr : llvm::to_vector(copy->getOperation()->getAttrs())) {
+    if (attr.getName().getValue().starts_with("graphrt.")) {
+      copy->getOperation()->removeAttr(attr.getName());
+    }
+  }
+  copy->print(os);
+  os << "\n";
+}
+
+LogicalResult writeStablehloBundle(ModuleOp module, StringRef dir,
+                                   const BundleOptions &options) {
+  return writeBundle(module, dir, options,
+                     {".stablehlo.mlir", "stablehlo", "main",
+                      [&](ModuleOp m, StringRef file) -> LogicalResult {
+                        std::string text;
+                        llvm::raw_string_ostream os(text);
+                        printStablehloTask(m, os);
+                        return writeFile(m.getLoc(), file, text);
+                      }});
 }
 
 LogicalResult writeTaskObject(ModuleOp module, const BundleOptions &options,

@@ -1783,6 +1783,14 @@ int Job::run() {
     std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
     return kExitBundle;
   }
+  // Refused before any worker starts: nothing here can run it.
+  for (const manifest::Task &t : bundle_.manifest.tasks()) {
+    st = refuseStablehloTask(t);
+    if (!st.isOk()) {
+      std::fprintf(stderr, "graph-run: error: %s\n", st.message().c_str());
+      return kExitBundle;
+    }
+  }
   progressTty_ =
       opt_.progress == 1 || (opt_.progress == -1 && ::isatty(STDERR_FILENO));
   int tasks = bundle_.manifest.tasks_size();

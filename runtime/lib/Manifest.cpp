@@ -46,6 +46,18 @@ Status readBundle(const std::string &dir, Bundle *out) {
   return Status::ok();
 }
 
+Status refuseStablehloTask(const manifest::Task &task) {
+  if (task.target() != "stablehlo") {
+    return Status::ok();
+  }
+  return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
+                "task '" + task.name() +
+                    "' is compiled for stablehlo (" + task.library() +
+                    " is a StableHLO module, not a shared object); run it "
+                    "with JAX or another PJRT client on a TPU VM "
+                    "(docs/user/tpu.md)");
+}
+
 Status verifyBundleFile(const Bundle &bundle, const std::string &path) {
   const manifest::File *f = findFile(bundle.manifest, path);
   if (!f) {

@@ -27,6 +27,11 @@ struct Bundle {
 /// Reads and validates `dir`/manifest.json. Does not hash the other files.
 Status readBundle(const std::string &dir, Bundle *out);
 
+/// A stablehlo task (graphc --target=tpu) is a StableHLO module for a PJRT
+/// plugin, not a shared object: FAILED_PRECONDITION naming the task and
+/// docs/user/tpu.md; OK for any other task.
+Status refuseStablehloTask(const manifest::Task &task);
+
 /// Checks size and SHA-256 of bundle file `path` against the manifest;
 /// PERMISSION_DENIED on a mismatch (the worker must not run it).
 Status verifyBundleFile(const Bundle &bundle, const std::string &path);

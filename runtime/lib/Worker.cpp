@@ -553,6 +553,8 @@ Status LoadedTask::load(const rpc::LoadTaskRequest &req,
                                                 "' has no task '" + req.task() +
                                                 "'");
   }
+  GRAPHRT_RETURN_IF_ERROR(refuseStablehloTask(*spec_));
+
   for (const auto &[task, addr] : req.peers()) {
     peers_[task] = addr;
   }
