@@ -178,7 +178,7 @@ def Stablehlo_ConstantOp : Stablehlo_Op<"constant", [Pure, ConstantLike]> {
 }
 
 def Stablehlo_IotaOp : Stablehlo_Op<"iota", [Pure]> {
-  let summary = "0, 1, 2, ... along `iota_dimension`";
+  let summary = "Counts 0, 1, 2, ... along one dimension";
   let description = [{
     Example:
 
@@ -206,7 +206,7 @@ def Stablehlo_ReshapeOp : Stablehlo_Op<"reshape", [Pure]> {
 }
 
 def Stablehlo_TransposeOp : Stablehlo_Op<"transpose", [Pure]> {
-  let summary = "Permutes dimensions: result dim i is operand dim permutation[i]";
+  let summary = "Permutes dimensions";
   let description = [{
     Example:
 
@@ -221,7 +221,7 @@ def Stablehlo_TransposeOp : Stablehlo_Op<"transpose", [Pure]> {
 }
 
 def Stablehlo_BroadcastInDimOp : Stablehlo_Op<"broadcast_in_dim", [Pure]> {
-  let summary = "Broadcasts: operand dim i becomes result dim broadcast_dimensions[i]";
+  let summary = "Broadcasts along mapped dimensions";
   let description = [{
     Each operand dimension is 1 or equals the result dimension it maps to.
 
@@ -270,7 +270,7 @@ def Stablehlo_SliceOp : Stablehlo_Op<"slice", [Pure]> {
 }
 
 def Stablehlo_PadOp : Stablehlo_Op<"pad", [Pure]> {
-  let summary = "Pads with `padding_value` (edges may be negative, interior not)";
+  let summary = "Pads with a scalar (edges may be negative, interior not)";
   let description = [{
     Example:
 
@@ -289,7 +289,7 @@ def Stablehlo_PadOp : Stablehlo_Op<"pad", [Pure]> {
 }
 
 def Stablehlo_GatherOp : Stablehlo_Op<"gather", [Pure]> {
-  let summary = "Gathers slices of `operand` at `start_indices`";
+  let summary = "Gathers slices of the operand at start indices";
   let description = [{
     Example (rows 2 and 0 of a 3x4 matrix):
 
@@ -417,7 +417,7 @@ def Stablehlo_ReduceWindowOp : Stablehlo_Op<"reduce_window", [Pure,
 }
 
 def Stablehlo_ReturnOp : Stablehlo_Op<"return", [Pure, Terminator]> {
-  let summary = "Ends the body of a reduce, reduce_window or all_reduce";
+  let summary = "Ends the body of a reduction or collective";
   let description = [{
     Example:
 
