@@ -155,12 +155,28 @@ def execute(exe, per_device_args, devices):
     raise RuntimeError("no route executed the module: " + "; ".join(errors))
 
 
+# Manifest dtypes (docs/design/job-bundle.md) as numpy's.
+NP_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
+             "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+             "u8": np.uint8, "u16": np.uint16, "u32": np.uint32,
+             "u64": np.uint64, "bool": np.bool_}
+
+
+def np_dtype(name):
+    if name == "bf16":
+        import jax.numpy as jnp
+        return jnp.bfloat16
+    if name not in NP_DTYPES:
+        raise ValueError(f"no numpy dtype for manifest dtype '{name}'")
+    return NP_DTYPES[name]
+
+
 def weights(case_dir, task):
     out = []
-    for v in task["variables"]:
-        shape = v["shape"]
-        dtype = np.dtype({"bool": "bool", "bf16": "uint16"}.get(v["dtype"],
-                                                               v["dtype"]))
+    for v in task.get("variables", []):
+        # protobuf's JSON writes int64 dimensions as strings.
+        shape = [int(d) for d in v["shape"]]
+        dtype = np_dtype(v["dtype"])
         if v.get("file"):
             a = np.fromfile(os.path.join(case_dir, v["file"]), dtype=dtype)
         else:
@@ -252,8 +268,8 @@ def run_spmd(pack, entry, devices):
     if len(devices) < n:
         return False, f"needs {n} devices, have {len(devices)}"
     exe, route = compile_module(text, devices[:n], n)
-    names = [sig["name"] for sig in task["inputs"]]
-    var_names = [v["name"] for v in task["variables"]]
+    names = [sig["name"] for sig in task.get("inputs", [])]
+    var_names = [v["name"] for v in task.get("variables", [])]
     state = weights(case_dir, task)
     losses = []
     for _ in range(entry["steps"]):
@@ -263,7 +279,7 @@ def run_spmd(pack, entry, devices):
                     for nm in names]
             per_dev.append(args + state)
         outs = execute(exe, per_dev, devices[:n])
-        num_out = len(task["outputs"])
+        num_out = len(task.get("outputs", []))
         losses.append(float(np.asarray(outs[0][0]).reshape(())))
         # Replicas must agree on the new weights (the all-reduced step).
         updated = outs[0][num_out:]

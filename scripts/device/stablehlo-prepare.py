@@ -146,7 +146,7 @@ def node_cases(args, conf, index):
         task = pack_bundle(job, case_dir)
         entry["dir"] = os.path.relpath(case_dir, args.out)
         entry["inputs"] = []
-        for sig in task["inputs"]:
+        for sig in task.get("inputs", []):
             arr = arrays[sig["name"]][0]
             f = f"in_{len(entry['inputs'])}.npy"
             np.save(os.path.join(case_dir, f), arr)
@@ -209,11 +209,11 @@ def model_case(args, index, name, model, flags, data_sets, extra_ref=None):
         odir = os.path.join(args.out, "_work", f"{name}.out{k}")
         graph_run(args, jobs["cpu"], feeds.items(), odir)
         s = {"inputs": [], "refs": [], "independent": []}
-        for i, sig in enumerate(task["inputs"]):
+        for i, sig in enumerate(task.get("inputs", [])):
             f = f"set{k}_in_{i}.npy"
             shutil.copy(feeds[sig["name"]], os.path.join(case_dir, f))
             s["inputs"].append(f)
-        for i, sig in enumerate(task["outputs"]):
+        for i, sig in enumerate(task.get("outputs", [])):
             f = f"set{k}_ref_{i}.npy"
             shutil.copy(os.path.join(odir, sig["name"] + ".npy"),
                         os.path.join(case_dir, f))
@@ -294,7 +294,7 @@ def replicas_case(args, index):
                          f"per-step loss ({metrics})")
     # Replica r gets rows [3r, 3r+3): the partitioner's split of the batch.
     shards = {}
-    for sig in task["inputs"]:
+    for sig in task.get("inputs", []):
         full = x if sig["name"].startswith("x") else y
         for r in range(2):
             f = f"{sig['name']}_r{r}.npy"

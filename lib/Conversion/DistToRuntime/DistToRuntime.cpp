@@ -155,19 +155,13 @@ struct ConvertDistToRuntimePass
     }
     llvm::StringMap<unsigned> varIndex;
     for (graph::VariableOp v : own) {
-      FailureOr<RankedTensorType> type =
-          task::staticSignatureType(v, v.getType(), "variable", v.getSymName());
-      if (failed(type)) {
+      auto signature = task::variableSignature(v);
+      if (failed(signature)) {
         return failure();
       }
       varIndex[v.getSymName()] = varTypes.size();
-      varTypes.push_back(*type);
-      ElementsAttr value;
-      if (std::optional<ElementsAttr> init = v.getInitialValue()) {
-        value = *init;
-      }
-      vars.push_back(task::withVariableMarks(
-          task::tensorEntry(ctx, v.getSymName(), *type, value), v));
+      varTypes.push_back(signature->first);
+      vars.push_back(signature->second);
     }
 
     // --- The task module ----------------------------------------------------

@@ -2,6 +2,8 @@
 
 #include "graphc/Conversion/DistToRuntime/TaskSources.h"
 
+#include "graphc/Conversion/DistToRuntime/TaskAttrs.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
@@ -58,6 +60,23 @@ variablesByTask(ModuleOp module, ArrayRef<TaskSource> tasks) {
     }
   }
   return own;
+}
+
+FailureOr<std::pair<RankedTensorType, DictionaryAttr>>
+variableSignature(graph::VariableOp v) {
+  FailureOr<RankedTensorType> type =
+      staticSignatureType(v, v.getType(), "variable", v.getSymName());
+  if (failed(type)) {
+    return failure();
+  }
+  ElementsAttr value;
+  if (std::optional<ElementsAttr> init = v.getInitialValue()) {
+    value = *init;
+  }
+  return std::make_pair(
+      *type, withVariableMarks(tensorEntry(v.getContext(), v.getSymName(),
+                                           *type, value),
+                               v));
 }
 
 } // namespace graphc::task

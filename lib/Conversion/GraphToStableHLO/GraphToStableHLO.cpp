@@ -256,21 +256,14 @@ struct ConvertGraphToStableHLOPass
     llvm::StringMap<unsigned> varIndex;
     SmallVector<RankedTensorType> varTypes;
     for (graph::VariableOp v : own) {
-      FailureOr<RankedTensorType> type =
-          task::staticSignatureType(v, v.getType(), "variable", v.getSymName());
-      if (failed(type)) {
+      auto signature = task::variableSignature(v);
+      if (failed(signature)) {
         return failure();
       }
       varIndex[v.getSymName()] = varTypes.size();
-      varTypes.push_back(*type);
-      ElementsAttr value;
-      if (std::optional<ElementsAttr> init = v.getInitialValue()) {
-        value = *init;
-      }
-      auto entry = task::withVariableMarks(
-          task::tensorEntry(ctx, v.getSymName(), *type, value), v);
-      vars.push_back(entry);
-      argTypes.push_back(*type);
+      varTypes.push_back(signature->first);
+      vars.push_back(signature->second);
+      argTypes.push_back(signature->first);
       // A replica's copy is known by the variable it copies.
       auto of = v->getAttrOfType<StringAttr>(task::kReplicaOfAttr);
       argNames.push_back(rewiring.active && of ? of.getValue().str()

@@ -43,6 +43,12 @@ collectTaskSources(mlir::ModuleOp module, llvm::StringRef entry);
 mlir::FailureOr<llvm::SmallVector<llvm::SmallVector<graph::VariableOp>>>
 variablesByTask(mlir::ModuleOp module, llvm::ArrayRef<TaskSource> tasks);
 
+/// A variable's static type and its `graphrt.variables` entry (name, dtype,
+/// shape, initial value, replica_of/slot_of); diagnoses at the variable a
+/// type a task signature cannot have.
+mlir::FailureOr<std::pair<mlir::RankedTensorType, mlir::DictionaryAttr>>
+variableSignature(graph::VariableOp v);
+
 } // namespace graphc::task
 
 #endif // GRAPHC_CONVERSION_DISTTORUNTIME_TASKSOURCES_H
