@@ -102,11 +102,12 @@ void DotDimensionNumbersAttr::print(AsmPrinter &p) const {
 
 Attribute DotDimensionNumbersAttr::parse(AsmParser &p, Type) {
   SmallVector<int64_t> lb, rb, lc, rc;
-  if (parseFields(p, {{"lhs_batching_dimensions", [&] { return parseDims(p, lb); }},
-                      {"rhs_batching_dimensions", [&] { return parseDims(p, rb); }},
-                      {"lhs_contracting_dimensions", [&] { return parseDims(p, lc); }},
-                      {"rhs_contracting_dimensions",
-                       [&] { return parseDims(p, rc); }}})) {
+  if (parseFields(
+          p,
+          {{"lhs_batching_dimensions", [&] { return parseDims(p, lb); }},
+           {"rhs_batching_dimensions", [&] { return parseDims(p, rb); }},
+           {"lhs_contracting_dimensions", [&] { return parseDims(p, lc); }},
+           {"rhs_contracting_dimensions", [&] { return parseDims(p, rc); }}})) {
     return {};
   }
   return get(p.getContext(), lb, rb, lc, rc);
@@ -131,12 +132,12 @@ void GatherDimensionNumbersAttr::print(AsmPrinter &p) const {
 Attribute GatherDimensionNumbersAttr::parse(AsmParser &p, Type) {
   SmallVector<int64_t> offset, collapsed, startMap;
   int64_t indexVectorDim = 0;
-  if (parseFields(p, {{"offset_dims", [&] { return parseDims(p, offset); }},
-                      {"collapsed_slice_dims",
-                       [&] { return parseDims(p, collapsed); }},
-                      {"start_index_map", [&] { return parseDims(p, startMap); }},
-                      {"index_vector_dim",
-                       [&] { return p.parseInteger(indexVectorDim); }}})) {
+  if (parseFields(
+          p, {{"offset_dims", [&] { return parseDims(p, offset); }},
+              {"collapsed_slice_dims", [&] { return parseDims(p, collapsed); }},
+              {"start_index_map", [&] { return parseDims(p, startMap); }},
+              {"index_vector_dim",
+               [&] { return p.parseInteger(indexVectorDim); }}})) {
     return {};
   }
   return get(p.getContext(), offset, collapsed, startMap, indexVectorDim);
@@ -176,42 +177,43 @@ ParseResult parseLayout(AsmParser &p, char first, char second,
   firstDim = secondDim = -1;
   int64_t d = 0;
   llvm::SMLoc loc = p.getCurrentLocation();
-  if (p.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
-        int64_t index;
-        OptionalParseResult num = p.parseOptionalInteger(index);
-        if (num.has_value()) {
-          if (failed(*num)) {
-            return failure();
-          }
-          spatialAt.push_back({index, d++});
-          return success();
-        }
-        StringRef key;
-        if (p.parseKeyword(&key)) {
-          return failure();
-        }
-        if (key.size() == 1 && key[0] == first) {
-          firstDim = d++;
-        } else if (key.size() == 1 && key[0] == second) {
-          secondDim = d++;
-        } else {
-          return p.emitError(p.getCurrentLocation())
-                 << "expected '" << first << "', '" << second
-                 << "' or a spatial index, got '" << key << "'";
-        }
-        return success();
-      })) {
+  if (p.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t index;
+            OptionalParseResult num = p.parseOptionalInteger(index);
+            if (num.has_value()) {
+              if (failed(*num)) {
+                return failure();
+              }
+              spatialAt.push_back({index, d++});
+              return success();
+            }
+            StringRef key;
+            if (p.parseKeyword(&key)) {
+              return failure();
+            }
+            if (key.size() == 1 && key[0] == first) {
+              firstDim = d++;
+            } else if (key.size() == 1 && key[0] == second) {
+              secondDim = d++;
+            } else {
+              return p.emitError(p.getCurrentLocation())
+                     << "expected '" << first << "', '" << second
+                     << "' or a spatial index, got '" << key << "'";
+            }
+            return success();
+          })) {
     return failure();
   }
   if (firstDim < 0 || secondDim < 0) {
-    return p.emitError(loc) << "a layout needs '" << first << "' and '"
-                            << second << "'";
+    return p.emitError(loc)
+           << "a layout needs '" << first << "' and '" << second << "'";
   }
   spatial.assign(spatialAt.size(), -1);
   for (auto [index, dim] : spatialAt) {
     if (index < 0 || index >= static_cast<int64_t>(spatialAt.size()) ||
         spatial[index] != -1) {
-      return p.emitError(loc) << "spatial indices must be 0.." 
+      return p.emitError(loc) << "spatial indices must be 0.."
                               << spatialAt.size() - 1 << ", each once";
     }
     spatial[index] = dim;
@@ -224,8 +226,8 @@ ParseResult parseLayout(AsmParser &p, char first, char second,
 void ConvDimensionNumbersAttr::print(AsmPrinter &p) const {
   int64_t rank = getInputSpatialDimensions().size() + 2;
   p << '<';
-  printLayout(p, rank, getInputBatchDimension(), 'b', getInputFeatureDimension(),
-              'f', getInputSpatialDimensions());
+  printLayout(p, rank, getInputBatchDimension(), 'b',
+              getInputFeatureDimension(), 'f', getInputSpatialDimensions());
   p << 'x';
   printLayout(p, rank, getKernelOutputFeatureDimension(), 'o',
               getKernelInputFeatureDimension(), 'i',

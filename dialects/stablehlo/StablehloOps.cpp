@@ -68,9 +68,9 @@ LogicalResult checkShape(Operation *op, Type result,
                          ArrayRef<int64_t> expected) {
   auto type = cast<RankedTensorType>(result);
   if (type.getShape() != expected) {
-    return op->emitOpError() << "result shape " << shapeStr(type.getShape())
-                             << " does not match the expected "
-                             << shapeStr(expected);
+    return op->emitOpError()
+           << "result shape " << shapeStr(type.getShape())
+           << " does not match the expected " << shapeStr(expected);
   }
   return success();
 }
@@ -291,7 +291,8 @@ LogicalResult PadOp::verify() {
                            << " of dimension " << d << " is negative";
     }
     int64_t n = in.getDimSize(d);
-    shape.push_back(lo[d] + hi[d] + n + std::max<int64_t>(n - 1, 0) * interior[d]);
+    shape.push_back(lo[d] + hi[d] + n +
+                    std::max<int64_t>(n - 1, 0) * interior[d]);
   }
   return checkShape(*this, getType(), shape);
 }
@@ -321,8 +322,8 @@ LogicalResult GatherOp::verify() {
                            << getSliceSizes()[d] << "; it must be at most 1";
     }
   }
-  int64_t batchRank = idx.getRank() -
-                      (dn.getIndexVectorDim() < idx.getRank() ? 1 : 0);
+  int64_t batchRank =
+      idx.getRank() - (dn.getIndexVectorDim() < idx.getRank() ? 1 : 0);
   int64_t expected = batchRank + dn.getOffsetDims().size();
   if (getType().getRank() != expected) {
     return emitOpError() << "result rank " << getType().getRank()
@@ -358,10 +359,9 @@ LogicalResult DotGeneralOp::verify() {
                        StringRef what) -> LogicalResult {
     for (auto [a, b] : llvm::zip(l, r)) {
       if (lhs.getDimSize(a) != rhs.getDimSize(b)) {
-        return emitOpError() << what << " dimension sizes "
-                             << lhs.getDimSize(a) << " (lhs " << a << ") and "
-                             << rhs.getDimSize(b) << " (rhs " << b
-                             << ") differ";
+        return emitOpError() << what << " dimension sizes " << lhs.getDimSize(a)
+                             << " (lhs " << a << ") and " << rhs.getDimSize(b)
+                             << " (rhs " << b << ") differ";
       }
     }
     return success();
@@ -559,8 +559,7 @@ LogicalResult AllReduceOp::verify() {
   llvm::SmallSet<int64_t, 8> seen;
   for (int64_t id : groups.getValues<int64_t>()) {
     if (id != -1 && !seen.insert(id).second) {
-      return emitOpError() << "replica " << id
-                           << " is in replica_groups twice";
+      return emitOpError() << "replica " << id << " is in replica_groups twice";
     }
   }
   if (getOperands().getTypes() != getResults().getTypes()) {
@@ -578,8 +577,7 @@ LogicalResult AllReduceOp::verify() {
 }
 
 LogicalResult RecvOp::verify() {
-  if (getResults().empty() ||
-      !isa<TokenType>(getResults().back().getType())) {
+  if (getResults().empty() || !isa<TokenType>(getResults().back().getType())) {
     return emitOpError() << "last result must be a !stablehlo.token";
   }
   for (Value r : getResults().drop_back()) {

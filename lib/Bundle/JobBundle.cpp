@@ -291,7 +291,8 @@ void printStablehloTask(ModuleOp task, llvm::raw_ostream &os) {
   // The graphrt.* attributes are the manifest's business (and hold the
   // variables' initial values): the file carries the program only.
   OwningOpRef<ModuleOp> copy = cast<ModuleOp>(task->clone());
-  for (NamedAttribute attr : llvm::to_vector(copy->getOperation()->getAttrs())) {
+  for (NamedAttribute attr :
+       llvm::to_vector(copy->getOperation()->getAttrs())) {
     if (attr.getName().getValue().starts_with("graphrt.")) {
       copy->getOperation()->removeAttr(attr.getName());
     }

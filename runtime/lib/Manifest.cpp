@@ -51,8 +51,8 @@ Status refuseStablehloTask(const manifest::Task &task) {
     return Status::ok();
   }
   return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
-                "task '" + task.name() +
-                    "' is compiled for stablehlo (" + task.library() +
+                "task '" + task.name() + "' is compiled for stablehlo (" +
+                    task.library() +
                     " is a StableHLO module, not a shared object); run it "
                     "with JAX or another PJRT client on a TPU VM "
                     "(docs/user/tpu.md)");

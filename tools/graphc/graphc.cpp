@@ -98,16 +98,14 @@ cl::opt<EmitStage> emit(
                           "a job bundle directory (manifest.json, one .so "
                           "per task, weights)")),
     cl::cat(graphcCategory));
-cl::opt<Target> target("target", cl::desc("Target of the compiled job"),
-                       cl::init(Target::Cpu),
-                       cl::values(clEnumValN(Target::Cpu, "cpu",
-                                             "the host CPU (OpenMP threads)"),
-                                  clEnumValN(Target::Stablehlo, "tpu",
-                                             "StableHLO modules for XLA/PJRT "
-                                             "(TPU; any PJRT plugin)"),
-                                  clEnumValN(Target::Stablehlo, "stablehlo",
-                                             "alias of tpu")),
-                       cl::cat(graphcCategory));
+cl::opt<Target> target(
+    "target", cl::desc("Target of the compiled job"), cl::init(Target::Cpu),
+    cl::values(clEnumValN(Target::Cpu, "cpu", "the host CPU (OpenMP threads)"),
+               clEnumValN(Target::Stablehlo, "tpu",
+                          "StableHLO modules for XLA/PJRT "
+                          "(TPU; any PJRT plugin)"),
+               clEnumValN(Target::Stablehlo, "stablehlo", "alias of tpu")),
+    cl::cat(graphcCategory));
 cl::opt<int64_t> weightsThreshold(
     "weights-threshold",
     cl::desc("Constants of at least this many bytes become runtime-owned "
@@ -535,9 +533,10 @@ static int checkTargetFlags() {
     target = Target::Stablehlo;
   }
   if (target == Target::Stablehlo && cpuStage) {
-    llvm::errs() << "graphc: error: --target=tpu has no --emit=" << (emit == EmitStage::Linalg ? "linalg"
-                                     : emit == EmitStage::LLVM ? "llvm"
-                                                               : "obj")
+    llvm::errs() << "graphc: error: --target=tpu has no --emit="
+                 << (emit == EmitStage::Linalg ? "linalg"
+                     : emit == EmitStage::LLVM ? "llvm"
+                                               : "obj")
                  << " stage; use --emit=stablehlo to see each task's "
                     "StableHLO module\n";
     return kExitUsage;

@@ -125,11 +125,11 @@ struct ConvertDistToRuntimePass
     SmallVector<Attribute> inputs, outputs, vars;
     SmallVector<RankedTensorType> inputTypes, outputTypes, varTypes;
     for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
-      std::string name =
-          task::uniqueName(fn.getArgAttrOfType<StringAttr>(i, "graph.name"),
-                     "input" + std::to_string(i), names, /*isOutput=*/false);
-      FailureOr<RankedTensorType> type =
-          task::staticSignatureType(t.op, fn.getArgumentTypes()[i], "input", name);
+      std::string name = task::uniqueName(
+          fn.getArgAttrOfType<StringAttr>(i, "graph.name"),
+          "input" + std::to_string(i), names, /*isOutput=*/false);
+      FailureOr<RankedTensorType> type = task::staticSignatureType(
+          t.op, fn.getArgumentTypes()[i], "input", name);
       if (failed(type)) {
         return failure();
       }
@@ -143,10 +143,11 @@ struct ConvertDistToRuntimePass
       if (!given && outputNames && i < outputNames.size()) {
         given = dyn_cast<StringAttr>(outputNames[i]);
       }
-      std::string name = task::uniqueName(given, "output" + std::to_string(i), names,
-                                    /*isOutput=*/true);
-      FailureOr<RankedTensorType> type =
-          task::staticSignatureType(t.op, fn.getResultTypes()[i], "output", name);
+      std::string name =
+          task::uniqueName(given, "output" + std::to_string(i), names,
+                           /*isOutput=*/true);
+      FailureOr<RankedTensorType> type = task::staticSignatureType(
+          t.op, fn.getResultTypes()[i], "output", name);
       if (failed(type)) {
         return failure();
       }

@@ -271,7 +271,8 @@ std::string uniqueName(StringAttr given, StringRef fallback,
 
 /// The static tensor type of a signature entry; diagnoses anything else.
 FailureOr<RankedTensorType> staticSignatureType(Operation *where, Type type,
-                                       StringRef what, StringRef name) {
+                                                StringRef what,
+                                                StringRef name) {
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked || !ranked.hasStaticShape()) {
     return where->emitError()

@@ -74,9 +74,8 @@ variableSignature(graph::VariableOp v) {
     value = *init;
   }
   return std::make_pair(
-      *type, withVariableMarks(tensorEntry(v.getContext(), v.getSymName(),
-                                           *type, value),
-                               v));
+      *type, withVariableMarks(
+                 tensorEntry(v.getContext(), v.getSymName(), *type, value), v));
 }
 
 } // namespace graphc::task

@@ -36,7 +36,6 @@ namespace {
 
 using task::TaskSource;
 
-
 /// What the module-wide walk decided before any task is outlined.
 struct JobInfo {
   /// Rendezvous and collective keys -> channel ids, from 1, in the order the
@@ -278,8 +277,8 @@ struct ConvertGraphToStableHLOPass
         task::kTaskAttr,
         b.getDictionaryAttr(
             {b.getNamedAttr("job", b.getStringAttr(t.job)),
-             b.getNamedAttr("index", b.getI64IntegerAttr(
-                                         rewiring.active ? 0 : t.index)),
+             b.getNamedAttr("index",
+                            b.getI64IntegerAttr(rewiring.active ? 0 : t.index)),
              b.getNamedAttr("device", b.getStringAttr(t.device.str() +
                                                       "/device:TPU:0"))}));
     if (rewiring.active) {
@@ -288,8 +287,8 @@ struct ConvertGraphToStableHLOPass
       taskModule->setAttr("mhlo.num_partitions", b.getI32IntegerAttr(1));
     }
     b.setInsertionPointToStart(taskModule.getBody());
-    auto main = func::FuncOp::create(b, loc, "main",
-                                     b.getFunctionType(argTypes, {}));
+    auto main =
+        func::FuncOp::create(b, loc, "main", b.getFunctionType(argTypes, {}));
     Block *entryBlock = main.addEntryBlock();
     for (auto [i, name] : llvm::enumerate(argNames)) {
       main.setArgAttr(i, "graphc.name", b.getStringAttr(name));
@@ -309,8 +308,7 @@ struct ConvertGraphToStableHLOPass
     Value token;
     auto nextToken = [&]() {
       if (!token) {
-        token = shlo::AfterAllOp::create(b, loc,
-                                         shlo::TokenType::get(ctx),
+        token = shlo::AfterAllOp::create(b, loc, shlo::TokenType::get(ctx),
                                          ValueRange{});
       }
       return token;
@@ -344,7 +342,8 @@ struct ConvertGraphToStableHLOPass
     for (Operation &op : block) {
       if (op.hasTrait<OpTrait::IsTerminator>()) {
         for (auto [i, v] : llvm::enumerate(op.getOperands())) {
-          StringAttr given = fn.getResultAttrOfType<StringAttr>(i, "graph.name");
+          StringAttr given =
+              fn.getResultAttrOfType<StringAttr>(i, "graph.name");
           if (!given && outputNames && i < outputNames.size()) {
             given = dyn_cast<StringAttr>(outputNames[i]);
           }
@@ -372,8 +371,7 @@ struct ConvertGraphToStableHLOPass
         if (it == varIndex.end()) {
           return assign.emitOpError()
                  << "in task '" << t.name << "' assigns variable @"
-                 << assign.getVariable()
-                 << ", which lives on another task";
+                 << assign.getVariable() << ", which lives on another task";
         }
         unsigned i = it->second;
         Value value = castTo(mapping.lookup(assign.getValue()), varTypes[i]);
@@ -417,9 +415,8 @@ struct ConvertGraphToStableHLOPass
           continue;
         }
         recordChannel(recv.getKey());
-        runtimeChannels.push_back(channelEntry(recv.getKey(),
-                                               taskName(recv.getPeer()), false,
-                                               recv.getType()));
+        runtimeChannels.push_back(channelEntry(
+            recv.getKey(), taskName(recv.getPeer()), false, recv.getType()));
         auto r = shlo::RecvOp::create(
             b, recv.getLoc(),
             TypeRange{recv.getType(), shlo::TokenType::get(ctx)}, nextToken(),
@@ -430,8 +427,8 @@ struct ConvertGraphToStableHLOPass
       }
       if (auto reduce = dyn_cast<dist::AllReduceOp>(op)) {
         FailureOr<Value> v =
-            allReduce(b, reduce, mapping.lookup(reduce.getInput()), job,
-                      t.name, rewiring.active);
+            allReduce(b, reduce, mapping.lookup(reduce.getInput()), job, t.name,
+                      rewiring.active);
         if (failed(v)) {
           return failure();
         }
@@ -525,9 +522,9 @@ struct ConvertGraphToStableHLOPass
     for (auto d : reduce.getGroup().getAsRange<dist::DeviceAttr>()) {
       auto it = job.tasks.find(d.getTaskAttr());
       if (it == job.tasks.end()) {
-        return reduce.emitOpError() << "in task '" << taskName
-                                    << "' names group member " << d
-                                    << ", which is not a task of the job";
+        return reduce.emitOpError()
+               << "in task '" << taskName << "' names group member " << d
+               << ", which is not a task of the job";
       }
       members.push_back(it->second.second);
     }

@@ -33,7 +33,8 @@ Value scalarConstant(OpBuilder &b, Location loc, Type element, double value) {
                                   DenseElementsAttr::get(type, attr));
 }
 
-Value broadcastTo(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> shape) {
+Value broadcastTo(OpBuilder &b, Location loc, Value x,
+                  ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(x.getType());
   if (type.getShape() == shape) {
     return x;
@@ -99,8 +100,8 @@ double identityOf(Combiner c, Type element) {
     }
     bool isUnsigned = element.isUnsignedInteger();
     double lo = isUnsigned ? 0 : -std::ldexp(1.0, bits - 1);
-    double hi = isUnsigned ? std::ldexp(1.0, bits) - 1
-                           : std::ldexp(1.0, bits - 1) - 1;
+    double hi =
+        isUnsigned ? std::ldexp(1.0, bits) - 1 : std::ldexp(1.0, bits - 1) - 1;
     return max ? lo : hi;
   }
   }
@@ -123,14 +124,12 @@ struct Lowerer {
     return cast<RankedTensorType>(op->getResult(i).getType());
   }
 
-  template <typename OpT>
-  Value binary(Value lhs, Value rhs) {
+  template <typename OpT> Value binary(Value lhs, Value rhs) {
     return OpT::create(b, loc, lhs.getType(), lhs, rhs);
   }
 
   /// Both operands broadcast to the result's shape, then `OpT`.
-  template <typename OpT>
-  Value broadcastBinary(Value lhs, Value rhs) {
+  template <typename OpT> Value broadcastBinary(Value lhs, Value rhs) {
     ArrayRef<int64_t> shape = resultType().getShape();
     return binary<OpT>(broadcastTo(b, loc, lhs, shape),
                        broadcastTo(b, loc, rhs, shape));
@@ -138,7 +137,8 @@ struct Lowerer {
 
   Value splatLike(Value like, double value) {
     RankedTensorType t = typeOf(like);
-    return broadcastTo(b, loc, scalarConstant(b, loc, t.getElementType(), value),
+    return broadcastTo(b, loc,
+                       scalarConstant(b, loc, t.getElementType(), value),
                        t.getShape());
   }
 
@@ -209,8 +209,7 @@ struct Lowerer {
   // Elementwise
   //===--------------------------------------------------------------------===//
 
-  template <typename OpT>
-  FailureOr<Values> unary(ValueRange in) {
+  template <typename OpT> FailureOr<Values> unary(ValueRange in) {
     return Values{OpT::create(b, loc, in[0].getType(), in[0])};
   }
 
@@ -284,9 +283,10 @@ struct Lowerer {
 
   FailureOr<Values> leakyRelu(graph::LeakyReluOp l, ValueRange in) {
     Value x = in[0];
-    Value scaled = binary<shlo::MulOp>(
-        x, splatLike(x, l.getAlpha().convertToDouble()));
-    Value pos = compareValues(x, splatLike(x, 0), shlo::ComparisonDirection::GE);
+    Value scaled =
+        binary<shlo::MulOp>(x, splatLike(x, l.getAlpha().convertToDouble()));
+    Value pos =
+        compareValues(x, splatLike(x, 0), shlo::ComparisonDirection::GE);
     return Values{shlo::SelectOp::create(b, loc, x.getType(), pos, x, scaled)};
   }
 
@@ -350,8 +350,8 @@ struct Lowerer {
     return Values{reshape(dot, resultType().getShape())};
   }
 
-  static DenseIntElementsAttr padPairs(OpBuilder &b,
-                                       ArrayRef<std::pair<int64_t, int64_t>> p) {
+  static DenseIntElementsAttr
+  padPairs(OpBuilder &b, ArrayRef<std::pair<int64_t, int64_t>> p) {
     SmallVector<int64_t> flat;
     for (auto [lo, hi] : p) {
       flat.push_back(lo);
@@ -387,8 +387,8 @@ struct Lowerer {
     SmallVector<int64_t> spatial(n);
     std::iota(spatial.begin(), spatial.end(), 2);
     // NCHW input, OIHW kernel, NCHW output: graph's (ONNX's) layouts.
-    auto dn = shlo::ConvDimensionNumbersAttr::get(
-        b.getContext(), 0, 1, spatial, 1, 0, spatial, 0, 1, spatial);
+    auto dn = shlo::ConvDimensionNumbersAttr::get(b.getContext(), 0, 1, spatial,
+                                                  1, 0, spatial, 0, 1, spatial);
     Type e = resultType().getElementType();
     Value y = shlo::ConvolutionOp::create(
         b, loc, resultType(), convert(x, e), convert(w, e),
@@ -448,8 +448,7 @@ struct Lowerer {
           b, loc, TypeRange{resultType().clone(ve)}, ValueRange{v},
           ValueRange{scalarConstant(b, loc, ve, identityOf(comb, ve))},
           b.getDenseI64ArrayAttr(wd), b.getDenseI64ArrayAttr(ws),
-          DenseI64ArrayAttr(), b.getDenseI64ArrayAttr(wdil),
-          padPairs(b, pads));
+          DenseI64ArrayAttr(), b.getDenseI64ArrayAttr(wdil), padPairs(b, pads));
       buildReducerBody(b, loc, r.getBody(), ve, comb);
       return r.getResult(0);
     };
@@ -553,8 +552,8 @@ struct Lowerer {
     Value labels = in[1];
     if (ce.getSparse()) {
       Type it = typeOf(labels).getElementType();
-      Value classes = shlo::IotaOp::create(b, loc, RankedTensorType::get(shape, it),
-                                           b.getI64IntegerAttr(1));
+      Value classes = shlo::IotaOp::create(
+          b, loc, RankedTensorType::get(shape, it), b.getI64IntegerAttr(1));
       Value rows = shlo::BroadcastInDimOp::create(
           b, loc, RankedTensorType::get(shape, it), labels,
           b.getDenseI64ArrayAttr({0}));
@@ -679,8 +678,8 @@ struct Lowerer {
     int64_t axis = normAxis(g.getAxis(), xt.getRank());
     // Negative indices count from the end.
     Value size = splatLike(idx, xt.getDimSize(axis));
-    Value neg = compareValues(idx, splatLike(idx, 0),
-                              shlo::ComparisonDirection::LT);
+    Value neg =
+        compareValues(idx, splatLike(idx, 0), shlo::ComparisonDirection::LT);
     idx = shlo::SelectOp::create(b, loc, idx.getType(), neg,
                                  binary<shlo::AddOp>(idx, size), idx);
     SmallVector<int64_t> offsetDims, sliceSizes(xt.getShape());
@@ -709,8 +708,8 @@ struct Lowerer {
     }
     return llvm::TypeSwitch<Operation *, FailureOr<Values>>(op)
         .Case([&](graph::ConstantOp c) -> FailureOr<Values> {
-          return Values{shlo::ConstantOp::create(b, loc, resultType(),
-                                                 c.getValue())};
+          return Values{
+              shlo::ConstantOp::create(b, loc, resultType(), c.getValue())};
         })
         .Case([&](graph::IdentityOp) { return Values{in[0]}; })
         .Case([&](graph::NegOp) { return unary<shlo::NegOp>(in); })
@@ -804,8 +803,9 @@ struct Lowerer {
               return Values{reshape(in[0], resultType().getShape())};
             })
         .Case([&](graph::TransposeOp t) -> FailureOr<Values> {
-          return Values{shlo::TransposeOp::create(
-              b, loc, resultType(), in[0], b.getDenseI64ArrayAttr(t.getPerm()))};
+          return Values{
+              shlo::TransposeOp::create(b, loc, resultType(), in[0],
+                                        b.getDenseI64ArrayAttr(t.getPerm()))};
         })
         .Case([&](graph::BroadcastToOp) -> FailureOr<Values> {
           return Values{broadcastTo(b, loc, in[0], resultType().getShape())};
@@ -831,9 +831,8 @@ struct Lowerer {
 
 } // namespace
 
-FailureOr<SmallVector<Value>> lowerGraphOp(OpBuilder &b, Operation *op,
-                                           ValueRange operands,
-                                           StringRef task) {
+FailureOr<SmallVector<Value>>
+lowerGraphOp(OpBuilder &b, Operation *op, ValueRange operands, StringRef task) {
   Lowerer l{b, op, task, op->getLoc()};
   return l.run(operands);
 }

@@ -1,4 +1,5 @@
-//===- TaskSources.h - the task programs of a partitioned module -*- C++ -*-===//
+//===- TaskSources.h - the task programs of a partitioned module -*- C++
+//-*-===//
 //
 // What every target's task lowering starts from (convert-dist-to-runtime for
 // the CPU, graph-to-stablehlo for the TPU): the module's task programs and
