@@ -10,6 +10,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -19,6 +20,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <functional>
 
 using namespace mlir;
 
@@ -166,8 +169,23 @@ static void addSignatures(
   }
 }
 
-LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
-                             const BundleOptions &options) {
+namespace {
+/// How a target turns a task module into its library file.
+struct LibraryKind {
+  /// Appended to the task's name: `.so`, `.stablehlo.mlir`.
+  StringRef suffix;
+  /// The manifest's Task.target and Task.entry.
+  StringRef target;
+  StringRef entry;
+  std::function<LogicalResult(ModuleOp, StringRef path)> write;
+};
+} // namespace
+
+/// The bundle of any target: one library per task module (`kind`), the
+/// weights files and the manifest.
+static LogicalResult writeBundle(ModuleOp module, StringRef dir,
+                                 const BundleOptions &options,
+                                 const LibraryKind &kind) {
   Location loc = module.getLoc();
   auto tasks = taskModules(module);
   if (failed(tasks)) {
@@ -183,32 +201,14 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
     return std::string(p);
   };
 
-  // The cuda tasks' glue object, written once for the linker.
-  llvm::SmallString<128> gluePath;
-  std::optional<llvm::FileRemover> removeGlue;
-
   std::vector<std::string> files;
   // Identical initial values share one weights file (replicas' copies of a
   // variable, tied weights).
   llvm::StringMap<std::string> fileOfBytes;
   std::vector<std::vector<std::string>> weightFiles;
   for (auto &[m, info] : *tasks) {
-    std::string library = info.name + ".so";
-    LinkOptions link = options.link;
-    bool openmp = options.openmp;
-    if (taskTarget(m) == "cuda") {
-      if (gluePath.empty()) {
-        if (failed(writeGlueObject(loc, gluePath))) {
-          return failure();
-        }
-        removeGlue.emplace(gluePath);
-      }
-      link.objects.push_back(gluePath.str().str());
-      // The host side of a cuda task is sequential: no libomp.
-      openmp = false;
-    }
-    if (failed(
-            emitSharedObject(m, openmp, options.target, path(library), link))) {
+    std::string library = info.name + kind.suffix.str();
+    if (failed(kind.write(m, path(library)))) {
       return failure();
     }
     files.push_back(library);
@@ -243,14 +243,17 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
     task->set_name(info.name);
     task->set_job(info.job);
     task->set_index(info.index);
-    task->set_library(info.name + ".so");
-    std::string target = taskTarget(entry.first);
+    task->set_library(info.name + kind.suffix.str());
+    // The cpu writer also writes cuda tasks (a .so each): the task module
+    // says which it is.
+    std::string target =
+        kind.target == "cpu" ? taskTarget(entry.first) : kind.target.str();
     task->set_target(target);
     task->set_device(target == "cuda"
                          ? "/job:" + info.job + "/task:" +
                                std::to_string(info.index) + "/device:GPU:0"
                          : info.device);
-    task->set_entry(GRAPHRT_TASK_DESCRIPTOR_SYMBOL);
+    task->set_entry(kind.entry.str());
     addSignatures(task->mutable_inputs(), info.inputs);
     addSignatures(task->mutable_outputs(), info.outputs);
     addSignatures(task->mutable_variables(), info.variables, weightFiles[t]);
@@ -306,6 +309,57 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
   }
   return writeFile(loc, path("manifest.json"),
                    graphrt::printManifestJson(manifest));
+}
+
+LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
+                             const BundleOptions &options) {
+  // The cuda tasks' glue object, written once for the linker.
+  llvm::SmallString<128> gluePath;
+  std::optional<llvm::FileRemover> removeGlue;
+  auto write = [&](ModuleOp m, StringRef file) -> LogicalResult {
+    LinkOptions link = options.link;
+    bool openmp = options.openmp;
+    if (taskTarget(m) == "cuda") {
+      if (gluePath.empty()) {
+        if (failed(writeGlueObject(m.getLoc(), gluePath))) {
+          return failure();
+        }
+        removeGlue.emplace(gluePath);
+      }
+      link.objects.push_back(gluePath.str().str());
+      // The host side of a cuda task is sequential: no libomp.
+      openmp = false;
+    }
+    return emitSharedObject(m, openmp, options.target, file, link);
+  };
+  return writeBundle(module, dir, options,
+                     {".so", "cpu", GRAPHRT_TASK_DESCRIPTOR_SYMBOL, write});
+}
+
+void printStablehloTask(ModuleOp task, llvm::raw_ostream &os) {
+  // The graphrt.* attributes are the manifest's business (and hold the
+  // variables' initial values): the file carries the program only.
+  OwningOpRef<ModuleOp> copy = cast<ModuleOp>(task->clone());
+  for (NamedAttribute attr :
+       llvm::to_vector(copy->getOperation()->getAttrs())) {
+    if (attr.getName().getValue().starts_with("graphrt.")) {
+      copy->getOperation()->removeAttr(attr.getName());
+    }
+  }
+  copy->print(os);
+  os << "\n";
+}
+
+LogicalResult writeStablehloBundle(ModuleOp module, StringRef dir,
+                                   const BundleOptions &options) {
+  return writeBundle(module, dir, options,
+                     {".stablehlo.mlir", "stablehlo", "main",
+                      [&](ModuleOp m, StringRef file) -> LogicalResult {
+                        std::string text;
+                        llvm::raw_string_ostream os(text);
+                        printStablehloTask(m, os);
+                        return writeFile(m.getLoc(), file, text);
+                      }});
 }
 
 LogicalResult writeTaskObject(ModuleOp module, const BundleOptions &options,

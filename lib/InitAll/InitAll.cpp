@@ -10,6 +10,7 @@
 #include "dist/DistDialect.h"
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
+#include "stablehlo/StablehloDialect.h"
 #include "graphc/Pipelines/CpuCodegen.h"
 #include "graphc/Pipelines/CudaCodegen.h"
 #include "graphc/Pipelines/GraphcPipelines.h"
@@ -23,6 +24,7 @@
 
 void graphc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<graph::GraphDialect, dist::DistDialect,
+                  stablehlo::StablehloDialect,
                   mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::tensor::TensorDialect, mlir::scf::SCFDialect>();
 }

@@ -139,9 +139,12 @@ std::string checkTasks(const manifest::Manifest &m,
     if (!paths.count(t.library())) {
       return where + ": library '" + t.library() + "' is not listed in files";
     }
-    if (!t.entry().empty() && t.entry() != GRAPHRT_TASK_DESCRIPTOR_SYMBOL) {
-      return where + ": entry '" + t.entry() + "' is not " +
-             GRAPHRT_TASK_DESCRIPTOR_SYMBOL;
+    // A shared object exports the descriptor; a StableHLO module's entry
+    // is its function @main.
+    const char *entry =
+        t.target() == "stablehlo" ? "main" : GRAPHRT_TASK_DESCRIPTOR_SYMBOL;
+    if (!t.entry().empty() && t.entry() != entry) {
+      return where + ": entry '" + t.entry() + "' is not " + entry;
     }
     // Inputs and outputs share one namespace across the job: graph-run feeds
     // and writes them by name.

@@ -133,6 +133,10 @@ TEST(Manifest, ValidationErrors) {
       {"graphrt_task_descriptor_v1\"", "graphrt_task_descriptor_v9\"",
        "task 'a': entry 'graphrt_task_descriptor_v9' is not "
        "graphrt_task_descriptor_v1"},
+      // A StableHLO module's entry is its @main, not the descriptor.
+      {"\"library\": \"a.so\",\n     \"entry\"",
+       "\"library\": \"a.so\", \"target\": \"stablehlo\",\n     \"entry\"",
+       "task 'a': entry 'graphrt_task_descriptor_v1' is not main"},
       {"\"dtype\": \"f32\", \"shape\": [2, 3]",
        "\"dtype\": \"f33\", \"shape\": [2, 3]",
        "task 'a': input 'x': unknown dtype 'f33'"},

@@ -42,12 +42,14 @@ namespace cl = llvm::cl;
 namespace {
 
 // Dot is the dist stage drawn as Graphviz; it sits right after Dist.
+// Stablehlo is the TPU target's stage after Dist (instead of Linalg..Obj).
 // Gpu and Ptx exist for --target=cuda only, between linalg and llvm.
 enum class EmitStage {
   Import,
   Graph,
   Dist,
   Dot,
+  Stablehlo,
   Linalg,
   Gpu,
   Ptx,
@@ -55,7 +57,7 @@ enum class EmitStage {
   Obj,
   Job
 };
-enum class Target { Cpu, Cuda };
+enum class Target { Cpu, Cuda, Stablehlo };
 
 cl::OptionCategory graphcCategory("graphc options");
 
@@ -84,6 +86,9 @@ cl::opt<EmitStage> emit(
                clEnumValN(EmitStage::Dot, "dot",
                           "the partitioned job as a Graphviz graph: tasks "
                           "as clusters, cut edges labelled with bytes"),
+               clEnumValN(EmitStage::Stablehlo, "stablehlo",
+                          "--target=tpu: each task's StableHLO module, @main "
+                          "over inputs and variables (graph-to-stablehlo)"),
                clEnumValN(EmitStage::Linalg, "linalg",
                           "one nested module per task: graphc_task_run over "
                           "memrefs, linalg on tensors, communication as "
@@ -103,16 +108,18 @@ cl::opt<EmitStage> emit(
                           "a job bundle directory (manifest.json, one .so "
                           "per task, weights)")),
     cl::cat(graphcCategory));
-cl::opt<Target> target("target", cl::desc("Target of the compiled job"),
-                       cl::init(Target::Cpu),
-                       cl::values(clEnumValN(Target::Cpu, "cpu",
-                                             "the host CPU (OpenMP threads)"),
-                                  clEnumValN(Target::Cuda, "cuda",
-                                             "NVIDIA GPUs: sm_90 kernels, "
-                                             "cuBLASLt GEMMs, through the "
-                                             "runtime's GPU services "
-                                             "(docs/user/gpu.md)")),
-                       cl::cat(graphcCategory));
+cl::opt<Target> target(
+    "target", cl::desc("Target of the compiled job"), cl::init(Target::Cpu),
+    cl::values(clEnumValN(Target::Cpu, "cpu", "the host CPU (OpenMP threads)"),
+               clEnumValN(Target::Cuda, "cuda",
+                          "NVIDIA GPUs: sm_90 kernels, cuBLASLt GEMMs, "
+                          "through the runtime's GPU services "
+                          "(docs/user/gpu.md)"),
+               clEnumValN(Target::Stablehlo, "tpu",
+                          "StableHLO modules for XLA/PJRT "
+                          "(TPU; any PJRT plugin)"),
+               clEnumValN(Target::Stablehlo, "stablehlo", "alias of tpu")),
+    cl::cat(graphcCategory));
 cl::opt<int64_t> weightsThreshold(
     "weights-threshold",
     cl::desc("Constants of at least this many bytes become runtime-owned "
@@ -471,6 +478,16 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     }
     graphc::buildDistPipeline(pm, distOptions);
   }
+  if (target == Target::Stablehlo) {
+    if (stage >= EmitStage::Stablehlo) {
+      graphc::ConvertGraphToStableHLOOptions toStablehlo;
+      toStablehlo.entry = entryName;
+      // --replicas alone: identical replicas, one SPMD program.
+      toStablehlo.spmd = replicas > 1 && strategyFromFlags() == "replicas";
+      pm.addPass(graphc::createConvertGraphToStableHLO(toStablehlo));
+    }
+    return pm.run(module);
+  }
   if (stage >= EmitStage::Linalg) {
     graphc::TaskLoweringOptions lowering;
     lowering.entry = entryName;
@@ -540,8 +557,40 @@ static int reportOn(ModuleOp module,
 
 /// --emit=job: the bundle directory -o names.
 static int writeJob(ModuleOp module) {
+  if (target == Target::Stablehlo) {
+    return failed(graphc::writeStablehloBundle(module, outputFilename,
+                                               bundleOptions()))
+               ? kExitFailed
+               : 0;
+  }
   if (failed(graphc::writeJobBundle(module, outputFilename, bundleOptions()))) {
     return kExitFailed;
+  }
+  return 0;
+}
+
+/// --target against --emit: the CPU stages (linalg, llvm, obj) do not exist
+/// for the TPU target, nor stablehlo for the CPU one. --emit=stablehlo
+/// alone picks the TPU target. Non-zero on a mistake.
+static int checkTargetFlags() {
+  bool cpuStage = emit == EmitStage::Linalg || emit == EmitStage::LLVM ||
+                  emit == EmitStage::Obj;
+  if (emit == EmitStage::Stablehlo && !target.getNumOccurrences()) {
+    target = Target::Stablehlo;
+  }
+  if (target == Target::Stablehlo && cpuStage) {
+    llvm::errs() << "graphc: error: --target=tpu has no --emit="
+                 << (emit == EmitStage::Linalg ? "linalg"
+                     : emit == EmitStage::LLVM ? "llvm"
+                                               : "obj")
+                 << " stage; use --emit=stablehlo to see each task's "
+                    "StableHLO module\n";
+    return kExitUsage;
+  }
+  if (target != Target::Stablehlo && emit == EmitStage::Stablehlo) {
+    llvm::errs() << "graphc: error: --emit=stablehlo needs --target=tpu (or "
+                    "stablehlo)\n";
+    return kExitUsage;
   }
   return 0;
 }
@@ -698,6 +747,9 @@ int main(int argc, char **argv) {
     return status;
   }
   if (int status = checkStrategyFlags()) {
+    return status;
+  }
+  if (int status = checkTargetFlags()) {
     return status;
   }
   graphc::registerAutoPlacementStrategy();
@@ -921,6 +973,17 @@ int main(int argc, char **argv) {
     if (failed(
             graphc::writeTaskObject(*module, bundleOptions(), output->os()))) {
       return kExitFailed;
+    }
+  } else if (emit == EmitStage::Stablehlo) {
+    // Each task's module as its bundle file holds it, split like
+    // `graph-opt --split-input-file` reads them.
+    bool first = true;
+    for (auto task : module->getOps<ModuleOp>()) {
+      if (!first) {
+        output->os() << "// -----\n";
+      }
+      graphc::printStablehloTask(task, output->os());
+      first = false;
     }
   } else {
     module->print(output->os());

@@ -49,6 +49,18 @@ void registerTaskCompilation(mlir::DialectRegistry &registry);
 mlir::LogicalResult writeJobBundle(mlir::ModuleOp module, llvm::StringRef dir,
                                    const BundleOptions &options);
 
+/// The TPU target's bundle (docs/design/stablehlo.md): from a module after
+/// `graph-to-stablehlo`, `<task>.stablehlo.mlir` per task module (its
+/// program, `@main`), the weights files and manifest.json with
+/// `target: "stablehlo"` and `entry: "main"`.
+mlir::LogicalResult writeStablehloBundle(mlir::ModuleOp module,
+                                         llvm::StringRef dir,
+                                         const BundleOptions &options);
+
+/// Prints a StableHLO task module as its bundle file holds it: without the
+/// graphrt.* signature attributes.
+void printStablehloTask(mlir::ModuleOp task, llvm::raw_ostream &os);
+
 /// `--emit=obj`: the object file of the module's one task module. A job of
 /// several tasks is refused with an error that lists them and names
 /// `--emit=job` (one .so per task) and `--emit=llvm`.

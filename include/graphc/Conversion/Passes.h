@@ -6,6 +6,7 @@
 
 #include "dist/DistDialect.h"
 #include "graph/GraphDialect.h"
+#include "stablehlo/StablehloDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

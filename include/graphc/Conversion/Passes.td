@@ -135,4 +135,58 @@ def GraphrtTaskDescriptor : Pass<"graphrt-task-descriptor", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def ConvertGraphToStableHLO : Pass<"graph-to-stablehlo", "mlir::ModuleOp"> {
+  let summary = "Turn each dist.task into a StableHLO module for XLA/PJRT";
+  let description = [{
+    The TPU target (`graphc --target=tpu`, docs/design/stablehlo.md). Each
+    `dist.task @TASK` (a module without any: the function `entry`, as task
+    `main`) becomes a nested `builtin.module @TASK` holding one
+    `func.func @main(inputs..., variables...) -> (outputs..., updated
+    variables...)` of `stablehlo` ops; arguments and results carry their
+    names as `graphc.name`, and the module the task's signature as the
+    `graphrt.*` attributes the bundle writer reads (as
+    `convert-dist-to-runtime` does for the CPU).
+
+    **Ops.** Elementwise math with numpy broadcasting made explicit
+    (`broadcast_in_dim`), `graph.matmul` as `dot_general` (batched,
+    transposed, broadcast batch dimensions), `graph.conv` as `convolution`
+    (strides, padding, dilations, groups, bias), `graph.pool` as
+    `reduce_window` (max; average dividing by the window or by the count of
+    unpadded elements), `graph.reduce` as `reduce` with a region, softmax,
+    log-softmax, batch and layer normalization decomposed, data movement
+    (reshape, squeeze, transpose, broadcast, concat, slice, pad, gather),
+    constants, casts, compare, select, clamp and SGD updates. Variables
+    read the value they hold at that point of the step; an assignment
+    makes the value returned for it.
+
+    **Communication.** `dist.send`/`dist.recv` become `stablehlo.send`/
+    `stablehlo.recv` threaded on one token, with one channel id per
+    rendezvous key (ids from 1 in the order keys first appear in the
+    module, so both ends agree); `dist.all_reduce` becomes
+    `stablehlo.all_reduce` with `replica_groups` (the members' task
+    positions) and a channel per key. The module records `graphc.channels`
+    (`{key, handle}`).
+
+    **Replicas.** With `spmd` (graphc: `--replicas N` alone) a job of N
+    identical replica tasks becomes one module `@replica` with
+    `mhlo.num_replicas = N` and `mhlo.num_partitions = 1`: the program of
+    the last replica, whose batch slice and results travel as its own
+    inputs and outputs (each replica gets its shard), its gradient
+    all-reduces over all replicas.
+
+    **Failure.** An op with no StableHLO lowering, a dynamic shape or an
+    unsupported attribute is an error naming the op and the task.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The entry function of a module without dist.task ops">,
+    Option<"spmd", "spmd", "bool", /*default=*/"false",
+           "Make a job of identical replicas one SPMD module">,
+  ];
+  let dependentDialects = [
+    "mlir::func::FuncDialect",
+    "graphc::stablehlo::StablehloDialect",
+  ];
+}
+
 #endif // GRAPHC_CONVERSION_PASSES_TD

@@ -10,6 +10,7 @@
 
 #include "Communication.h"
 #include "graphc/Conversion/DistToRuntime/TaskAttrs.h"
+#include "graphc/Conversion/DistToRuntime/TaskSources.h"
 #include "graphc/Conversion/Passes.h"
 
 #include "dist/DistOps.h"
@@ -35,50 +36,7 @@ using namespace mlir;
 namespace graphc {
 namespace {
 
-/// A task program, from a `dist.task` or (a module without any) the entry
-/// function: what outlining needs of either.
-struct TaskSource {
-  Operation *op;
-  std::string name;
-  std::string job;
-  int64_t index;
-  /// `/job:J/task:I`, to match variables' `dist.device`.
-  dist::DeviceAttr device;
-  FunctionOpInterface fn;
-};
-
-/// A name for the manifest from a `graph.name` (or `fallback`), unique in
-/// the job. graph-run writes DIR/<output>.npy: no '/' in an output's name.
-std::string uniqueName(StringAttr given, StringRef fallback,
-                       llvm::StringSet<> &taken, bool isOutput) {
-  std::string base = given && !given.getValue().empty() ? given.getValue().str()
-                                                        : fallback.str();
-  if (isOutput) {
-    std::replace(base.begin(), base.end(), '/', '_');
-  }
-  std::string name = base;
-  for (int i = 1; !taken.insert(name).second; ++i) {
-    name = base + "_" + std::to_string(i);
-  }
-  return name;
-}
-
-/// The static tensor type of a signature entry; diagnoses anything else.
-FailureOr<RankedTensorType> staticType(Operation *where, Type type,
-                                       StringRef what, StringRef name) {
-  auto ranked = dyn_cast<RankedTensorType>(type);
-  if (!ranked || !ranked.hasStaticShape()) {
-    return where->emitError()
-           << what << " '" << name << "' has type " << type
-           << "; a task needs static shapes (fix them with --input-shape)";
-  }
-  if (task::manifestDType(ranked.getElementType()).empty()) {
-    return where->emitError()
-           << what << " '" << name << "' has element type "
-           << ranked.getElementType() << ", which the runtime has no dtype for";
-  }
-  return ranked;
-}
+using task::TaskSource;
 
 MemRefType memrefOf(RankedTensorType t) {
   return MemRefType::get(t.getShape(), t.getElementType());
@@ -90,35 +48,20 @@ struct ConvertDistToRuntimePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *ctx = &getContext();
     if (module.lookupSymbol(task::kRunFunction)) {
       module.emitError() << "symbol '" << task::kRunFunction
                          << "' is reserved for the task entry";
       return signalPassFailure();
     }
 
-    SmallVector<TaskSource> tasks;
-    for (auto op : module.getOps<dist::TaskOp>()) {
-      dist::DeviceAttr device = op.getDevice().getTaskAttr();
-      tasks.push_back({op, op.getSymName().str(), device.getJob().str(),
-                       device.getTask().value_or(0), device,
-                       cast<FunctionOpInterface>(op.getOperation())});
+    FailureOr<SmallVector<TaskSource>> sources =
+        task::collectTaskSources(module, entry);
+    if (failed(sources)) {
+      return signalPassFailure();
     }
-    func::FuncOp entryFn;
-    if (tasks.empty()) {
-      entryFn = module.lookupSymbol<func::FuncOp>(entry);
-      if (!entryFn || entryFn.isExternal()) {
-        module.emitError() << "no dist.task and no entry function '" << entry
-                           << "' with a body; give the entry with entry=NAME "
-                              "(graphc: --entry)";
-        return signalPassFailure();
-      }
-      dist::DeviceSpec spec;
-      spec.job = "worker";
-      spec.task = 0;
-      tasks.push_back({entryFn, "main", "worker", 0,
-                       dist::DeviceAttr::get(ctx, spec), entryFn});
-    }
+    SmallVector<TaskSource> &tasks = *sources;
+    // The entry function is the task, not a helper.
+    auto entryFn = dyn_cast<func::FuncOp>(tasks.front().op);
 
     // Peers and group members are named by their task's symbol.
     TaskNames taskNames;
@@ -133,19 +76,11 @@ struct ConvertDistToRuntimePass
     for (graph::VariableOp v : variables) {
       variableByName[v.getSymName()] = v;
     }
-    auto homeOf = [&](graph::VariableOp v) -> FailureOr<dist::DeviceAttr> {
-      if (auto device = v->getAttrOfType<dist::DeviceAttr>("dist.device")) {
-        return device.getTaskAttr();
-      }
-      // Without placement there is one task, and the variable is its.
-      if (tasks.size() == 1) {
-        return tasks.front().device;
-      }
-      return v.emitError() << "graph.variable @" << v.getSymName()
-                           << " has no dist.device, and the module has "
-                           << tasks.size()
-                           << " tasks; run dist-place to home it on one";
-    };
+    FailureOr<SmallVector<SmallVector<graph::VariableOp>>> owned =
+        task::variablesByTask(module, tasks);
+    if (failed(owned)) {
+      return signalPassFailure();
+    }
 
     // The functions task bodies may call are copied into each task module.
     SmallVector<func::FuncOp> helpers;
@@ -156,17 +91,7 @@ struct ConvertDistToRuntimePass
     }
 
     llvm::StringSet<> names;
-    for (TaskSource &t : tasks) {
-      SmallVector<graph::VariableOp> own;
-      for (graph::VariableOp v : variables) {
-        FailureOr<dist::DeviceAttr> home = homeOf(v);
-        if (failed(home)) {
-          return signalPassFailure();
-        }
-        if (*home == t.device) {
-          own.push_back(v);
-        }
-      }
+    for (auto [t, own] : llvm::zip(tasks, *owned)) {
       if (failed(outline(t, own, variableByName, helpers, names, taskNames))) {
         return signalPassFailure();
       }
@@ -200,11 +125,11 @@ struct ConvertDistToRuntimePass
     SmallVector<Attribute> inputs, outputs, vars;
     SmallVector<RankedTensorType> inputTypes, outputTypes, varTypes;
     for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
-      std::string name =
-          uniqueName(fn.getArgAttrOfType<StringAttr>(i, "graph.name"),
-                     "input" + std::to_string(i), names, /*isOutput=*/false);
-      FailureOr<RankedTensorType> type =
-          staticType(t.op, fn.getArgumentTypes()[i], "input", name);
+      std::string name = task::uniqueName(
+          fn.getArgAttrOfType<StringAttr>(i, "graph.name"),
+          "input" + std::to_string(i), names, /*isOutput=*/false);
+      FailureOr<RankedTensorType> type = task::staticSignatureType(
+          t.op, fn.getArgumentTypes()[i], "input", name);
       if (failed(type)) {
         return failure();
       }
@@ -226,10 +151,11 @@ struct ConvertDistToRuntimePass
       if (!given && outputNames && i < outputNames.size()) {
         given = dyn_cast<StringAttr>(outputNames[i]);
       }
-      std::string name = uniqueName(given, "output" + std::to_string(i), names,
-                                    /*isOutput=*/true);
-      FailureOr<RankedTensorType> type =
-          staticType(t.op, fn.getResultTypes()[i], "output", name);
+      std::string name =
+          task::uniqueName(given, "output" + std::to_string(i), names,
+                           /*isOutput=*/true);
+      FailureOr<RankedTensorType> type = task::staticSignatureType(
+          t.op, fn.getResultTypes()[i], "output", name);
       if (failed(type)) {
         return failure();
       }
@@ -240,19 +166,13 @@ struct ConvertDistToRuntimePass
     }
     llvm::StringMap<unsigned> varIndex;
     for (graph::VariableOp v : own) {
-      FailureOr<RankedTensorType> type =
-          staticType(v, v.getType(), "variable", v.getSymName());
-      if (failed(type)) {
+      auto signature = task::variableSignature(v);
+      if (failed(signature)) {
         return failure();
       }
       varIndex[v.getSymName()] = varTypes.size();
-      varTypes.push_back(*type);
-      ElementsAttr value;
-      if (std::optional<ElementsAttr> init = v.getInitialValue()) {
-        value = *init;
-      }
-      vars.push_back(task::withVariableMarks(
-          task::tensorEntry(ctx, v.getSymName(), *type, value), v));
+      varTypes.push_back(signature->first);
+      vars.push_back(signature->second);
     }
 
     // --- The task module ----------------------------------------------------

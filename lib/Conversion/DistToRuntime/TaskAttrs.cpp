@@ -258,4 +258,38 @@ FailureOr<TaskInfo> readTask(ModuleOp module) {
   return info;
 }
 
+/// A name for the manifest from a `graph.name` (or `fallback`), unique in
+/// the job. graph-run writes DIR/<output>.npy: no '/' in an output's name.
+std::string uniqueName(StringAttr given, StringRef fallback,
+                       llvm::StringSet<> &taken, bool isOutput) {
+  std::string base = given && !given.getValue().empty() ? given.getValue().str()
+                                                        : fallback.str();
+  if (isOutput) {
+    std::replace(base.begin(), base.end(), '/', '_');
+  }
+  std::string name = base;
+  for (int i = 1; !taken.insert(name).second; ++i) {
+    name = base + "_" + std::to_string(i);
+  }
+  return name;
+}
+
+/// The static tensor type of a signature entry; diagnoses anything else.
+FailureOr<RankedTensorType> staticSignatureType(Operation *where, Type type,
+                                                StringRef what,
+                                                StringRef name) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked || !ranked.hasStaticShape()) {
+    return where->emitError()
+           << what << " '" << name << "' has type " << type
+           << "; a task needs static shapes (fix them with --input-shape)";
+  }
+  if (manifestDType(ranked.getElementType()).empty()) {
+    return where->emitError()
+           << what << " '" << name << "' has element type "
+           << ranked.getElementType() << ", which the runtime has no dtype for";
+  }
+  return ranked;
+}
+
 } // namespace graphc::task

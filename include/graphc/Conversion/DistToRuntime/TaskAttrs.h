@@ -30,6 +30,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <optional>
 #include <string>
 
@@ -111,6 +113,19 @@ mlir::DictionaryAttr tensorEntry(mlir::MLIRContext *ctx, llvm::StringRef name,
 /// graph.replica_of / graph.slot_of, when it has them.
 mlir::DictionaryAttr withVariableMarks(mlir::DictionaryAttr entry,
                                        mlir::Operation *var);
+
+/// A name for the manifest from a `graph.name` (or `fallback`), unique in
+/// the job (`taken` collects them); an output's has no '/', since graph-run
+/// writes DIR/<output>.npy.
+std::string uniqueName(mlir::StringAttr given, llvm::StringRef fallback,
+                       llvm::StringSet<> &taken, bool isOutput);
+
+/// The static tensor type of a task's input, output or variable (`what`
+/// `name`); diagnoses at `where` a dynamic shape or an element type the
+/// runtime has no dtype for.
+mlir::FailureOr<mlir::RankedTensorType>
+staticSignatureType(mlir::Operation *where, mlir::Type type,
+                    llvm::StringRef what, llvm::StringRef name);
 
 /// True for a nested module that `dist-outline-tasks` made.
 bool isTaskModule(mlir::Operation *op);
