@@ -36,7 +36,9 @@ for tool in "${tools[@]}"; do
          "(scripts/build.sh, or BUILD_DIR=...)" >&2
     exit 1
   fi
-  if ! readelf -d "$build/bin/$tool" | grep -q 'RPATH.*\$ORIGIN/lib'; then
+  # Not `readelf | grep -q`: under pipefail, grep quitting at the first match
+  # can fail the pipeline with readelf's SIGPIPE.
+  if ! grep -q 'RPATH.*\$ORIGIN/lib' <(readelf -d "$build/bin/$tool"); then
     echo "pack-runtime: error: $build/bin/$tool has no \$ORIGIN/lib RPATH;" \
          "rebuild it with this checkout's runtime/CMakeLists.txt" >&2
     exit 1
