@@ -10,11 +10,11 @@
 #include "dist/DistDialect.h"
 #include "graph/GraphDialect.h"
 #include "graph/Passes.h"
-#include "stablehlo/StablehloDialect.h"
 #include "graphc/Pipelines/CpuCodegen.h"
 #include "graphc/Pipelines/CudaCodegen.h"
 #include "graphc/Pipelines/GraphcPipelines.h"
 #include "graphc/Transforms/Passes.h"
+#include "stablehlo/StablehloDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,9 +24,9 @@
 
 void graphc::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<graph::GraphDialect, dist::DistDialect,
-                  stablehlo::StablehloDialect,
-                  mlir::func::FuncDialect, mlir::arith::ArithDialect,
-                  mlir::tensor::TensorDialect, mlir::scf::SCFDialect>();
+                  stablehlo::StablehloDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
+                  mlir::scf::SCFDialect>();
 }
 
 void graphc::registerAllPasses() {

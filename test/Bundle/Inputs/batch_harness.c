@@ -1,4 +1,5 @@
-/* batch_harness.c: calls a dynamic-batch task's step with an input batch and an output batch given on the command line. */
+/* batch_harness.c: calls a dynamic-batch task's step with an input batch and an
+ * output batch given on the command line. */
 /* Usage: batch_harness TASK.so IN_BATCH OUT_BATCH. Every input and output
  * of the task is batched (-1 in dimension 0) or static; the batched ones get
  * IN_BATCH (inputs) or OUT_BATCH (outputs) samples of zeros. Prints "ok" or
@@ -15,8 +16,7 @@ static char message[512];
 
 static graphrt_status_t statusCreate(graphrt_status_code_t code,
                                      const char *m) {
-  snprintf(message, sizeof(message), "status %d: %s", (int)code,
-           m ? m : "");
+  snprintf(message, sizeof(message), "status %d: %s", (int)code, m ? m : "");
   return (graphrt_status_t)message;
 }
 
