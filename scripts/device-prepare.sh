@@ -6,9 +6,12 @@
 # build/device-pack/runtime: the runtime pack (scripts/pack-runtime.sh) with
 # graphrt-gpu-bench, and jobs/ (the 2-task cuda exchange job). Then each
 # target's scripts/device/<target>-prepare.sh, called with the pack folder
-# as $1 (and $BUILD_DIR, $DEVICE_PACK set), writes its own subfolder. The
+# subfolder as $1 (and $BUILD_DIR, $DEVICE_PACK set), writes it. The
 # folder travels with the run tool's `carry`, 64 MiB at most: this fails
-# above 60 MiB.
+# above 60 MiB. Everything does not fit at once (ResNet-18's fp32 weights
+# alone are 45 MB): pick parts per device run with DEVICE_PARTS, e.g.
+#   DEVICE_PARTS=stablehlo bash scripts/device-prepare.sh
+#   DEVICE_PARTS=cuda CUDA_PREPARE_ARGS=--no-resnet bash scripts/device-prepare.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export BUILD_DIR="${BUILD_DIR:-$root/build}"
@@ -23,10 +26,19 @@ bash "$root/scripts/pack-runtime.sh" "$DEVICE_PACK/runtime"
 /usr/bin/python3 "$root/scripts/device/runtime_tools.py" exchange-bundle \
   "$DEVICE_PACK/runtime/jobs" "$BUILD_DIR/lib"
 
+# DEVICE_PARTS picks the targets (default: all); <PART>_PREPARE_ARGS are
+# passed to that part's script (STABLEHLO_PREPARE_ARGS=--no-resnet).
 for prep in "$root"/scripts/device/*-prepare.sh; do
   [ -f "$prep" ] || continue
-  echo "device-prepare: $(basename "$prep")"
-  bash "$prep" "$DEVICE_PACK"
+  part=$(basename "$prep" -prepare.sh)
+  if [ -n "${DEVICE_PARTS:-}" ] && [[ " $DEVICE_PARTS " != *" $part "* ]]; then
+    echo "device-prepare: $part left out (DEVICE_PARTS=$DEVICE_PARTS)"
+    continue
+  fi
+  args_var="$(echo "$part" | tr 'a-z-' 'A-Z_')_PREPARE_ARGS"
+  read -ra part_args <<<"${!args_var:-}"
+  echo "device-prepare: $(basename "$prep") ${part_args[*]}"
+  bash "$prep" "$DEVICE_PACK/$part" "${part_args[@]}"
 done
 ls "$root"/scripts/device/*-prepare.sh > /dev/null 2>&1 ||
   echo "device-prepare: no scripts/device/*-prepare.sh: the pack holds the runtime's checks only"

@@ -2,7 +2,8 @@
 # cuda-prepare.sh: compiles the cuda target's device-check cases here (no GPU
 # needed) into one folder the GPU machine runs from.
 #
-#   scripts/device/cuda-prepare.sh [OUT]     (default build/device-pack/cuda)
+#   scripts/device/cuda-prepare.sh [OUT] [--no-resnet]
+#                                     (default OUT build/device-pack/cuda)
 #
 # OUT/cases.txt has one case a line, fields separated by single spaces:
 #   BUNDLE INPUTS REFERENCE RTOL
@@ -28,6 +29,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 bin="$build/bin"
 out="${1:-$build/device-pack/cuda}"
+resnet_cases=1
+[ "${2:-}" = --no-resnet ] && resnet_cases=0
 shared="$root/../shared/testdata"
 py=/usr/bin/python3
 node_limit="${NODE_LIMIT:-300}"
@@ -87,7 +90,8 @@ add_case mnist-8 "$mnist/model.onnx" "Input3=inputs/mnist-input.pb" 1e-3
 
 # ResNet-50's graph at batch 1 and 32.
 resnet="$shared/onnx-backend/light/light_resnet50.onnx"
-for batch in 1 32; do
+[ $resnet_cases -eq 1 ] || echo "cuda-prepare: skip resnet50 (--no-resnet)" >&2
+for batch in $([ $resnet_cases -eq 1 ] && echo 1 32); do
   random_input "$out/inputs/resnet50-b$batch.npy" "${batch}x3x224x224"
   add_case "resnet50-b$batch" "$resnet" \
     "gpu_0/data_0=inputs/resnet50-b$batch.npy" 1e-3 \
