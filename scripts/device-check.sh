@@ -35,9 +35,8 @@ fi
 tools="$root/scripts/device/runtime_tools.py"
 
 if [ ! -x "$rt/graph-run" ]; then
-  echo "device-check: error: $rt/graph-run is missing; run scripts/device-prepare.sh" \
-       "here and carry build/device-pack" >&2
-  exit 1
+  # A StableHLO-only pack (DEVICE_PARTS=stablehlo) carries no runtime.
+  echo "device-check: no runtime pack in $rt: the runtime's checks are skipped"
 fi
 echo "device-check: pack $pack ($(grep '^commit' "$rt/PACK-INFO" 2>/dev/null))"
 

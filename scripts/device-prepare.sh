@@ -22,9 +22,16 @@ cmake --build "$BUILD_DIR" --target graph-run graph-worker graphrt-gpu-bench \
   graphrt-test-tasks
 rm -rf "$DEVICE_PACK"
 mkdir -p "$DEVICE_PACK"
-bash "$root/scripts/pack-runtime.sh" "$DEVICE_PACK/runtime"
-/usr/bin/python3 "$root/scripts/device/runtime_tools.py" exchange-bundle \
-  "$DEVICE_PACK/runtime/jobs" "$BUILD_DIR/lib"
+# The runtime (and its own checks) travels unless the parts chosen run
+# without it: StableHLO modules run under JAX.
+if [ -z "${DEVICE_PARTS:-}" ] || [[ " $DEVICE_PARTS " == *" cuda "* ]] ||
+  [[ " $DEVICE_PARTS " == *" runtime "* ]]; then
+  bash "$root/scripts/pack-runtime.sh" "$DEVICE_PACK/runtime"
+  /usr/bin/python3 "$root/scripts/device/runtime_tools.py" exchange-bundle \
+    "$DEVICE_PACK/runtime/jobs" "$BUILD_DIR/lib"
+else
+  echo "device-prepare: no runtime pack (DEVICE_PARTS=$DEVICE_PARTS)"
+fi
 
 # DEVICE_PARTS picks the targets (default: all); <PART>_PREPARE_ARGS are
 # passed to that part's script (STABLEHLO_PREPARE_ARGS=--no-resnet).
