@@ -5,6 +5,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
@@ -133,6 +134,19 @@ LogicalResult reportUnresolvedInputs(Location loc, int64_t batch,
     }
   }
   return error;
+}
+
+std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value) {
+  mlir::DenseElementsAttr attr;
+  if (!value || !mlir::matchPattern(value, mlir::m_Constant(&attr)) ||
+      !mlir::isa<mlir::IntegerType>(attr.getElementType())) {
+    return std::nullopt;
+  }
+  llvm::SmallVector<int64_t> out;
+  for (const llvm::APInt &v : attr.getValues<llvm::APInt>()) {
+    out.push_back(v.getSExtValue());
+  }
+  return out;
 }
 
 } // namespace graphc::import

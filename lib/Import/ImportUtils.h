@@ -73,6 +73,10 @@ mlir::LogicalResult
 reportUnresolvedInputs(mlir::Location loc, int64_t batch,
                        llvm::ArrayRef<UnresolvedInput> inputs);
 
+/// The values of a constant integer tensor (shapes, axes), or nullopt when
+/// `value` is null, not a constant or not of integers.
+std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
+
 } // namespace graphc::import
 
 #endif // GRAPHC_LIB_IMPORT_IMPORTUTILS_H

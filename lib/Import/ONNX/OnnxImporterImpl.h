@@ -118,16 +118,7 @@ public:
   }
   /// The values of a constant integer operand (shapes, axes).
   std::optional<llvm::SmallVector<int64_t>> constInts(Value value) {
-    DenseElementsAttr attr;
-    if (!value || !matchPattern(value, m_Constant(&attr)) ||
-        !isa<IntegerType>(attr.getElementType())) {
-      return std::nullopt;
-    }
-    llvm::SmallVector<int64_t> out;
-    for (const llvm::APInt &v : attr.getValues<llvm::APInt>()) {
-      out.push_back(v.getSExtValue());
-    }
-    return out;
+    return constantInts(value);
   }
 
   Value constant(Location at, ElementsAttr value) {

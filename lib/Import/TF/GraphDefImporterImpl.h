@@ -172,16 +172,7 @@ private:
     return op ? op->getResult(0) : Value();
   }
   std::optional<llvm::SmallVector<int64_t>> constInts(Value value) {
-    DenseElementsAttr attr;
-    if (!value || !matchPattern(value, m_Constant(&attr)) ||
-        !isa<IntegerType>(attr.getElementType())) {
-      return std::nullopt;
-    }
-    llvm::SmallVector<int64_t> out;
-    for (const llvm::APInt &v : attr.getValues<llvm::APInt>()) {
-      out.push_back(v.getSExtValue());
-    }
-    return out;
+    return constantInts(value);
   }
 
   /// An integer tensor known at import time (shapes and their arithmetic).
