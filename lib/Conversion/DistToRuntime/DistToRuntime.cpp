@@ -114,12 +114,11 @@ struct ConvertDistToRuntimePass
     MLIRContext *ctx = &getContext();
     Location loc = t.op->getLoc();
     FunctionOpInterface fn = t.fn;
-    Region &body = fn.getFunctionBody();
-    if (!body.hasOneBlock()) {
-      return t.op->emitOpError() << "has " << body.getBlocks().size()
-                                 << " blocks; a task program needs one";
+    FailureOr<Block *> only = task::singleBlock(t);
+    if (failed(only)) {
+      return failure();
     }
-    Block &block = body.front();
+    Block &block = **only;
 
     // --- The signature ----------------------------------------------------
     SmallVector<Attribute> inputs, outputs, vars;

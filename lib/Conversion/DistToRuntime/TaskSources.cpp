@@ -78,4 +78,14 @@ variableSignature(graph::VariableOp v) {
                  tensorEntry(v.getContext(), v.getSymName(), *type, value), v));
 }
 
+FailureOr<Block *> singleBlock(const TaskSource &t) {
+  FunctionOpInterface fn = t.fn;
+  Region &body = fn.getFunctionBody();
+  if (!body.hasOneBlock()) {
+    return t.op->emitOpError() << "has " << body.getBlocks().size()
+                               << " blocks; a task program needs one";
+  }
+  return &body.front();
+}
+
 } // namespace graphc::task

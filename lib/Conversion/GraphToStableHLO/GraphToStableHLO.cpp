@@ -205,12 +205,11 @@ struct ConvertGraphToStableHLOPass
     MLIRContext *ctx = &getContext();
     Location loc = t.op->getLoc();
     FunctionOpInterface fn = t.fn;
-    Region &body = fn.getFunctionBody();
-    if (!body.hasOneBlock()) {
-      return t.op->emitOpError() << "has " << body.getBlocks().size()
-                                 << " blocks; a task program needs one";
+    FailureOr<Block *> only = task::singleBlock(t);
+    if (failed(only)) {
+      return failure();
     }
-    Block &block = body.front();
+    Block &block = **only;
     llvm::StringSet<> names;
     OpBuilder b(t.op);
 

@@ -38,6 +38,11 @@ struct TaskSource {
 mlir::FailureOr<llvm::SmallVector<TaskSource>>
 collectTaskSources(mlir::ModuleOp module, llvm::StringRef entry);
 
+/// The task program's only block; emits an error at the task naming the
+/// block count when its function has several (a task lowers to one
+/// straight-line step).
+mlir::FailureOr<mlir::Block *> singleBlock(const TaskSource &t);
+
 /// Each task's own `graph.variable`s (their `dist.device`; every variable
 /// when there is one task), in module order, indexed like `tasks`. Emits an
 /// error at an unplaced variable of a job of several tasks.
