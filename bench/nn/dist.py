@@ -1,30 +1,28 @@
 #!/usr/bin/env python3
 """dist.py BUILD [--quick] [--batch N] [--workers LIST] [--replicas-only]:
-throughput of partitioned jobs against the same model as one task.
+throughput of partitioned jobs against the same model as one task, and the
+report's estimate and the scaling simulation of each beside the measurement.
 
 ResNet-18 (torch.nn, torchvision's layout) is exported at batch 8 and compiled
-twice: as one task, and with `graphc --replicas N` for each N in --workers
-(default 2). Every worker runs one thread (OMP_NUM_THREADS=1, and the code is
+as one task and, for each N in --workers (default 2), as `--replicas N`,
+`--pipeline-stages N` (GPipe, N microbatches) and `--tensor-parallel N`
+(Megatron splits; ResNet-18's only matmul is its classifier, so this mostly
+measures what a replicated convolution stack costs); --replicas-only keeps
+the first. Every worker runs one thread (OMP_NUM_THREADS=1, and the code is
 compiled with --no-openmp so nothing else can spin up threads), so N workers
 use N cores. Each job runs `graph-run --repeat R --stats`; the figure compared
 is the step as graph-run sees it (`wall_median_ms`: the whole job's step,
 feeding the global batch, splitting, computing and gathering), because the
 in-worker time of one task says nothing about the job. Each compile also
 writes `--report`, and its estimated step time is printed beside the
-measured one (issue 10 asks for within 25% on 2-4 local workers); the
-machine model is the built-in one with `shared_cores` set to this machine's
-CPU count, since the workers of a local job share it. Beside both, the
-scaling simulation (`graphc --simulate-replicas 1,N,...`, strong scaling:
-the batch split as --replicas splits it) predicts every N from the one-task
-step without building the N-task job (issue 11 asks for within 25% too). Throughput ratio =
-single-task step time / N-replica step time (goal for N = 2: >= 1.8). The
-outputs of every job are compared with the single task's (max abs error).
-
-Then (unless --replicas-only) the other strategies of issue 11 on 2 workers:
-`--pipeline-stages 2 --microbatches 4` (GPipe) and `--tensor-parallel 2`
-(Megatron splits; ResNet-18's only matmul is its classifier, so this mostly
-measures what a replicated convolution stack costs). The simulation covers
-data parallelism only; their rows show the report's estimate.
+measured one; the machine model is the built-in one with `shared_cores` set
+to this machine's CPU count, since the workers of a local job share it.
+Beside both, the scaling simulation (`graphc --simulate-replicas 1,N,...`
+with `--simulate-strategy replicas|pipeline|tensor-parallel`) predicts every
+N without building the N-task job (issue 11 asks for within 25% of the
+measured step). Throughput ratio = single-task step time / N-task step time.
+The outputs of every job are compared with the single task's (max abs
+error).
 
 The peer is graphc's own single-task job, measured in the same run on the
 same machine: the comparison isolates what partitioning costs and gains.
@@ -57,18 +55,25 @@ def run(build, job, inputs, repeat, outdir):
     return json.load(open(stats)), np.load(os.path.join(outdir, "y.npy"))
 
 
-def simulate(build, onnx_path, machine, counts, tmp):
-    """graphc --simulate-replicas: {replicas: predicted step ms}."""
-    report = os.path.join(tmp, "simulation.json")
+def simulate(build, onnx_path, machine, counts, strategy, tmp):
+    """graphc --simulate-replicas with --simulate-strategy STRATEGY:
+    {workers: predicted step ms}."""
+    report = os.path.join(tmp, "simulation-%s.json" % strategy)
     cmd = [common.tool(build, "graphc"), onnx_path, "--machine-model", machine,
            "--simulate-replicas", ",".join(str(n) for n in counts),
-           "--report", report, "--emit=dist", "-o", os.devnull]
+           "--simulate-strategy", strategy, "--report", report,
+           "--emit=dist", "-o", os.devnull]
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                        text=True, timeout=3600)
     if r.returncode != 0:
         raise common.Failed("simulation failed: " + common.first_error(r.stderr))
     points = json.load(open(report))["simulation"]["points"]
-    return {p["replicas"]: p["step_ns"] / 1e6 for p in points if "step_ns" in p}
+    key = "replicas" if strategy == "replicas" else "workers"
+    return {p[key]: p["step_ns"] / 1e6 for p in points if "step_ns" in p}
+
+
+def pct(value, wall):
+    return "%+.0f%%" % (100 * (value - wall) / wall) if value else "-"
 
 
 def main():
@@ -78,10 +83,15 @@ def main():
     workers = ([int(w) for w in sys.argv[sys.argv.index("--workers") + 1].split(",")]
                if "--workers" in sys.argv else [2])
     repeat = 3 if quick else 10
-    print("dist bench: ResNet-18 at batch %d, 1 thread per worker, "
-          "--replicas N, a 2-stage pipeline and 2-way tensor parallelism vs "
-          "one task; %s; %s"
-          % (batch, common.cpu_name(), common.load_info()))
+    strategies = [("replicas", "--replicas=%d")]
+    if "--replicas-only" not in sys.argv:
+        strategies += [("pipeline", "--pipeline-stages=%d"),
+                       ("tensor-parallel", "--tensor-parallel=%d")]
+    print("dist bench: ResNet-18 at batch %d, 1 thread per worker, %s at %s "
+          "workers vs one task; %s; %s"
+          % (batch, ", ".join(s for s, _ in strategies),
+             ",".join(str(n) for n in workers), common.cpu_name(),
+             common.load_info()))
     rows = []
     with tempfile.TemporaryDirectory(prefix="graphc-dist-") as tmp:
         model = torch_models.resnet18().eval()
@@ -92,17 +102,17 @@ def main():
             (batch, 3, 224, 224)).astype(np.float32)
         xpath = os.path.join(tmp, "x.npy")
         np.save(xpath, x)
-        jobs = [("1 task", 1, [])] + [("--replicas %d" % n, n, ["--replicas=%d" % n])
+        # (strategy, workers, flags); the one task is every strategy's
+        # 1-worker row.
+        jobs = [("1 task", 1, [])] + [(name, n, [flag % n])
+                                      for name, flag in strategies
                                       for n in workers]
-        if "--replicas-only" not in sys.argv:
-            jobs += [("--pipeline-stages 2 --microbatches 4", 2,
-                      ["--pipeline-stages=2", "--microbatches=4"]),
-                     ("--tensor-parallel 2", 2, ["--tensor-parallel=2"])]
         base = None
         # The built-in machine model, told that every task of this local job
         # shares this machine's cores (it cannot know that by itself).
         machine = None
         cores = os.cpu_count()
+        simulated = {}
         for index, (label, n, flags) in enumerate(jobs):
             job = os.path.join(tmp, "j%d.gjob" % index)
             try:
@@ -119,13 +129,17 @@ def main():
                     model["name"] += ", %d shared cores" % cores
                     machine = os.path.join(tmp, "machine.json")
                     json.dump(model, open(machine, "w"))
-                if n == 1:
-                    try:
-                        simulated = simulate(build, onnx_path, machine,
-                                             [1] + workers, tmp)
-                    except common.Failed as e:
-                        print("  " + str(e), file=sys.stderr)
-                        simulated = {}
+                    # The one task is compiled before the machine file
+                    # exists; its estimate is the same (one task shares
+                    # no cores).
+                    for name, _ in strategies:
+                        try:
+                            simulated[name] = simulate(
+                                build, onnx_path, machine, [1] + workers,
+                                name, tmp)
+                        except common.Failed as e:
+                            print("  " + str(e), file=sys.stderr)
+                            simulated[name] = {}
                 stats, y = run(build, job, {"x": xpath}, repeat,
                                os.path.join(tmp, "out%d" % index))
             except common.Failed as e:
@@ -136,27 +150,30 @@ def main():
                 base = (wall, y)
             ratio = base[0] / wall
             err = float(np.max(np.abs(y - base[1])))
-            sim = simulated.get(n) if index <= len(workers) else None
-            rows.append([label, str(n), "%d" % stats["steps"], "%.1f" % wall,
-                         "%.1f" % estimate, "%+.0f%%" % (100 * (estimate - wall) / wall),
-                         "%.1f" % sim if sim else "-",
-                         "%+.0f%%" % (100 * (sim - wall) / wall) if sim else "-",
-                         "%.2f" % (batch * 1e3 / wall), "%.2f" % ratio,
-                         "%.2e" % err, "%.1f" % secs])
-            print("  " + " | ".join(rows[-1]), file=sys.stderr, flush=True)
-    common.table(["job", "workers", "steps", "step ms (median)",
+            sims = ([(name, simulated.get(name, {}).get(1))
+                     for name, _ in strategies] if n == 1
+                    else [(label, simulated.get(label, {}).get(n))])
+            for name, sim in sims:
+                rows.append([name, str(n), "%d" % stats["steps"], "%.1f" % wall,
+                             "%.1f" % estimate, pct(estimate, wall),
+                             "%.1f" % sim if sim else "-", pct(sim, wall),
+                             "%.2f" % (batch * 1e3 / wall), "%.2f" % ratio,
+                             "%.2e" % err, "%.1f" % secs])
+                print("  " + " | ".join(rows[-1]), file=sys.stderr, flush=True)
+    common.table(["strategy", "workers", "steps", "step ms (median)",
                   "estimated ms", "estimate error", "simulated ms",
                   "simulation error",
                   "images/s", "throughput ratio", "max abs err vs 1 task",
                   "compile s"], rows)
-    print("step ms: graph-run --stats wall_median_ms (the whole "
-          "job's step); ratio = 1-task step / N-replica step (goal for 2 "
-          "workers: >= 1.8); estimated ms: graphc --report's step estimate "
-          "(built-in machine model, its tasks sharing this machine's %d cores), "
-          "error against the measured median; simulated ms: graphc "
-          "--simulate-replicas (strong scaling) from the one-task step with the "
-          "same machine model, without building the N-task job. "
-          "%s; %s" % (cores, common.cpu_name(), common.load_info()))
+    print("strategy at N workers: --replicas N, --pipeline-stages N (N "
+          "microbatches), --tensor-parallel N; 1 worker: the one-task job. "
+          "step ms: graph-run --stats wall_median_ms (the whole job's step); "
+          "ratio = 1-task step / N-task step; estimated ms: graphc --report's "
+          "step estimate (built-in machine model, its tasks sharing this "
+          "machine's %d cores), error against the measured median; simulated "
+          "ms: graphc --simulate-replicas with --simulate-strategy (the same "
+          "machine model), without building the N-task job. %s; %s"
+          % (cores, common.cpu_name(), common.load_info()))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@
 // all-reduces with the runtime's ring algorithm over R members, and the
 // outputs coming back to task 0. For R = 2 and 4 this is the report's
 // estimate of the built job up to the order in which task 0 interleaves its
-// own compute with its sends.
+// own compute with its sends. --simulate-strategy does the same for
+// replicas of a pipeline or tensor-parallel program, whose one replica the
+// report estimates on a clone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -149,6 +151,42 @@ ReplicaStep fromGradients(func::FuncOp func, int64_t batch,
   return step;
 }
 
+/// How much slower each task computes when `tasks` tasks share the
+/// machine model's cores (the report's shareCores).
+double sharedCoresSlowdown(const MachineModel &machine, int64_t tasks) {
+  return machine.sharedCores > 0 && tasks > int64_t(machine.sharedCores)
+             ? double(tasks) / machine.sharedCores
+             : 1;
+}
+
+/// The edges of R replicas' step as the report charges them: task 0 slices
+/// every input R ways and sends R-1 slices one after another, so the last
+/// replica starts a latency after task 0's last send (the scatter); each
+/// replica sends its output rows back and task 0 concatenates them (the
+/// gather).
+std::pair<double, double> replicaEdges(const ReplicaStep &step, int64_t r,
+                                       double slowdown,
+                                       const MachineModel &machine) {
+  double scatter = 0, gather = 0;
+  double bw = machine.linkBytesPerSecond;
+  for (auto [global, rows] : step.inputs) {
+    scatter +=
+        double(r) * machine.opSeconds("graph.slice", 0, 2.0 * rows) * slowdown +
+        double(r - 1) * double(rows) / bw;
+  }
+  if (!step.inputs.empty()) {
+    scatter += machine.linkLatencySeconds;
+  }
+  if (!step.outputs.empty()) {
+    gather += machine.linkLatencySeconds;
+  }
+  for (auto [global, rows] : step.outputs) {
+    gather += double(rows) / bw +
+              machine.opSeconds("graph.concat", 0, 2.0 * global) * slowdown;
+  }
+  return {scatter, gather};
+}
+
 std::string us(double seconds) {
   return llvm::formatv("{0:F1}", seconds * 1e6).str();
 }
@@ -268,36 +306,14 @@ FailureOr<ScalingReport> graphc::simulateReplicas(ModuleOp module,
       step = *rewritten;
     }
     // The report's rules, applied to R identical replicas: tasks sharing
-    // cores compute slower; task 0 slices every input R ways and sends R-1
-    // slices one after another, so the last replica starts a latency after
-    // task 0's last send; the collectives start when all are in; each
-    // replica sends its output rows back and task 0 concatenates them.
-    double slowdown =
-        machine.sharedCores > 0 && r > int64_t(machine.sharedCores)
-            ? double(r) / machine.sharedCores
-            : 1;
-    double bw = machine.linkBytesPerSecond;
-    for (auto [global, rows] : step.inputs) {
-      p.scatterSeconds += double(r) *
-                              machine.opSeconds("graph.slice", 0, 2.0 * rows) *
-                              slowdown +
-                          double(r - 1) * double(rows) / bw;
-    }
-    if (!step.inputs.empty()) {
-      p.scatterSeconds += machine.linkLatencySeconds;
-    }
+    // cores compute slower; the collectives start when all are in.
+    double slowdown = sharedCoresSlowdown(machine, r);
+    std::tie(p.scatterSeconds, p.gatherSeconds) =
+        replicaEdges(step, r, slowdown, machine);
     p.computeSeconds = step.computeSeconds * slowdown;
     for (const Coll &c : colls) {
       p.collectiveSeconds += estimateCollectiveSeconds(c.kind, c.count, c.count,
                                                        c.esize, r, machine);
-    }
-    if (!step.outputs.empty()) {
-      p.gatherSeconds += machine.linkLatencySeconds;
-    }
-    for (auto [global, rows] : step.outputs) {
-      p.gatherSeconds +=
-          double(rows) / bw +
-          machine.opSeconds("graph.concat", 0, 2.0 * global) * slowdown;
     }
     p.stepSeconds = p.scatterSeconds + p.computeSeconds + p.collectiveSeconds +
                     p.gatherSeconds;
@@ -375,5 +391,287 @@ void graphc::printScalingTable(const ScalingReport &r, llvm::raw_ostream &os) {
                         us(p.computeSeconds), us(p.collectiveSeconds),
                         us(p.gatherSeconds), us(p.stepSeconds), p.speedup,
                         p.efficiency * 100);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Pipeline and tensor parallelism (--simulate-strategy)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Turns the step rewriteForReplicas made into a plain, unplaced function
+/// over one replica's rows: each split input becomes an argument of the
+/// slice's type, each concat's input is returned. What the placeholders
+/// moved is kept in `edges` (global and per-replica bytes). Fails, saying
+/// why in `refusal`, on a step that all-reduces across replicas (a
+/// training step: neither the pipeline nor tensor parallelism trains yet).
+LogicalResult toOneReplica(ModuleOp module, func::FuncOp func,
+                           ReplicaStep &edges, std::string &refusal) {
+  Block &body = func.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (auto split = dyn_cast<dist::ReplicaSplitOp>(op)) {
+      auto arg = dyn_cast<BlockArgument>(split.getInput());
+      if (!arg || !arg.hasOneUse()) {
+        refusal = "a replica's input is not an argument of the step";
+        return failure();
+      }
+      edges.inputs.push_back(
+          {bytesOf(arg.getType()), bytesOf(split.getResult().getType())});
+      arg.setType(split.getResult().getType());
+      split.getResult().replaceAllUsesWith(arg);
+      split.erase();
+    } else if (auto concat = dyn_cast<dist::ReplicaConcatOp>(op)) {
+      edges.outputs.push_back({bytesOf(concat.getResult().getType()),
+                               bytesOf(concat.getInput().getType())});
+      concat.getResult().replaceAllUsesWith(concat.getInput());
+      concat.erase();
+    } else if (isa<dist::ReplicaAllReduceOp>(op)) {
+      refusal = "the step all-reduces across replicas (a training step)";
+      return failure();
+    }
+  }
+  func.setFunctionType(
+      FunctionType::get(module.getContext(), body.getArgumentTypes(),
+                        body.getTerminator()->getOperandTypes()));
+  func->removeAttr(dist::DistDialect::kReplicasAttrName);
+  module.walk([](Operation *op) {
+    op->removeAttr(dist::DistDialect::kDeviceAttrName);
+  });
+  return success();
+}
+
+/// `machine` with every compute op `slowdown` times slower and no shared
+/// cores: the report of a K-task replica then charges what the R*K-task
+/// job's report charges (its shareCores stretches by the tasks of the whole
+/// job, not of one replica).
+MachineModel stretched(const MachineModel &machine, double slowdown) {
+  MachineModel m = machine;
+  m.sharedCores = 0;
+  m.flopsPerSecond /= slowdown;
+  m.memoryBytesPerSecond /= slowdown;
+  return m;
+}
+
+/// One replica's share of an R-replica job's step, from the report of the
+/// replica alone: its step less the hops the R-replica job does not make.
+/// Alone, the replica's inputs start on its first task and its outputs end
+/// there; in the job, task 0 sends every replica's rows straight to the
+/// tasks that read them (the scatter) and each replica's outputs straight
+/// to task 0 (the gather). So a critical path that starts with the input's
+/// transfer from the first task (a tensor-parallel shard's copy of the
+/// rows) or ends with a transfer into it and the concat of the microbatches
+/// (a pipeline's last stage) is charged without those.
+double withoutEdgeHops(const DistReport &report) {
+  const std::vector<PathStep> &path = report.criticalPath;
+  if (path.empty() || report.tasks.empty()) {
+    return report.stepSeconds;
+  }
+  const std::string &first = report.tasks.front().name;
+  double begin = 0, end = report.stepSeconds;
+  if (path.front().kind == "transfer" && path.front().task == first &&
+      path.front().startSeconds == 0) {
+    begin = path.front().endSeconds;
+  }
+  size_t last = path.size();
+  while (last > 1 && path[last - 1].kind == "compute" &&
+         path[last - 1].task == first &&
+         path[last - 1].name == "graph.concat") {
+    --last;
+  }
+  if (last < path.size() && path[last - 1].kind == "transfer") {
+    end = path[last - 1].startSeconds;
+  }
+  return std::max(end - begin, 0.0);
+}
+
+} // namespace
+
+FailureOr<StrategyScaling>
+graphc::simulateStrategy(ModuleOp module, StringRef entryName,
+                         StringRef strategyName, ArrayRef<int64_t> counts,
+                         int64_t tasksPerReplica, int64_t microbatches,
+                         const MachineModel &machine) {
+  func::FuncOp func = findEntryFunction(module, entryName, "simulate-strategy");
+  if (!func) {
+    return failure();
+  }
+  std::optional<int64_t> batch = batchOf(func);
+  if (!batch) {
+    return emitError(func.getLoc())
+           << "simulate-strategy: @" << func.getSymName()
+           << " has no input with a static dimension 0 to split; fix it "
+              "with --input-shape";
+  }
+  bool pipeline = strategyName == "pipeline";
+  StrategyScaling out;
+  out.strategy = strategyName.str();
+  out.machine = machine;
+  out.batch = *batch;
+  out.tasksPerReplica = tasksPerReplica;
+  out.microbatches = microbatches;
+
+  double oneStep = 0;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    oneStep += estimateComputeSeconds(&op, machine);
+  }
+  MLIRContext *ctx = module.getContext();
+  ctx->getOrLoadDialect<dist::DistDialect>();
+  DeviceAttr task0 =
+      DeviceAttr::get(ctx, "worker", std::nullopt, 0, "", std::nullopt);
+
+  for (int64_t w : counts) {
+    StrategyPoint p;
+    p.workers = w;
+    // One worker is the model on one task, whatever the strategy.
+    int64_t k = w == 1 ? 1 : tasksPerReplica > 0 ? tasksPerReplica : w;
+    auto skip = [&](std::string why) {
+      p.skipped = std::move(why);
+      out.points.push_back(p);
+    };
+    if (w % k != 0) {
+      skip(llvm::formatv("{0} workers do not hold replicas of {1} tasks", w, k)
+               .str());
+      continue;
+    }
+    int64_t r = w / k;
+    p.replicas = r;
+    p.tasksPerReplica = k;
+    p.microbatches =
+        pipeline && k > 1 ? (microbatches > 0 ? microbatches : k) : 1;
+    if (*batch % r != 0) {
+      skip(llvm::formatv("the batch of {0} rows does not split {1} ways",
+                         *batch, r)
+               .str());
+      continue;
+    }
+    // One replica's program over its rows: the model itself, or the
+    // replicas rewrite's one-replica step with its placeholders dropped.
+    std::string refusal;
+    TrialClone replica(module, func.getSymName(), refusal);
+    ReplicaStep edges;
+    if (!replica.entry) {
+      skip(refusal);
+      continue;
+    }
+    if (r > 1 && (failed(rewriteForReplicas(*replica.module, replica.entry, r,
+                                            "worker")) ||
+                  failed(toOneReplica(*replica.module, replica.entry, edges,
+                                      refusal)))) {
+      skip(refusal);
+      continue;
+    }
+    // With one replica the report of the built job is the prediction; with
+    // more, its compute is stretched as the whole job's would be.
+    double slowdown = r > 1 ? sharedCoresSlowdown(machine, w) : 1;
+    MachineModel inner = r > 1 ? stretched(machine, slowdown) : machine;
+    if (k == 1) {
+      for (Operation &op :
+           replica.entry.getBody().front().without_terminator()) {
+        p.replicaSeconds += estimateComputeSeconds(&op, inner);
+      }
+    } else {
+      PlacementOptions options;
+      options.strategy = strategyName.str();
+      options.defaultTask = task0;
+      options.replicas = 1;
+      if (pipeline) {
+        options.pipelineStages = k;
+        options.microbatches = p.microbatches;
+      } else {
+        options.tensorParallel = k;
+      }
+      std::unique_ptr<PlacementStrategy> placer =
+          createPlacementStrategy(strategyName);
+      FailureOr<DistReport> report = estimatePlacement(
+          *replica.module, func.getSymName(), *placer, options, inner, refusal);
+      if (failed(report)) {
+        skip(refusal);
+        continue;
+      }
+      p.replicaSeconds = r > 1 ? withoutEdgeHops(*report) : report->stepSeconds;
+      if (report->pipeline) {
+        p.bubble = report->pipeline->bubble;
+      }
+    }
+    if (r > 1) {
+      std::tie(p.scatterSeconds, p.gatherSeconds) =
+          replicaEdges(edges, r, slowdown, machine);
+    }
+    p.stepSeconds = p.scatterSeconds + p.replicaSeconds + p.gatherSeconds;
+    p.speedup = oneStep / p.stepSeconds;
+    p.efficiency = p.speedup / double(w);
+    out.points.push_back(p);
+  }
+  return out;
+}
+
+llvm::json::Value graphc::strategyScalingToJson(const StrategyScaling &r) {
+  llvm::json::Array points;
+  for (const StrategyPoint &p : r.points) {
+    if (!p.skipped.empty()) {
+      points.push_back(
+          llvm::json::Object{{"workers", p.workers}, {"skipped", p.skipped}});
+      continue;
+    }
+    llvm::json::Object point{
+        {"workers", p.workers},
+        {"replicas", p.replicas},
+        {"tasks_per_replica", p.tasksPerReplica},
+        {"microbatches", p.microbatches},
+        {"scatter_ns", ns(p.scatterSeconds)},
+        {"replica_ns", ns(p.replicaSeconds)},
+        {"gather_ns", ns(p.gatherSeconds)},
+        {"step_ns", ns(p.stepSeconds)},
+        {"speedup", std::round(p.speedup * 1000) / 1000},
+        {"efficiency", std::round(p.efficiency * 1000) / 1000}};
+    if (p.bubble >= 0) {
+      point["bubble"] = std::round(p.bubble * 1000) / 1000;
+    }
+    points.push_back(std::move(point));
+  }
+  return llvm::json::Object{{"strategy", r.strategy},
+                            {"machine_model", r.machine.name},
+                            {"batch", r.batch},
+                            {"tasks_per_replica", r.tasksPerReplica},
+                            {"microbatches", r.microbatches},
+                            {"points", std::move(points)}};
+}
+
+void graphc::printStrategyScalingTable(const StrategyScaling &r,
+                                       llvm::raw_ostream &os) {
+  bool pipeline = r.strategy == "pipeline";
+  StringRef unit = pipeline ? "stages" : "shards";
+  os << "scaling simulation, " << r.strategy << ": a batch of " << r.batch
+     << " rows on each count of workers as "
+     << (r.tasksPerReplica > 0
+             ? llvm::formatv("replicas of {0} {1}", r.tasksPerReplica, unit)
+                   .str()
+             : llvm::formatv("one replica of that many {0}", unit).str());
+  if (pipeline) {
+    os << (r.microbatches > 0
+               ? llvm::formatv(", {0} microbatches", r.microbatches).str()
+               : std::string(", as many microbatches as stages"));
+  }
+  os << " (machine model: " << r.machine.name << ")\n";
+  os << llvm::formatv("{0,8} {1,8} {2,6} {3,6} {4,12} {5,12} {6,12} {7,12} "
+                      "{8,7} {9,8} {10,10}\n",
+                      "workers", "replicas", unit, "micro", "scatter us",
+                      "replica us", "gather us", "step us", "bubble", "speedup",
+                      "efficiency");
+  for (const StrategyPoint &p : r.points) {
+    if (!p.skipped.empty()) {
+      os << llvm::formatv("{0,8} skipped: {1}\n", p.workers, p.skipped);
+      continue;
+    }
+    std::string bubble =
+        p.bubble >= 0 ? llvm::formatv("{0:F0}%", p.bubble * 100).str() : "-";
+    os << llvm::formatv("{0,8} {1,8} {2,6} {3,6} {4,12} {5,12} {6,12} {7,12} "
+                        "{8,7} {9,8:F2} {10,9:F0}%\n",
+                        p.workers, p.replicas, p.tasksPerReplica,
+                        pipeline ? std::to_string(p.microbatches) : "-",
+                        us(p.scatterSeconds), us(p.replicaSeconds),
+                        us(p.gatherSeconds), us(p.stepSeconds), bubble,
+                        p.speedup, p.efficiency * 100);
   }
 }

@@ -178,6 +178,14 @@ cl::opt<std::string> simulateScaling(
              "replicas, as --replicas does; the default) or weak (every "
              "replica computes the model's batch)"),
     cl::init("strong"), cl::cat(graphcCategory));
+cl::opt<std::string> simulateStrategy(
+    "simulate-strategy",
+    cl::desc("--simulate-replicas: the strategy simulated: replicas (the "
+             "default: each count is R data-parallel replicas), pipeline or "
+             "tensor-parallel (each count is W workers: one W-stage or "
+             "W-shard job, or W/K replicas of K with --pipeline-stages K or "
+             "--tensor-parallel K; --microbatches M)"),
+    cl::init("replicas"), cl::cat(graphcCategory));
 cl::opt<std::string>
     defaultDevice("default-device",
                   cl::desc("The task of ops the model does not place"),
@@ -375,6 +383,25 @@ static int checkStrategyFlags() {
                     "--simulate-replicas; give the replica counts too\n";
     return kExitUsage;
   }
+  if (simulateStrategy != "replicas" && simulateStrategy != "pipeline" &&
+      simulateStrategy != "tensor-parallel") {
+    llvm::errs() << "graphc: error: unknown --simulate-strategy="
+                 << simulateStrategy
+                 << "; use replicas, pipeline or tensor-parallel\n";
+    return kExitUsage;
+  }
+  if (simulateStrategy.getNumOccurrences() && simulateReplicas.empty()) {
+    llvm::errs() << "graphc: error: --simulate-strategy describes "
+                    "--simulate-replicas; give the worker counts too\n";
+    return kExitUsage;
+  }
+  if (simulateStrategy != "replicas" && simulateScaling == "weak") {
+    llvm::errs() << "graphc: error: --simulate-scaling=weak is for "
+                    "--simulate-strategy=replicas; a "
+                 << simulateStrategy
+                 << " job splits the model's batch (strong scaling)\n";
+    return kExitUsage;
+  }
   if (simulateScaling != "strong" && simulateScaling != "weak") {
     llvm::errs() << "graphc: error: unknown --simulate-scaling="
                  << simulateScaling << "; use strong or weak\n";
@@ -408,6 +435,22 @@ static int simulateOn(ModuleOp module, std::optional<llvm::json::Value> &json) {
     return kExitFailed;
   }
   SmallVector<int64_t> counts(simulateReplicas.begin(), simulateReplicas.end());
+  if (simulateStrategy != "replicas") {
+    // The K of "W/K replicas of K tasks" is the strategy's own flag, so the
+    // simulated job is the one those flags build.
+    bool pipeline = simulateStrategy == "pipeline";
+    int64_t k = pipeline ? pipelineStages : tensorParallel;
+    FailureOr<graphc::StrategyScaling> scaling = graphc::simulateStrategy(
+        module, entryName, simulateStrategy, counts, k > 1 ? k : 0,
+        pipeline && microbatches.getNumOccurrences() ? microbatches : 0,
+        *machine);
+    if (failed(scaling)) {
+      return kExitFailed;
+    }
+    graphc::printStrategyScalingTable(*scaling, llvm::errs());
+    json = graphc::strategyScalingToJson(*scaling);
+    return kExitOk;
+  }
   FailureOr<graphc::ScalingReport> scaling = graphc::simulateReplicas(
       module, entryName, counts,
       simulateScaling == "weak" ? graphc::ScalingMode::Weak

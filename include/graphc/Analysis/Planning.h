@@ -3,7 +3,8 @@
 //
 // What the report's estimate is for before a job runs: `strategy=auto`
 // (compile every candidate placement on a clone, keep the cheapest) and the
-// data-parallel scaling simulation behind `graphc --simulate-replicas`.
+// scaling simulation behind `graphc --simulate-replicas` (data parallelism,
+// and with --simulate-strategy pipelines and tensor parallelism).
 // Both reuse the communication report's cost model (DistReport.h); see
 // docs/design/distribution-2.md.
 //
@@ -99,6 +100,56 @@ mlir::FailureOr<ScalingReport> simulateReplicas(mlir::ModuleOp module,
                                                 llvm::ArrayRef<int64_t> counts,
                                                 ScalingMode mode,
                                                 const MachineModel &machine);
+
+/// One worker count of a pipeline or tensor-parallel job: R replicas of a
+/// K-task program (K stages or K shards), W = R*K workers.
+struct StrategyPoint {
+  int64_t workers = 1, replicas = 1, tasksPerReplica = 1, microbatches = 1;
+  /// Why there is no prediction (W does not split into R*K, the strategy
+  /// refuses the model), or "".
+  std::string skipped;
+  /// Task 0 slicing the batch and sending R-1 replicas their rows (0 for
+  /// one replica), one replica's K-task step as the report estimates it
+  /// (input on its first task, output back on it), the replicas' outputs
+  /// back on task 0.
+  double scatterSeconds = 0, replicaSeconds = 0, gatherSeconds = 0;
+  double stepSeconds = 0;
+  /// The report's bubble of one replica's pipeline, or -1.
+  double bubble = -1;
+  double speedup = 0, efficiency = 0;
+};
+
+struct StrategyScaling {
+  /// "pipeline" or "tensor-parallel".
+  std::string strategy;
+  MachineModel machine;
+  int64_t batch = 0;
+  /// K when every count is R replicas of K tasks; 0 when each count W is
+  /// one K = W task program.
+  int64_t tasksPerReplica = 0;
+  /// Microbatches of every pipeline; 0: as many as stages.
+  int64_t microbatches = 0;
+  std::vector<StrategyPoint> points;
+};
+
+/// Predicts the step of `strategy` ("pipeline" or "tensor-parallel") for
+/// each worker count: one replica's K-task program is placed, partitioned
+/// and estimated by the report on a clone (K is bounded by the model's
+/// layers or heads, so it is small), at the rows one of R replicas gets,
+/// and R replicas of it are composed with simulateReplicas' scatter and
+/// gather formulas, without building the R*K-task job. With one replica
+/// the prediction is the built job's report estimate. `tasksPerReplica`
+/// and `microbatches` as in StrategyScaling. Emits and fails when the
+/// module has no batch to split.
+mlir::FailureOr<StrategyScaling>
+simulateStrategy(mlir::ModuleOp module, llvm::StringRef entry,
+                 llvm::StringRef strategy, llvm::ArrayRef<int64_t> workers,
+                 int64_t tasksPerReplica, int64_t microbatches,
+                 const MachineModel &machine);
+
+llvm::json::Value strategyScalingToJson(const StrategyScaling &report);
+void printStrategyScalingTable(const StrategyScaling &report,
+                               llvm::raw_ostream &os);
 
 llvm::json::Value scalingToJson(const ScalingReport &report);
 void printScalingTable(const ScalingReport &report, llvm::raw_ostream &os);
