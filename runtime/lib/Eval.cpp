@@ -83,8 +83,8 @@ Status Evaluator::open(const std::string &jobDir,
   };
   std::string labels = field("labels");
   e->lossKind_ = field("loss");
-  if (labels.empty() || (e->lossKind_ != "softmax_cross_entropy" &&
-                         e->lossKind_ != "mse")) {
+  if (labels.empty() ||
+      (e->lossKind_ != "softmax_cross_entropy" && e->lossKind_ != "mse")) {
     return invalid("--eval: '" + infoPath +
                    "' names no labels input or an unknown loss '" +
                    e->lossKind_ + "'");
@@ -97,10 +97,9 @@ Status Evaluator::open(const std::string &jobDir,
   }
   if (!e->output_) {
     auto it = info.fields().find("output_index");
-    int64_t index =
-        it == info.fields().end()
-            ? 0
-            : static_cast<int64_t>(it->second.number_value());
+    int64_t index = it == info.fields().end()
+                        ? 0
+                        : static_cast<int64_t>(it->second.number_value());
     if (index < 0 || index >= e->task_->outputs_size()) {
       return invalid("--eval: the forward-only job has no output " +
                      std::to_string(index) + " to score");
@@ -144,14 +143,13 @@ Status Evaluator::open(const std::string &jobDir,
   for (const manifest::TensorSignature &sig : e->sigs_) {
     auto it = files.find(sig.name());
     if (it == files.end()) {
-      return invalid("--eval: no file for '" + sig.name() + "' (" +
-                     (sig.name() == labels ? "the labels"
-                                           : "an input of the model") +
-                     "); pass --eval " + sig.name() +
-                     "=FILE for each of " + namesOf(e->sigs_));
+      return invalid(
+          "--eval: no file for '" + sig.name() + "' (" +
+          (sig.name() == labels ? "the labels" : "an input of the model") +
+          "); pass --eval " + sig.name() + "=FILE for each of " +
+          namesOf(e->sigs_));
     }
-    if (isBatched(sig) || sig.shape_size() < 1 ||
-        sig.shape(0) != e->batch_) {
+    if (isBatched(sig) || sig.shape_size() < 1 || sig.shape(0) != e->batch_) {
       return invalid("--eval: input '" + sig.name() +
                      "' of the forward-only job is " + describe(sig) +
                      ", not a batch of " + std::to_string(e->batch_) +
@@ -164,10 +162,9 @@ Status Evaluator::open(const std::string &jobDir,
     }
     if (!e->files_.empty() && f.examples != e->files_[0].examples) {
       return invalid("--eval files hold different numbers of examples: '" +
-                     e->files_[0].path + "' (" + e->files_[0].input +
-                     ") has " + std::to_string(e->files_[0].examples) +
-                     ", '" + f.path + "' (" + f.input + ") has " +
-                     std::to_string(f.examples) +
+                     e->files_[0].path + "' (" + e->files_[0].input + ") has " +
+                     std::to_string(e->files_[0].examples) + ", '" + f.path +
+                     "' (" + f.input + ") has " + std::to_string(f.examples) +
                      "; give one row per held-out example in each");
     }
     if (f.examples == 0) {
@@ -200,10 +197,10 @@ Status Evaluator::open(const std::string &jobDir,
   return Status::ok();
 }
 
-Status Evaluator::evaluate(
-    const std::vector<SafeTensor> &vars,
-    const std::vector<const manifest::TensorSignature *> &sigs,
-    EvalResult *out) {
+Status
+Evaluator::evaluate(const std::vector<SafeTensor> &vars,
+                    const std::vector<const manifest::TensorSignature *> &sigs,
+                    EvalResult *out) {
   rpc::WriteVariablesRequest write;
   for (const manifest::TensorSignature &v : task_->variables()) {
     // The weight itself where a task holds it, else a replica's copy.
@@ -230,11 +227,13 @@ Status Evaluator::evaluate(
       for (int64_t d : from->shape) {
         got.add_shape(d);
       }
-      return invalid("--eval: variable '" + from->name + "' of the training "
-                     "job is " + describe(got) +
-                     ", the forward-only job's '" + v.name() + "' is " +
-                     describe(v) + "; compile both with the same graphc "
-                                   "--train");
+      return invalid("--eval: variable '" + from->name +
+                     "' of the training "
+                     "job is " +
+                     describe(got) + ", the forward-only job's '" + v.name() +
+                     "' is " + describe(v) +
+                     "; compile both with the same graphc "
+                     "--train");
     }
     rpc::Tensor *t = write.add_variables();
     t->set_name(v.name());
@@ -295,8 +294,8 @@ Status Evaluator::runBatches(EvalResult *out) {
         result = &t;
       }
     }
-    if (!result || result->data().size() !=
-                       static_cast<size_t>(batch_ * perExample) * 4) {
+    if (!result ||
+        result->data().size() != static_cast<size_t>(batch_ * perExample) * 4) {
       return invalid("--eval: the forward-only job returned no output '" +
                      output_->name() + "' of " + describe(*output_));
     }
