@@ -173,6 +173,18 @@ def close(name, got, want, rtol, atol=1e-6):
     return ok
 
 
+def follows(label, one, dist):
+    """A distributed run (losses, outputs folder) against the one-task run:
+    the losses and every output, rtol 1e-5; `label` % what names each."""
+    ok = close(label % "losses", dist[0], one[0], 1e-5)
+    for weight in sorted(os.listdir(one[1])):
+        path = os.path.join(dist[1], weight)
+        got = np.load(path) if os.path.exists(path) else np.zeros(0)
+        ok &= close(label % weight[:-len(".npy")], got,
+                    np.load(os.path.join(one[1], weight)), 1e-5)
+    return ok
+
+
 def main():
     out, name = sys.argv[1], sys.argv[2]
     make, shape, optimizers = MODELS[name]
@@ -215,16 +227,10 @@ def main():
             # variance and the sums over the batch in its gradient, so
             # they follow the one-task run above, running statistics
             # included.
-            sync_losses, sync = graphc_train(out, optimizer, lr,
-                                             ["--replicas", "2"], "batch-2")
-            ok &= close("%s losses with 2 replicas (batch statistics)"
-                        % optimizer, sync_losses, losses, 1e-5)
-            for weight in sorted(os.listdir(outputs)):
-                path = os.path.join(sync, weight)
-                got = np.load(path) if os.path.exists(path) else np.zeros(0)
-                ok &= close("%s %s with 2 replicas (batch statistics)"
-                            % (optimizer, weight[:-len(".npy")]), got,
-                            np.load(os.path.join(outputs, weight)), 1e-5)
+            ok &= follows("%s %%s with 2 replicas (batch statistics)"
+                          % optimizer, (losses, outputs),
+                          graphc_train(out, optimizer, lr,
+                                       ["--replicas", "2"], "batch-2"))
             # With the running statistics (--batch-norm=running; scale and
             # bias still train), 2 replicas follow one task too, the
             # convolutions' filter gradients all-reduced. Over the first
@@ -233,18 +239,12 @@ def main():
             # steps), and the all-reduce's summation order, a 1e-7
             # difference, grows past any tolerance there.
             flags = ["--batch-norm=running"]
-            losses, one = graphc_train(out, optimizer, lr, flags, "running")
-            dist_losses, two = graphc_train(out, optimizer, lr,
-                                            flags + ["--replicas", "2"],
-                                            "running-2")
-            ok &= close("%s losses with 2 replicas (running statistics)"
-                        % optimizer, dist_losses, losses, 1e-5)
-            for weight in sorted(os.listdir(one)):
-                path = os.path.join(two, weight)
-                got = np.load(path) if os.path.exists(path) else np.zeros(0)
-                ok &= close("%s %s with 2 replicas (running statistics)"
-                            % (optimizer, weight[:-len(".npy")]), got,
-                            np.load(os.path.join(one, weight)), 1e-5)
+            ok &= follows("%s %%s with 2 replicas (running statistics)"
+                          % optimizer,
+                          graphc_train(out, optimizer, lr, flags, "running"),
+                          graphc_train(out, optimizer, lr,
+                                       flags + ["--replicas", "2"],
+                                       "running-2"))
         else:
             losses, _ = graphc_train(out, optimizer, lr, [], "long",
                                      DIST_STEPS)
