@@ -878,9 +878,15 @@ void poolRule(Rule &r, PoolOp op) {
 struct NormGrads {
   Value dx, dscale, dbias;
 };
+/// `batchStatistics`: the statistics are the batch's (batch_norm_train),
+/// so the sums over `axes` in dx are sums over the batch, marked
+/// `graph.batch_statistic` for dist-place: under --replicas each replica's
+/// share is all-reduced where it is used (synchronised batch norm,
+/// docs/design/training.md).
 NormGrads normGrads(GradientBuilder &gb, Value g, Value xhat, Value rstd,
                     Value scale, ArrayRef<int64_t> axes, int64_t m,
-                    ArrayRef<int64_t> paramAxes, bool wantX) {
+                    ArrayRef<int64_t> paramAxes, bool wantX,
+                    bool batchStatistics = false) {
   NormGrads out;
   out.dbias = gb.sum(g, paramAxes, /*keepdims=*/false);
   out.dscale = gb.sum(gb.mul(g, xhat), paramAxes, /*keepdims=*/false);
@@ -891,6 +897,13 @@ NormGrads normGrads(GradientBuilder &gb, Value g, Value xhat, Value rstd,
   Value gh = gb.mul(g, scale);
   Value s1 = gb.sum(gh, axes, /*keepdims=*/true);
   Value s2 = gb.sum(gb.mul(gh, xhat), axes, /*keepdims=*/true);
+  if (batchStatistics) {
+    for (Value sum : {s1, s2}) {
+      if (Operation *def = sum.getDefiningOp()) {
+        def->setAttr("graph.batch_statistic", UnitAttr::get(def->getContext()));
+      }
+    }
+  }
   Value inner = gb.sub(gb.sub(gb.scale(gh, m), s1), gb.mul(xhat, s2));
   out.dx = gb.mul(gb.scale(rstd, 1.0 / m), inner);
   return out;
@@ -920,7 +933,7 @@ void batchNormTrainRule(Rule &r, BatchNormTrainOp op) {
   if (Value g = r.resultGrads[0]) {
     NormGrads n =
         normGrads(gb, g, xhat, rstd, gb.reshape(op.getScale(), bshape), axes, m,
-                  axes, r.want(0));
+                  axes, r.want(0), /*batchStatistics=*/true);
     dx = n.dx;
     r.set(1, n.dscale);
     r.set(2, n.dbias);

@@ -108,6 +108,11 @@ namespace {
 /// Ops that take a batch on dimension 0 of their first operand (NCHW or
 /// NHWC alike) and treat every example alone, the other operands being
 /// parameters.
+/// The discardable unit attribute of a reduction over the batch that is a
+/// batch statistic (graph-autodiff sets it on batch_norm_train's gradient
+/// sums; docs/design/training.md).
+constexpr llvm::StringLiteral kBatchStatistic = "graph.batch_statistic";
+
 static bool isPerExample(Operation *op) {
   return isa<graph::ConvOp, graph::ConvTransposeOp, graph::PoolOp,
              graph::BatchNormOp, graph::LRNOp>(op);
@@ -147,6 +152,10 @@ struct ReplicaRewriter {
   /// Every replica's task (`/job:worker`).
   DeviceAttr replicatedDevice;
   llvm::DenseMap<Value, RowState> states;
+
+  /// Synchronised batch norm (--replicas): graph.batch_norm_train is
+  /// decomposed and its statistics all-reduced instead of refused.
+  bool syncBatchNorm = false;
 
   RowState stateOf(Value v) { return states.lookup(v); }
 
@@ -631,10 +640,14 @@ struct ReplicaRewriter {
           }
           return all(op, in);
         })
+        // Under --replicas decomposeBatchNormTrain() has synchronised it;
+        // microbatches run one after another, so none sees the batch.
         .Case([&](graph::BatchNormTrainOp) {
-          return refuse("computes statistics over the batch axis; use "
-                        "graph.batch_norm with running statistics, or one "
-                        "replica");
+          return refuse("computes statistics over the batch axis, of which "
+                        "each of the " +
+                        unit +
+                        " holds only a share; use graph.batch_norm with "
+                        "running statistics (graphc --batch-norm=running)");
         })
         .Case([&](graph::AssignVariableOp a) {
           return refuse("assigns a split value to variable @" +
@@ -793,6 +806,75 @@ struct ReplicaRewriter {
     }
   }
 
+  /// Synchronised batch norm: a reduction over the batch marked
+  /// `graph.batch_statistic` (batch norm's mean and variance, and the sums
+  /// over the batch in its gradient) is all-reduced right where it is
+  /// computed, with the reduction that made it, so every replica
+  /// normalises with (and differentiates through) the global batch's
+  /// statistics, not its share's.
+  void syncBatchStatistic(Operation *op) {
+    if (!syncBatchNorm || !op->hasAttr(kBatchStatistic) ||
+        op->getNumResults() != 1 ||
+        stateOf(op->getResult(0)).kind != RowState::Partial) {
+      return;
+    }
+    Value share = op->getResult(0);
+    OpBuilder b(op->getContext());
+    b.setInsertionPointAfter(op);
+    auto reduce = dist::ReplicaAllReduceOp::create(
+        b, share.getLoc(), share.getType(),
+        dist::ReductionKindAttr::get(b.getContext(), stateOf(share).reduction),
+        share);
+    setPlacement(reduce, replicatedDevice);
+    share.replaceAllUsesExcept(reduce.getResult(), reduce);
+  }
+
+  /// Each graph.batch_norm_train becomes its statistics as reductions
+  /// marked `graph.batch_statistic` (the mean, then the mean of the squared
+  /// deviations from it, as the op computes them) and an inference
+  /// graph.batch_norm with them, so that syncBatchStatistic() can
+  /// all-reduce them. One with a dynamic input stays, and is refused.
+  void decomposeBatchNormTrain() {
+    SmallVector<graph::BatchNormTrainOp> norms;
+    func.walk([&](graph::BatchNormTrainOp op) { norms.push_back(op); });
+    for (graph::BatchNormTrainOp op : norms) {
+      Value x = op.getInput();
+      auto type = dyn_cast<RankedTensorType>(x.getType());
+      auto statType = dyn_cast<RankedTensorType>(op.getBatchMean().getType());
+      if (!type || !type.hasStaticShape() || type.getRank() < 2 || !statType) {
+        continue;
+      }
+      SmallVector<int64_t> axes, channels(type.getRank(), 1);
+      channels[1] = type.getDimSize(1);
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (d != 1) {
+          axes.push_back(d);
+        }
+      }
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      auto mean = graph::ReduceOp::create(b, loc, statType, x,
+                                          graph::ReduceKind::mean, axes,
+                                          /*keepdims=*/false);
+      mean->setAttr(kBatchStatistic, b.getUnitAttr());
+      auto perChannel = graph::ReshapeOp::create(b, loc, type.clone(channels),
+                                                 mean, channels);
+      auto centered = graph::SubOp::create(b, loc, type, x, perChannel);
+      auto squares = graph::MulOp::create(b, loc, type, centered, centered);
+      auto variance = graph::ReduceOp::create(b, loc, statType, squares,
+                                              graph::ReduceKind::mean, axes,
+                                              /*keepdims=*/false);
+      variance->setAttr(kBatchStatistic, b.getUnitAttr());
+      auto norm = graph::BatchNormOp::create(
+          b, loc, op.getOutput().getType(), x, op.getScale(), op.getBias(),
+          mean, variance, op.getEpsilonAttr());
+      op.getOutput().replaceAllUsesWith(norm.getResult());
+      op.getBatchMean().replaceAllUsesWith(mean.getResult());
+      op.getBatchVariance().replaceAllUsesWith(variance.getResult());
+      op.erase();
+    }
+  }
+
   /// Diagnoses a partial value reaching `user`, pointing at its reduction.
   LogicalResult partialReaches(RowState s, Operation *user,
                                StringRef userName) {
@@ -879,6 +961,9 @@ struct ReplicaRewriter {
       states[split.getResult()] = RowState::batched(0);
     }
 
+    if (syncBatchNorm) {
+      decomposeBatchNormTrain();
+    }
     for (Operation &op :
          llvm::make_early_inc_range(body.without_terminator())) {
       setPlacement(&op, replicated);
@@ -938,6 +1023,7 @@ struct ReplicaRewriter {
       if (typeChanges && failed(reinferTypes(&op, results))) {
         return failure();
       }
+      syncBatchStatistic(&op);
     }
 
     // Join batched outputs; the outputs belong to the first replica's task.
@@ -1004,6 +1090,7 @@ LogicalResult transforms::rewriteForReplicas(ModuleOp module, func::FuncOp func,
   }
   std::string prefix = "dist-place: replicas=" + std::to_string(replicas);
   ReplicaRewriter rewriter(module, func, replicas, job, prefix, "replicas");
+  rewriter.syncBatchNorm = true;
   return rewriter.run();
 }
 

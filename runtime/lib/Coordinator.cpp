@@ -4,6 +4,7 @@
 
 #include "Checkpoint.h"
 #include "DataFeed.h"
+#include "Eval.h"
 #include "Gpu/Target.h"
 #include "Manifest.h"
 #include "Npy.h"
@@ -255,6 +256,10 @@ private:
   bool restoreCheckpoint();
   /// --save: the final weights under the model's names.
   bool saveWeights();
+  /// --eval: scores the held-out files with the current variables, prints
+  /// the result and keeps it for --metrics.
+  bool runEval();
+  std::string evalJson() const;
   /// --max-restarts: stops every worker, starts and loads them again, and
   /// restores the newest checkpoint (or starts over at step 0).
   bool restartJob();
@@ -311,6 +316,9 @@ private:
   /// (what --max-restarts recovers from).
   bool workerLost_ = false;
   int restarts_ = 0;
+  /// --eval: the forward-only job, and each scoring (after which step).
+  std::unique_ptr<Evaluator> eval_;
+  std::vector<std::pair<int64_t, EvalResult>> evalResults_;
   std::vector<rpc::RunStepResponse> lastResponses_;
   std::string error_;
   /// A worker refused to load its task because of the bundle (exit 1, not 4).
@@ -998,6 +1006,11 @@ bool Job::runSteps(int64_t total) {
         step_ % opt_.checkpointEvery == 0 && !writeCheckpointNow()) {
       return false;
     }
+    // The end of the run is scored once, after the last step.
+    if (eval_ && opt_.evalEvery > 0 && step_ % opt_.evalEvery == 0 &&
+        step_ < total && !runEval()) {
+      return false;
+    }
   }
   return true;
 }
@@ -1240,6 +1253,61 @@ bool Job::saveWeights() {
   note("saved " + std::to_string(file.tensors.size()) + " weights to " +
        opt_.saveFile);
   return true;
+}
+
+bool Job::runEval() {
+  std::vector<SafeTensor> vars;
+  std::vector<const manifest::TensorSignature *> sigs;
+  if (!readVariables(&vars, &sigs)) {
+    return false;
+  }
+  EvalResult r;
+  Status st = eval_->evaluate(vars, sigs, &r);
+  if (!st.isOk()) {
+    return fail(st.message() + " (after step " + std::to_string(step_) + ")");
+  }
+  char line[160];
+  if (r.classification) {
+    std::snprintf(line, sizeof line,
+                  "eval: step %lld: accuracy %.2f%% (%lld of %lld), loss %.4f",
+                  static_cast<long long>(step_), r.accuracy(),
+                  static_cast<long long>(r.correct),
+                  static_cast<long long>(r.examples), r.loss);
+  } else {
+    std::snprintf(line, sizeof line,
+                  "eval: step %lld: mean squared error %.6g (%lld examples)",
+                  static_cast<long long>(step_), r.loss,
+                  static_cast<long long>(r.examples));
+  }
+  // The score is the point of --eval: shown even with --quiet.
+  std::fprintf(stderr, "%sgraph-run: %s\n",
+               progressTty_ && progressShown_ ? "\r\033[K" : "", line);
+  std::fflush(stderr);
+  evalResults_.emplace_back(step_, r);
+  return true;
+}
+
+std::string Job::evalJson() const {
+  std::string json = ", \"eval\": [";
+  for (size_t i = 0; i < evalResults_.size(); ++i) {
+    const auto &[step, r] = evalResults_[i];
+    char buf[160];
+    if (r.classification) {
+      std::snprintf(buf, sizeof buf,
+                    "{\"step\": %lld, \"examples\": %lld, \"accuracy\": "
+                    "%.9g, \"loss\": %.9g}",
+                    static_cast<long long>(step),
+                    static_cast<long long>(r.examples), r.accuracy() / 100,
+                    r.loss);
+    } else {
+      std::snprintf(buf, sizeof buf,
+                    "{\"step\": %lld, \"examples\": %lld, \"mse\": %.9g}",
+                    static_cast<long long>(step),
+                    static_cast<long long>(r.examples), r.loss);
+    }
+    json += (i ? ", " : "") + std::string(buf);
+  }
+  return json + "]";
 }
 
 bool Job::runOneStep(int64_t step, bool last) {
@@ -1767,7 +1835,7 @@ void Job::reportMetrics(double seconds, int64_t steps) {
     }
     json += "}";
   }
-  json += "]}\n";
+  json += "]" + (eval_ ? evalJson() : std::string()) + "}\n";
   if (!opt_.quiet) {
     std::fprintf(stderr, "graph-run: %lld steps in %.3f s (%.1f steps/s)\n",
                  static_cast<long long>(steps), seconds,
@@ -1874,6 +1942,10 @@ int Job::run() {
     failCode = kExitBundle;
   }
   ok = ok && (opt_.rank > 0 || readInputs()); // rank 0 feeds every task
+  if (ok && !opt_.evalFiles.empty() && opt_.rank <= 0) {
+    Status es = Evaluator::open(opt_.bundleDir, opt_.evalFiles, &eval_);
+    ok = es.isOk() || fail(es.message());
+  }
   if (ok) {
     failCode = kExitStartFailed;
   }
@@ -1927,6 +1999,7 @@ int Job::run() {
     ok = writeCheckpointNow();
   }
   ok = ok && (opt_.saveFile.empty() || saveWeights());
+  ok = ok && (!eval_ || runEval());
   if (!ok && progressShown_ && progressTty_) {
     std::fprintf(stderr, "\n");
   }

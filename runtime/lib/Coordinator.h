@@ -59,6 +59,12 @@ struct RunOptions {
   bool restore = false;
   /// --save FILE: the final weights under the model's names.
   std::string saveFile;
+  /// --eval NAME=FILE: held-out examples for the forward-only job graphc
+  /// --train writes to JOB/eval/ (its inputs and the labels), scored at the
+  /// end of the run and, with --eval-every K (0: only at the end), after
+  /// every K steps.
+  std::map<std::string, std::string> evalFiles;
+  int64_t evalEvery = 0;
   /// --max-restarts R: a worker that dies or stalls mid-run restarts the
   /// job's (local) workers from the last checkpoint, up to R times.
   int maxRestarts = 0;

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <initializer_list>
 #include <string>
 
@@ -49,6 +50,11 @@ void usage() {
       "  --save FILE          write the final weights to FILE (safetensors),\n"
       "                       under the model's names, without optimizer "
       "slots\n"
+      "  --eval NAME=FILE     held-out examples for the forward-only job of\n"
+      "                       a graphc --train bundle: each model input and\n"
+      "                       the labels (repeatable); prints the accuracy\n"
+      "                       (or the mse) and loss at the end of the run\n"
+      "  --eval-every K       also after every K steps\n"
       "  --max-restarts R     when a worker dies or stalls, restart the job's\n"
       "                       local workers from the last checkpoint, up to R\n"
       "                       times (default 0)\n"
@@ -199,6 +205,35 @@ bool parseNumber(const std::string &flag, const std::string &v, double *out) {
   return true;
 }
 
+/// --eval NAME=FILE: its value from `next`, each NAME once. False (after
+/// the message) on a mistake.
+bool parseEvalFile(const std::function<bool(std::string *)> &next,
+                   graphrt::RunOptions *opt) {
+  std::string v;
+  if (!next(&v)) {
+    return false;
+  }
+  size_t eq = v.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
+    std::fprintf(stderr,
+                 "graph-run: error: --eval expects NAME=FILE (an input of "
+                 "the model or its labels), got '%s'\n",
+                 v.c_str());
+    return false;
+  }
+  std::string name = v.substr(0, eq);
+  if (opt->evalFiles.count(name)) {
+    std::fprintf(stderr,
+                 "graph-run: error: --eval %s is given twice ('%s' and '%s'); "
+                 "keep one\n",
+                 name.c_str(), opt->evalFiles[name].c_str(),
+                 v.substr(eq + 1).c_str());
+    return false;
+  }
+  opt->evalFiles[name] = v.substr(eq + 1);
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -278,7 +313,7 @@ int main(int argc, char **argv) {
     } else if (a == "--local" || a == "--steps" || a == "--repeat" ||
                a == "--heartbeat-ms" || a == "--chunk-bytes" ||
                a == "--epochs" || a == "--seed" || a == "--checkpoint-every" ||
-               a == "--max-restarts") {
+               a == "--max-restarts" || a == "--eval-every") {
       if (!next(&v) || !parseNumber(a, v, &d)) {
         return 2;
       }
@@ -301,6 +336,12 @@ int main(int argc, char **argv) {
         opt.checkpointEvery = static_cast<int64_t>(d);
       } else if (a == "--max-restarts") {
         opt.maxRestarts = static_cast<int>(d);
+      } else if (a == "--eval-every" && d < 1) {
+        std::fprintf(stderr,
+                     "graph-run: error: --eval-every must be at least 1\n");
+        return 2;
+      } else if (a == "--eval-every") {
+        opt.evalEvery = static_cast<int64_t>(d);
       } else if (a == "--steps") {
         opt.steps = static_cast<int64_t>(d);
         opt.stepsGiven = true;
@@ -412,6 +453,10 @@ int main(int argc, char **argv) {
         return 2;
       }
       given[name] = v.substr(eq + 1);
+    } else if (a == "--eval") {
+      if (!parseEvalFile(next, &opt)) {
+        return 2;
+      }
     } else if (a.rfind("-", 0) == 0) {
       std::fprintf(stderr, "graph-run: error: unknown option '%s'\n",
                    a.c_str());
@@ -451,6 +496,11 @@ int main(int argc, char **argv) {
   if ((opt.checkpointEvery > 0 || opt.restore) && opt.checkpointDir.empty()) {
     std::fprintf(stderr, "graph-run: error: %s needs --checkpoint-dir DIR\n",
                  opt.restore ? "--restore" : "--checkpoint-every");
+    return 2;
+  }
+  if (opt.evalEvery > 0 && opt.evalFiles.empty()) {
+    std::fprintf(stderr, "graph-run: error: --eval-every scores the --eval "
+                         "files; give --eval NAME=FILE\n");
     return 2;
   }
   if (opt.epochs > 0 && opt.data.empty()) {

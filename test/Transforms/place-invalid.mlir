@@ -142,14 +142,6 @@ func.func @weight_from_batch(%x: tensor<8x4xf32>, %w: tensor<4x8xf32>) -> tensor
 
 // -----
 
-func.func @batch_stats(%x: tensor<8x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<8x3x4x4xf32> {
-  // expected-error @+1 {{computes statistics over the batch axis; use graph.batch_norm with running statistics, or one replica}}
-  %y, %bm, %bv = graph.batch_norm_train %x, %s, %b : (tensor<8x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<8x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
-  return %y : tensor<8x3x4x4xf32>
-}
-
-// -----
-
 graph.variable @acts : tensor<8x4xf32>
 func.func @store_rows(%x: tensor<8x4xf32>) {
   // expected-error @+1 {{assigns a split value to variable @acts; each replica would store different rows}}

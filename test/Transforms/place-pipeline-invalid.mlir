@@ -40,3 +40,15 @@ func.func @train(%x: tensor<8x4xf32>, %dy: tensor<8x4xf32>) -> tensor<8x4xf32> {
   graph.assign_variable @w, %g : tensor<4x4xf32>
   return %y : tensor<8x4xf32>
 }
+
+// -----
+
+// Batch statistics: the microbatches run one after another, so none holds
+// the batch (under replicas they are synchronised: place-sync-batch-norm.mlir).
+func.func @batch_stats(%x: tensor<8x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<8x3x4x4xf32> {
+  %r = graph.relu %x : (tensor<8x3x4x4xf32>) -> tensor<8x3x4x4xf32>
+  // expected-error @+1 {{computes statistics over the batch axis, of which each of the microbatches holds only a share; use graph.batch_norm with running statistics (graphc --batch-norm=running)}}
+  %y, %bm, %bv = graph.batch_norm_train %r, %s, %b : (tensor<8x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<8x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  %t = graph.tanh %y : (tensor<8x3x4x4xf32>) -> tensor<8x3x4x4xf32>
+  return %t : tensor<8x3x4x4xf32>
+}

@@ -31,7 +31,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -598,6 +600,85 @@ static int reportOn(ModuleOp module,
   return 0;
 }
 
+/// --train --emit=job: JOB/eval/, the model as imported compiled for
+/// inference as a one-task job whose weights are variables named as the
+/// training step's (graph-hoist-weights{threshold=0} on the same graph), and
+/// JOB/eval/eval.json naming the scored output, the labels and the loss, so
+/// that `graph-run --eval` can score held-out data with the trained
+/// weights (docs/design/training.md, "Held-out evaluation").
+static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
+  OwningOpRef<ModuleOp> eval = imported.clone();
+  PassManager graph(eval->getContext());
+  if (failed(applyPassManagerCLOptions(graph))) {
+    return kExitFailed;
+  }
+  graphc::GraphPipelineOptions graphOptions;
+  graphOptions.entry = entryName;
+  if (fixInputShapes) {
+    graphOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
+  }
+  graphc::buildGraphPipeline(graph, graphOptions);
+  if (failed(graph.run(*eval))) {
+    return kExitFailed;
+  }
+  // The output graph-add-loss scores (its `output` option, 0 here).
+  std::string scored;
+  if (auto entry = eval->lookupSymbol<func::FuncOp>(entryName)) {
+    if (auto names = entry->getAttrOfType<ArrayAttr>("graph.output_names");
+        names && !names.empty()) {
+      if (auto name = dyn_cast<StringAttr>(names[0])) {
+        scored = name.str();
+      }
+    }
+  }
+  PassManager pm(eval->getContext());
+  if (failed(applyPassManagerCLOptions(pm))) {
+    return kExitFailed;
+  }
+  graphc::DistPipelineOptions distOptions;
+  // Every weight a variable, as graphc-train hoists them, so that each
+  // gets the trained value by name.
+  distOptions.weightsThreshold = 0;
+  distOptions.strategy = "given";
+  distOptions.entry = entryName;
+  graphc::buildDistPipeline(pm, distOptions);
+  graphc::TaskLoweringOptions lowering;
+  lowering.entry = entryName;
+  graphc::buildTaskLoweringPipeline(pm, lowering);
+  graphc::TaskCodegenOptions codegen;
+  codegen.cpu.openmp = !noOpenmp;
+  graphc::buildTaskCodegenPipeline(pm, codegen);
+  if (failed(pm.run(*eval))) {
+    return kExitFailed;
+  }
+  llvm::SmallString<256> dir(outputFilename);
+  llvm::sys::path::append(dir, "eval");
+  graphc::BundleOptions options = bundleOptions();
+  options.jobName += "-eval";
+  if (failed(graphc::writeJobBundle(*eval, dir, options))) {
+    return kExitFailed;
+  }
+  llvm::SmallString<256> file(dir);
+  llvm::sys::path::append(file, "eval.json");
+  std::string error;
+  auto out = openOutputFile(file, &error);
+  if (!out) {
+    llvm::errs() << "graphc: " << error << "\n";
+    return kExitFailed;
+  }
+  llvm::json::Object info{{"format", "graphc-eval-1"},
+                          {"labels", labelsName.getValue()},
+                          {"loss", lossKind.getValue()},
+                          {"output_index", 0}};
+  if (!scored.empty()) {
+    info["output"] = scored;
+  }
+  out->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(info)))
+            << "\n";
+  out->keep();
+  return 0;
+}
+
 /// --emit=job: the bundle directory -o names.
 static int writeJob(ModuleOp module) {
   if (target == Target::Stablehlo) {
@@ -944,6 +1025,12 @@ int main(int argc, char **argv) {
            "with -o NAME.gjob\n";
     return kExitUsage;
   }
+  // --train writes a forward-only job beside the step; it starts from the
+  // model as imported, before the training passes change it.
+  std::optional<OwningOpRef<ModuleOp>> evalModule;
+  if (train && target == Target::Cpu && emit == EmitStage::Job) {
+    evalModule.emplace(module->clone());
+  }
   // Imported input shapes are fixed by the importer, not by index.
   bool fixInputShapes = *format == graphc::import::ModelFormat::Mlir;
   // The report and the Graphviz view read the partitioned module: stop
@@ -998,7 +1085,15 @@ int main(int argc, char **argv) {
     return kExitFailed;
   }
   if (emit == EmitStage::Job) {
-    return writeJob(*module);
+    if (int status = writeJob(*module)) {
+      return status;
+    }
+    // The forward-only job beside the step (CPU only: graph-run runs it in
+    // its own process).
+    if (evalModule) {
+      return writeEvalJob(**evalModule, fixInputShapes);
+    }
+    return 0;
   }
 
   std::string error;

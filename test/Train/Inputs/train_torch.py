@@ -173,6 +173,18 @@ def close(name, got, want, rtol, atol=1e-6):
     return ok
 
 
+def follows(label, one, dist):
+    """A distributed run (losses, outputs folder) against the one-task run:
+    the losses and every output, rtol 1e-5; `label` % what names each."""
+    ok = close(label % "losses", dist[0], one[0], 1e-5)
+    for weight in sorted(os.listdir(one[1])):
+        path = os.path.join(dist[1], weight)
+        got = np.load(path) if os.path.exists(path) else np.zeros(0)
+        ok &= close(label % weight[:-len(".npy")], got,
+                    np.load(os.path.join(one[1], weight)), 1e-5)
+    return ok
+
+
 def main():
     out, name = sys.argv[1], sys.argv[2]
     make, shape, optimizers = MODELS[name]
@@ -210,28 +222,29 @@ def main():
             got = np.load(path) if os.path.exists(path) else np.zeros(0)
             ok &= close("%s %s" % (optimizer, weight), got, want, 1e-4)
         if name != "mlp":
-            # dist-place refuses batch statistics under replicas (they
-            # would be each replica's, not the batch's): with the running
-            # statistics (--batch-norm=running; scale and bias still
-            # train), 2 replicas follow one task, the convolutions' filter
-            # gradients all-reduced. Over the first STEPS steps: on one
-            # fixed batch these runs turn chaotic later (the resnet's loss
-            # climbs back from 0.28 to 2.4 after 25 steps), and the
-            # all-reduce's summation order, a 1e-7 difference, grows
-            # past any tolerance there.
+            # Synchronised batch norm: with batch statistics (PyTorch's
+            # train() mode) 2 replicas all-reduce each BatchNorm's mean and
+            # variance and the sums over the batch in its gradient, so
+            # they follow the one-task run above, running statistics
+            # included.
+            ok &= follows("%s %%s with 2 replicas (batch statistics)"
+                          % optimizer, (losses, outputs),
+                          graphc_train(out, optimizer, lr,
+                                       ["--replicas", "2"], "batch-2"))
+            # With the running statistics (--batch-norm=running; scale and
+            # bias still train), 2 replicas follow one task too, the
+            # convolutions' filter gradients all-reduced. Over the first
+            # STEPS steps: on one fixed batch these runs turn chaotic later
+            # (the resnet's loss climbs back from 0.28 to 2.4 after 25
+            # steps), and the all-reduce's summation order, a 1e-7
+            # difference, grows past any tolerance there.
             flags = ["--batch-norm=running"]
-            losses, one = graphc_train(out, optimizer, lr, flags, "running")
-            dist_losses, two = graphc_train(out, optimizer, lr,
-                                            flags + ["--replicas", "2"],
-                                            "running-2")
-            ok &= close("%s losses with 2 replicas (running statistics)"
-                        % optimizer, dist_losses, losses, 1e-5)
-            for weight in sorted(os.listdir(one)):
-                path = os.path.join(two, weight)
-                got = np.load(path) if os.path.exists(path) else np.zeros(0)
-                ok &= close("%s %s with 2 replicas (running statistics)"
-                            % (optimizer, weight[:-len(".npy")]), got,
-                            np.load(os.path.join(one, weight)), 1e-5)
+            ok &= follows("%s %%s with 2 replicas (running statistics)"
+                          % optimizer,
+                          graphc_train(out, optimizer, lr, flags, "running"),
+                          graphc_train(out, optimizer, lr,
+                                       flags + ["--replicas", "2"],
+                                       "running-2"))
         else:
             losses, _ = graphc_train(out, optimizer, lr, [], "long",
                                      DIST_STEPS)
