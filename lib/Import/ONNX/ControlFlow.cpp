@@ -469,9 +469,21 @@ OnnxImporter::scanOnce(const onnx::GraphProto &graph, ArrayRef<Value> states,
       if (k < inDirs.size() && inDirs[k] == 1) {
         index = build1(at, "graph.sub", {scalar(at, i64, *length - 1), index});
       }
-      Value slice = index ? build1(at, "graph.gather", {x, index},
-                                   {named("axis", i64Attr(0))})
-                          : Value();
+      // A 1-D input is gathered as [L, 1] and reshaped to a scalar: the
+      // CPU vectoriser does not take a gather whose result has rank 0.
+      Value source = x;
+      if (rankOf(x) == 1) {
+        source = build1(at, "graph.reshape", {x},
+                        {named("shape", i64Array({*length, 1}))});
+      }
+      Value slice = index && source
+                        ? build1(at, "graph.gather", {source, index},
+                                 {named("axis", i64Attr(0))})
+                        : Value();
+      if (slice && source != x) {
+        slice = build1(at, "graph.reshape", {slice},
+                       {named("shape", i64Array({}))});
+      }
       if (!slice) {
         return failure();
       }
