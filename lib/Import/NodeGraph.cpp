@@ -3,6 +3,8 @@
 
 #include "graphc/Import/NodeGraph.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include "graphc/Import/ModelFormat.h"
 
 #include "onnx/onnx_pb.h"
@@ -193,6 +195,46 @@ Expected<NodeGraph> buildTFNodeGraph(
   return std::move(graph);
 }
 
+/// Adds to `names` the values `g` (and the subgraphs inside it) reads
+/// without defining them: the enclosing graphs' values it captures.
+static void collectOuterNames(const onnx::GraphProto &g,
+                              llvm::StringSet<> &names) {
+  llvm::StringSet<> defined;
+  for (const onnx::ValueInfoProto &input : g.input()) {
+    defined.insert(input.name());
+  }
+  for (const onnx::TensorProto &init : g.initializer()) {
+    defined.insert(init.name());
+  }
+  for (const onnx::NodeProto &node : g.node()) {
+    for (const std::string &name : node.output()) {
+      defined.insert(name);
+    }
+  }
+  llvm::StringSet<> inner;
+  for (const onnx::NodeProto &node : g.node()) {
+    for (const std::string &name : node.input()) {
+      inner.insert(name);
+    }
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g()) {
+        collectOuterNames(attr.g(), inner);
+      }
+      for (const onnx::GraphProto &sub : attr.graphs()) {
+        collectOuterNames(sub, inner);
+      }
+    }
+  }
+  for (const onnx::ValueInfoProto &output : g.output()) {
+    inner.insert(output.name());
+  }
+  for (const auto &name : inner) {
+    if (!name.getKey().empty() && !defined.contains(name.getKey())) {
+      names.insert(name.getKey());
+    }
+  }
+}
+
 Expected<NodeGraph> buildOnnxNodeGraph(const onnx::GraphProto &proto,
                                        StringRef path, bool isSubgraph) {
   NodeGraph graph;
@@ -254,6 +296,25 @@ Expected<NodeGraph> buildOnnxNodeGraph(const onnx::GraphProto &proto,
         }
       }
       node.inputs.push_back(std::move(input));
+    }
+    // A subgraph (If's branches, Loop's body) reads enclosing values by
+    // name: their producers become control inputs, so they are imported
+    // (and ordered) before the node that holds the subgraph.
+    llvm::StringSet<> free;
+    for (const onnx::AttributeProto &attr : def.attribute()) {
+      if (attr.has_g()) {
+        collectOuterNames(attr.g(), free);
+      }
+      for (const onnx::GraphProto &g : attr.graphs()) {
+        collectOuterNames(g, free);
+      }
+    }
+    for (const auto &name : free) {
+      auto it = graph.valueByName.find(name.getKey());
+      if (it != graph.valueByName.end() && it->second.first >= 0 &&
+          !llvm::is_contained(node.controlInputs, it->second.first)) {
+        node.controlInputs.push_back(it->second.first);
+      }
     }
   }
   for (const onnx::ValueInfoProto &output : proto.output()) {

@@ -46,6 +46,11 @@ void addOneShotBufferizePasses(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // scf.while loops imported from ONNX Loop/Scan (and TF while loops) yield
+  // values computed in the body, not in-place updates of their iter args;
+  // such a loop gets a new buffer per iteration, which the ownership-based
+  // deallocation below frees, instead of failing the analysis.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
 }
 

@@ -917,6 +917,39 @@ Value OnnxImporter::declareVariable(StringRef name, ElementsAttr value,
   return read ? read->getResult(0) : Value();
 }
 
+/// Appends to `work` the values node `index` reads: its inputs, and the
+/// outputs of the nodes whose values its subgraphs capture (its control
+/// inputs, see buildOnnxNodeGraph).
+static void appendNodeInputs(const NodeGraph &graph, unsigned index,
+                             llvm::SmallVectorImpl<StringRef> &work) {
+  for (const NodeInput &input : graph.nodes[index].inputs) {
+    if (input.producer != NodeInput::kAbsent) {
+      work.push_back(input.name);
+    }
+  }
+  for (unsigned producer : graph.nodes[index].controlInputs) {
+    const auto *def =
+        static_cast<const onnx::NodeProto *>(graph.nodes[producer].source);
+    for (const std::string &name : def->output()) {
+      work.push_back(name);
+    }
+  }
+}
+
+/// Bounded outputs' valid counts follow the model's outputs as results of
+/// @main (those made inside a loop or branch body are not its values).
+static void
+appendValidCounts(llvm::ArrayRef<std::pair<std::string, Value>> counts,
+                  mlir::Region &body, llvm::SmallVectorImpl<Value> &results,
+                  llvm::SmallVectorImpl<std::string> &names) {
+  for (const auto &[name, count] : counts) {
+    if (Value(count).getParentRegion() == &body) {
+      results.push_back(count);
+      names.push_back(name);
+    }
+  }
+}
+
 OwningOpRef<ModuleOp> OnnxImporter::run() {
   Location fileLoc = NameLoc::get(StringAttr::get(ctx, fileName));
   auto loaded = readOnnxModel(path, options.limits);
@@ -1005,11 +1038,7 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
       continue;
     }
     needed[index] = true;
-    for (const NodeInput &input : nodeGraph->nodes[index].inputs) {
-      if (input.producer != NodeInput::kAbsent) {
-        work.push_back(input.name);
-      }
-    }
+    appendNodeInputs(*nodeGraph, index, work);
   }
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -1104,6 +1133,7 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
     }
     results.push_back(v);
   }
+  appendValidCounts(validCounts, func.getBody(), results, outputNames);
   func::ReturnOp::create(builder, fileLoc, results);
   func.setFunctionType(
       builder.getFunctionType(argTypes, TypeRange(ValueRange(results))));

@@ -23,6 +23,7 @@
 
 #include "onnx/onnx_pb.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -358,6 +359,59 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importUnpool(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
+  /// RandomNormal, RandomUniform, their *Like forms, Bernoulli and
+  /// Multinomial, drawn at import from a seeded generator (Random.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importRandom(const GraphNode &node, const onnx::NodeProto &def,
+               llvm::ArrayRef<Value> in, Location at);
+  /// NonZero, Compress, Unique: outputs whose size depends on values
+  /// (Dynamic.cpp); exact when those values are constants, else bounded.
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importDynamic(const GraphNode &node, const onnx::NodeProto &def,
+                llvm::ArrayRef<Value> in, Location at);
+  /// RNN (the simple recurrence), unrolled over the static sequence
+  /// (Rnn.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importRnn(const GraphNode &node, const onnx::NodeProto &def,
+            llvm::ArrayRef<Value> in, Location at);
+  /// If, Loop and Scan (ControlFlow.cpp).
+  std::optional<FailureOr<llvm::SmallVector<Value>>>
+  importControlFlow(const GraphNode &node, const onnx::NodeProto &def,
+                    llvm::ArrayRef<Value> in, Location at);
+  /// Imports subgraph `body` at the insertion point with its inputs bound
+  /// to `inputs`; its nodes read the enclosing values by name, and nothing
+  /// it defines is visible after. Returns the values of its outputs.
+  FailureOr<Results> importSubgraph(const onnx::GraphProto &body,
+                                    llvm::ArrayRef<Value> inputs,
+                                    StringRef what, Location at);
+  FailureOr<Results> importIf(Location at);
+  FailureOr<Results> importLoop(Location at);
+  FailureOr<Results> importScan(Location at);
+  /// What one iteration of a loop body yields: the next condition (null:
+  /// unchanged), the loop-carried values, the scan outputs' slices.
+  struct LoopBodyResults {
+    Value cond;
+    llvm::SmallVector<Value> carried, scans;
+  };
+  /// Builds the body in the loop's `after` block from its arguments
+  /// (iteration number, condition, loop-carried values...).
+  using LoopBody =
+      std::function<FailureOr<LoopBodyResults>(llvm::ArrayRef<Value>)>;
+  /// One scf.while running `body` while `cond` (null: true) holds and the
+  /// iteration number is below `tripCount` (null: no bound); returns the
+  /// final loop-carried values, then each scan output stacked on a new
+  /// leading axis (written back to front where `reverseScans` says).
+  FailureOr<Results> emitLoop(Value tripCount, Value cond,
+                              llvm::ArrayRef<Value> init,
+                              llvm::ArrayRef<bool> reverseScans,
+                              const LoopBody &body, StringRef what,
+                              Location at);
+  /// Scan (opset 9 form) of `inputs` with `states` through `graph`.
+  FailureOr<Results>
+  scanOnce(const onnx::GraphProto &graph, llvm::ArrayRef<Value> states,
+           llvm::ArrayRef<Value> inputs, llvm::ArrayRef<int64_t> inAxes,
+           llvm::ArrayRef<int64_t> inDirs, llvm::ArrayRef<int64_t> outAxes,
+           llvm::ArrayRef<int64_t> outDirs, StringRef what, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
     if (isa<FloatType>(element)) {
@@ -397,6 +451,10 @@ public:
   Value declareVariable(StringRef name, ElementsAttr value, bool trainable,
                         Location at);
   Operation *mainFunc = nullptr;
+  /// Bounded outputs' valid counts (NonZero, Compress, Unique...): each
+  /// becomes an extra result of @main, after the model's outputs, named
+  /// OUTPUT:valid_count (docs/design/importers.md, "Bounded outputs").
+  llvm::SmallVector<std::pair<std::string, Value>> validCounts;
 };
 
 } // namespace graphc::import

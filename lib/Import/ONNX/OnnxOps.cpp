@@ -59,6 +59,15 @@ const OnnxFamily kQuant = {"ONNX/Quant.cpp",
                            &OnnxImporter::family<&OnnxImporter::importQuant>};
 const OnnxFamily kSignal = {"ONNX/Signal.cpp",
                             &OnnxImporter::family<&OnnxImporter::importSignal>};
+const OnnxFamily kControlFlow = {
+    "ONNX/ControlFlow.cpp",
+    &OnnxImporter::family<&OnnxImporter::importControlFlow>};
+const OnnxFamily kRandom = {"ONNX/Random.cpp",
+                            &OnnxImporter::family<&OnnxImporter::importRandom>};
+const OnnxFamily kDynamic = {
+    "ONNX/Dynamic.cpp", &OnnxImporter::family<&OnnxImporter::importDynamic>};
+const OnnxFamily kRnn = {"ONNX/Rnn.cpp",
+                         &OnnxImporter::family<&OnnxImporter::importRnn>};
 const OnnxFamily kUnpool = {"ONNX/Unpool.cpp",
                             &OnnxImporter::family<&OnnxImporter::importUnpool>};
 
@@ -88,6 +97,7 @@ const OnnxOp kOnnxOps[] = {
   {"Attention", "", 7, 0, &kAttention, "graph.matmul,graph.softmax,graph.transpose,graph.reshape,graph.broadcast_to,graph.mul,graph.add,graph.select,graph.cast", "static shapes; KV cache, masks, grouped-query heads"},
   {"AveragePool", "", 1, 0, &kCore, "graph.pool", ""},
   {"BatchNormalization", "", 1, 0, &kNormalization, "graph.batch_norm", "inference only; spatial=0 (before 9) per activation"},
+  {"Bernoulli", "", 15, 0, &kRandom, "graph.constant,graph.compare,graph.cast", "uniforms drawn at import (seeded generator, docs/design/importers.md): one sample per compiled job"},
   {"BitCast", "", 7, 0, &kSampling, "graph.bitcast", ""},
   {"BitShift", "", 7, 0, &kSampling, "graph.shift_left,graph.shift_right", ""},
   {"BitwiseAnd", "", 7, 0, &kMath, "graph.bitwise_and", ""},
@@ -103,6 +113,7 @@ const OnnxOp kOnnxOps[] = {
   {"CenterCropPad", "", 7, 0, &kSampling, "graph.slice,graph.pad", ""},
   {"Clip", "", 1, 0, &kActivations, "graph.clamp", ""},
   {"Col2Im", "", 7, 0, &kSampling, "graph.col2im", ""},
+  {"Compress", "", 9, 0, &kDynamic, "graph.gather,graph.cumulative,graph.select,graph.scatter_nd,graph.slice,graph.reduce", "constant condition: exact; else bounded to the axis length, zeros after the valid slices, OUTPUT:valid_count result"},
   {"Concat", "", 1, 0, &kCore, "graph.concat", ""},
   {"Constant", "", 1, 0, &kCore, "graph.constant", ""},
   {"ConstantOfShape", "", 7, 0, &kCore, "graph.constant", ""},
@@ -147,6 +158,7 @@ const OnnxOp kOnnxOps[] = {
   {"HardSwish", "", 7, 0, &kActivations, "graph.mul,graph.add,graph.clamp", ""},
   {"Hardmax", "", 7, 0, &kMath, "graph.arg_reduce,graph.one_hot", ""},
   {"Identity", "", 1, 0, &kCore, "graph.identity", ""},
+  {"If", "", 7, 0, &kControlFlow, "scf.if,tensor.extract,tensor.cast", "constant condition: the taken branch inline; branch outputs joined to one type (differing dimensions dynamic)"},
   {"InstanceNormalization", "", 1, 0, &kNormalization, "graph.reduce,graph.sub,graph.mul,graph.add,graph.rsqrt,graph.reshape", ""},
   {"IsInf", "", 7, 0, &kMath, "graph.compare,graph.or,graph.and", ""},
   {"IsNaN", "", 7, 0, &kActivations, "graph.compare", ""},
@@ -159,6 +171,7 @@ const OnnxOp kOnnxOps[] = {
   {"LinearAttention", "", 7, 0, &kAttention, "graph.matmul,graph.mul,graph.add,graph.slice,graph.concat,graph.reshape", "recurrence unrolled over the static sequence length"},
   {"Log", "", 1, 0, &kCore, "graph.log", ""},
   {"LogSoftmax", "", 1, 0, &kActivations, "graph.log_softmax,graph.reshape", ""},
+  {"Loop", "", 7, 0, &kControlFlow, "scf.while,graph.compare,graph.and,graph.add,graph.scatter_nd,tensor.extract", "loop-carried values keep their shape; scan outputs need a compile-time trip count and a condition that stays true"},
   {"LpNormalization", "", 7, 0, &kMath, "graph.abs,graph.mul,graph.reduce,graph.sqrt,graph.div", ""},
   {"LpPool", "", 7, 0, &kMath, "graph.abs,graph.mul,graph.pow,graph.pool,graph.sqrt", ""},
   {"MatMul", "", 1, 0, &kCore, "graph.matmul", ""},
@@ -173,8 +186,10 @@ const OnnxOp kOnnxOps[] = {
   {"Mish", "", 7, 0, &kActivations, "graph.softplus,graph.tanh,graph.mul", ""},
   {"Mod", "", 7, 0, &kActivations, "graph.mod,graph.rem", "fmod picks graph.rem"},
   {"Mul", "", 1, 0, &kCore, "graph.mul", ""},
+  {"Multinomial", "", 7, 0, &kRandom, "graph.constant,graph.softmax,graph.cumulative,graph.reshape,graph.compare,graph.cast,graph.reduce,graph.min", "inverse-CDF on uniforms drawn at import: one sample per compiled job"},
   {"Neg", "", 1, 0, &kCore, "graph.neg", ""},
   {"NegativeLogLikelihoodLoss", "", 7, 0, &kLosses, "graph.gather_elements,graph.gather,graph.compare,graph.select,graph.cast,graph.neg,graph.mul,graph.div,graph.reduce,graph.squeeze,graph.unsqueeze", ""},
+  {"NonZero", "", 9, 0, &kDynamic, "graph.compare,graph.cumulative,graph.select,graph.scatter_nd,graph.slice,graph.transpose,graph.reduce", "constant input: folded; else bounded to [rank, numel], zeros after the valid columns, OUTPUT:valid_count result"},
   {"Not", "", 1, 0, &kCore, "graph.not", ""},
   {"OneHot", "", 7, 0, &kDepthSpace, "graph.slice,graph.reshape,graph.one_hot", ""},
   {"Or", "", 1, 0, &kCore, "graph.or", ""},
@@ -185,6 +200,11 @@ const OnnxOp kOnnxOps[] = {
   {"QLinearMatMul", "", 7, 0, &kQuant, "graph.cast,graph.sub,graph.reshape,graph.matmul,graph.mul,graph.div,graph.round,graph.add,graph.clamp", ""},
   {"QuantizeLinear", "", 7, 0, &kQuant, "graph.div,graph.round,graph.add,graph.clamp,graph.cast,graph.reshape,graph.unsqueeze,graph.broadcast_to,graph.slice", ""},
   {"RMSNormalization", "", 7, 0, &kAttention, "graph.mul,graph.reduce,graph.add,graph.rsqrt,graph.cast", ""},
+  {"RNN", "", 7, 0, &kRnn, "graph.gather,graph.transpose,graph.matmul,graph.add,graph.slice,graph.reshape,graph.tanh,graph.relu,graph.sigmoid,graph.clamp,graph.unsqueeze,graph.concat", "unrolled over the static sequence; Tanh/Relu/Sigmoid; no activation_alpha/beta; sequence_lens only at full length"},
+  {"RandomNormal", "", 7, 0, &kRandom, "graph.constant", "drawn at import (seeded generator): a constant"},
+  {"RandomNormalLike", "", 7, 0, &kRandom, "graph.constant", "drawn at import (seeded generator): a constant; static input shape"},
+  {"RandomUniform", "", 7, 0, &kRandom, "graph.constant", "drawn at import (seeded generator): a constant"},
+  {"RandomUniformLike", "", 7, 0, &kRandom, "graph.constant", "drawn at import (seeded generator): a constant; static input shape"},
   {"Range", "", 7, 0, &kShapeOps, "graph.constant", "folded to a constant"},
   {"Reciprocal", "", 1, 0, &kCore, "graph.reciprocal", ""},
   {"ReduceL1", "", 1, 0, &kReductions, "graph.abs,graph.reduce", ""},
@@ -204,6 +224,7 @@ const OnnxOp kOnnxOps[] = {
   {"RotaryEmbedding", "", 7, 0, &kAttention, "graph.gather,graph.slice,graph.mul,graph.sub,graph.add,graph.concat,graph.reshape", ""},
   {"Round", "", 7, 0, &kCore, "graph.round", ""},
   {"STFT", "", 7, 0, &kSignal, "graph.gather,graph.mul,graph.transpose,graph.reshape,graph.matmul", "frames gathered with constant indices"},
+  {"Scan", "", 8, 0, &kControlFlow, "scf.while,graph.gather,graph.scatter_nd,graph.transpose,tensor.extract", "static scan length; opset 8: no sequence_lens, batch unrolled"},
   {"Scatter", "", 7, 0, &kShapeOps, "graph.scatter_elements", ""},
   {"ScatterElements", "", 7, 0, &kShapeOps, "graph.scatter_elements", ""},
   {"ScatterND", "", 7, 0, &kShapeOps, "graph.scatter_nd", ""},
