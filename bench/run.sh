@@ -5,7 +5,7 @@
 #   bash bench/run.sh gemm [args...]      # generated SGEMM vs OpenBLAS
 #   bash bench/run.sh import              # a 45 MB ONNX import vs onnx.load + check_model
 #   bash bench/run.sh conv [--quick]      # ResNet-50 conv2d shapes vs PyTorch F.conv2d
-#   bash bench/run.sh e2e [--quick]       # whole-model latency vs PyTorch eager
+#   bash bench/run.sh e2e [--quick]       # whole-model latency vs PyTorch eager and ONNX Runtime
 #   bash bench/run.sh dynamic [--quick]   # a dynamic-batch bundle vs bundles specialised per batch
 #   bash bench/run.sh compile             # compile time and peak RSS on a ResNet-50
 #   bash bench/run.sh machine-model [OUT.json] [--quick]  # this machine for graphc --machine-model
@@ -20,6 +20,27 @@ name="${1:-}"
 shift || true
 
 [ -f "$build/build.ninja" ] || BUILD_DIR="$build" bash "$root/scripts/build.sh"
+
+# ONNX Runtime for e2e: npm's onnxruntime-node (it carries libonnxruntime for
+# Linux x64) under node, installed once into a folder the benchmark owns,
+# never into the checkout. --ignore-scripts: its install script only fetches
+# optional GPU parts. Without it e2e still runs and says why ORT is missing.
+ensure_ort() {
+  export GRAPHC_ORT_DIR="${GRAPHC_ORT_DIR:-$HOME/.cache/graphc/ort}"
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+      apt-get install -y nodejs npm >&2 || true
+    elif command -v sudo >/dev/null; then
+      sudo -n apt-get install -y nodejs npm >&2 || true
+    fi
+  fi
+  [ -d "$GRAPHC_ORT_DIR/node_modules/onnxruntime-node" ] && return 0
+  command -v npm >/dev/null || { echo "e2e: no npm; ONNX Runtime will be skipped" >&2; return 0; }
+  mkdir -p "$GRAPHC_ORT_DIR"
+  (cd "$GRAPHC_ORT_DIR" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+     npm install --ignore-scripts --no-audit --no-fund onnxruntime-node >&2) ||
+    echo "e2e: npm install onnxruntime-node failed; ONNX Runtime will be skipped" >&2
+}
 case "$name" in
   runtime)
     cmake --build "$build" --target graphrt-bench
@@ -31,6 +52,7 @@ case "$name" in
     ;;
   conv|e2e|compile|dist|train|dynamic)
     cmake --build "$build" --target graphc graph-run graph-worker
+    [ "$name" = e2e ] && ensure_ort
     /usr/bin/python3 "$root/bench/nn/$name.py" "$build" "$@"
     ;;
   machine-model)

@@ -54,22 +54,14 @@ MODELS = {
 }
 
 
-def avx512():
-    try:
-        return any(l.startswith("flags") and " avx512f" in l
-                   for l in open("/proc/cpuinfo"))
-    except OSError:
-        return False
-
-
 def peer_env():
     """The PyTorch processes' environment: one thread, and OpenBLAS told the
     core on AVX-512 CPUs (its run-time detection picks a slower kernel on
     some of them). graphc's processes never get OPENBLAS_CORETYPE."""
     env = dict(os.environ, OMP_NUM_THREADS="1", GLOO_SOCKET_IFNAME="lo")
     env.pop("OPENBLAS_CORETYPE", None)
-    if avx512():
-        env["OPENBLAS_CORETYPE"] = "SkylakeX"
+    if common.peer_openblas_coretype():
+        env["OPENBLAS_CORETYPE"] = common.peer_openblas_coretype()
     return env
 
 
@@ -171,7 +163,7 @@ def main():
     peer_config = ("PyTorch %s, %d processes x torch.set_num_threads(1), gloo "
                    "on 127.0.0.1, OPENBLAS_CORETYPE=%s"
                    % (torch.__version__, WORKERS,
-                      env.get("OPENBLAS_CORETYPE", "unset (no AVX-512)")))
+                      env.get("OPENBLAS_CORETYPE", "unset (not an AVX-512 Intel CPU)")))
     print("train bench: global batch %d, SGD lr %g, softmax cross-entropy; "
           "graphc --train, 1 thread per worker, vs DistributedDataParallel; "
           "%s; %s" % (BATCH, LR, common.cpu_name(), common.load_info()))

@@ -27,6 +27,8 @@ using namespace mlir;
 namespace {
 
 constexpr llvm::StringLiteral kDynamicBatchAttr = "graph.dynamic_batch";
+/// On the entry: the function that runs `size` samples at once.
+constexpr llvm::StringLiteral kChunkAttr = "graph.dynamic_batch_chunk";
 
 /// `?` in dimension 0 and static everywhere else.
 bool isBatchedType(Type type) {
@@ -282,28 +284,61 @@ struct GraphDynamicBatchPass
       }
     }
 
-    // Mark, then give the batched arguments one sample; graph-infer-shapes
-    // makes the body static from there.
-    Builder b(func.getContext());
-    SmallVector<Type> inputs(func.getArgumentTypes());
-    for (BlockArgument arg : func.getArguments()) {
-      if (!batchOf.count(arg)) {
-        continue;
+    // A batch-1 body alone makes a batched matmul N matrix-vector products;
+    // a second copy at `chunk` samples keeps the GEMM path for full chunks,
+    // and the step runs the one-sample body for the remainder only. The copy
+    // is taken before specialising: reshapes whose target still says `?`
+    // then infer the chunk's batch, as an export at that batch would.
+    if (chunk > 1) {
+      OpBuilder after(func);
+      after.setInsertionPointAfter(func);
+      auto copy = cast<func::FuncOp>(after.clone(*func));
+      SymbolTable symbols(getOperation());
+      std::string name = (func.getSymName() + "_batch_chunk").str();
+      for (int i = 1; symbols.lookup(name); ++i) {
+        name = (func.getSymName() + "_batch_chunk_" + Twine(i)).str();
       }
-      auto type = cast<RankedTensorType>(arg.getType());
-      SmallVector<int64_t> shape(type.getShape());
-      shape[0] = 1;
-      auto one = RankedTensorType::get(shape, type.getElementType());
-      arg.setType(one);
-      inputs[arg.getArgNumber()] = one;
-      func.setArgAttr(arg.getArgNumber(), kDynamicBatchAttr, b.getUnitAttr());
+      copy.setSymName(name);
+      copy.setPrivate();
+      specialiseBatch(copy, batchOf, chunk);
+      Builder b(func.getContext());
+      func->setAttr(kChunkAttr,
+                    b.getDictionaryAttr(
+                        {b.getNamedAttr("func", FlatSymbolRefAttr::get(copy)),
+                         b.getNamedAttr("size", b.getI64IntegerAttr(chunk))}));
     }
-    for (unsigned i = 0; i < func.getNumResults(); ++i) {
-      func.setResultAttr(i, kDynamicBatchAttr, b.getUnitAttr());
-    }
-    func.setFunctionType(
-        FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
+    specialiseBatch(func, batchOf, 1);
     return success();
+  }
+
+  /// Marks the batched arguments of `fn` (those of the entry in `batchOf`,
+  /// by position) and every result, and gives the batched arguments
+  /// `samples` in dimension 0; graph-infer-shapes makes the body static
+  /// from there.
+  static void specialiseBatch(func::FuncOp fn,
+                              const llvm::DenseMap<Value, unsigned> &batchOf,
+                              int64_t samples) {
+    Builder b(fn.getContext());
+    SmallVector<Type> inputs(fn.getArgumentTypes());
+    for (auto [entryArg, from] : batchOf) {
+      auto arg = dyn_cast<BlockArgument>(entryArg);
+      if (!arg || arg.getArgNumber() != from) {
+        continue; // an op result; only the arguments are specialised
+      }
+      BlockArgument own = fn.getArgument(from);
+      auto type = cast<RankedTensorType>(own.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape[0] = samples;
+      auto fixed = RankedTensorType::get(shape, type.getElementType());
+      own.setType(fixed);
+      inputs[from] = fixed;
+      fn.setArgAttr(from, kDynamicBatchAttr, b.getUnitAttr());
+    }
+    for (unsigned i = 0; i < fn.getNumResults(); ++i) {
+      fn.setResultAttr(i, kDynamicBatchAttr, b.getUnitAttr());
+    }
+    fn.setFunctionType(
+        FunctionType::get(fn.getContext(), inputs, fn.getResultTypes()));
   }
 };
 

@@ -3,6 +3,7 @@
 #include "graph/GraphOps.h"
 #include "graph/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -101,9 +102,41 @@ struct GraphHoistWeightsPass
       }
       constants.push_back(op);
     });
+    // A dynamic batch's chunk body (graph-dynamic-batch) is a copy of the
+    // entry: its weights are the entry's, and hoisting them again would
+    // store every weight twice. Its constants come last and reuse the
+    // variable of an identical constant (attributes are uniqued, so equal
+    // contents are the same attribute) hoisted before them.
+    llvm::DenseSet<StringRef> chunkBodies;
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      if (auto chunk =
+              fn->getAttrOfType<DictionaryAttr>("graph.dynamic_batch_chunk")) {
+        if (auto body = chunk.getAs<FlatSymbolRefAttr>("func")) {
+          chunkBodies.insert(body.getValue());
+        }
+      }
+    }
+    auto inChunkBody = [&](ConstantOp op) {
+      auto fn = op->getParentOfType<func::FuncOp>();
+      return fn && chunkBodies.contains(fn.getSymName());
+    };
+    std::stable_partition(constants.begin(), constants.end(),
+                          [&](ConstantOp op) { return !inChunkBody(op); });
+    llvm::DenseMap<std::pair<Attribute, Type>, VariableOp> hoisted;
 
     SymbolTable symbols(module);
     for (auto [index, op] : llvm::enumerate(constants)) {
+      auto type = cast<RankedTensorType>(op.getType());
+      if (VariableOp same = hoisted.lookup({op.getValue(), type});
+          same && inChunkBody(op)) {
+        OpBuilder b(op);
+        auto read = ReadVariableOp::create(
+            b, op.getLoc(), type, FlatSymbolRefAttr::get(same.getSymNameAttr()),
+            TypeAttr::get(type));
+        op.getResult().replaceAllUsesWith(read.getResult());
+        op.erase();
+        continue;
+      }
       // Variables go before the top-level op holding the constant, so they
       // appear in the module in the order the program uses them.
       Operation *anchor = op;
@@ -111,7 +144,6 @@ struct GraphHoistWeightsPass
         anchor = anchor->getParentOp();
       }
       OpBuilder b(anchor);
-      auto type = cast<RankedTensorType>(op.getType());
       std::string base = constantName(op.getLoc(), index);
       std::string name = base;
       for (int i = 1; symbols.lookup(name); ++i) {
@@ -125,6 +157,7 @@ struct GraphHoistWeightsPass
         variable->setAttr("dist.device", device);
       }
       symbols.insert(variable);
+      hoisted[{op.getValue(), type}] = variable;
       b.setInsertionPoint(op);
       auto read = ReadVariableOp::create(
           b, op.getLoc(), type,

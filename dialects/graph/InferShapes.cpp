@@ -164,10 +164,17 @@ struct GraphInferShapesPass
   }
 
   /// Makes the function's result types match what it returns. A function
-  /// with known callers keeps its signature; its returns get casts instead.
+  /// with callers keeps its signature; its returns get casts instead. A
+  /// reference from another function's attribute (graph-dynamic-batch's
+  /// chunk body) calls nothing and does not count.
   LogicalResult updateResultTypes(func::FuncOp func) {
     auto module = func->getParentOfType<ModuleOp>();
-    bool hasUses = !SymbolTable::symbolKnownUseEmpty(func, module);
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(func, module);
+    bool hasUses =
+        !uses || llvm::any_of(*uses, [](const SymbolTable::SymbolUse &u) {
+          return !isa<func::FuncOp>(u.getUser());
+        });
     SmallVector<Type> results(func.getResultTypes());
     SmallVector<func::ReturnOp> returns;
     func.walk([&](func::ReturnOp op) { returns.push_back(op); });

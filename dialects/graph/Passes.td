@@ -94,6 +94,14 @@ def GraphDynamicBatch : Pass<"graph-dynamic-batch", "mlir::ModuleOp"> {
     error naming the op and the input, telling the user to pass
     `--input-shape`. A function without a batched input is left alone.
 
+    With `chunk` > 1 (default 8) the pass first clones the checked entry as
+    the private `@ENTRY_batch_chunk`, whose batched arguments hold `chunk`
+    samples, and records it on the entry as `graph.dynamic_batch_chunk =
+    {func = @ENTRY_batch_chunk, size = chunk}`: convert-dist-to-runtime
+    lowers it as `graphc_task_run_chunk`, and the step runs full chunks
+    through it and the remainder through the one-sample body, so batched
+    matmuls stay matrix products.
+
     Example:
 
     ```mlir
@@ -106,6 +114,10 @@ def GraphDynamicBatch : Pass<"graph-dynamic-batch", "mlir::ModuleOp"> {
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "The function whose batch is dynamic">,
+    Option<"chunk", "chunk", "int64_t", /*default=*/"8",
+           "Also compile the entry at this many samples (the step runs full "
+           "chunks through it and the remainder one sample at a time); 1 "
+           "or less: the one-sample body only">,
   ];
 }
 

@@ -35,6 +35,7 @@ void buildGraphPipeline(OpPassManager &pm,
   if (options.dynamicBatch) {
     graph::GraphDynamicBatchOptions batch;
     batch.entry = options.entry;
+    batch.chunk = options.dynamicBatchChunk;
     pm.addPass(graph::createGraphDynamicBatch(batch));
     pm.addPass(graph::createGraphInferShapes());
   }
@@ -157,6 +158,11 @@ struct GraphPipelineCL : PassPipelineOptions<GraphPipelineCL> {
       llvm::cl::desc("a dynamic leading dimension becomes a loop over one "
                      "sample (graph-dynamic-batch)"),
       llvm::cl::init(false)};
+  Option<int64_t> dynamicBatchChunk{
+      *this, "dynamic-batch-chunk",
+      llvm::cl::desc("with dynamic-batch: also a body at this many samples "
+                     "for the step's full chunks (1: none)"),
+      llvm::cl::init(8)};
 };
 
 struct TrainPipelineCL : PassPipelineOptions<TrainPipelineCL> {
@@ -261,6 +267,7 @@ void registerGraphcPipelines() {
         options.entry = cl.entry;
         options.argShapes.assign(cl.argShapes.begin(), cl.argShapes.end());
         options.dynamicBatch = cl.dynamicBatch;
+        options.dynamicBatchChunk = cl.dynamicBatchChunk;
         buildGraphPipeline(pm, options);
       });
   PassPipelineRegistration<TrainPipelineCL>(

@@ -631,6 +631,13 @@ struct Partitioner {
         define(arg, p->device, p->op.getBody().front().getArgument(i), nullptr);
       }
       copySignatureAttrs(*p);
+      // A dynamic batch's chunk body (graph-dynamic-batch) belongs to the
+      // one task; with several, convert-dist-to-runtime refuses the batch.
+      if (programs.size() == 1) {
+        if (Attribute chunk = func->getAttr("graph.dynamic_batch_chunk")) {
+          p->op->setAttr("graph.dynamic_batch_chunk", chunk);
+        }
+      }
     }
 
     for (Operation &op : body.without_terminator()) {

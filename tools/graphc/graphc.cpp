@@ -487,6 +487,9 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     // --emit=graph still shows the model's own `?`.
     graphOptions.dynamicBatch =
         !train && strategyFromFlags() == "given" && stage >= EmitStage::Dist;
+    // The CPU step runs full chunks of 8 through a second body; the CUDA
+    // glue takes graphc_task_run only.
+    graphOptions.dynamicBatchChunk = target == Target::Cpu ? 8 : 1;
     graphc::buildGraphPipeline(pm, graphOptions);
     if (train) {
       graphc::TrainPipelineOptions trainOptions;

@@ -37,6 +37,10 @@ struct GraphPipelineOptions {
   /// docs/design/dynamic-batch.md). Off for what needs a static batch
   /// (training, replicas, pipelines), whose own errors then name the input.
   bool dynamicBatch = false;
+  /// With dynamicBatch: also compile the entry at this many samples, for
+  /// the step's full chunks (graph-dynamic-batch chunk=); 1: the one-sample
+  /// body only (targets whose task glue takes one run function).
+  int64_t dynamicBatchChunk = 8;
 };
 void buildGraphPipeline(mlir::OpPassManager &pm,
                         const GraphPipelineOptions &options);

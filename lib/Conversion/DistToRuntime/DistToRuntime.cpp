@@ -82,10 +82,23 @@ struct ConvertDistToRuntimePass
       return signalPassFailure();
     }
 
+    // A dynamic batch's chunk body becomes a second run function of its
+    // task, not a helper.
+    llvm::DenseSet<StringRef> chunkBodies;
+    for (TaskSource &t : tasks) {
+      if (auto chunk = t.op->getAttrOfType<DictionaryAttr>(
+              task::kDynamicBatchChunkAttr)) {
+        if (auto body = chunk.getAs<FlatSymbolRefAttr>("func")) {
+          chunkBodies.insert(body.getValue());
+        }
+      }
+    }
     // The functions task bodies may call are copied into each task module.
-    SmallVector<func::FuncOp> helpers;
+    SmallVector<func::FuncOp> helpers, chunks;
     for (auto f : module.getOps<func::FuncOp>()) {
-      if (f != entryFn) {
+      if (chunkBodies.contains(f.getSymName())) {
+        chunks.push_back(f);
+      } else if (f != entryFn) {
         helpers.push_back(f);
       }
     }
@@ -99,7 +112,7 @@ struct ConvertDistToRuntimePass
     for (TaskSource &t : tasks) {
       t.op->erase();
     }
-    for (func::FuncOp f : helpers) {
+    for (func::FuncOp f : llvm::concat<func::FuncOp>(helpers, chunks)) {
       f.erase();
     }
     for (graph::VariableOp v : variables) {
@@ -197,6 +210,80 @@ struct ConvertDistToRuntimePass
       }
     }
 
+    b.setInsertionPointToEnd(taskModule.getBody());
+    if (failed(buildRun(b, t, task::kRunFunction, block, inputTypes, varTypes,
+                        outputTypes, varIndex, allVars, taskNames))) {
+      return failure();
+    }
+    auto chunk =
+        t.op->getAttrOfType<DictionaryAttr>(task::kDynamicBatchChunkAttr);
+    if (!chunk) {
+      return success();
+    }
+    // The chunk body: the same signature, its batched tensors holding
+    // `size` samples (graph-dynamic-batch made them static).
+    auto bodyRef = chunk.getAs<FlatSymbolRefAttr>("func");
+    auto size = chunk.getAs<IntegerAttr>("size");
+    auto chunkFn = bodyRef ? getOperation().lookupSymbol<func::FuncOp>(bodyRef)
+                           : func::FuncOp();
+    if (!chunkFn || chunkFn.isExternal() || !size ||
+        chunkFn.getNumArguments() != inputTypes.size() ||
+        chunkFn.getNumResults() != outputTypes.size() ||
+        !chunkFn.getFunctionBody().hasOneBlock()) {
+      return t.op->emitOpError()
+             << "has " << task::kDynamicBatchChunkAttr << " = " << chunk
+             << ", which does not name a one-block function with the task's "
+                "inputs and outputs; rerun graph-dynamic-batch";
+    }
+    SmallVector<RankedTensorType> chunkInputs, chunkOutputs;
+    auto chunkType = [&](Type type, RankedTensorType one, bool batched,
+                         SmallVector<RankedTensorType> &into) -> LogicalResult {
+      auto ranked = dyn_cast<RankedTensorType>(type);
+      if (!ranked || !ranked.hasStaticShape() ||
+          ranked.getRank() != one.getRank() ||
+          (batched && ranked.getDimSize(0) != size.getInt())) {
+        return t.op->emitOpError()
+               << "chunk body @" << chunkFn.getSymName() << " has " << type
+               << " where the one-sample body has " << one << " ("
+               << size.getInt() << " samples expected in dimension 0)";
+      }
+      into.push_back(ranked);
+      return success();
+    };
+    for (unsigned i = 0; i < inputTypes.size(); ++i) {
+      if (failed(chunkType(chunkFn.getArgumentTypes()[i], inputTypes[i],
+                           fn.getArgAttr(i, task::kDynamicBatchAttr) != nullptr,
+                           chunkInputs))) {
+        return failure();
+      }
+    }
+    for (unsigned i = 0; i < outputTypes.size(); ++i) {
+      if (failed(
+              chunkType(chunkFn.getResultTypes()[i], outputTypes[i],
+                        fn.getResultAttr(i, task::kDynamicBatchAttr) != nullptr,
+                        chunkOutputs))) {
+        return failure();
+      }
+    }
+    taskModule->setAttr(task::kBatchChunkAttr, size);
+    b.setInsertionPointToEnd(taskModule.getBody());
+    return buildRun(b, t, task::kRunChunkFunction,
+                    chunkFn.getFunctionBody().front(), chunkInputs, varTypes,
+                    chunkOutputs, varIndex, allVars, taskNames);
+  }
+
+  /// `name`(ctx, services, inputs..., variables..., outputs...) at the
+  /// insertion point: `block` over memrefs, variables read and assigned
+  /// through their buffers, returning the step's status.
+  LogicalResult buildRun(OpBuilder &b, TaskSource &t, StringRef name,
+                         Block &block, ArrayRef<RankedTensorType> inputTypes,
+                         ArrayRef<RankedTensorType> varTypes,
+                         ArrayRef<RankedTensorType> outputTypes,
+                         const llvm::StringMap<unsigned> &varIndex,
+                         const llvm::StringMap<graph::VariableOp> &allVars,
+                         const TaskNames &taskNames) {
+    MLIRContext *ctx = &getContext();
+    Location loc = t.op->getLoc();
     // graphc_task_run(ctx, services, inputs..., variables..., outputs...)
     auto ptr = LLVM::LLVMPointerType::get(ctx);
     SmallVector<Type> argTypes = {ptr, ptr};
@@ -207,7 +294,7 @@ struct ConvertDistToRuntimePass
       }
     }
     SmallVector<Type> resultTypes = {ptr}; // the step's status
-    auto run = func::FuncOp::create(b, loc, task::kRunFunction,
+    auto run = func::FuncOp::create(b, loc, name,
                                     b.getFunctionType(argTypes, resultTypes));
     Block *entry = run.addEntryBlock();
     b.setInsertionPointToStart(entry);

@@ -200,8 +200,11 @@ public:
   /// `graphc_task_step`: graphrt_task_step_fn_t calling `run`. With batched
   /// tensors (shape -1 in dimension 0), `run` holds one sample: the step
   /// reads the batch from the first batched input, checks every batched
-  /// tensor has it, and calls `run` once per sample.
-  LogicalResult step(LLVM::LLVMFuncOp run, const task::TaskInfo &info) {
+  /// tensor has it, calls `chunkRun` (when there is one: the body at
+  /// `chunk` samples) on each full chunk, then `run` once per remaining
+  /// sample.
+  LogicalResult step(LLVM::LLVMFuncOp run, LLVM::LLVMFuncOp chunkRun,
+                     int64_t chunk, const task::TaskInfo &info) {
     auto fnTy = LLVM::LLVMFunctionType::get(
         ptrTy, {ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, i64, ptrTy, i64});
     auto fn = LLVM::LLVMFuncOp::create(b, loc, "graphc_task_step", fnTy,
@@ -233,13 +236,15 @@ public:
     for (const Arg &a : order) {
       expected += 3 + 2 * a.info->shape.size();
     }
-    if (run.getNumArguments() != expected ||
-        run.getFunctionType().getReturnType() != ptrTy) {
-      return run.emitOpError()
-             << "has " << run.getNumArguments()
-             << " arguments after lowering, the task glue passes " << expected
-             << " (expected ctx, services and identity-layout "
-             << "memrefs, returning the status pointer)";
+    for (LLVM::LLVMFuncOp fn : {run, chunkRun}) {
+      if (fn && (fn.getNumArguments() != expected ||
+                 fn.getFunctionType().getReturnType() != ptrTy)) {
+        return fn.emitOpError()
+               << "has " << fn.getNumArguments()
+               << " arguments after lowering, the task glue passes " << expected
+               << " (expected ctx, services and identity-layout "
+               << "memrefs, returning the status pointer)";
+      }
     }
     auto isBatched = [](const TensorInfo &t) {
       return !t.shape.empty() && t.shape[0] == task::kBatchDim;
@@ -248,6 +253,15 @@ public:
       return a.array == inputs && isBatched(*a.info);
     });
     bool batched = first != order.end();
+    if (chunkRun && (!batched || chunk < 2)) {
+      return chunkRun.emitOpError()
+             << "is a chunk body of " << chunk << " samples in task '"
+             << info.name << "', which has "
+             << (batched ? "no chunk of two or more samples"
+                         : "no batched input")
+             << "; the module's " << task::kBatchChunkAttr
+             << " must say how many samples it takes";
+    }
     if (!batched &&
         llvm::any_of(order, [&](const Arg &a) { return isBatched(*a.info); })) {
       return run.emitOpError() << "task '" << info.name
@@ -288,8 +302,9 @@ public:
       }
     }
 
-    // One call of run over the tensors as given, or at sample `i`.
-    auto call = [&](Value i) {
+    // One call of `fn`, which takes `samples` samples, over the tensors as
+    // given, or from sample `i` on.
+    auto call = [&](LLVM::LLVMFuncOp callee, int64_t samples, Value i) {
       SmallVector<Value> args = {entry->getArgument(0), entry->getArgument(1)};
       for (const Arg &a : order) {
         const TensorInfo &t = *a.info;
@@ -307,6 +322,7 @@ public:
           Value offset = LLVM::MulOp::create(b, loc, i, constant(i64, sample));
           data = LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), data,
                                      ArrayRef<LLVM::GEPArg>{offset});
+          shape[0] = samples;
         }
         args.append({data, data, zero});
         SmallVector<int64_t> strides(shape.size(), 1);
@@ -320,35 +336,48 @@ public:
           args.push_back(constant(i64, stride));
         }
       }
-      return LLVM::CallOp::create(b, loc, run, args).getResult();
+      return LLVM::CallOp::create(b, loc, callee, args).getResult();
     };
     if (!batched) {
-      LLVM::ReturnOp::create(b, loc, call(zero));
+      LLVM::ReturnOp::create(b, loc, call(run, 1, zero));
       return success();
     }
-    // for (i = 0; i < batch; ++i) { status = run(sample i); if (status)
-    // return status; } return OK;
-    Block *current = b.getInsertionBlock();
-    Block *header = b.createBlock(&fn.getBody(), {}, {i64}, {loc});
-    Block *body = b.createBlock(&fn.getBody(), {}, {}, {});
-    Block *latch = b.createBlock(&fn.getBody(), {}, {}, {});
-    Block *failed = b.createBlock(&fn.getBody(), {}, {ptrTy}, {loc});
-    Block *done = b.createBlock(&fn.getBody(), {}, {}, {});
-    b.setInsertionPointToEnd(current);
-    return finishLoop(header, body, latch, failed, done, batch, call);
+    // i = 0; for (; i + C <= batch; i += C) { status = chunk(samples i..);
+    // if (status) return status; } for (; i < batch; ++i) { status =
+    // run(sample i); ... } return OK;
+    Block *failed = new Block();
+    failed->addArgument(ptrTy, loc);
+    Value i = zero;
+    if (chunkRun) {
+      i = loop(i, batch, chunk, failed,
+               [&](Value at) { return call(chunkRun, chunk, at); });
+    }
+    loop(i, batch, 1, failed, [&](Value at) { return call(run, 1, at); });
+    LLVM::ReturnOp::create(b, loc, LLVM::ZeroOp::create(b, loc, ptrTy));
+    fn.getBody().push_back(failed);
+    b.setInsertionPointToEnd(failed);
+    LLVM::ReturnOp::create(b, loc, failed->getArgument(0));
+    return success();
   }
 
-  /// The batch loop's blocks after the checks (the current insertion
-  /// point): header, body, latch, failure and exit.
-  LogicalResult finishLoop(Block *header, Block *body, Block *latch,
-                           Block *failed, Block *done, Value batch,
-                           llvm::function_ref<Value(Value)> call) {
-    LLVM::BrOp::create(b, loc, ValueRange{constant(i64, 0)}, header);
+  /// At the insertion point: for (i = begin; i + step <= batch; i += step)
+  /// { status = call(i); if (status) goto failed(status); }. Leaves the
+  /// insertion point after the loop and returns `i` there.
+  Value loop(Value begin, Value batch, int64_t step, Block *failed,
+             llvm::function_ref<Value(Value)> call) {
+    Region *region = b.getInsertionBlock()->getParent();
+    auto block = [&]() {
+      region->push_back(new Block());
+      return &region->back();
+    };
+    Block *header = block(), *body = block(), *latch = block(), *exit = block();
+    Value i = header->addArgument(i64, loc);
+    LLVM::BrOp::create(b, loc, ValueRange{begin}, header);
     b.setInsertionPointToEnd(header);
-    Value i = header->getArgument(0);
-    Value more =
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, i, batch);
-    LLVM::CondBrOp::create(b, loc, more, body, done);
+    Value next = LLVM::AddOp::create(b, loc, i, constant(i64, step));
+    Value fits =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sle, next, batch);
+    LLVM::CondBrOp::create(b, loc, fits, body, exit);
     b.setInsertionPointToEnd(body);
     Value status = call(i);
     Value ok = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, status,
@@ -356,13 +385,9 @@ public:
     LLVM::CondBrOp::create(b, loc, ok, latch, ValueRange{}, failed,
                            ValueRange{status});
     b.setInsertionPointToEnd(latch);
-    Value next = LLVM::AddOp::create(b, loc, i, constant(i64, 1));
     LLVM::BrOp::create(b, loc, ValueRange{next}, header);
-    b.setInsertionPointToEnd(failed);
-    LLVM::ReturnOp::create(b, loc, failed->getArgument(0));
-    b.setInsertionPointToEnd(done);
-    LLVM::ReturnOp::create(b, loc, LLVM::ZeroOp::create(b, loc, ptrTy));
-    return success();
+    b.setInsertionPointToEnd(exit);
+    return i;
   }
 
   /// Dimension 0 of tensor `index` of a graphrt_tensor_t array.
@@ -479,8 +504,17 @@ LogicalResult addGlue(ModuleOp module) {
       fn.setLinkage(LLVM::Linkage::Internal);
     }
   }
+  // A dynamic batch's chunk body (convert-dist-to-runtime), if any.
+  auto chunkRun =
+      module.lookupSymbol<LLVM::LLVMFuncOp>(task::kRunChunkFunction);
+  auto chunk = module->getAttrOfType<IntegerAttr>(task::kBatchChunkAttr);
+  if (chunk && !chunkRun) {
+    return module.emitError()
+           << "task module '" << info->name << "' has " << task::kBatchChunkAttr
+           << " but no llvm.func @" << task::kRunChunkFunction;
+  }
   GlueBuilder glue(module);
-  if (failed(glue.step(run, *info))) {
+  if (failed(glue.step(run, chunkRun, chunk ? chunk.getInt() : 0, *info))) {
     return failure();
   }
   glue.descriptor(*info);

@@ -1,13 +1,29 @@
 // RUN: graph-opt %s --graph-dynamic-batch --graph-infer-shapes --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: graph-opt %s --graph-dynamic-batch=chunk=1 --graph-infer-shapes --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=NOCHUNK
 
 // An MLP over a dynamic batch: the batched input and the result are marked,
 // the input holds one sample and inference makes the body static.
 // CHECK-LABEL: func @main
 // CHECK-SAME: (%{{.*}}: tensor<1x16xf32> {graph.dynamic_batch, graph.name = "x"}, %{{.*}}: tensor<16x4xf32>)
 // CHECK-SAME: -> (tensor<1x4xf32> {graph.dynamic_batch})
+// CHECK-SAME: attributes {graph.dynamic_batch_chunk = {func = @main_batch_chunk, size = 8 : i64}}
 // CHECK: graph.matmul {{.*}} -> tensor<1x4xf32>
 // CHECK: graph.reshape {{.*}} -> tensor<1x2x2xf32>
 // CHECK: graph.reshape {{.*}} -> tensor<1x4xf32>
+// The chunk body: the same function at 8 samples, its reshapes inferring the
+// batch from the `-1` they kept, the unbatched weight as it was.
+// CHECK-LABEL: func private @main_batch_chunk
+// CHECK-SAME: (%{{.*}}: tensor<8x16xf32> {graph.dynamic_batch, graph.name = "x"}, %{{.*}}: tensor<16x4xf32>)
+// CHECK-SAME: -> (tensor<8x4xf32> {graph.dynamic_batch})
+// CHECK: graph.matmul {{.*}} -> tensor<8x4xf32>
+// CHECK: graph.reshape {{.*}} -> tensor<8x2x2xf32>
+// CHECK: graph.reshape {{.*}} -> tensor<8x4xf32>
+// CHECK: graph.softmax {{.*}} -> tensor<8x4xf32>
+// chunk=1: the one-sample body only.
+// NOCHUNK-LABEL: func @main
+// NOCHUNK-SAME: (%{{.*}}: tensor<1x16xf32> {graph.dynamic_batch, graph.name = "x"}, %{{.*}}: tensor<16x4xf32>)
+// NOCHUNK-NOT: graph.dynamic_batch_chunk
+// NOCHUNK-NOT: func private
 func.func @main(%x: tensor<?x16xf32> {graph.name = "x"}, %w: tensor<16x4xf32>) -> tensor<?x4xf32> {
   %m = graph.matmul %x, %w : (tensor<?x16xf32>, tensor<16x4xf32>) -> tensor<?x4xf32>
   %r = graph.reshape %m {shape = array<i64: -1, 2, 2>} : (tensor<?x4xf32>) -> tensor<?x2x2xf32>

@@ -47,3 +47,31 @@ func.func @main() -> tensor<4xf32> {
     }
   }
 #-}
+
+// -----
+
+// A dynamic batch's chunk body (graph-dynamic-batch) reads the entry's
+// weights: its copy of W reuses @W instead of storing the bytes twice. A
+// constant only the chunk body has still gets its own variable.
+// CHECK-LABEL: module
+// CHECK: graph.variable @W : tensor<4xf32>
+// CHECK-NOT: graph.variable
+// CHECK-LABEL: func.func @main
+// CHECK: graph.read_variable @W : tensor<4xf32>
+// CHECK: graph.variable @V : tensor<4xf32>
+// CHECK-NOT: graph.variable
+// CHECK-LABEL: func.func private @main_batch_chunk
+// CHECK: graph.read_variable @W : tensor<4xf32>
+// CHECK: graph.read_variable @V : tensor<4xf32>
+func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> attributes {graph.dynamic_batch_chunk = {func = @main_batch_chunk, size = 8 : i64}} {
+  %w = graph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32> loc("model.onnx:W")
+  %y = graph.add %x, %w : (tensor<1x4xf32>, tensor<4xf32>) -> tensor<1x4xf32>
+  return %y : tensor<1x4xf32>
+}
+func.func private @main_batch_chunk(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %w = graph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32> loc("model.onnx:W")
+  %v = graph.constant dense<[5.0, 6.0, 7.0, 8.0]> : tensor<4xf32> loc("model.onnx:V")
+  %y = graph.add %x, %w : (tensor<8x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
+  %z = graph.add %y, %v : (tensor<8x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
+  return %z : tensor<8x4xf32>
+}

@@ -56,6 +56,17 @@ inline constexpr llvm::StringLiteral kDynamicBatchAttr = "graph.dynamic_batch";
 inline constexpr int64_t kBatchDim = -1;
 /// The task's code: inputs, variables, outputs over memrefs.
 inline constexpr llvm::StringLiteral kRunFunction = "graphc_task_run";
+/// On the entry (graph-dynamic-batch, carried by dist-partition onto the
+/// dist.task): {func = @BODY, size = C}, the entry compiled at C samples.
+inline constexpr llvm::StringLiteral kDynamicBatchChunkAttr =
+    "graph.dynamic_batch_chunk";
+/// The chunk body in a task module: kRunFunction's signature with C samples
+/// in dimension 0 of every batched tensor; the module's kBatchChunkAttr
+/// holds C. The step runs full chunks through it, the rest through
+/// kRunFunction.
+inline constexpr llvm::StringLiteral kRunChunkFunction =
+    "graphc_task_run_chunk";
+inline constexpr llvm::StringLiteral kBatchChunkAttr = "graphrt.batch_chunk";
 
 /// One tensor of a task's signature or a channel's payload.
 struct TensorInfo {
