@@ -10,6 +10,9 @@ For each model (an MLP 784-512-512-10 and ResNet-18) at global batch 16:
   --repeat R --stats` under OMP_NUM_THREADS=1 (so 2 workers use 2 cores).
   The figure is `wall_median_ms`, the whole job's step (feeding the global
   batch, the split, forward, backward, the gradient all-reduce, the update).
+  The batch comes from --data files of one batch (cut by the worker); the
+  2-worker job also runs under --per-step (one RPC per step, the loop before
+  RunSteps) and once more right after DDP, for a back-to-back ratio.
 * the peer: PyTorch 1.13, 2 processes under DistributedDataParallel (gloo on
   127.0.0.1), each with one thread and half the global batch, the same
   model, cross-entropy loss and SGD step (zero_grad, forward, backward with
