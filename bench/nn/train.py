@@ -10,6 +10,9 @@ For each model (an MLP 784-512-512-10 and ResNet-18) at global batch 16:
   --repeat R --stats` under OMP_NUM_THREADS=1 (so 2 workers use 2 cores).
   The figure is `wall_median_ms`, the whole job's step (feeding the global
   batch, the split, forward, backward, the gradient all-reduce, the update).
+  The batch comes from --data files of one batch (cut by the worker); the
+  2-worker job also runs under --per-step (one RPC per step, the loop before
+  RunSteps) and once more right after DDP, for a back-to-back ratio.
 * the peer: PyTorch 1.13, 2 processes under DistributedDataParallel (gloo on
   127.0.0.1), each with one thread and half the global batch, the same
   model, cross-entropy loss and SGD step (zero_grad, forward, backward with
@@ -132,20 +135,30 @@ def run_peer(name, data, world, warmup, repeat):
 
 # --- graphc -----------------------------------------------------------------
 
-def run_graphc(build, onnx_path, data, workers, flags, repeat):
-    """Compiles and runs the training step; returns (step ms, first-step
-    loss, compile s)."""
+def run_graphc(build, onnx_path, data, workers, flags, repeat, per_step=False):
+    """Compiles (once per worker count) and runs the training step; returns
+    (step ms, first-step loss, compile s: None when the bundle was there).
+    The batch comes from --data files of exactly one batch, so every step
+    trains on the same examples as the peer's while the feed path is the
+    real one: by default each worker runs all the steps with one RunSteps
+    call and cuts its batches itself; `per_step` is graph-run --per-step
+    (one RunStep per step and worker, the batch sent by graph-run)."""
     job = os.path.join(data, "train%d.gjob" % workers)
     replicas = ["--replicas=%d" % workers] if workers > 1 else []
-    secs, _ = common.compile_model(
-        build, onnx_path, job,
-        extra=["--train", "--labels=y", "--loss=softmax_cross_entropy",
-               "--optimizer=sgd", "--lr=%g" % LR, "--no-openmp"] + flags + replicas)
+    secs = None
+    if not os.path.exists(job):
+        secs, _ = common.compile_model(
+            build, onnx_path, job,
+            extra=["--train", "--labels=y", "--loss=softmax_cross_entropy",
+                   "--optimizer=sgd", "--lr=%g" % LR, "--no-openmp"] + flags +
+            replicas)
     metrics = job + ".metrics.json"
     stats, _ = common.run_job(
-        build, job, {"x": os.path.join(data, "x.npy"),
-                     "y": os.path.join(data, "y.npy")},
-        repeat, threads=1, extra=["--metrics", metrics])
+        build, job, {}, repeat, threads=1,
+        extra=["--metrics", metrics, "--steps", "1", "--no-shuffle",
+               "--data", "x=" + os.path.join(data, "x.npy"),
+               "--data", "y=" + os.path.join(data, "y.npy")] +
+        (["--per-step"] if per_step else []))
     first = json.load(open(metrics))["per_step"][0].get("loss")
     return stats["wall_median_ms"], first, secs
 
@@ -188,10 +201,20 @@ def main():
                     ("graphc", WORKERS, "--replicas %d" % WORKERS,
                      lambda: run_graphc(build, onnx_path, data, WORKERS, flags,
                                         repeat)),
+                    ("graphc-per-step", WORKERS,
+                     "--replicas %d, graph-run --per-step" % WORKERS,
+                     lambda: run_graphc(build, onnx_path, data, WORKERS, flags,
+                                        repeat, per_step=True)),
                     ("torch", 1, "1 process, no DDP",
                      lambda: run_peer(name, data, 1, warmup, repeat) + (None,)),
-                    ("torch", WORKERS, "DDP %d processes" % WORKERS,
-                     lambda: run_peer(name, data, WORKERS, warmup, repeat) + (None,))]
+                        ("torch", WORKERS, "DDP %d processes" % WORKERS,
+                     lambda: run_peer(name, data, WORKERS, warmup, repeat) + (None,)),
+                    # Again right after graphc's 2-worker run, so that the
+                    # ratio compares two measurements taken back to back on
+                    # a shared machine.
+                    ("graphc-again", WORKERS, "--replicas %d (again)" % WORKERS,
+                     lambda: run_graphc(build, onnx_path, data, WORKERS, flags,
+                                        repeat))]
             for side, n, label, fn in jobs:
                 try:
                     ms, loss, secs = fn()
@@ -208,19 +231,24 @@ def main():
             def ratio(a, b):
                 return got[a] / got[b] if a in got and b in got else None
             eff = ratio(("graphc", 1), ("graphc", WORKERS))
+            eff1 = ratio(("graphc", 1), ("graphc-per-step", WORKERS))
             teff = ratio(("torch", 1), ("torch", WORKERS))
             ratios.append([name, pct(eff and eff / WORKERS),
+                           pct(eff1 and eff1 / WORKERS),
                            common.fmt(ratio(("torch", WORKERS),
-                                            ("graphc", WORKERS)), "%.2f"),
+                                            ("graphc-again", WORKERS)), "%.2f"),
                            pct(teff and teff / WORKERS)])
     common.table(["model", "job", "processes", "steps", "step ms (median)",
                   "examples/s", "first-step loss", "compile s"], rows)
     print()
     common.table(["model", "graphc scaling efficiency (goal >= 90%)",
+                  "the same, --per-step",
                   "DDP step / graphc 2-worker step (goal >= 1.0)",
                   "PyTorch DDP scaling efficiency"], ratios)
     print("graphc step: graph-run --stats wall_median_ms (the whole job's "
-          "step), OMP_NUM_THREADS=1, code compiled --no-openmp; torch step: "
+          "step), OMP_NUM_THREADS=1, code compiled --no-openmp, the batch from "
+          "--data files of one batch; the DDP ratio takes graphc's 2-worker "
+          "run made right after DDP's (the '(again)' row); torch step: "
           "median over as many timed steps of the slowest rank's step, after "
           "warm-up steps. Scaling efficiency = (1-process step / %d-process step) "
           "/ %d. ResNet-18: batch norm from the running statistics on both "

@@ -30,9 +30,11 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <future>
@@ -45,6 +47,13 @@
 
 namespace graphrt {
 namespace {
+
+/// The most steps one RunSteps call runs: the bound on how far a task that
+/// only sends (a reader, a pipeline's first stage) can run ahead of the task
+/// it feeds, whose queue holds its messages until they are received. 16
+/// steps amortise the call (a few ms) to well under the step time of any
+/// model worth distributing.
+constexpr int64_t kMaxStepsPerCall = 16;
 
 using SteadyClock = std::chrono::steady_clock;
 
@@ -115,6 +124,13 @@ std::string bytesJson(const std::map<std::string, uint64_t> &bytes) {
   return json + "}";
 }
 
+// `path` from the root, so a worker reads the file graph-run read (it is
+// given as is when that fails: the worker's error names it then).
+std::string absolutePath(const std::string &path) {
+  char buf[PATH_MAX];
+  return ::realpath(path.c_str(), buf) ? std::string(buf) : path;
+}
+
 int64_t unixMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -134,13 +150,15 @@ char processState(pid_t pid) {
                                                                : 0;
 }
 
-// One in-flight RunStep.
+// One worker's in-flight RunStep (one step) or RunSteps (a range): the
+// responses that came back and are not yet consumed, and how many came.
+// Guarded by the range's mutex, but for `ctx` and `thread`.
 struct StepCall {
   grpc::ClientContext ctx;
-  rpc::RunStepRequest req;
-  rpc::RunStepResponse resp;
+  std::deque<rpc::RunStepResponse> ready;
+  int64_t delivered = 0;
   grpc::Status status;
-  std::atomic<bool> done{false};
+  bool done = false;
   SteadyClock::time_point finishedAt;
   std::thread thread;
 };
@@ -251,6 +269,12 @@ private:
                      std::vector<const manifest::TensorSignature *> *sigs);
   /// Writes a checkpoint of the state after step_ steps.
   bool writeCheckpointNow();
+  /// Between ranges: the checkpoint and the held-out score that are due.
+  bool afterStep(int64_t total);
+  /// Where the range starting at step_ must end (see kMaxStepsPerCall).
+  int64_t rangeEnd(int64_t total) const;
+  /// Writes one when step_ is a multiple of --checkpoint-every.
+  bool checkpointIfDue();
   /// --restore: loads the newest valid checkpoint into the workers and moves
   /// step_ and the data position to it.
   bool restoreCheckpoint();
@@ -268,9 +292,23 @@ private:
                        const std::string &from);
   /// Prints a line of its own (clearing the live progress line first).
   void note(const std::string &line);
-  /// Runs steps step_ .. total-1, feeding --data batches.
+  /// Runs steps step_ .. total-1, feeding --data batches: a RunSteps range
+  /// per worker up to each checkpoint boundary, or one RunStep per step
+  /// (perStep_).
   bool runSteps(int64_t total);
-  bool runOneStep(int64_t step, bool last);
+  /// Runs `count` steps from step_ (one RunStep when perStep_, with the
+  /// batch in current_), recording each as every worker reports it done;
+  /// `last`: the range ends the run (the outputs come back).
+  bool runRange(int64_t count, bool last);
+  /// Starts worker `wi`'s call for the range on `c`'s thread.
+  void startCall(size_t wi, int64_t count, bool last, StepCall *c,
+                 std::mutex *mu, std::condition_variable *cv);
+  /// After every worker finished step step_: record it, move the data
+  /// position on, show progress.
+  void finishStep(double seconds);
+  /// Whether steps go one RunStep at a time (--per-step, or --data files
+  /// that remote workers may not see).
+  bool perStepRpc() const;
   /// A dead worker process or an unreachable worker, if any.
   std::string findDeadWorker(size_t *out_index);
   void abortAll(const std::string &reason);
@@ -320,6 +358,10 @@ private:
   std::unique_ptr<Evaluator> eval_;
   std::vector<std::pair<int64_t, EvalResult>> evalResults_;
   std::vector<rpc::RunStepResponse> lastResponses_;
+  /// RunStep/RunSteps calls made to each worker (--metrics step_calls).
+  int64_t stepCalls_ = 0;
+  /// The step runSteps runs to (for the progress line).
+  int64_t runTotal_ = 0;
   std::string error_;
   /// A worker refused to load its task because of the bundle (exit 1, not 4).
   bool bundleRefused_ = false;
@@ -977,44 +1019,6 @@ std::string Job::findStalledWorker(const std::vector<bool> &running,
          (w.waitingOn.empty() ? std::string("a send") : w.waitingOn);
 }
 
-bool Job::runSteps(int64_t total) {
-  // The next batch is cut on another thread while the current step runs.
-  auto prefetch = [this](DataPosition pos) {
-    return std::async(std::launch::async,
-                      [this, pos] { return prepareBatch(pos); });
-  };
-  std::future<Batch> pending;
-  if (batcher_ && step_ < total) {
-    pending = prefetch(dataPos_);
-  }
-  while (step_ < total) {
-    if (batcher_) {
-      current_ = pending.get();
-      if (step_ + 1 < total) {
-        pending = prefetch(current_.next);
-      }
-    }
-    if (!runOneStep(step_, step_ == total - 1)) {
-      return false;
-    }
-    if (batcher_) {
-      dataPos_ = current_.next;
-    }
-    ++step_;
-    showProgress(step_, total, step_ == total);
-    if (!opt_.checkpointDir.empty() && opt_.checkpointEvery > 0 &&
-        step_ % opt_.checkpointEvery == 0 && !writeCheckpointNow()) {
-      return false;
-    }
-    // The end of the run is scored once, after the last step.
-    if (eval_ && opt_.evalEvery > 0 && step_ % opt_.evalEvery == 0 &&
-        step_ < total && !runEval()) {
-      return false;
-    }
-  }
-  return true;
-}
-
 bool Job::restartJob() {
   stopWorkers();
   for (WorkerHandle &w : workers_) {
@@ -1310,47 +1314,199 @@ std::string Job::evalJson() const {
   return json + "]";
 }
 
-bool Job::runOneStep(int64_t step, bool last) {
-  std::vector<std::unique_ptr<StepCall>> calls;
-  std::mutex doneMu;
-  std::condition_variable doneCv;
-  auto start = SteadyClock::now();
-  for (size_t wi = 0; wi < workers_.size(); ++wi) {
-    WorkerHandle &w = workers_[wi];
-    w.progressAt = w.healthOkAt = start;
-    auto call = std::make_unique<StepCall>();
-    prepare(&call->ctx);
-    call->req.set_step(step);
-    call->req.set_want_outputs(last);
-    call->req.set_want_trace(!opt_.traceFile.empty());
-    if (!lossOutputs_[wi].empty()) {
-      call->req.add_report_outputs(lossOutputs_[wi]);
+bool Job::checkpointIfDue() {
+  return opt_.checkpointDir.empty() || opt_.checkpointEvery <= 0 ||
+         step_ % opt_.checkpointEvery != 0 || writeCheckpointNow();
+}
+
+bool Job::perStepRpc() const {
+  // Workers started elsewhere read --data paths on their own machines,
+  // which need not hold the files: feed them from here.
+  return opt_.perStep ||
+         (!dataFiles_.empty() && (!opt_.clusterFile.empty() || opt_.rank >= 0));
+}
+
+bool Job::afterStep(int64_t total) {
+  if (!checkpointIfDue()) {
+    return false;
+  }
+  // The end of the run is scored once, after the last step (Job::run).
+  return !eval_ || opt_.evalEvery <= 0 || step_ % opt_.evalEvery != 0 ||
+         step_ >= total || runEval();
+}
+
+int64_t Job::rangeEnd(int64_t total) const {
+  // A range ends where the coordinator must act between steps (a
+  // checkpoint, a held-out score) and after at most kMaxStepsPerCall steps:
+  // inside a range nothing holds the tasks in step, so a task that only
+  // sends can run ahead of its receiver, whose queue the range bounds.
+  int64_t end = std::min(total, step_ + kMaxStepsPerCall);
+  auto boundary = [&](int64_t every) {
+    if (every > 0) {
+      end = std::min(end, (step_ / every + 1) * every);
     }
+  };
+  if (!opt_.checkpointDir.empty()) {
+    boundary(opt_.checkpointEvery);
+  }
+  if (eval_) {
+    boundary(opt_.evalEvery);
+  }
+  return end;
+}
+
+bool Job::runSteps(int64_t total) {
+  runTotal_ = total;
+  if (!perStepRpc()) {
+    // Each worker runs a range of steps on its own.
+    while (step_ < total) {
+      int64_t end = rangeEnd(total);
+      if (!runRange(end - step_, end == total) || !afterStep(total)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  // The next batch is cut on another thread while the current step runs.
+  auto prefetch = [this](DataPosition pos) {
+    return std::async(std::launch::async,
+                      [this, pos] { return prepareBatch(pos); });
+  };
+  std::future<Batch> pending;
+  if (batcher_ && step_ < total) {
+    pending = prefetch(dataPos_);
+  }
+  while (step_ < total) {
+    if (batcher_) {
+      current_ = pending.get();
+      if (step_ + 1 < total) {
+        pending = prefetch(current_.next);
+      }
+    }
+    if (!runRange(1, step_ == total - 1) || !afterStep(total)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void Job::finishStep(double seconds) {
+  recordStep(step_, seconds);
+  if (batcher_) {
+    if (!perStepRpc()) {
+      // The workers cut the batch; here only where it started (for the
+      // progress line) and where the next one starts are needed.
+      current_.at = batcher_->normalize(dataPos_);
+      (void)batcher_->batchAt(current_.at, &current_.next);
+    }
+    dataPos_ = current_.next;
+  }
+  ++step_;
+  showProgress(step_, runTotal_, step_ == runTotal_);
+}
+
+void Job::startCall(size_t wi, int64_t count, bool last, StepCall *c,
+                    std::mutex *mu, std::condition_variable *cv) {
+  WorkerHandle &w = workers_[wi];
+  prepare(&c->ctx);
+  // The monitor fires first; this deadline only bounds the RPC.
+  c->ctx.set_deadline(after(
+      opt_.stepTimeoutSec > 0 ? opt_.stepTimeoutSec * count + 10 : 7 * 86400));
+  // The --input tensors and (per step) the --data batch of this task.
+  auto feed = [&](auto *inputs) {
     for (const manifest::TensorSignature &sig : w.task->inputs()) {
       for (const rpc::Tensor &t : inputs_) {
         if (t.name() == sig.name()) {
-          *call->req.add_inputs() = t;
+          *inputs->Add() = t;
         }
       }
       for (const rpc::Tensor &t : current_.tensors) {
         if (t.name() == sig.name()) {
-          *call->req.add_inputs() = t;
+          *inputs->Add() = t;
         }
       }
     }
-    // The monitor below fires first; this deadline only bounds the RPC.
-    call->ctx.set_deadline(
-        after(opt_.stepTimeoutSec > 0 ? opt_.stepTimeoutSec + 10 : 7 * 86400));
-    StepCall *c = call.get();
-    rpc::Worker::Stub *stub = w.stub.get();
-    c->thread = std::thread([c, stub, &doneMu, &doneCv] {
-      c->status = stub->RunStep(&c->ctx, c->req, &c->resp);
-      c->finishedAt = SteadyClock::now();
-      std::lock_guard<std::mutex> lock(doneMu);
-      c->done = true;
-      doneCv.notify_all();
+  };
+  auto deliver = [c, mu, cv](rpc::RunStepResponse &&r) {
+    std::lock_guard<std::mutex> lock(*mu);
+    c->ready.push_back(std::move(r));
+    ++c->delivered;
+    cv->notify_all();
+  };
+  auto finish = [c, mu, cv](grpc::Status st) {
+    std::lock_guard<std::mutex> lock(*mu);
+    c->status = std::move(st);
+    c->finishedAt = SteadyClock::now();
+    c->done = true;
+    cv->notify_all();
+  };
+  rpc::Worker::Stub *stub = w.stub.get();
+  if (perStepRpc()) {
+    rpc::RunStepRequest req;
+    req.set_step(step_);
+    req.set_want_outputs(last);
+    req.set_want_trace(!opt_.traceFile.empty());
+    if (!lossOutputs_[wi].empty()) {
+      req.add_report_outputs(lossOutputs_[wi]);
+    }
+    feed(req.mutable_inputs());
+    c->thread = std::thread([c, stub, req = std::move(req), deliver, finish] {
+      rpc::RunStepResponse resp;
+      grpc::Status st = stub->RunStep(&c->ctx, req, &resp);
+      if (st.ok()) {
+        deliver(std::move(resp));
+      }
+      finish(std::move(st));
     });
-    calls.push_back(std::move(call));
+    return;
+  }
+  rpc::RunStepsRequest req;
+  req.set_first_step(step_);
+  req.set_count(count);
+  req.set_want_outputs(last);
+  req.set_want_trace(!opt_.traceFile.empty());
+  if (!lossOutputs_[wi].empty()) {
+    req.add_report_outputs(lossOutputs_[wi]);
+  }
+  feed(req.mutable_inputs());
+  for (const manifest::TensorSignature &sig : w.task->inputs()) {
+    for (const DataFile &f : dataFiles_) {
+      if (f.input == sig.name()) {
+        rpc::DataSource *d = req.add_data();
+        d->set_name(f.input);
+        d->set_path(absolutePath(f.path));
+      }
+    }
+  }
+  req.set_seed(opt_.seed);
+  req.set_shuffle(opt_.shuffle);
+  req.set_pad_partial_batch(opt_.padPartialBatch);
+  req.set_epoch(dataPos_.epoch);
+  req.set_index(dataPos_.index);
+  c->thread = std::thread([c, stub, req = std::move(req), deliver, finish] {
+    std::unique_ptr<grpc::ClientReader<rpc::RunStepResponse>> reader =
+        stub->RunSteps(&c->ctx, req);
+    rpc::RunStepResponse r;
+    while (reader->Read(&r)) {
+      deliver(std::move(r));
+      r.Clear();
+    }
+    finish(reader->Finish());
+  });
+}
+
+bool Job::runRange(int64_t count, bool last) {
+  std::vector<std::unique_ptr<StepCall>> calls;
+  std::mutex doneMu;
+  std::condition_variable doneCv;
+  auto start = SteadyClock::now();
+  auto stepStart = start;
+  auto nextCheck = start + std::chrono::milliseconds(opt_.heartbeatMs);
+  ++stepCalls_;
+  for (size_t wi = 0; wi < workers_.size(); ++wi) {
+    workers_[wi].progressAt = workers_[wi].healthOkAt = start;
+    calls.push_back(std::make_unique<StepCall>());
+    startCall(wi, count, last, calls.back().get(), &doneMu, &doneCv);
   }
 
   auto joinAll = [&] {
@@ -1367,10 +1523,26 @@ bool Job::runOneStep(int64_t step, bool last) {
     joinAll();
     return false;
   };
+  // The step worker i is in (or failed in): the range's first plus the
+  // steps it finished.
+  const int64_t first = step_;
+  auto stepOf = [&](size_t i) {
+    std::lock_guard<std::mutex> lock(doneMu);
+    return std::to_string(first + calls[i]->delivered);
+  };
 
   // A peer's error (CANCELLED, a failed send) is usually a symptom; give the
   // root cause a moment to show up before blaming the first task that failed.
   const auto grace = std::chrono::milliseconds(3 * opt_.heartbeatMs + 500);
+  // Under doneMu.
+  auto stepDone = [&] {
+    for (auto &c : calls) {
+      if (c->ready.empty()) {
+        return false;
+      }
+    }
+    return true;
+  };
   auto allDone = [&] {
     for (auto &c : calls) {
       if (!c->done) {
@@ -1380,33 +1552,71 @@ bool Job::runOneStep(int64_t step, bool last) {
     return true;
   };
   while (true) {
+    std::vector<rpc::RunStepResponse> finished;
+    bool over = false;
     {
-      // Wake at once when the step finishes, else once per heartbeat.
+      // Wake at once when a step or the range finishes, else once per
+      // heartbeat.
       std::unique_lock<std::mutex> lock(doneMu);
-      if (doneCv.wait_for(lock, std::chrono::milliseconds(opt_.heartbeatMs),
-                          allDone)) {
-        break;
+      doneCv.wait_until(lock, nextCheck,
+                        [&] { return stepDone() || allDone(); });
+      if (stepDone()) {
+        for (auto &c : calls) {
+          finished.push_back(std::move(c->ready.front()));
+          c->ready.pop_front();
+        }
+      } else {
+        over = allDone();
       }
     }
+    if (!finished.empty()) {
+      lastResponses_ = std::move(finished);
+      auto now = SteadyClock::now();
+      finishStep(std::chrono::duration<double>(now - stepStart).count());
+      stepStart = now;
+      for (WorkerHandle &w : workers_) {
+        w.progressAt = w.healthOkAt = now;
+      }
+      continue;
+    }
+    if (over) {
+      break;
+    }
+    if (SteadyClock::now() < nextCheck) {
+      continue;
+    }
+    nextCheck =
+        SteadyClock::now() + std::chrono::milliseconds(opt_.heartbeatMs);
 
     size_t dead = 0;
     std::string cause = findDeadWorker(&dead);
     if (!cause.empty()) {
       workerLost_ = true;
       return stop(taskLabel(workers_[dead]) + " failed in step " +
-                  std::to_string(step) + ": " + cause);
+                  stepOf(dead) + ": " + cause);
     }
 
+    std::vector<bool> running;
     for (size_t i = 0; i < calls.size(); ++i) {
       StepCall &c = *calls[i];
-      if (!c.done || c.status.ok()) {
+      grpc::Status status;
+      SteadyClock::time_point finishedAt;
+      bool done;
+      {
+        std::lock_guard<std::mutex> lock(doneMu);
+        done = c.done;
+        status = c.status;
+        finishedAt = c.finishedAt;
+      }
+      running.push_back(!done);
+      if (!done || status.ok()) {
         continue;
       }
-      auto code = c.status.error_code();
+      auto code = status.error_code();
       bool symptom = code == grpc::StatusCode::CANCELLED ||
                      code == grpc::StatusCode::UNAVAILABLE ||
                      code == grpc::StatusCode::DEADLINE_EXCEEDED;
-      if (symptom && SteadyClock::now() - c.finishedAt > grace) {
+      if (symptom && SteadyClock::now() - finishedAt > grace) {
         // A peer's deadline ran out: blame a worker that answers nothing.
         size_t silent = 0;
         std::string why = findUnresponsiveWorker(
@@ -1414,38 +1624,33 @@ bool Job::runOneStep(int64_t step, bool last) {
         if (!why.empty()) {
           workerLost_ = true;
           return stop(taskLabel(workers_[silent]) + " stalled in step " +
-                      std::to_string(step) + ": " + why);
+                      stepOf(silent) + ": " + why);
         }
       }
-      if (!symptom || SteadyClock::now() - c.finishedAt > grace) {
-        return stop(taskLabel(workers_[i]) + " failed in step " +
-                    std::to_string(step) + ": " +
+      if (!symptom || SteadyClock::now() - finishedAt > grace) {
+        return stop(taskLabel(workers_[i]) + " failed in step " + stepOf(i) +
+                    ": " +
                     statusCodeName(static_cast<graphrt_status_code_t>(code)) +
-                    ": " + c.status.error_message());
+                    ": " + status.error_message());
       }
     }
 
-    std::vector<bool> running;
-    for (auto &c : calls) {
-      running.push_back(!c->done);
-    }
     size_t stalled = 0;
     std::string why = findStalledWorker(running, &stalled);
     if (!why.empty()) {
       workerLost_ = true;
-    }
-    if (!why.empty()) {
       return stop(taskLabel(workers_[stalled]) + " stalled in step " +
-                  std::to_string(step) + ": " + why);
+                  std::to_string(step_) + ": " + why);
     }
 
+    // --step-timeout bounds each step: the time since the last one ended.
     double elapsed =
-        std::chrono::duration<double>(SteadyClock::now() - start).count();
+        std::chrono::duration<double>(SteadyClock::now() - stepStart).count();
     if (opt_.stepTimeoutSec > 0 && elapsed > opt_.stepTimeoutSec) {
       // Blame a task that is computing rather than one waiting on a peer.
       std::string blame, detail;
       for (size_t i = 0; i < calls.size() && blame.empty(); ++i) {
-        if (calls[i]->done) {
+        if (!running[i]) {
           continue;
         }
         grpc::ClientContext ctx;
@@ -1459,12 +1664,12 @@ bool Job::runOneStep(int64_t step, bool last) {
         }
       }
       for (size_t i = 0; i < calls.size() && blame.empty(); ++i) {
-        if (!calls[i]->done) {
+        if (running[i]) {
           blame = taskLabel(workers_[i]);
           detail = "it is waiting on communication";
         }
       }
-      return stop(blame + " made no progress in step " + std::to_string(step) +
+      return stop(blame + " made no progress in step " + std::to_string(step_) +
                   " for " + std::to_string(static_cast<int>(elapsed)) +
                   " s (--step-timeout " +
                   std::to_string(static_cast<int>(opt_.stepTimeoutSec)) +
@@ -1485,8 +1690,8 @@ bool Job::runOneStep(int64_t step, bool last) {
       std::string cause = findDeadWorker(&dead);
       if (!cause.empty()) {
         workerLost_ = true;
-        fail(taskLabel(workers_[dead]) + " failed in step " +
-             std::to_string(step) + ": " + cause);
+        fail(taskLabel(workers_[dead]) + " failed in step " + stepOf(dead) +
+             ": " + cause);
         abortAll(error_);
         return false;
       }
@@ -1508,20 +1713,21 @@ bool Job::runOneStep(int64_t step, bool last) {
         break;
       }
     }
-    fail(taskLabel(workers_[blame]) + " failed in step " +
-         std::to_string(step) + ": " +
+    fail(taskLabel(workers_[blame]) + " failed in step " + stepOf(blame) +
+         ": " +
          statusCodeName(static_cast<graphrt_status_code_t>(
              calls[blame]->status.error_code())) +
          ": " + calls[blame]->status.error_message());
     abortAll(error_);
     return false;
   }
-  lastResponses_.clear();
-  for (auto &c : calls) {
-    lastResponses_.push_back(std::move(c->resp));
+  if (step_ != first + count) {
+    // Every worker ended its range without an error but not every step
+    // came back: a worker too old for RunSteps, or a broken stream.
+    return fail("the workers ended steps " + std::to_string(first) + ".." +
+                std::to_string(first + count - 1) + " after only " +
+                std::to_string(step_ - first) + " of them");
   }
-  recordStep(step,
-             std::chrono::duration<double>(SteadyClock::now() - start).count());
   return true;
 }
 
@@ -1772,6 +1978,7 @@ bool Job::writeOutputs() {
 void Job::reportMetrics(double seconds, int64_t steps) {
   std::string json = "{\"steps\": " + std::to_string(steps) +
                      ", \"seconds\": " + std::to_string(seconds) +
+                     ", \"step_calls\": " + std::to_string(stepCalls_) +
                      ", \"tasks\": {";
   for (size_t i = 0; i < lastResponses_.size(); ++i) {
     const rpc::RunStepResponse &r = lastResponses_[i];

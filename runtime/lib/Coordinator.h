@@ -71,6 +71,10 @@ struct RunOptions {
   /// --deterministic: workers get a fixed OpenMP schedule, and a restored
   /// checkpoint is checked to be in the workers bit for bit.
   bool deterministic = false;
+  /// --per-step: one RunStep RPC per step and worker, the --data batches
+  /// sent from graph-run (else each worker runs the steps up to the next
+  /// checkpoint with one RunSteps call and reads its --data files itself).
+  bool perStep = false;
   std::string outputDir;
   std::string metricsFile;
   /// --stats FILE: after one warm-up step, the timed steps' median and p90

@@ -4,6 +4,7 @@
 
 #include "Collectives.h"
 #include "Context.h"
+#include "DataFeed.h"
 #include "DataPlane.h"
 #include "Gpu/GpuTask.h"
 #include "Gpu/Target.h"
@@ -24,6 +25,8 @@
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <map>
 #include <set>
 
@@ -100,6 +103,12 @@ public:
   Status load(const rpc::LoadTaskRequest &req, const SecurityConfig *sec,
               std::shared_ptr<DataTls> tls);
   Status runStep(const rpc::RunStepRequest &req, rpc::RunStepResponse *resp);
+  /// RunSteps: the range of steps, each batch of the request's --data
+  /// inputs cut here while the previous step runs; `emit` gets each step's
+  /// response and returns false when graph-run has gone away.
+  Status
+  runSteps(const rpc::RunStepsRequest &req,
+           const std::function<bool(const rpc::RunStepResponse &)> &emit);
   /// The variables out (a copy) and in (every one, checked against the
   /// manifest); the caller holds the step lock.
   void readVariables(rpc::ReadVariablesResponse *resp) const;
@@ -256,6 +265,9 @@ private:
   const SecurityConfig *sec_ = nullptr;
   bool tcp_ = false; // --data-plane=tcp
   std::shared_ptr<DataTls> tls_;
+  /// --data files read by runSteps, kept for the next range (by input and
+  /// path): a run's ranges read the same files.
+  std::map<std::pair<std::string, std::string>, DataFile> feedFiles_;
   std::mutex dataMu_;
   std::map<std::string, std::unique_ptr<DataConnection>> data_;
   std::atomic<bool> tracing_{false};
@@ -1083,6 +1095,127 @@ Status LoadedTask::runStep(const rpc::RunStepRequest &req,
   return Status::ok();
 }
 
+Status LoadedTask::runSteps(
+    const rpc::RunStepsRequest &req,
+    const std::function<bool(const rpc::RunStepResponse &)> &emit) {
+  if (req.count() < 1) {
+    return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                  "RunSteps needs a count of at least 1, got " +
+                      std::to_string(req.count()));
+  }
+  // One request serves every step: the --input tensors stay, each --data
+  // input's slot gets the step's batch moved in.
+  rpc::RunStepRequest step;
+  *step.mutable_inputs() = req.inputs();
+  *step.mutable_report_outputs() = req.report_outputs();
+  step.set_want_trace(req.want_trace());
+  std::vector<const DataFile *> files;
+  std::vector<int> slots;
+  int64_t batch = 0;
+  for (const rpc::DataSource &src : req.data()) {
+    const manifest::TensorSignature *sig = nullptr;
+    for (const manifest::TensorSignature &in : spec_->inputs()) {
+      if (in.name() == src.name()) {
+        sig = &in;
+      }
+    }
+    if (!sig || isBatched(*sig) || sig->shape_size() == 0) {
+      return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                    "--data " + src.name() + ": task '" + name() +
+                        "' has no input '" + src.name() +
+                        "' with a static batch to feed");
+    }
+    auto key = std::make_pair(src.name(), src.path());
+    auto it = feedFiles_.find(key);
+    if (it == feedFiles_.end()) {
+      DataFile f;
+      Status st = readDataFile(*sig, src.path(), &f);
+      if (!st.isOk()) {
+        return st;
+      }
+      it = feedFiles_.emplace(key, std::move(f)).first;
+    }
+    const DataFile &f = it->second;
+    if (!files.empty() &&
+        (sig->shape(0) != batch || f.examples != files[0]->examples)) {
+      return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                    "--data " + src.name() + ": '" + f.path +
+                        "' does not advance with '" + files[0]->path +
+                        "' (batch " + std::to_string(sig->shape(0)) + " of " +
+                        std::to_string(f.examples) + " examples against " +
+                        std::to_string(batch) + " of " +
+                        std::to_string(files[0]->examples) + ")");
+    }
+    batch = sig->shape(0);
+    if (batch < 1 || batch > f.examples) {
+      return Status(GRAPHRT_STATUS_INVALID_ARGUMENT,
+                    "--data " + src.name() + ": '" + f.path + "' holds " +
+                        std::to_string(f.examples) +
+                        " examples, fewer than the batch of " +
+                        std::to_string(batch));
+    }
+    files.push_back(&f);
+    slots.push_back(step.inputs_size());
+    rpc::Tensor *t = step.add_inputs();
+    t->set_name(sig->name());
+    t->set_dtype(sig->dtype());
+    *t->mutable_shape() = sig->shape();
+  }
+
+  struct Cut {
+    DataPosition next;
+    std::vector<std::string> rows; // per file
+  };
+  std::unique_ptr<Batcher> batcher;
+  if (!files.empty()) {
+    batcher = std::make_unique<Batcher>(
+        files[0]->examples, batch, req.seed(), req.shuffle(),
+        req.pad_partial_batch() ? PartialBatch::Pad : PartialBatch::Drop);
+  }
+  // Only one cut is ever in flight, so the batcher is used by one thread at
+  // a time; `pending` is declared last and so waits for it before the
+  // batcher and the files go away.
+  auto cut = [&](DataPosition pos) {
+    Cut c;
+    std::vector<int64_t> rows =
+        batcher->batchAt(batcher->normalize(pos), &c.next);
+    for (const DataFile *f : files) {
+      c.rows.push_back(gatherRows(*f, rows));
+    }
+    return c;
+  };
+  std::future<Cut> pending;
+  if (batcher) {
+    pending = std::async(std::launch::async, cut,
+                         DataPosition{req.epoch(), req.index()});
+  }
+  for (int64_t i = 0; i < req.count(); ++i) {
+    if (batcher) {
+      Cut c = pending.get();
+      for (size_t j = 0; j < slots.size(); ++j) {
+        step.mutable_inputs(slots[j])->set_data(std::move(c.rows[j]));
+      }
+      if (i + 1 < req.count()) {
+        pending = std::async(std::launch::async, cut, c.next);
+      }
+    }
+    step.set_step(req.first_step() + i);
+    step.set_want_outputs(req.want_outputs() && i + 1 == req.count());
+    rpc::RunStepResponse resp;
+    Status st = runStep(step, &resp);
+    if (!st.isOk()) {
+      return st;
+    }
+    resp.set_step(step.step());
+    if (!emit(resp)) {
+      return Status(GRAPHRT_STATUS_CANCELLED,
+                    "graph-run stopped reading the steps of task '" + name() +
+                        "' after step " + std::to_string(step.step()));
+    }
+  }
+  return Status::ok();
+}
+
 //===----------------------------------------------------------------------===//
 // WorkerService
 //===----------------------------------------------------------------------===//
@@ -1143,6 +1276,17 @@ grpc::Status WorkerService::LoadTask(grpc::ServerContext *ctx,
   return grpc::Status::OK;
 }
 
+/// A step's status for graph-run; a failure is also the task's last error
+/// (Health reports it).
+static grpc::Status stepStatus(LoadedTask &t, const Status &st) {
+  if (!st.isOk()) {
+    t.failed_ = true;
+    std::lock_guard<std::mutex> lock(t.errorMu_);
+    t.lastError_ = st.toString();
+  }
+  return toGrpc(st);
+}
+
 grpc::Status WorkerService::RunStep(grpc::ServerContext *ctx,
                                     const rpc::RunStepRequest *req,
                                     rpc::RunStepResponse *resp) {
@@ -1153,13 +1297,24 @@ grpc::Status WorkerService::RunStep(grpc::ServerContext *ctx,
       !st.ok()) {
     return st;
   }
-  Status st = t->runStep(*req, resp);
-  if (!st.isOk()) {
-    t->failed_ = true;
-    std::lock_guard<std::mutex> lock(t->errorMu_);
-    t->lastError_ = st.toString();
+  return stepStatus(*t, t->runStep(*req, resp));
+}
+
+grpc::Status
+WorkerService::RunSteps(grpc::ServerContext *ctx,
+                        const rpc::RunStepsRequest *req,
+                        grpc::ServerWriter<rpc::RunStepResponse> *writer) {
+  std::unique_lock<std::mutex> stepLock;
+  std::shared_ptr<LoadedTask> t;
+  if (grpc::Status st =
+          between(ctx, "another step is still running", &stepLock, &t);
+      !st.ok()) {
+    return st;
   }
-  return toGrpc(st);
+  return stepStatus(*t,
+                    t->runSteps(*req, [writer](const rpc::RunStepResponse &r) {
+                      return writer->Write(r);
+                    }));
 }
 
 grpc::Status WorkerService::Health(grpc::ServerContext *ctx,

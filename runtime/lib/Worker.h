@@ -33,6 +33,9 @@ public:
                         rpc::LoadTaskResponse *resp) override;
   grpc::Status RunStep(grpc::ServerContext *ctx, const rpc::RunStepRequest *req,
                        rpc::RunStepResponse *resp) override;
+  grpc::Status
+  RunSteps(grpc::ServerContext *ctx, const rpc::RunStepsRequest *req,
+           grpc::ServerWriter<rpc::RunStepResponse> *writer) override;
   grpc::Status Health(grpc::ServerContext *ctx, const rpc::HealthRequest *req,
                       rpc::HealthResponse *resp) override;
   grpc::Status Abort(grpc::ServerContext *ctx, const rpc::AbortRequest *req,

@@ -63,6 +63,11 @@ void usage() {
       "bit\n"
       "                       for bit (reductions already run in a fixed "
       "order)\n"
+      "  --per-step           one RPC per step and worker, --data batches "
+      "sent\n"
+      "                       from here (default: each worker runs the steps\n"
+      "                       up to the next checkpoint on its own and reads\n"
+      "                       its --data files itself)\n"
       "  --output-dir DIR     write DIR/<output name>.npy after the last step\n"
       "  --loss NAME          the scalar float output reported as the loss on\n"
       "                       the progress line and in --metrics (default:\n"
@@ -290,6 +295,8 @@ int main(int argc, char **argv) {
       opt.progress = a == "--progress" ? 1 : 0;
     } else if (a == "--no-shuffle") {
       opt.shuffle = false;
+    } else if (a == "--per-step") {
+      opt.perStep = true;
     } else if (a == "--restore") {
       opt.restore = true;
     } else if (a == "--deterministic") {
