@@ -249,7 +249,9 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
     return {};
   }
   int64_t rank = result.getRank();
-  int64_t axis = getAxis() < 0 ? getAxis() + rank : getAxis();
+  // I64Attr reads as uint64_t: a negative axis needs the cast.
+  int64_t axis = static_cast<int64_t>(getAxis());
+  axis = axis < 0 ? axis + rank : axis;
   if (axis < 0 || axis >= rank) {
     return {};
   }
@@ -296,7 +298,9 @@ LogicalResult SplitOp::fold(FoldAdaptor adaptor,
     return failure();
   }
   int64_t rank = input.getRank();
-  int64_t axis = getAxis() < 0 ? getAxis() + rank : getAxis();
+  // I64Attr reads as uint64_t: a negative axis needs the cast.
+  int64_t axis = static_cast<int64_t>(getAxis());
+  axis = axis < 0 ? axis + rank : axis;
   if (axis < 0 || axis >= rank) {
     return failure();
   }
@@ -342,7 +346,9 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
     return {};
   }
   int64_t rank = input.getRank();
-  int64_t axis = getAxis() < 0 ? getAxis() + rank : getAxis();
+  // I64Attr reads as uint64_t: a negative axis needs the cast.
+  int64_t axis = static_cast<int64_t>(getAxis());
+  axis = axis < 0 ? axis + rank : axis;
   if (axis < 0 || axis >= rank) {
     return {};
   }

@@ -1,9 +1,10 @@
 //===- OnnxImporterImpl.h - the ONNX importer's class -----------*- C++ -*-===//
 //
 // Private to lib/Import. The importer's state and helpers, shared by the
-// files that translate families of ONNX ops: OnnxImporter.cpp (the driver
-// and the core ops) and one file per family beside it. The registry
-// (OnnxOps.cpp) names, for each op, the family member that translates it.
+// files that translate families of ONNX ops: OnnxImporter.cpp (the driver)
+// and one file per family beside it, holding one translator per op or small
+// group of ops. The registry (OnnxOps.cpp) names, for each op, the member
+// that translates it.
 //
 //===----------------------------------------------------------------------===//
 

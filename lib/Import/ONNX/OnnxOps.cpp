@@ -19,9 +19,10 @@ namespace graphc::import {
 
 namespace {
 
-// Translator families: one per file of ONNX/ (a file may hold several, one
-// function each), so the table below says where each op is translated.
-// Core.cpp: one translator per op or small group.
+// Translators: one per op or small group of related ops, each named after
+// its op (importPow, importDFT) and paired with the file that holds it, so
+// an op's row below leads to its code. The older families that still take
+// several ops each (Reductions.cpp, ShapeOps.cpp ...) are listed likewise.
 const OnnxFamily kOneToOne = {"ONNX/Core.cpp", &OnnxImporter::importOneToOne};
 const OnnxFamily kPow = {"ONNX/Core.cpp", &OnnxImporter::importPow};
 const OnnxFamily kVariadic = {"ONNX/Core.cpp", &OnnxImporter::importVariadic};

@@ -274,7 +274,7 @@ func.func @concat_not_constant(%x: tensor<2xi64>) -> tensor<3xi64> {
 // np.take(x, [[2, 0], [-1, 1]], axis=1) of x = arange(10, 22).reshape(2, 3, 2).
 // CHECK-LABEL: func @gather_constant
 func.func @gather_constant() -> tensor<2x2x2x2xi64> {
-  // CHECK: %[[C:.*]] = graph.constant dense<{{\[}}{{\[}}[14, 15], [10, 11]], {{\[}}[14, 15], [12, 13]]], {{\[}}{{\[}}[20, 21], [16, 17]], {{\[}}[20, 21], [18, 19]]]]> : tensor<2x2x2x2xi64>
+  // CHECK: %[[C:.*]] = graph.constant dense<{{\[}}{{\[}}{{\[}}[14, 15], [10, 11]], {{\[}}[14, 15], [12, 13]]], {{\[}}{{\[}}[20, 21], [16, 17]], {{\[}}[20, 21], [18, 19]]]]> : tensor<2x2x2x2xi64>
   // CHECK-NOT: graph.gather
   // CHECK: return %[[C]]
   %x = graph.constant dense<[[[10, 11], [12, 13], [14, 15]], [[16, 17], [18, 19], [20, 21]]]> : tensor<2x3x2xi64>
