@@ -790,9 +790,113 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
-OpFoldResult ReduceOp::fold(FoldAdaptor) {
+/// Reduces the constant `input` over `axes` into the static `resultType`,
+/// combining in row-major order. Integers wrap in their width as the kernels
+/// do; floats fold only for max/min, whose result does not depend on the
+/// order the kernels pick. Null when `kind` does not fold for the type.
+static Attribute reduceConstant(DenseElementsAttr input, ReduceKind kind,
+                                ArrayRef<int64_t> axes, Type resultType) {
+  constexpr int64_t kMaxElements = 1 << 16;
+  auto type = dyn_cast<RankedTensorType>(resultType);
+  auto inputType = cast<ShapedType>(input.getType());
+  Type element = inputType.getElementType();
+  bool isInt = element.isSignlessInteger() && !element.isInteger(1);
+  bool isFloat = (element.isF32() || element.isF64()) &&
+                 (kind == ReduceKind::max || kind == ReduceKind::min);
+  if (!type || !type.hasStaticShape() || !inputType.hasStaticShape() ||
+      (!isInt && !isFloat) || kind == ReduceKind::mean ||
+      input.getNumElements() > kMaxElements || type.getNumElements() == 0 ||
+      type.getElementType() != element) {
+    return {};
+  }
+  ArrayRef<int64_t> shape = inputType.getShape();
+  int64_t rank = shape.size();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t axis : axes) {
+    reduced[axis < 0 ? axis + rank : axis] = true;
+  }
+  int64_t count = type.getNumElements();
+  SmallVector<APInt> ints(count);
+  SmallVector<APFloat> floats(count, APFloat(0.0));
+  SmallVector<bool> seen(count, false);
+  SmallVector<int64_t> index(rank, 0);
+  auto combine = [&](int64_t o, auto value, auto &acc) {
+    if (!seen[o]) {
+      acc[o] = value;
+      return;
+    }
+    if constexpr (std::is_same_v<decltype(value), APInt>) {
+      if (kind == ReduceKind::sum) {
+        acc[o] += value;
+      } else if (kind == ReduceKind::prod) {
+        acc[o] *= value;
+      } else if (kind == ReduceKind::max) {
+        acc[o] = acc[o].sge(value) ? acc[o] : value;
+      } else {
+        acc[o] = acc[o].sle(value) ? acc[o] : value;
+      }
+    } else {
+      acc[o] = kind == ReduceKind::max ? maximum(acc[o], value)
+                                       : minimum(acc[o], value);
+    }
+  };
+  SmallVector<APInt> intInputs;
+  SmallVector<APFloat> floatInputs;
+  if (isInt) {
+    intInputs.assign(input.getValues<APInt>().begin(),
+                     input.getValues<APInt>().end());
+  } else {
+    floatInputs.assign(input.getValues<APFloat>().begin(),
+                       input.getValues<APFloat>().end());
+  }
+  for (int64_t flat = 0, e = input.getNumElements(); flat < e; ++flat) {
+    int64_t o = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!reduced[d]) {
+        o = o * shape[d] + index[d];
+      }
+    }
+    if (isInt) {
+      combine(o, intInputs[flat], ints);
+    } else {
+      combine(o, floatInputs[flat], floats);
+    }
+    seen[o] = true;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < shape[d]) {
+        break;
+      }
+      index[d] = 0;
+    }
+  }
+  // An empty reduction (a scalar's Size) is the kind's identity; max and
+  // min of nothing have none.
+  unsigned width = element.getIntOrFloatBitWidth();
+  for (int64_t o = 0; o < count; ++o) {
+    if (seen[o]) {
+      continue;
+    }
+    if (!isInt || (kind != ReduceKind::sum && kind != ReduceKind::prod)) {
+      return {};
+    }
+    ints[o] = APInt(width, kind == ReduceKind::prod ? 1 : 0);
+  }
+  if (isInt) {
+    return DenseElementsAttr::get(type, ints);
+  }
+  return DenseElementsAttr::get(type, floats);
+}
+
+OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
   if (getAxes().empty()) {
     return ifSameType(getInput(), getType());
+  }
+  // Shape arithmetic (the product of a computed shape's dimensions).
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput())) {
+    if (Attribute folded =
+            reduceConstant(dense, getKind(), getAxes(), getType())) {
+      return folded;
+    }
   }
   // Reducing only dimensions of size 1 and keeping them changes nothing,
   // whatever the kind.

@@ -3,9 +3,11 @@
 //
 // Folders remove no-op data movement (identity reshapes, permutations, pads,
 // tiles, slices), merge chains (reshape of reshape, transpose of transpose)
-// and fold constants through reshape, transpose, broadcast_to, squeeze and
-// unsqueeze. Canonical form: static squeeze/unsqueeze and dynamic_reshape of
-// a constant shape become graph.reshape, which the folders then handle.
+// and fold constants through reshape, transpose, broadcast_to, squeeze,
+// unsqueeze, slice, split, concat and gather (the shape arithmetic of exported
+// models: Shape -> Gather -> Concat -> Reshape becomes a static reshape).
+// Canonical form: static squeeze/unsqueeze and dynamic_reshape of a constant
+// shape become graph.reshape, which the folders then handle.
 //
 // A folder only returns a value of exactly the op's result type; a rewrite
 // that re-infers a type checks it against the declared one first.
@@ -43,7 +45,7 @@ DenseElementsAttr getFoldableDense(Attribute attr, Type resultType) {
 }
 
 /// Row-major strides of `shape`.
-SmallVector<int64_t> getStrides(ArrayRef<int64_t> shape) {
+SmallVector<int64_t> getRowMajorStrides(ArrayRef<int64_t> shape) {
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t d = (int64_t)shape.size() - 2; d >= 0; --d) {
     strides[d] = strides[d + 1] * shape[d + 1];
@@ -200,7 +202,7 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
           getFoldableDense(adaptor.getInput(), getType())) {
     auto resultType = cast<RankedTensorType>(getType());
     SmallVector<int64_t> strides =
-        getStrides(cast<ShapedType>(dense.getType()).getShape());
+        getRowMajorStrides(cast<ShapedType>(dense.getType()).getShape());
     return gatherElements(dense, resultType, [&](ArrayRef<int64_t> index) {
       // Result dimension d walks input dimension perm[d].
       int64_t linear = 0;
@@ -236,35 +238,179 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
 // ConcatOp / SplitOp
 //===----------------------------------------------------------------------===//
 
-OpFoldResult ConcatOp::fold(FoldAdaptor) {
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs()[0].getType() == getType()) {
     return getInputs()[0];
   }
-  return {};
+  // Constants (the pieces of a computed shape) join into one constant.
+  auto result = dyn_cast<RankedTensorType>(getType());
+  if (!result || !result.hasStaticShape() ||
+      result.getNumElements() > kMaxFoldElements) {
+    return {};
+  }
+  int64_t rank = result.getRank();
+  // I64Attr reads as uint64_t: a negative axis needs the cast.
+  int64_t axis = static_cast<int64_t>(getAxis());
+  axis = axis < 0 ? axis + rank : axis;
+  if (axis < 0 || axis >= rank) {
+    return {};
+  }
+  int64_t outer = 1;
+  for (int64_t d = 0; d < axis; ++d) {
+    outer *= result.getDimSize(d);
+  }
+  // Each input contributes `chunk` consecutive elements per outer index.
+  SmallVector<SmallVector<Attribute>> pieces;
+  SmallVector<int64_t> chunks;
+  for (Attribute input : adaptor.getInputs()) {
+    DenseElementsAttr dense = getFoldableDense(input, result);
+    if (!dense || !cast<ShapedType>(dense.getType()).hasStaticShape()) {
+      return {};
+    }
+    pieces.emplace_back(dense.getValues<Attribute>());
+    chunks.push_back(outer ? dense.getNumElements() / outer : 0);
+  }
+  SmallVector<Attribute> values;
+  values.reserve(result.getNumElements());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (auto [piece, chunk] : llvm::zip_equal(pieces, chunks)) {
+      auto first = piece.begin() + o * chunk;
+      values.append(first, first + chunk);
+    }
+  }
+  if ((int64_t)values.size() != result.getNumElements()) {
+    return {};
+  }
+  return DenseElementsAttr::get(result, values);
 }
 
-LogicalResult SplitOp::fold(FoldAdaptor,
+LogicalResult SplitOp::fold(FoldAdaptor adaptor,
                             SmallVectorImpl<OpFoldResult> &results) {
   // A split into one piece is its input (the sizes verified to cover it).
-  if (getNumResults() != 1 || getInput().getType() != getResult(0).getType()) {
+  if (getNumResults() == 1 && getInput().getType() == getResult(0).getType()) {
+    results.push_back(getInput());
+    return success();
+  }
+  // The pieces of a constant (a computed shape cut into its dimensions) are
+  // constants: piece k starts where piece k - 1 ends along the axis.
+  auto input = dyn_cast<RankedTensorType>(getInput().getType());
+  if (!input || !input.hasStaticShape()) {
     return failure();
   }
-  results.push_back(getInput());
+  int64_t rank = input.getRank();
+  // I64Attr reads as uint64_t: a negative axis needs the cast.
+  int64_t axis = static_cast<int64_t>(getAxis());
+  axis = axis < 0 ? axis + rank : axis;
+  if (axis < 0 || axis >= rank) {
+    return failure();
+  }
+  SmallVector<int64_t> strides = getRowMajorStrides(input.getShape());
+  SmallVector<OpFoldResult> pieces;
+  int64_t offset = 0;
+  for (Value piece : getResults()) {
+    auto type = dyn_cast<RankedTensorType>(piece.getType());
+    DenseElementsAttr dense = getFoldableDense(adaptor.getInput(), type);
+    if (!dense || type.getRank() != rank) {
+      return failure();
+    }
+    pieces.push_back(gatherElements(dense, type, [&](ArrayRef<int64_t> index) {
+      int64_t flat = offset * strides[axis];
+      for (auto [d, i] : llvm::enumerate(index)) {
+        flat += i * strides[d];
+      }
+      return flat;
+    }));
+    offset += type.getDimSize(axis);
+  }
+  if (offset != input.getDimSize(axis)) {
+    return failure();
+  }
+  results.append(pieces);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GatherOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  // Picking dimensions out of a constant shape (ONNX Shape -> Gather) gives
+  // a constant. Batched gathers and out-of-range indices stay for run time.
+  auto input = dyn_cast<RankedTensorType>(getInput().getType());
+  auto result = dyn_cast<RankedTensorType>(getType());
+  auto indices =
+      dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getIndices());
+  DenseElementsAttr dense = getFoldableDense(adaptor.getInput(), getType());
+  if (!dense || !input || !input.hasStaticShape() || !indices ||
+      getBatchDims() != 0 || indices.getNumElements() > kMaxFoldElements) {
+    return {};
+  }
+  int64_t rank = input.getRank();
+  // I64Attr reads as uint64_t: a negative axis needs the cast.
+  int64_t axis = static_cast<int64_t>(getAxis());
+  axis = axis < 0 ? axis + rank : axis;
+  if (axis < 0 || axis >= rank) {
+    return {};
+  }
+  int64_t dim = input.getDimSize(axis);
+  SmallVector<int64_t> picked;
+  for (const APInt &value : indices.getValues<APInt>()) {
+    int64_t i = value.getSExtValue();
+    if (i < -dim || i >= dim) {
+      return {};
+    }
+    picked.push_back(i < 0 ? i + dim : i);
+  }
+  // result[outer.., j.., inner..] = input[outer.., picked[j], inner..], with
+  // the index dimensions j.. flattened row-major.
+  ArrayRef<int64_t> indexShape = cast<ShapedType>(indices.getType()).getShape();
+  int64_t indexRank = indexShape.size();
+  SmallVector<int64_t> strides = getRowMajorStrides(input.getShape());
+  return gatherElements(dense, result, [&](ArrayRef<int64_t> index) {
+    int64_t j = 0;
+    for (int64_t d = 0; d < indexRank; ++d) {
+      j = j * indexShape[d] + index[axis + d];
+    }
+    int64_t flat = picked[j] * strides[axis];
+    for (int64_t d = 0; d < axis; ++d) {
+      flat += index[d] * strides[d];
+    }
+    for (int64_t d = axis + 1; d < rank; ++d) {
+      flat += index[d - 1 + indexRank] * strides[d];
+    }
+    return flat;
+  });
 }
 
 //===----------------------------------------------------------------------===//
 // SliceOp / PadOp / TileOp
 //===----------------------------------------------------------------------===//
 
-OpFoldResult SliceOp::fold(FoldAdaptor) {
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   auto input = dyn_cast<RankedTensorType>(getInput().getType());
-  if (!input || input != getType() || !input.hasStaticShape() ||
-      !allEqual(getStarts(), 0) || !allEqual(getStrides(), 1) ||
-      !llvm::equal(getLimits(), input.getShape())) {
+  if (!input || !input.hasStaticShape()) {
     return {};
   }
-  return getInput();
+  if (input == getType() && allEqual(getStarts(), 0) &&
+      allEqual(getStrides(), 1) && llvm::equal(getLimits(), input.getShape())) {
+    return getInput();
+  }
+  // A window of a constant (a piece of a computed shape) is a constant:
+  // result index r reads input index starts + r * strides.
+  auto result = dyn_cast<RankedTensorType>(getType());
+  DenseElementsAttr dense = getFoldableDense(adaptor.getInput(), getType());
+  if (!dense || result.getRank() != input.getRank()) {
+    return {};
+  }
+  SmallVector<int64_t> strides = getRowMajorStrides(input.getShape());
+  ArrayRef<int64_t> starts = getStarts(), steps = getStrides();
+  return gatherElements(dense, result, [&](ArrayRef<int64_t> index) {
+    int64_t flat = 0;
+    for (auto [d, i] : llvm::enumerate(index)) {
+      flat += (starts[d] + i * steps[d]) * strides[d];
+    }
+    return flat;
+  });
 }
 
 OpFoldResult PadOp::fold(FoldAdaptor) {
@@ -295,7 +441,7 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
     return {};
   }
   ArrayRef<int64_t> inShape = cast<ShapedType>(dense.getType()).getShape();
-  SmallVector<int64_t> strides = getStrides(inShape);
+  SmallVector<int64_t> strides = getRowMajorStrides(inShape);
   size_t lead = getShape().size() - inShape.size();
   return gatherElements(dense, cast<RankedTensorType>(getType()),
                         [&](ArrayRef<int64_t> index) {

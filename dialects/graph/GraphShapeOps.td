@@ -236,6 +236,7 @@ def Graph_GatherOp : Graph_DataMovementOp<"gather", Graph_CostOverrideAll> {
                        DefaultValuedAttr<I64Attr, "0">:$axis,
                        DefaultValuedAttr<I64Attr, "0">:$batch_dims);
   let results = (outs Graph_Tensor:$result);
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

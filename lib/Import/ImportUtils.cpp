@@ -149,4 +149,60 @@ std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value) {
   return out;
 }
 
+SmallVector<Value> foldCreatedOp(OpBuilder &builder, Operation *op,
+                                 FoldReplacement replacement) {
+  for (Value v : op->getOperands()) {
+    DenseElementsAttr a;
+    if (matchPattern(v, m_Constant(&a)) &&
+        a.getNumElements() > kMaxImportFoldElements) {
+      return {};
+    }
+  }
+  SmallVector<OpFoldResult> folded;
+  if (failed(op->fold(folded)) || folded.size() != op->getNumResults()) {
+    return {};
+  }
+  // Check every result before building anything, so that a fold that is
+  // not taken leaves the IR as it was.
+  SmallVector<ElementsAttr> constants;
+  for (auto [result, fold] : llvm::zip(op->getResults(), folded)) {
+    ElementsAttr value;
+    if (auto v = dyn_cast<Value>(fold)) {
+      if (v.getDefiningOp() == op || v.getType() != result.getType()) {
+        return {}; // folded in place, or a type the users do not expect
+      }
+      if (replacement == FoldReplacement::NewConstant &&
+          !matchPattern(v, m_Constant(&value))) {
+        return {};
+      }
+    } else {
+      value = dyn_cast_or_null<ElementsAttr>(dyn_cast<Attribute>(fold));
+      if (!value) {
+        return {};
+      }
+    }
+    if (value && (value.getType() != result.getType() ||
+                  value.getNumElements() > kMaxImportFoldElements)) {
+      return {};
+    }
+    constants.push_back(value);
+  }
+  SmallVector<Value> out;
+  for (auto [fold, value] : llvm::zip(folded, constants)) {
+    if (!value) {
+      out.push_back(cast<Value>(fold));
+      continue;
+    }
+    Operation *constant = createGraphOp(
+        builder, op->getLoc(), "graph.constant", {},
+        {builder.getNamedAttr("value", value)}, {value.getElementType()});
+    if (!constant) {
+      return {}; // emitted; constants built so far are unused and harmless
+    }
+    out.push_back(constant->getResult(0));
+  }
+  op->erase();
+  return out;
+}
+
 } // namespace graphc::import

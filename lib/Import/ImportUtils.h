@@ -77,6 +77,29 @@ reportUnresolvedInputs(mlir::Location loc, int64_t batch,
 /// `value` is null, not a constant or not of integers.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value value);
 
+/// The most elements an operand or result of a fold done while importing
+/// may have: shapes and their arithmetic fold, weights are not copied.
+constexpr int64_t kMaxImportFoldElements = int64_t(1) << 16;
+
+/// What foldCreatedOp may replace a result with besides a new constant.
+enum class FoldReplacement {
+  /// Any existing value of the result's type (a no-op folds away).
+  ExistingValue,
+  /// Only constants: an existing constant is copied into a new
+  /// graph.constant, so each imported node keeps an op of its own.
+  NewConstant,
+};
+
+/// createOrFold for the ops the importers build by name: folds `op` with the
+/// graph dialect's folder and, when it folds, erases it and returns the
+/// values replacing its results (new graph.constants for folded
+/// attributes). Returns nothing, leaving `op`, when it does not fold, when
+/// an operand or a result is a constant over kMaxImportFoldElements, or
+/// when a result would change type.
+llvm::SmallVector<mlir::Value> foldCreatedOp(mlir::OpBuilder &builder,
+                                             mlir::Operation *op,
+                                             FoldReplacement replacement);
+
 } // namespace graphc::import
 
 #endif // GRAPHC_LIB_IMPORT_IMPORTUTILS_H

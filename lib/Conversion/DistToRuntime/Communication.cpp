@@ -36,8 +36,7 @@
 using namespace mlir;
 
 namespace graphc {
-Value graphc::readOnlyBuffer(OpBuilder &b, Location loc, Value tensor,
-                             StringRef why) {
+Value readOnlyBuffer(OpBuilder &b, Location loc, Value tensor, StringRef why) {
   auto type = cast<RankedTensorType>(tensor.getType());
   auto op = bufferization::ToBufferOp::create(
       b, loc, MemRefType::get(type.getShape(), type.getElementType()), tensor,

@@ -131,12 +131,22 @@ Type floatTypeOf(MLIRContext *ctx, int64_t code) {
 /// returns the modified value, or null having reported an error.
 using AttentionMod = llvm::function_ref<Value(Value)>;
 
-static FailureOr<Results> importAttention(OnnxImporter &imp,
-                                          const onnx::NodeProto &def,
-                                          ArrayRef<Value> in, Location at,
-                                          AttentionMod scoreMod = nullptr,
-                                          AttentionMod probMod = nullptr) {
-  Emitter e(imp, at);
+namespace {
+/// Attention's Q, K and V as [B, H, S, D] (3-D inputs split into heads),
+/// with their sizes.
+struct AttentionHeads {
+  Value q, k, v;
+  Type element;
+  int64_t rank, batch, qHeads, kvHeads, qLen, kvLen, headSize, vHeadSize;
+};
+} // namespace
+
+/// Checks Q, K and V (static, rank 3 or 4, matching batch and head sizes,
+/// query heads a multiple of KV heads) and splits 3-D ones into heads.
+static FailureOr<AttentionHeads> attentionHeads(OnnxImporter &imp, Emitter &e,
+                                                const onnx::NodeProto &def,
+                                                ArrayRef<Value> in,
+                                                Location at) {
   auto operand = [&](unsigned i) { return i < in.size() ? in[i] : Value(); };
   Value q = operand(0), k = operand(1), v = operand(2);
   if (!q || !k || !v) {
@@ -199,6 +209,26 @@ static FailureOr<Results> importAttention(OnnxImporter &imp,
     return emitError(at) << "Attention q heads " << qHeads
                          << " are not a multiple of kv heads " << kvHeads;
   }
+  return AttentionHeads{q,      k,       v,    element, rank,     batch,
+                        qHeads, kvHeads, qLen, kvLen,   headSize, vHeadSize};
+}
+
+static FailureOr<Results> importAttention(OnnxImporter &imp,
+                                          const onnx::NodeProto &def,
+                                          ArrayRef<Value> in, Location at,
+                                          AttentionMod scoreMod = nullptr,
+                                          AttentionMod probMod = nullptr) {
+  Emitter e(imp, at);
+  auto operand = [&](unsigned i) { return i < in.size() ? in[i] : Value(); };
+  FailureOr<AttentionHeads> heads = attentionHeads(imp, e, def, in, at);
+  if (failed(heads)) {
+    return failure();
+  }
+  Value q = heads->q, k = heads->k, v = heads->v;
+  Type element = heads->element;
+  int64_t rank = heads->rank, batch = heads->batch, qHeads = heads->qHeads,
+          kvHeads = heads->kvHeads, qLen = heads->qLen, kvLen = heads->kvLen,
+          headSize = heads->headSize, vHeadSize = heads->vHeadSize;
 
   // KV cache.
   Value pastK = operand(4), pastV = operand(5);

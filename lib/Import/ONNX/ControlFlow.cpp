@@ -124,8 +124,8 @@ Type joinTypes(Type a, Type b) {
   if (a == b) {
     return a;
   }
-  auto ra = dyn_cast<RankedTensorType>(a);
-  auto rb = dyn_cast<RankedTensorType>(b);
+  auto ra = llvm::dyn_cast<RankedTensorType>(a);
+  auto rb = llvm::dyn_cast<RankedTensorType>(b);
   if (!ra || !rb || ra.getRank() != rb.getRank() ||
       ra.getElementType() != rb.getElementType()) {
     return {};
@@ -302,7 +302,7 @@ OnnxImporter::emitLoop(Value tripCount, Value cond, ArrayRef<Value> init,
                 "time; graphc compiles static shapes";
     }
     for (auto [k, s] : llvm::enumerate(out->scans)) {
-      auto t = dyn_cast<RankedTensorType>(s.getType());
+      auto t = llvm::dyn_cast<RankedTensorType>(s.getType());
       if (!t || !t.hasStaticShape()) {
         return emitError(at) << what << ": scan output " << k << " is "
                              << s.getType() << ", not a static shape";
@@ -341,9 +341,9 @@ OnnxImporter::emitLoop(Value tripCount, Value cond, ArrayRef<Value> init,
 
   builder.restoreInsertionPoint(outer);
   for (Type type : bufferTypes) {
-    auto t = cast<RankedTensorType>(type);
+    auto t = llvm::cast<RankedTensorType>(type);
     Attribute zero =
-        isa<FloatType>(t.getElementType())
+        llvm::isa<FloatType>(t.getElementType())
             ? Attribute(builder.getFloatAttr(t.getElementType(), 0))
             : Attribute(builder.getIntegerAttr(t.getElementType(), 0));
     inits.push_back(constant(at, DenseElementsAttr::get(t, zero)));

@@ -55,7 +55,7 @@ std::pair<Value, Value> compact(OnnxImporter &imp, Value rows, Value mask,
                   : Value();
   auto zerosType = RankedTensorType::get({n + 1, r}, getElementType(rows));
   Type element = zerosType.getElementType();
-  Attribute zero = isa<FloatType>(element)
+  Attribute zero = llvm::isa<FloatType>(element)
                        ? Attribute(imp.builder.getFloatAttr(element, 0))
                        : Attribute(imp.builder.getIntegerAttr(element, 0));
   Value zeros = imp.constant(at, DenseElementsAttr::get(zerosType, zero));
@@ -105,7 +105,7 @@ importNonZero(OnnxImporter &imp, Value x, StringRef output, Location at) {
   if (matchPattern(x, mlir::m_Constant(&known))) {
     llvm::SmallVector<int64_t> picked;
     llvm::SmallVector<bool> nonzero;
-    if (isa<FloatType>(known.getElementType())) {
+    if (llvm::isa<FloatType>(known.getElementType())) {
       for (const llvm::APFloat &v : known.getValues<llvm::APFloat>()) {
         nonzero.push_back(!v.isZero());
       }

@@ -15,16 +15,28 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 using namespace mlir;
 
 namespace graphc::import {
 
-FailureOr<OnnxImporter::Results>
-OnnxImporter::importEinsum(const onnx::NodeProto &def, llvm::ArrayRef<Value> in,
-                           Location at) {
-  const onnx::AttributeProto *eqAttr = attr(def, "equation");
+namespace {
+/// An Einsum equation with its ellipses expanded: one subscript string per
+/// input, the output's, and each index letter's size.
+struct EinsumPlan {
+  llvm::SmallVector<std::string> subs;
+  std::string out;
+  std::map<char, int64_t> size;
+};
+} // namespace
+
+/// Reads and checks Einsum's `equation` against the input shapes.
+static FailureOr<EinsumPlan> planEinsum(OnnxImporter &imp,
+                                        const onnx::NodeProto &def,
+                                        llvm::ArrayRef<Value> in, Location at) {
+  const onnx::AttributeProto *eqAttr = imp.attr(def, "equation");
   if (!eqAttr || in.empty()) {
     return emitError(at) << "Einsum needs an equation and inputs";
   }
@@ -122,6 +134,19 @@ OnnxImporter::importEinsum(const onnx::NodeProto &def, llvm::ArrayRef<Value> in,
       }
     }
   }
+  return EinsumPlan{std::move(subs), std::move(out), std::move(size)};
+}
+
+FailureOr<OnnxImporter::Results>
+OnnxImporter::importEinsum(const onnx::NodeProto &def, llvm::ArrayRef<Value> in,
+                           Location at) {
+  FailureOr<EinsumPlan> plan = planEinsum(*this, def, in, at);
+  if (failed(plan)) {
+    return failure();
+  }
+  llvm::SmallVector<std::string> &subs = plan->subs;
+  const std::string &out = plan->out;
+  std::map<char, int64_t> &size = plan->size;
   Attribute sum = parseAttr(ctx, at, "#graph<reduce_kind sum>");
   if (!sum) {
     return failure();

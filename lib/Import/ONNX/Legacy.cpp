@@ -66,6 +66,59 @@ onnx::AttributeProto &setAttr(onnx::NodeProto &node, StringRef name,
 
 } // namespace
 
+/// BatchNormalization before opset 9 with spatial = 0: statistics per
+/// activation, shaped like X without N. X is flattened to N x (C*D1*...*Dn)
+/// and the statistics to vectors: then each activation is a channel of a
+/// 2-D batch_norm. Null after emitting at `at`.
+static Value batchNormPerActivation(OnnxImporter &imp,
+                                    const onnx::NodeProto &def,
+                                    llvm::ArrayRef<Value> in, Location at) {
+  auto reshape = [&](Value v, llvm::ArrayRef<int64_t> shape) {
+    return v ? imp.build1(at, "graph.reshape", {v},
+                          {imp.named("shape", imp.i64Array(shape))})
+             : Value();
+  };
+  auto x = getShape(in[0]);
+  if (!x || x->size() < 2 ||
+      ShapedType::isDynamicShape(llvm::ArrayRef<int64_t>(*x).drop_front())) {
+    emitError(at) << "BatchNormalization with spatial = 0 needs an input of "
+                     "known rank >= 2 and static non-batch dimensions";
+    return {};
+  }
+  int64_t features = 1;
+  for (int64_t d : llvm::ArrayRef<int64_t>(*x).drop_front()) {
+    features *= d;
+  }
+  llvm::SmallVector<Value> operands = {reshape(
+      in[0], {ShapedType::isDynamic((*x)[0]) ? -1 : (*x)[0], features})};
+  for (unsigned i = 1; i < 5; ++i) {
+    auto s = getShape(in[i]);
+    int64_t n = 1;
+    for (int64_t d : s ? *s : llvm::SmallVector<int64_t>{-1}) {
+      n = ShapedType::isDynamic(d) ? -1 : n * d;
+    }
+    if (n != features) {
+      emitError(at) << "BatchNormalization with spatial = 0: input " << i
+                    << " has " << n << " elements for " << features
+                    << " activations";
+      return {};
+    }
+    operands.push_back(reshape(in[i], {features}));
+  }
+  if (llvm::is_contained(operands, Value())) {
+    return {};
+  }
+  Value y = imp.build1(
+      at, "graph.batch_norm", operands,
+      {imp.named("epsilon", imp.builder.getF32FloatAttr(
+                                imp.attrFloat(def, "epsilon", 1e-5f)))});
+  llvm::SmallVector<int64_t> back(*x);
+  if (ShapedType::isDynamic(back[0])) {
+    back[0] = -1;
+  }
+  return reshape(y, back);
+}
+
 FailureOr<OnnxImporter::LegacyForm>
 OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
                            llvm::SmallVectorImpl<Value> &in, Location at) {
@@ -218,46 +271,7 @@ OnnxImporter::importLegacy(const GraphNode &node, const onnx::NodeProto &def,
     if (attrInt(def, "spatial", 1) || in.size() < 5) {
       return form;
     }
-    // spatial = 0: statistics per activation, shaped like X without N.
-    // Flatten X to N x (C*D1*...*Dn) and the statistics to vectors: then
-    // each activation is a channel of a 2-D batch_norm.
-    auto x = getShape(in[0]);
-    if (!x || x->size() < 2 ||
-        ShapedType::isDynamicShape(llvm::ArrayRef<int64_t>(*x).drop_front())) {
-      return emitError(at) << "BatchNormalization with spatial = 0 needs an "
-                              "input of known rank >= 2 and static "
-                              "non-batch dimensions";
-    }
-    int64_t features = 1;
-    for (int64_t d : llvm::ArrayRef<int64_t>(*x).drop_front()) {
-      features *= d;
-    }
-    llvm::SmallVector<Value> operands = {reshape(
-        in[0], {ShapedType::isDynamic((*x)[0]) ? -1 : (*x)[0], features})};
-    for (unsigned i = 1; i < 5; ++i) {
-      auto s = getShape(in[i]);
-      int64_t n = 1;
-      for (int64_t d : s ? *s : llvm::SmallVector<int64_t>{-1}) {
-        n = ShapedType::isDynamic(d) ? -1 : n * d;
-      }
-      if (n != features) {
-        return emitError(at)
-               << "BatchNormalization with spatial = 0: input " << i << " has "
-               << n << " elements for " << features << " activations";
-      }
-      operands.push_back(reshape(in[i], {features}));
-    }
-    if (llvm::is_contained(operands, Value())) {
-      return failure();
-    }
-    Value y = build1(at, "graph.batch_norm", operands,
-                     {named("epsilon", builder.getF32FloatAttr(
-                                           attrFloat(def, "epsilon", 1e-5f)))});
-    llvm::SmallVector<int64_t> back(*x);
-    if (ShapedType::isDynamic(back[0])) {
-      back[0] = -1;
-    }
-    y = reshape(y, back);
+    Value y = batchNormPerActivation(*this, def, in, at);
     if (!y) {
       return failure();
     }

@@ -447,16 +447,16 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
   // translates other nodes: theirs is `current` only while they last.
   CurrentNode outer = current;
   current = {node.op, &def, in, at};
-  auto restore = llvm::make_scope_exit([&] { current = outer; });
+  llvm::scope_exit restore([&] { current = outer; });
   OnnxTranslator translate = entry->family->translate;
   FailureOr<llvm::SmallVector<Value>> results =
       (this->*translate)(node, def, in, at);
   if (failed(results)) {
     return failure();
   }
-  // importCore's ops name one result; their other outputs (Dropout's mask)
+  // Core.cpp's ops name one result; their other outputs (Dropout's mask)
   // stay without a value, which a node that reads one reports.
-  bool firstOnly = translate == &OnnxImporter::importCore;
+  bool firstOnly = StringRef(entry->family->file) == "ONNX/Core.cpp";
   for (int i = 0; i < def.output_size(); ++i) {
     if (def.output(i).empty()) {
       continue;
@@ -473,219 +473,16 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
   return success();
 }
 
-ElementsAttr OnnxImporter::foldDataMovement(Operation *op) {
-  // graph.slice and graph.concat have no constant folders; shape
-  // arithmetic needs them.
-  StringRef name = op->getName().getStringRef();
-  if (name != "graph.slice" && name != "graph.concat" &&
-      name != "graph.reduce") {
-    return {};
-  }
-  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!resultType || !resultType.hasStaticShape()) {
-    return {};
-  }
-  llvm::SmallVector<DenseElementsAttr> inputs;
-  for (Value v : op->getOperands()) {
-    DenseElementsAttr a;
-    if (!matchPattern(v, m_Constant(&a))) {
-      return {};
-    }
-    inputs.push_back(a);
-  }
-  llvm::SmallVector<Attribute> out;
-  if (name == "graph.reduce") {
-    DenseElementsAttr a = inputs[0];
-    Type element = a.getElementType();
-    if (!isa<FloatType>(element) && !isa<IntegerType>(element)) {
-      return {};
-    }
-    auto inShape = a.getType().getShape();
-    int64_t rank = inShape.size();
-    llvm::SmallVector<bool> reduced(rank, false);
-    for (int64_t axis :
-         cast<DenseI64ArrayAttr>(op->getAttr("axes")).asArrayRef()) {
-      reduced[axis < 0 ? axis + rank : axis] = true;
-    }
-    StringRef kind;
-    {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      op->getAttr("kind").print(os);
-      kind = StringRef(text).contains("sum")    ? "sum"
-             : StringRef(text).contains("mean") ? "mean"
-             : StringRef(text).contains("max")  ? "max"
-             : StringRef(text).contains("min")  ? "min"
-                                                : "prod";
-    }
-    // Accumulate in double (float inputs) or int64 (integer inputs).
-    bool isFloat = isa<FloatType>(element);
-    llvm::SmallVector<double> fv;
-    llvm::SmallVector<int64_t> iv;
-    if (isFloat) {
-      for (const llvm::APFloat &v : a.getValues<llvm::APFloat>()) {
-        fv.push_back(v.convertToDouble());
-      }
-    } else {
-      for (const llvm::APInt &v : a.getValues<llvm::APInt>()) {
-        iv.push_back(element.isInteger(1) ? v.getZExtValue()
-                                          : v.getSExtValue());
-      }
-    }
-    int64_t count = resultType.getNumElements();
-    llvm::SmallVector<double> facc(count, 0);
-    llvm::SmallVector<int64_t> iacc(count, 0), n(count, 0);
-    llvm::SmallVector<int64_t> index(rank, 0);
-    int64_t total = a.getNumElements();
-    for (int64_t flat = 0; flat < total; ++flat) {
-      int64_t o = 0;
-      for (int64_t d = 0; d < rank; ++d) {
-        if (!reduced[d]) {
-          o = o * inShape[d] + index[d];
-        }
-      }
-      double f = isFloat ? fv[flat] : 0;
-      int64_t i = isFloat ? 0 : iv[flat];
-      if (n[o] == 0) {
-        facc[o] = f;
-        iacc[o] = i;
-      } else if (kind == "sum" || kind == "mean") {
-        facc[o] += f;
-        iacc[o] += i;
-      } else if (kind == "prod") {
-        facc[o] *= f;
-        iacc[o] *= i;
-      } else if (kind == "max") {
-        facc[o] = std::max(facc[o], f);
-        iacc[o] = std::max(iacc[o], i);
-      } else {
-        facc[o] = std::min(facc[o], f);
-        iacc[o] = std::min(iacc[o], i);
-      }
-      ++n[o];
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        if (++index[d] < inShape[d]) {
-          break;
-        }
-        index[d] = 0;
-      }
-    }
-    for (int64_t o = 0; o < count; ++o) {
-      if (n[o] == 0) {
-        return {}; // empty reductions: leave to the op
-      }
-      if (isFloat) {
-        out.push_back(FloatAttr::get(
-            element, kind == "mean" ? facc[o] / double(n[o]) : facc[o]));
-      } else if (kind == "mean") {
-        return {};
-      } else {
-        out.push_back(IntegerAttr::get(element, iacc[o]));
-      }
-    }
-  } else if (name == "graph.concat") {
-    int64_t rank = resultType.getRank();
-    int64_t axis = cast<IntegerAttr>(op->getAttr("axis")).getInt();
-    if (axis < 0) {
-      axis += rank;
-    }
-    int64_t outer = 1;
-    for (int64_t i = 0; i < axis; ++i) {
-      outer *= resultType.getDimSize(i);
-    }
-    llvm::SmallVector<llvm::SmallVector<Attribute>> values;
-    llvm::SmallVector<int64_t> chunk;
-    for (DenseElementsAttr a : inputs) {
-      values.push_back(llvm::to_vector(a.getValues<Attribute>()));
-      chunk.push_back(outer ? a.getNumElements() / std::max<int64_t>(outer, 1)
-                            : 0);
-    }
-    for (int64_t o = 0; o < outer; ++o) {
-      for (size_t k = 0; k < values.size(); ++k) {
-        for (int64_t i = 0; i < chunk[k]; ++i) {
-          out.push_back(values[k][o * chunk[k] + i]);
-        }
-      }
-    }
-  } else {
-    DenseElementsAttr a = inputs[0];
-    auto inShape = a.getType().getShape();
-    auto starts = cast<DenseI64ArrayAttr>(op->getAttr("starts")).asArrayRef();
-    auto steps = cast<DenseI64ArrayAttr>(op->getAttr("strides")).asArrayRef();
-    auto values = llvm::to_vector(a.getValues<Attribute>());
-    int64_t rank = inShape.size();
-    llvm::SmallVector<int64_t> inStrides(rank, 1), index(rank, 0);
-    for (int64_t i = rank - 2; i >= 0; --i) {
-      inStrides[i] = inStrides[i + 1] * inShape[i + 1];
-    }
-    int64_t count = resultType.getNumElements();
-    for (int64_t n = 0; n < count; ++n) {
-      int64_t flat = 0;
-      for (int64_t d = 0; d < rank; ++d) {
-        flat += (starts[d] + index[d] * steps[d]) * inStrides[d];
-      }
-      out.push_back(values[flat]);
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        if (++index[d] < resultType.getDimSize(d)) {
-          break;
-        }
-        index[d] = 0;
-      }
-    }
-  }
-  if (int64_t(out.size()) != resultType.getNumElements()) {
-    return {};
-  }
-  return DenseElementsAttr::get(resultType, out);
-}
-
 llvm::SmallVector<Value> OnnxImporter::foldConstant(Operation *op) {
-  llvm::SmallVector<Value> results(op->getResults());
-  // Large constants (weights) are left alone: folding them would copy
-  // their bytes for no gain in shape knowledge.
-  constexpr int64_t kFoldLimit = 1 << 16;
-  for (Value v : op->getOperands()) {
-    DenseElementsAttr a;
-    if (matchPattern(v, m_Constant(&a)) && a.getNumElements() > kFoldLimit) {
-      return results;
-    }
+  // The graph dialect's folders do the work (shape, gather, slice, concat,
+  // reduce, arithmetic ... of constants), so shape subgraphs become
+  // constants as the nodes are imported.
+  llvm::SmallVector<Value> folded =
+      foldCreatedOp(builder, op, FoldReplacement::ExistingValue);
+  if (folded.empty()) {
+    return llvm::SmallVector<Value>(op->getResults());
   }
-  llvm::SmallVector<OpFoldResult> folded;
-  if (ElementsAttr moved = foldDataMovement(op)) {
-    folded.push_back(moved);
-  } else if (failed(op->fold(folded))) {
-    return results;
-  }
-  if (folded.size() != op->getNumResults()) {
-    return results;
-  }
-  for (auto [result, fold] : llvm::zip(op->getResults(), folded)) {
-    if (auto v = dyn_cast<Value>(fold)) {
-      if (v.getDefiningOp() == op || v.getType() != result.getType()) {
-        return results; // folded in place, or a type the users do not expect
-      }
-      continue;
-    }
-    auto value = dyn_cast_or_null<ElementsAttr>(dyn_cast<Attribute>(fold));
-    if (!value || value.getType() != result.getType() ||
-        value.getNumElements() > kFoldLimit) {
-      return results;
-    }
-  }
-  llvm::SmallVector<Value> out;
-  for (OpFoldResult fold : folded) {
-    if (auto v = dyn_cast<Value>(fold)) {
-      out.push_back(v);
-    } else {
-      out.push_back(
-          constant(op->getLoc(), cast<ElementsAttr>(cast<Attribute>(fold))));
-    }
-    if (!out.back()) {
-      return results;
-    }
-  }
-  op->erase();
-  return out;
+  return folded;
 }
 
 /// Parses "1x3x224x224" with an optional element suffix ("240x320x3xui8").

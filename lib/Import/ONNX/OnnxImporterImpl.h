@@ -1,9 +1,10 @@
 //===- OnnxImporterImpl.h - the ONNX importer's class -----------*- C++ -*-===//
 //
 // Private to lib/Import. The importer's state and helpers, shared by the
-// files that translate families of ONNX ops: OnnxImporter.cpp (the driver
-// and the core ops) and one file per family beside it. The registry
-// (OnnxOps.cpp) names, for each op, the family member that translates it.
+// files that translate families of ONNX ops: OnnxImporter.cpp (the driver)
+// and one file per family beside it, holding one translator per op or small
+// group of ops. The registry (OnnxOps.cpp) names, for each op, the member
+// that translates it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,7 +133,6 @@ public:
   /// small and static (shape subgraphs: Shape -> Gather -> Concat ...), so
   /// that later nodes see constant shapes, axes and sizes.
   llvm::SmallVector<Value> foldConstant(Operation *op);
-  ElementsAttr foldDataMovement(Operation *op);
   /// Builds `name` and folds it as above; null on failure.
   llvm::SmallVector<Value> build(Location at, StringRef name,
                                  ValueRange operands,
@@ -234,17 +234,46 @@ public:
 
   /// The translators the registry (OnnxOps.cpp) dispatches to. Each returns
   /// the node's results or fails having emitted at `at`.
-  FailureOr<llvm::SmallVector<Value>> importCore(const GraphNode &node,
-                                                 const onnx::NodeProto &def,
-                                                 llvm::ArrayRef<Value> in,
-                                                 Location at);
+/// Declares translator NAME with the signature the registry calls
+/// (OnnxTranslator in OnnxOps.h).
+#define GRAPHC_ONNX_TRANSLATOR(NAME)                                           \
+  FailureOr<Results> NAME(const GraphNode &node, const onnx::NodeProto &def,   \
+                          llvm::ArrayRef<Value> in, Location at)
+/// Likewise for a translator returning std::nullopt for an op it does not
+/// take (called through `family`).
+#define GRAPHC_ONNX_OPTIONAL_TRANSLATOR(NAME)                                  \
+  std::optional<FailureOr<llvm::SmallVector<Value>>> NAME(                     \
+      const GraphNode &node, const onnx::NodeProto &def,                       \
+      llvm::ArrayRef<Value> in, Location at)
+  // Core.cpp: one translator per op or small group of ops.
+  GRAPHC_ONNX_TRANSLATOR(importOneToOne);
+  GRAPHC_ONNX_TRANSLATOR(importPow);
+  GRAPHC_ONNX_TRANSLATOR(importVariadic);
+  GRAPHC_ONNX_TRANSLATOR(importDropout);
+  GRAPHC_ONNX_TRANSLATOR(importConstantOfShape);
+  GRAPHC_ONNX_TRANSLATOR(importCompare);
+  GRAPHC_ONNX_TRANSLATOR(importWhere);
+  GRAPHC_ONNX_TRANSLATOR(importCast);
+  GRAPHC_ONNX_TRANSLATOR(importAlphaActivation);
+  GRAPHC_ONNX_TRANSLATOR(importConstant);
+  GRAPHC_ONNX_TRANSLATOR(importReshape);
+  GRAPHC_ONNX_TRANSLATOR(importFlatten);
+  GRAPHC_ONNX_TRANSLATOR(importTranspose);
+  GRAPHC_ONNX_TRANSLATOR(importConcat);
+  GRAPHC_ONNX_TRANSLATOR(importGemm);
+  GRAPHC_ONNX_TRANSLATOR(importConvPool);
   // One per op family, in ONNX/<Family>.cpp (OnnxOps.cpp says which).
   FailureOr<Results> importReductions(const GraphNode &node,
                                       const onnx::NodeProto &def,
                                       llvm::ArrayRef<Value> in, Location at);
-  FailureOr<Results> importActivations(const GraphNode &node,
-                                       const onnx::NodeProto &def,
-                                       llvm::ArrayRef<Value> in, Location at);
+  // Activations.cpp: one translator per op or small group of ops.
+  GRAPHC_ONNX_TRANSLATOR(importSoftmax);
+  GRAPHC_ONNX_TRANSLATOR(importComposedActivation);
+  GRAPHC_ONNX_TRANSLATOR(importMean);
+  GRAPHC_ONNX_TRANSLATOR(importMod);
+  GRAPHC_ONNX_TRANSLATOR(importIsNaN);
+  GRAPHC_ONNX_TRANSLATOR(importCastLike);
+  GRAPHC_ONNX_TRANSLATOR(importClip);
   FailureOr<Results> importShapeOps(const GraphNode &node,
                                     const onnx::NodeProto &def,
                                     llvm::ArrayRef<Value> in, Location at);
@@ -301,9 +330,16 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importIndexing(const GraphNode &node, const onnx::NodeProto &def,
                  llvm::ArrayRef<Value> in, Location at);
-  std::optional<FailureOr<llvm::SmallVector<Value>>>
-  importMath(const GraphNode &node, const onnx::NodeProto &def,
-             llvm::ArrayRef<Value> in, Location at);
+  // Math.cpp: one translator per op or small group of ops.
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importIsInf);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importSwish);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importHardmax);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importLpNormalization);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importMeanVarianceNormalization);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importGroupNormalization);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importDet);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importLpPool);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importMathDirect);
   /// What importLegacy made of an old-form node.
   struct LegacyForm {
     /// The node rewritten into the newer form importNode reads (attributes
@@ -328,21 +364,21 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importAttentionFamily(const GraphNode &node, const onnx::NodeProto &def,
                         llvm::ArrayRef<Value> in, Location at);
-  /// GridSample, Col2Im, BitShift, BitCast, AffineGrid, CenterCropPad
-  /// (Sampling.cpp).
-  std::optional<FailureOr<llvm::SmallVector<Value>>>
-  importSampling(const GraphNode &node, const onnx::NodeProto &def,
-                 llvm::ArrayRef<Value> in, Location at);
+  // Sampling.cpp: one translator per op or small group of ops.
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importGridSample);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importCol2Im);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importBitShift);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importBitCast);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importAffineGrid);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importCenterCropPad);
   /// Pad mode wrap of `x` by the per-dimension `low` and `high` (negative
   /// crops); null after emitting at `at` (Sampling.cpp).
   Value importWrapPad(Value x, llvm::ArrayRef<int64_t> low,
                       llvm::ArrayRef<int64_t> high, Location at);
-  /// Quantization ops: QuantizeLinear, DequantizeLinear,
-  /// DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul,
-  /// QLinearConv (Quant.cpp).
-  std::optional<FailureOr<llvm::SmallVector<Value>>>
-  importQuant(const GraphNode &node, const onnx::NodeProto &def,
-              llvm::ArrayRef<Value> in, Location at);
+  // Quant.cpp: one translator per op or small group of ops.
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importQuantizeLinear);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importDynamicQuantizeLinear);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importIntegerMatMulConv);
   /// strides, dilations, pad_low and pad_high of a windowed node (Conv,
   /// pooling, ConvInteger, QLinearConv) over an input of shape `inShape`
   /// with spatial window `window`, auto_pad resolved.
@@ -350,11 +386,11 @@ public:
   windowAttrs(StringRef op, const onnx::NodeProto &def,
               llvm::ArrayRef<int64_t> inShape, llvm::ArrayRef<int64_t> window,
               Location at);
-  /// HannWindow, HammingWindow, BlackmanWindow, MelWeightMatrix, DFT, STFT
-  /// (Signal.cpp).
-  std::optional<FailureOr<llvm::SmallVector<Value>>>
-  importSignal(const GraphNode &node, const onnx::NodeProto &def,
-               llvm::ArrayRef<Value> in, Location at);
+  // Signal.cpp: one translator per op or small group of ops.
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importWindow);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importMelWeightMatrix);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importDFT);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importSTFT);
   /// MaxUnpool as a scatter into zeros (Unpool.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importUnpool(const GraphNode &node, const onnx::NodeProto &def,
@@ -414,7 +450,7 @@ public:
            llvm::ArrayRef<int64_t> outDirs, StringRef what, Location at);
   Value scalar(Location at, Type element, double value) {
     auto type = RankedTensorType::get({}, element);
-    if (isa<FloatType>(element)) {
+    if (llvm::isa<FloatType>(element)) {
       return constant(at, DenseElementsAttr::get(
                               type, builder.getFloatAttr(element, value)));
     }

@@ -50,6 +50,37 @@ int64_t numElements(ArrayRef<int64_t> shape) {
 /// emitting at the node.
 struct QuantBuilder : NodeBuilder {
   StringRef opName;
+  ArrayRef<Value> in;
+
+  /// Input `i`, or null when absent.
+  Value input(size_t i) { return i < in.size() ? in[i] : Value(); }
+  /// Fails (naming the first missing) unless the inputs `indices` are there.
+  LogicalResult need(std::initializer_list<size_t> indices) {
+    for (size_t i : indices) {
+      if (!input(i)) {
+        return emitError(at) << opName << " needs input " << i;
+      }
+    }
+    return success();
+  }
+  /// `v`'s shape; nullopt after emitting when its rank is unknown.
+  std::optional<llvm::SmallVector<int64_t>> knownShape(Value v,
+                                                       StringRef what) {
+    auto shape = getShape(v);
+    if (!shape) {
+      emitError(at) << opName << " " << what << " must have a known rank";
+    }
+    return shape;
+  }
+  /// The element type of ONNX type code `onnxType`; null after emitting.
+  Type elementOf(int64_t onnxType) {
+    Type t = convertOnnxElementType(imp.ctx, int32_t(onnxType));
+    if (!t) {
+      emitError(at) << opName << " element type " << onnxType
+                    << " is not supported";
+    }
+    return t;
+  }
 
   Value reshape(Value v, ArrayRef<int64_t> shape) {
     return op("graph.reshape", {v}, {i64s("shape", shape)});
@@ -297,191 +328,168 @@ struct QuantBuilder : NodeBuilder {
 
 } // namespace
 
-Results OnnxImporter::importQuant(const GraphNode &node,
-                                  const onnx::NodeProto &def,
-                                  ArrayRef<Value> in, Location at) {
-  StringRef opName = node.op;
-  static const char *const kOps[] = {
-      "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
-      "MatMulInteger",  "ConvInteger",      "QLinearMatMul",
-      "QLinearConv"};
-  if (!llvm::is_contained(kOps, opName)) {
-    return std::nullopt;
+/// QuantizeLinear, DequantizeLinear.
+std::optional<FailureOr<llvm::SmallVector<Value>>>
+OnnxImporter::importQuantizeLinear(const GraphNode &node,
+                                   const onnx::NodeProto &def,
+                                   ArrayRef<Value> in, Location at) {
+  StringRef op = node.op;
+  QuantBuilder b{{*this, at}, op, in};
+  if (failed(b.need({0, 1}))) {
+    return nodeFailed(failure());
   }
-  QuantBuilder b{{*this, at}, opName};
-  auto input = [&](size_t i) { return i < in.size() ? in[i] : Value(); };
-  auto need = [&](std::initializer_list<size_t> indices) -> LogicalResult {
-    for (size_t i : indices) {
-      if (!input(i)) {
-        return emitError(at) << opName << " needs input " << i;
-      }
-    }
-    return success();
-  };
-  auto knownShape =
-      [&](Value v,
-          StringRef what) -> std::optional<llvm::SmallVector<int64_t>> {
-    auto shape = getShape(v);
-    if (!shape) {
-      emitError(at) << opName << " " << what << " must have a known rank";
-    }
-    return shape;
-  };
-  auto elementOf = [&](int64_t onnxType) -> Type {
-    Type t = convertOnnxElementType(ctx, int32_t(onnxType));
-    if (!t) {
-      emitError(at) << opName << " element type " << onnxType
-                    << " is not supported";
-    }
-    return t;
-  };
-
-  // ---- QuantizeLinear / DequantizeLinear ---------------------------------
-  if (opName == "QuantizeLinear" || opName == "DequantizeLinear") {
-    if (failed(need({0, 1}))) {
-      return nodeFailed(failure());
-    }
-    Value x = in[0], scale = in[1], zeroPoint = input(2);
-    auto xShape = knownShape(x, "input");
-    if (!xShape) {
-      return nodeFailed(failure());
-    }
-    int64_t axis = attrInt(def, "axis", 1);
-    int64_t blockSize = attrInt(def, "block_size", 0);
-    Value alignedScale =
-        b.alignToAxis(scale, "scale", *xShape, axis, blockSize);
-    Value alignedZero = zeroPoint ? b.alignToAxis(zeroPoint, "zero point",
-                                                  *xShape, axis, blockSize)
-                                  : Value();
-    if (!alignedScale || (zeroPoint && !alignedZero)) {
-      return nodeFailed(failure());
-    }
-    Type scaleType = getElementType(scale);
-    if (!isa<FloatType>(scaleType)) {
-      return nodeFailed(emitError(at) << opName << " scale must be a float, "
-                                      << "got " << scaleType);
-    }
-    if (opName == "QuantizeLinear") {
-      // The target: the zero point's type, else output_dtype, else uint8.
-      Type target = zeroPoint ? getElementType(zeroPoint) : Type();
-      if (int64_t dtype = attrInt(def, "output_dtype", 0)) {
-        Type named = elementOf(dtype);
-        if (!named) {
-          return nodeFailed(failure());
-        }
-        if (target && target != named) {
-          return nodeFailed(emitError(at)
-                            << opName << " output_dtype " << named
-                            << " does not match the zero point's type "
-                            << target);
-        }
-        target = named;
-      }
-      if (!target) {
-        target = IntegerType::get(ctx, 8, IntegerType::Unsigned);
-      }
-      Type f = b.computeType({getElementType(x), scaleType, target});
-      if (int64_t precision = attrInt(def, "precision", 0)) {
-        f = elementOf(precision);
-        if (!f) {
-          return nodeFailed(failure());
-        }
-      }
-      Value scaled =
-          b.op("graph.div", {b.castTo(x, f), b.castTo(alignedScale, f)});
-      bool saturate = attrInt(def, "saturate", 1) != 0;
-      return nodeResults({b.quantize(scaled, alignedZero, target, saturate)});
-    }
-    // DequantizeLinear: output is the scale's type unless output_dtype
-    // says otherwise.
-    Type out = scaleType;
+  Value x = in[0], scale = in[1], zeroPoint = b.input(2);
+  auto xShape = b.knownShape(x, "input");
+  if (!xShape) {
+    return nodeFailed(failure());
+  }
+  int64_t axis = attrInt(def, "axis", 1);
+  int64_t blockSize = attrInt(def, "block_size", 0);
+  Value alignedScale = b.alignToAxis(scale, "scale", *xShape, axis, blockSize);
+  Value alignedZero = zeroPoint ? b.alignToAxis(zeroPoint, "zero point",
+                                                *xShape, axis, blockSize)
+                                : Value();
+  if (!alignedScale || (zeroPoint && !alignedZero)) {
+    return nodeFailed(failure());
+  }
+  Type scaleType = getElementType(scale);
+  if (!isa<FloatType>(scaleType)) {
+    return nodeFailed(emitError(at) << op << " scale must be a float, "
+                                    << "got " << scaleType);
+  }
+  if (op == "QuantizeLinear") {
+    // The target: the zero point's type, else output_dtype, else uint8.
+    Type target = zeroPoint ? getElementType(zeroPoint) : Type();
     if (int64_t dtype = attrInt(def, "output_dtype", 0)) {
-      out = elementOf(dtype);
-      if (!out) {
+      Type named = b.elementOf(dtype);
+      if (!named) {
+        return nodeFailed(failure());
+      }
+      if (target && target != named) {
+        return nodeFailed(emitError(at)
+                          << op << " output_dtype " << named
+                          << " does not match the zero point's type "
+                          << target);
+      }
+      target = named;
+    }
+    if (!target) {
+      target = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+    }
+    Type f = b.computeType({getElementType(x), scaleType, target});
+    if (int64_t precision = attrInt(def, "precision", 0)) {
+      f = b.elementOf(precision);
+      if (!f) {
         return nodeFailed(failure());
       }
     }
-    Type xType = getElementType(x);
-    Type f = b.computeType({scaleType, out});
-    Value diff;
-    if (auto integer = dyn_cast<IntegerType>(xType)) {
-      // The difference exactly, in an integer wide enough for it.
-      Type wide = IntegerType::get(ctx, integer.getWidth() < 32 ? 32 : 64);
-      diff = b.castTo(x, wide);
-      if (alignedZero) {
-        diff = b.op("graph.sub", {diff, b.castTo(alignedZero, wide)});
-      }
-      diff = b.castTo(diff, f);
-    } else {
-      diff = b.castTo(x, f);
-      if (alignedZero) {
-        diff = b.op("graph.sub", {diff, b.castTo(alignedZero, f)});
-      }
-    }
-    Value y = b.op("graph.mul", {diff, b.castTo(alignedScale, f)});
-    return nodeResults({b.castTo(y, out)});
+    Value scaled =
+        b.op("graph.div", {b.castTo(x, f), b.castTo(alignedScale, f)});
+    bool saturate = attrInt(def, "saturate", 1) != 0;
+    return nodeResults({b.quantize(scaled, alignedZero, target, saturate)});
   }
-
-  // ---- DynamicQuantizeLinear ---------------------------------------------
-  if (opName == "DynamicQuantizeLinear") {
-    // As the ONNX function body: the range [min(x, 0), max(x, 0)] onto
-    // [0, 255]; the zero point clipped, then rounded.
-    if (failed(need({0}))) {
+  // DequantizeLinear: output is the scale's type unless output_dtype
+  // says otherwise.
+  Type out = scaleType;
+  if (int64_t dtype = attrInt(def, "output_dtype", 0)) {
+    out = b.elementOf(dtype);
+    if (!out) {
       return nodeFailed(failure());
     }
-    Value x = in[0];
-    Type f = getElementType(x);
-    if (!isa<FloatType>(f) || !knownShape(x, "input")) {
-      return nodeFailed(emitError(at) << opName << " needs a float input of "
-                                      << "known rank, got " << x.getType());
-    }
-    Value zero = b.scalar(f, 0), qmax = b.scalar(f, 255);
-    Value low = b.op("graph.min", {b.reduce(x, "min"), zero});
-    Value high = b.op("graph.max", {b.reduce(x, "max"), zero});
-    Value scale = b.op("graph.div", {b.op("graph.sub", {high, low}), qmax});
-    Value zeroFp = b.op("graph.sub", {zero, b.op("graph.div", {low, scale})});
-    zeroFp = b.op("graph.clamp", {zeroFp, zero, qmax});
-    Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
-    Value zeroPoint = b.cast(b.op("graph.round", {zeroFp}), u8);
-    Value y = b.quantize(b.op("graph.div", {x, scale}), zeroPoint, u8,
-                         /*saturate=*/true);
-    return nodeResults({y, scale, zeroPoint});
   }
+  Type xType = getElementType(x);
+  Type f = b.computeType({scaleType, out});
+  Value diff;
+  if (auto integer = dyn_cast<IntegerType>(xType)) {
+    // The difference exactly, in an integer wide enough for it.
+    Type wide = IntegerType::get(ctx, integer.getWidth() < 32 ? 32 : 64);
+    diff = b.castTo(x, wide);
+    if (alignedZero) {
+      diff = b.op("graph.sub", {diff, b.castTo(alignedZero, wide)});
+    }
+    diff = b.castTo(diff, f);
+  } else {
+    diff = b.castTo(x, f);
+    if (alignedZero) {
+      diff = b.op("graph.sub", {diff, b.castTo(alignedZero, f)});
+    }
+  }
+  Value y = b.op("graph.mul", {diff, b.castTo(alignedScale, f)});
+  return nodeResults({b.castTo(y, out)});
+}
 
-  // ---- MatMulInteger / QLinearMatMul -------------------------------------
-  bool qlinear = opName.starts_with("QLinear");
+/// DynamicQuantizeLinear.
+std::optional<FailureOr<llvm::SmallVector<Value>>>
+OnnxImporter::importDynamicQuantizeLinear(const GraphNode &node,
+                                          const onnx::NodeProto &def,
+                                          ArrayRef<Value> in, Location at) {
+  StringRef op = node.op;
+  QuantBuilder b{{*this, at}, op, in};
+  // As the ONNX function body: the range [min(x, 0), max(x, 0)] onto
+  // [0, 255]; the zero point clipped, then rounded.
+  if (failed(b.need({0}))) {
+    return nodeFailed(failure());
+  }
+  Value x = in[0];
+  Type f = getElementType(x);
+  if (!isa<FloatType>(f) || !b.knownShape(x, "input")) {
+    return nodeFailed(emitError(at) << op << " needs a float input of "
+                                    << "known rank, got " << x.getType());
+  }
+  Value zero = b.scalar(f, 0), qmax = b.scalar(f, 255);
+  Value low = b.op("graph.min", {b.reduce(x, "min"), zero});
+  Value high = b.op("graph.max", {b.reduce(x, "max"), zero});
+  Value scale = b.op("graph.div", {b.op("graph.sub", {high, low}), qmax});
+  Value zeroFp = b.op("graph.sub", {zero, b.op("graph.div", {low, scale})});
+  zeroFp = b.op("graph.clamp", {zeroFp, zero, qmax});
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  Value zeroPoint = b.cast(b.op("graph.round", {zeroFp}), u8);
+  Value y = b.quantize(b.op("graph.div", {x, scale}), zeroPoint, u8,
+                       /*saturate=*/true);
+  return nodeResults({y, scale, zeroPoint});
+}
+
+/// MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv: integer
+/// accumulation, then (QLinear*) requantization.
+std::optional<FailureOr<llvm::SmallVector<Value>>>
+OnnxImporter::importIntegerMatMulConv(const GraphNode &node,
+                                      const onnx::NodeProto &def,
+                                      ArrayRef<Value> in, Location at) {
+  StringRef op = node.op;
+  QuantBuilder b{{*this, at}, op, in};
+  bool qlinear = op.starts_with("QLinear");
   // Operand positions: QLinear* interleave scales and zero points.
   size_t aIdx = 0, aZeroIdx = 2, bIdx = qlinear ? 3 : 1,
          bZeroIdx = qlinear ? 5 : 3;
-  if (failed(need(qlinear ? std::initializer_list<size_t>{0, 1, 3, 4, 6}
-                          : std::initializer_list<size_t>{0, 1}))) {
+  if (failed(b.need(qlinear ? std::initializer_list<size_t>{0, 1, 3, 4, 6}
+                            : std::initializer_list<size_t>{0, 1}))) {
     return nodeFailed(failure());
   }
   Value a = in[aIdx], w = in[bIdx];
-  auto aShape = knownShape(a, "input 0"),
-       wShape = knownShape(w, qlinear ? "input 3" : "input 1");
+  auto aShape = b.knownShape(a, "input 0"),
+       wShape = b.knownShape(w, qlinear ? "input 3" : "input 1");
   if (!aShape || !wShape) {
     return nodeFailed(failure());
   }
   for (Value v : {a, w}) {
     Type t = getElementType(v);
     if (!isa<IntegerType>(t) || t.getIntOrFloatBitWidth() > 16) {
-      return nodeFailed(emitError(at) << opName << " takes 8- or 16-bit "
+      return nodeFailed(emitError(at) << op << " takes 8- or 16-bit "
                                       << "integer operands, got " << t);
     }
   }
-  bool conv = opName == "ConvInteger" || opName == "QLinearConv";
+  bool conv = op == "ConvInteger" || op == "QLinearConv";
   Value acc;
   int64_t channels = 0, outRank = 0;
   if (!conv) {
     if (aShape->empty() || wShape->empty()) {
-      return nodeFailed(emitError(at) << opName << " operands must have "
+      return nodeFailed(emitError(at) << op << " operands must have "
                                       << "rank >= 1");
     }
     // a_zero_point per tensor or per row of a ([M] -> [M, 1]); the
     // b_zero_point per tensor or per column broadcasts as it is.
     int64_t rows = aShape->size() >= 2 ? (*aShape)[aShape->size() - 2] : 1;
-    Value aZero = input(aZeroIdx), bZero = input(bZeroIdx);
+    Value aZero = b.input(aZeroIdx), bZero = b.input(bZeroIdx);
     if (aZero && aShape->size() >= 2) {
       aZero = b.alignRows(aZero, "a_zero_point", rows);
     }
@@ -489,7 +497,7 @@ Results OnnxImporter::importQuant(const GraphNode &node,
       bZero = b.alignColumns(bZero, "b_zero_point");
     }
     // A null zero point below means none; a failed alignment has emitted.
-    if ((input(aZeroIdx) && !aZero) || (input(bZeroIdx) && !bZero)) {
+    if ((b.input(aZeroIdx) && !aZero) || (b.input(bZeroIdx) && !bZero)) {
       return nodeFailed(failure());
     }
     Value lhs = b.shiftToI32(a, aZero), rhs = b.shiftToI32(w, bZero);
@@ -499,12 +507,12 @@ Results OnnxImporter::importQuant(const GraphNode &node,
     // channel ([M] -> [M, 1, ..., 1] against the filter).
     if (aShape->size() < 3 || wShape->size() != aShape->size()) {
       return nodeFailed(emitError(at)
-                        << opName << " needs an input of rank >= 3 and a "
+                        << op << " needs an input of rank >= 3 and a "
                         << "filter of the same rank");
     }
     channels = wShape->front();
     outRank = aShape->size();
-    Value xZero = input(aZeroIdx), wZero = input(bZeroIdx);
+    Value xZero = b.input(aZeroIdx), wZero = b.input(bZeroIdx);
     if (xZero && !(xZero = b.scalarOperand(xZero, "x_zero_point"))) {
       return nodeFailed(failure());
     }
@@ -519,15 +527,15 @@ Results OnnxImporter::importQuant(const GraphNode &node,
     Value lhs = b.shiftToI32(a, xZero), rhs = b.shiftToI32(w, wZero);
     llvm::SmallVector<int64_t> window(wShape->begin() + 2, wShape->end());
     FailureOr<llvm::SmallVector<NamedAttribute>> attrs =
-        windowAttrs(opName, def, *aShape, window, at);
+        windowAttrs(op, def, *aShape, window, at);
     if (failed(attrs)) {
       return nodeFailed(failure());
     }
     attrs->push_back(b.i64("groups", attrInt(def, "group", 1)));
     llvm::SmallVector<Value> operands = {lhs, rhs};
-    if (Value bias = input(8); qlinear && bias) {
+    if (Value bias = b.input(8); qlinear && bias) {
       if (!getElementType(bias).isInteger(32)) {
-        return nodeFailed(emitError(at) << opName << " bias must be int32, "
+        return nodeFailed(emitError(at) << op << " bias must be int32, "
                                         << "got " << getElementType(bias));
       }
       operands.push_back(bias);
@@ -539,7 +547,7 @@ Results OnnxImporter::importQuant(const GraphNode &node,
   }
 
   // Requantize: acc * (a_scale * b_scale / y_scale), rounded, + y_zp.
-  Value aScale = in[1], bScale = in[4], yScale = in[6], yZero = input(7);
+  Value aScale = in[1], bScale = in[4], yScale = in[6], yZero = b.input(7);
   Type target = yZero ? getElementType(yZero)
                       : IntegerType::get(ctx, 8, IntegerType::Unsigned);
   Type f = b.computeType(

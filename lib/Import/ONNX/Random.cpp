@@ -83,7 +83,7 @@ RandomStream streamFor(const onnx::NodeProto &def,
 static Value drawConstant(OnnxImporter &imp, RankedTensorType type,
                           llvm::function_ref<double(uint64_t)> draw,
                           Location at) {
-  auto element = dyn_cast<FloatType>(type.getElementType());
+  auto element = llvm::dyn_cast<FloatType>(type.getElementType());
   if (!element) {
     emitError(at) << "random values of " << type.getElementType()
                   << " are not supported (float types only)";
@@ -170,7 +170,7 @@ OnnxImporter::importRandom(const GraphNode &node, const onnx::NodeProto &def,
         at));
   }
   Type inElement = getElementType(in[0]);
-  if (!isa<FloatType>(inElement)) {
+  if (!llvm::isa<FloatType>(inElement)) {
     return FailureOr<Results>(emitError(at)
                               << op << " needs a floating-point input");
   }

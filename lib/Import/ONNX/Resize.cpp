@@ -21,6 +21,97 @@ using namespace mlir;
 
 namespace graphc::import {
 
+/// The output sizes of Resize/Upsample node `op`: from its `sizes` input
+/// (with keep_aspect_ratio_policy), else from its scales (input or
+/// attribute) times `shape`; `scales` is set in the second case.
+static LogicalResult
+resizeSizes(OnnxImporter &imp, StringRef op, int64_t opset,
+            const onnx::NodeProto &def, llvm::ArrayRef<Value> in,
+            llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> axes,
+            StringRef policy, llvm::SmallVectorImpl<int64_t> &sizes,
+            std::optional<llvm::SmallVector<double>> &scales, Location at) {
+  auto operand = [&](unsigned i) { return i < in.size() ? in[i] : Value(); };
+  int64_t rank = shape.size();
+  bool legacyScales = op == "Upsample" || opset < 11;
+  if (!legacyScales && operand(3)) {
+    auto s = constantInts(in[3]);
+    if (!s) {
+      return emitError(at) << op << " with computed sizes is not supported";
+    }
+    if (s->size() != axes.size()) {
+      return emitError(at) << op << " has " << s->size() << " sizes for "
+                           << axes.size() << " axes";
+    }
+    if (policy != "stretch") {
+      // One scale for all the axes: the largest that fits (not_larger) or
+      // the smallest that covers (not_smaller).
+      double scale = policy == "not_larger" ? 1e300 : 0;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        int64_t dim = shape[axes[i]];
+        if (ShapedType::isDynamic(dim) || dim == 0) {
+          return emitError(at) << op
+                               << " keep_aspect_ratio_policy needs "
+                                  "static sizes";
+        }
+        double r = double((*s)[i]) / double(dim);
+        scale =
+            policy == "not_larger" ? std::min(scale, r) : std::max(scale, r);
+      }
+      for (size_t i = 0; i < axes.size(); ++i) {
+        (*s)[i] = int64_t(std::nearbyint(scale * shape[axes[i]]));
+      }
+    }
+    sizes.assign(shape.begin(), shape.end());
+    for (size_t i = 0; i < axes.size(); ++i) {
+      sizes[axes[i]] = (*s)[i];
+    }
+    for (int64_t i = 0; i < rank; ++i) {
+      if (ShapedType::isDynamic(sizes[i])) {
+        return emitError(at)
+               << op << " keeps dimension " << i << " of unknown size";
+      }
+    }
+  } else {
+    Value sv = op == "Upsample" ? operand(1)
+               : legacyScales   ? operand(1)
+                                : operand(2);
+    DenseElementsAttr sc;
+    if (sv) {
+      if (!matchPattern(sv, m_Constant(&sc)) ||
+          !isa<FloatType>(sc.getElementType())) {
+        return emitError(at) << op
+                             << " with computed scales is not "
+                                "supported";
+      }
+      scales.emplace();
+      for (const llvm::APFloat &f : sc.getValues<llvm::APFloat>()) {
+        scales->push_back(f.convertToDouble());
+      }
+    } else if (auto a = imp.attr(def, "scales")) {
+      scales.emplace(a->floats().begin(), a->floats().end());
+    } else {
+      return emitError(at) << op << " has neither sizes nor scales";
+    }
+    if (scales->size() != axes.size()) {
+      return emitError(at) << op << " has " << scales->size() << " scales for "
+                           << axes.size() << " axes";
+    }
+    llvm::SmallVector<double> full(rank, 1.0);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      full[axes[i]] = (*scales)[i];
+    }
+    scales = full;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (ShapedType::isDynamic(shape[i])) {
+        return emitError(at)
+               << op << " by scales of dimension " << i << " of unknown size";
+      }
+      sizes.push_back(int64_t(std::floor(shape[i] * (*scales)[i])));
+    }
+  }
+  return success();
+}
+
 FailureOr<OnnxImporter::Results>
 OnnxImporter::importResize(const GraphNode &node, const onnx::NodeProto &def,
                            llvm::ArrayRef<Value> in, Location at) {
@@ -102,82 +193,9 @@ OnnxImporter::importResize(const GraphNode &node, const onnx::NodeProto &def,
     // Sizes: from `sizes`, else from scales times the input shape.
     llvm::SmallVector<int64_t> sizes;
     std::optional<llvm::SmallVector<double>> scales;
-    bool legacyScales = op == "Upsample" || opset < 11;
-    if (!legacyScales && operand(3)) {
-      auto s = constInts(in[3]);
-      if (!s) {
-        return emitError(at) << op << " with computed sizes is not supported";
-      }
-      if (s->size() != axes.size()) {
-        return emitError(at) << op << " has " << s->size() << " sizes for "
-                             << axes.size() << " axes";
-      }
-      if (policy != "stretch") {
-        // One scale for all the axes: the largest that fits (not_larger) or
-        // the smallest that covers (not_smaller).
-        double scale = policy == "not_larger" ? 1e300 : 0;
-        for (size_t i = 0; i < axes.size(); ++i) {
-          int64_t dim = (*shape)[axes[i]];
-          if (ShapedType::isDynamic(dim) || dim == 0) {
-            return emitError(at) << op
-                                 << " keep_aspect_ratio_policy needs "
-                                    "static sizes";
-          }
-          double r = double((*s)[i]) / double(dim);
-          scale =
-              policy == "not_larger" ? std::min(scale, r) : std::max(scale, r);
-        }
-        for (size_t i = 0; i < axes.size(); ++i) {
-          (*s)[i] = int64_t(std::nearbyint(scale * (*shape)[axes[i]]));
-        }
-      }
-      sizes.assign(shape->begin(), shape->end());
-      for (size_t i = 0; i < axes.size(); ++i) {
-        sizes[axes[i]] = (*s)[i];
-      }
-      for (int64_t i = 0; i < rank; ++i) {
-        if (ShapedType::isDynamic(sizes[i])) {
-          return emitError(at)
-                 << op << " keeps dimension " << i << " of unknown size";
-        }
-      }
-    } else {
-      Value sv = op == "Upsample" ? operand(1)
-                 : legacyScales   ? operand(1)
-                                  : operand(2);
-      DenseElementsAttr sc;
-      if (sv) {
-        if (!matchPattern(sv, m_Constant(&sc)) ||
-            !isa<FloatType>(sc.getElementType())) {
-          return emitError(at) << op
-                               << " with computed scales is not "
-                                  "supported";
-        }
-        scales.emplace();
-        for (const llvm::APFloat &f : sc.getValues<llvm::APFloat>()) {
-          scales->push_back(f.convertToDouble());
-        }
-      } else if (auto a = attr(def, "scales")) {
-        scales.emplace(a->floats().begin(), a->floats().end());
-      } else {
-        return emitError(at) << op << " has neither sizes nor scales";
-      }
-      if (scales->size() != axes.size()) {
-        return emitError(at) << op << " has " << scales->size()
-                             << " scales for " << axes.size() << " axes";
-      }
-      llvm::SmallVector<double> full(rank, 1.0);
-      for (size_t i = 0; i < axes.size(); ++i) {
-        full[axes[i]] = (*scales)[i];
-      }
-      scales = full;
-      for (int64_t i = 0; i < rank; ++i) {
-        if (ShapedType::isDynamic((*shape)[i])) {
-          return emitError(at)
-                 << op << " by scales of dimension " << i << " of unknown size";
-        }
-        sizes.push_back(int64_t(std::floor((*shape)[i] * (*scales)[i])));
-      }
+    if (failed(resizeSizes(*this, op, opset, def, in, *shape, axes, policy,
+                           sizes, scales, at))) {
+      return failure();
     }
     if (nearest != "round_prefer_floor" && nearest != "round_prefer_ceil" &&
         nearest != "floor" && nearest != "ceil") {

@@ -57,189 +57,217 @@ Value OnnxImporter::importWrapPad(Value x, llvm::ArrayRef<int64_t> low,
   return x;
 }
 
+/// How many inputs sampling op `op` needs.
+static unsigned samplingInputs(StringRef op) {
+  return op == "BitCast" ? 1 : op == "Col2Im" ? 3 : 2;
+}
+
+/// Input `i` of `op` as constant integers; the wording lets drivers freeze
+/// inputs.
+static FailureOr<llvm::SmallVector<int64_t>>
+constOperand(StringRef op, ArrayRef<Value> in, unsigned i, Location at) {
+  auto ints = constantInts(in[i]);
+  if (!ints) {
+    return emitError(at) << op << " input " << i
+                         << " must be a constant (it is computed at run "
+                            "time)";
+  }
+  return *ints;
+}
+
+static FailureOr<llvm::SmallVector<int64_t>>
+requireStaticShape(StringRef op, Value v, Location at) {
+  auto shape = getShape(v);
+  if (!shape || mlir::ShapedType::isDynamicShape(*shape)) {
+    return emitError(at) << op << " needs a static input shape";
+  }
+  return *shape;
+}
+
+/// GridSample.
 std::optional<FailureOr<llvm::SmallVector<Value>>>
-OnnxImporter::importSampling(const GraphNode &node, const onnx::NodeProto &def,
+OnnxImporter::importGridSample(const GraphNode &node,
+                               const onnx::NodeProto &def,
+                               llvm::ArrayRef<Value> in, Location at) {
+  StringRef op = node.op;
+  if (failed(need(samplingInputs(op)))) {
+    return FailureOr<Results>(mlir::failure());
+  }
+  // Opset 16 spells the modes bilinear and bicubic, opset 20 linear and
+  // cubic.
+  StringRef mode = attrStr("mode", opset >= 20 ? "linear" : "bilinear");
+  mode = llvm::StringSwitch<StringRef>(mode)
+             .Case("bilinear", "linear")
+             .Case("bicubic", "cubic")
+             .Default(mode);
+  StringRef padding = attrStr("padding_mode", "zeros");
+  if (mode != "linear" && mode != "nearest" && mode != "cubic") {
+    return FailureOr<Results>(emitError(at) << "GridSample mode '" << mode
+                                            << "' is not supported");
+  }
+  if (padding != "zeros" && padding != "border" && padding != "reflection") {
+    return FailureOr<Results>(emitError(at) << "GridSample padding_mode '"
+                                            << padding << "' is not supported");
+  }
+  Attribute m = parseAttr(ctx, at, ("#graph<sample_mode " + mode + ">").str());
+  Attribute p =
+      parseAttr(ctx, at, ("#graph<sample_padding " + padding + ">").str());
+  if (!m || !p) {
+    return FailureOr<Results>(mlir::failure());
+  }
+  llvm::SmallVector<NamedAttribute> attrs{named("mode", m),
+                                          named("padding", p)};
+  if (attrInt(def, "align_corners", 0)) {
+    attrs.push_back(named("align_corners", builder.getUnitAttr()));
+  }
+  return one(build1(at, "graph.grid_sample", {in[0], in[1]}, attrs));
+}
+
+/// Col2Im.
+std::optional<FailureOr<llvm::SmallVector<Value>>>
+OnnxImporter::importCol2Im(const GraphNode &node, const onnx::NodeProto &def,
+                           llvm::ArrayRef<Value> in, Location at) {
+  StringRef op = node.op;
+  if (failed(need(samplingInputs(op)))) {
+    return FailureOr<Results>(mlir::failure());
+  }
+  auto image = constOperand(op, in, 1, at);
+  if (failed(image)) {
+    return FailureOr<Results>(mlir::failure());
+  }
+  auto block = constOperand(op, in, 2, at);
+  if (failed(block)) {
+    return FailureOr<Results>(mlir::failure());
+  }
+  llvm::SmallVector<NamedAttribute> attrs{
+      named("image_shape", builder.getDenseI64ArrayAttr(*image)),
+      named("block_shape", builder.getDenseI64ArrayAttr(*block))};
+  for (StringRef name : {"dilations", "pads", "strides"}) {
+    if (auto v = attrInts(def, name)) {
+      attrs.push_back(named(name, builder.getDenseI64ArrayAttr(*v)));
+    }
+  }
+  return one(build1(at, "graph.col2im", {in[0]}, attrs));
+}
+
+/// BitShift.
+std::optional<FailureOr<llvm::SmallVector<Value>>>
+OnnxImporter::importBitShift(const GraphNode &node, const onnx::NodeProto &def,
                              llvm::ArrayRef<Value> in, Location at) {
   StringRef op = node.op;
-  if (op != "GridSample" && op != "Col2Im" && op != "BitShift" &&
-      op != "BitCast" && op != "AffineGrid" && op != "CenterCropPad") {
-    return std::nullopt;
+  if (failed(need(samplingInputs(op)))) {
+    return FailureOr<Results>(mlir::failure());
   }
-  unsigned needed = op == "BitCast" ? 1 : op == "Col2Im" ? 3 : 2;
-  for (unsigned i = 0; i < needed; ++i) {
-    if (i >= in.size() || !in[i]) {
-      return FailureOr<Results>(emitError(at) << op << " needs input " << i);
+  StringRef direction = attrStr("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") {
+    return FailureOr<Results>(emitError(at)
+                              << "BitShift direction '" << direction
+                              << "' is not LEFT or RIGHT");
+  }
+  return one(
+      build1(at, direction == "LEFT" ? "graph.shift_left" : "graph.shift_right",
+             {in[0], in[1]}));
+}
+
+/// BitCast.
+std::optional<FailureOr<llvm::SmallVector<Value>>>
+OnnxImporter::importBitCast(const GraphNode &node, const onnx::NodeProto &def,
+                            llvm::ArrayRef<Value> in, Location at) {
+  StringRef op = node.op;
+  if (failed(need(samplingInputs(op)))) {
+    return FailureOr<Results>(mlir::failure());
+  }
+  const onnx::AttributeProto *to = attr(def, "to");
+  Type element = to ? convertOnnxElementType(ctx, to->i()) : Type();
+  if (!element) {
+    return FailureOr<Results>(emitError(at)
+                              << "BitCast needs a supported 'to' type");
+  }
+  return one(build1(at, "graph.bitcast", {in[0]},
+                    {named("to", mlir::TypeAttr::get(element))}, element));
+}
+
+/// AffineGrid.
+std::optional<FailureOr<llvm::SmallVector<Value>>>
+OnnxImporter::importAffineGrid(const GraphNode &node,
+                               const onnx::NodeProto &def,
+                               llvm::ArrayRef<Value> in, Location at) {
+  StringRef op = node.op;
+  if (failed(need(samplingInputs(op)))) {
+    return FailureOr<Results>(mlir::failure());
+  }
+  auto size = constOperand(op, in, 1, at);
+  if (failed(size)) {
+    return FailureOr<Results>(mlir::failure());
+  }
+  auto theta = getShape(in[0]);
+  int64_t k = int64_t(size->size()) - 2;
+  if ((k != 2 && k != 3) || !theta || theta->size() != 3 || (*theta)[1] != k ||
+      (*theta)[2] != k + 1) {
+    return FailureOr<Results>(
+        emitError(at) << "AffineGrid needs size of 4 or 5 entries and theta "
+                         "of shape N x k x (k + 1)");
+  }
+  llvm::ArrayRef<int64_t> spatial = llvm::ArrayRef(*size).drop_front(2);
+  if (llvm::any_of(spatial, [](int64_t s) { return s <= 0; })) {
+    return FailureOr<Results>(emitError(at)
+                              << "AffineGrid sizes must be positive");
+  }
+  bool align = attrInt(def, "align_corners", 0);
+  auto coordinate = [&](int64_t i, int64_t n) -> double {
+    if (align) {
+      return n == 1 ? -1.0 : -1.0 + 2.0 * double(i) / double(n - 1);
     }
-  }
-  auto named = [&](StringRef n, Attribute a) {
-    return builder.getNamedAttr(n, a);
+    return (2.0 * double(i) + 1.0) / double(n) - 1.0;
   };
-  auto attrStr = [&](StringRef name, StringRef dflt) -> StringRef {
-    const onnx::AttributeProto *a = attr(def, name);
-    return a ? StringRef(a->s()) : dflt;
-  };
-  // A constant integer operand; the wording lets drivers freeze inputs.
-  auto constOperand = [&](unsigned i) -> FailureOr<llvm::SmallVector<int64_t>> {
-    auto ints = constInts(in[i]);
-    if (!ints) {
-      return emitError(at) << op << " input " << i
-                           << " must be a constant (it is computed at run "
-                              "time)";
-    }
-    return *ints;
-  };
-  auto staticShape = [&](Value v) -> FailureOr<llvm::SmallVector<int64_t>> {
-    auto shape = getShape(v);
-    if (!shape || mlir::ShapedType::isDynamicShape(*shape)) {
-      return emitError(at) << op << " needs a static input shape";
-    }
-    return *shape;
-  };
-
-  if (op == "GridSample") {
-    // Opset 16 spells the modes bilinear and bicubic, opset 20 linear and
-    // cubic.
-    StringRef mode = attrStr("mode", opset >= 20 ? "linear" : "bilinear");
-    mode = llvm::StringSwitch<StringRef>(mode)
-               .Case("bilinear", "linear")
-               .Case("bicubic", "cubic")
-               .Default(mode);
-    StringRef padding = attrStr("padding_mode", "zeros");
-    if (mode != "linear" && mode != "nearest" && mode != "cubic") {
-      return FailureOr<Results>(emitError(at) << "GridSample mode '" << mode
-                                              << "' is not supported");
-    }
-    if (padding != "zeros" && padding != "border" && padding != "reflection") {
-      return FailureOr<Results>(emitError(at)
-                                << "GridSample padding_mode '" << padding
-                                << "' is not supported");
-    }
-    Attribute m =
-        parseAttr(ctx, at, ("#graph<sample_mode " + mode + ">").str());
-    Attribute p =
-        parseAttr(ctx, at, ("#graph<sample_padding " + padding + ">").str());
-    if (!m || !p) {
-      return FailureOr<Results>(mlir::failure());
-    }
-    llvm::SmallVector<NamedAttribute> attrs{named("mode", m),
-                                            named("padding", p)};
-    if (attrInt(def, "align_corners", 0)) {
-      attrs.push_back(named("align_corners", builder.getUnitAttr()));
-    }
-    return one(build1(at, "graph.grid_sample", {in[0], in[1]}, attrs));
+  // One row (x, y[, z], 1) per output point, width fastest.
+  int64_t points = 1;
+  for (int64_t s : spatial) {
+    points *= s;
   }
-
-  if (op == "Col2Im") {
-    auto image = constOperand(1);
-    if (failed(image)) {
-      return FailureOr<Results>(mlir::failure());
-    }
-    auto block = constOperand(2);
-    if (failed(block)) {
-      return FailureOr<Results>(mlir::failure());
-    }
-    llvm::SmallVector<NamedAttribute> attrs{
-        named("image_shape", builder.getDenseI64ArrayAttr(*image)),
-        named("block_shape", builder.getDenseI64ArrayAttr(*block))};
-    for (StringRef name : {"dilations", "pads", "strides"}) {
-      if (auto v = attrInts(def, name)) {
-        attrs.push_back(named(name, builder.getDenseI64ArrayAttr(*v)));
-      }
-    }
-    return one(build1(at, "graph.col2im", {in[0]}, attrs));
+  Type element = getElementType(in[0]);
+  if (!llvm::isa<FloatType>(element)) {
+    return FailureOr<Results>(emitError(at)
+                              << "AffineGrid theta must be a float tensor");
   }
-
-  if (op == "BitShift") {
-    StringRef direction = attrStr("direction", "");
-    if (direction != "LEFT" && direction != "RIGHT") {
-      return FailureOr<Results>(emitError(at)
-                                << "BitShift direction '" << direction
-                                << "' is not LEFT or RIGHT");
+  llvm::SmallVector<Attribute> base;
+  llvm::SmallVector<int64_t> index(k, 0);
+  for (int64_t p = 0; p < points; ++p) {
+    for (int64_t d = k - 1; d >= 0; --d) {
+      base.push_back(
+          builder.getFloatAttr(element, coordinate(index[d], spatial[d])));
     }
-    return one(build1(
-        at, direction == "LEFT" ? "graph.shift_left" : "graph.shift_right",
-        {in[0], in[1]}));
+    base.push_back(builder.getFloatAttr(element, 1.0));
+    for (int64_t d = k - 1; d >= 0 && ++index[d] == spatial[d]; --d) {
+      index[d] = 0;
+    }
   }
+  Value grid =
+      constant(at, DenseElementsAttr::get(
+                       RankedTensorType::get({points, k + 1}, element), base));
+  Value out = build1(at, "graph.matmul", {grid, in[0]},
+                     {named("transpose_rhs", builder.getUnitAttr())});
+  llvm::SmallVector<int64_t> shape{(*size)[0]};
+  shape.append(spatial.begin(), spatial.end());
+  shape.push_back(k);
+  return one(out ? build1(at, "graph.reshape", {out},
+                          {named("shape", builder.getDenseI64ArrayAttr(shape))})
+                 : Value());
+}
 
-  if (op == "BitCast") {
-    const onnx::AttributeProto *to = attr(def, "to");
-    Type element = to ? convertOnnxElementType(ctx, to->i()) : Type();
-    if (!element) {
-      return FailureOr<Results>(emitError(at)
-                                << "BitCast needs a supported 'to' type");
-    }
-    return one(build1(at, "graph.bitcast", {in[0]},
-                      {named("to", mlir::TypeAttr::get(element))}, element));
+std::optional<FailureOr<llvm::SmallVector<Value>>>
+OnnxImporter::importCenterCropPad(const GraphNode &node,
+                                  const onnx::NodeProto &def,
+                                  llvm::ArrayRef<Value> in, Location at) {
+  StringRef op = node.op;
+  if (failed(need(samplingInputs(op)))) {
+    return FailureOr<Results>(mlir::failure());
   }
-
-  if (op == "AffineGrid") {
-    auto size = constOperand(1);
-    if (failed(size)) {
-      return FailureOr<Results>(mlir::failure());
-    }
-    auto theta = getShape(in[0]);
-    int64_t k = int64_t(size->size()) - 2;
-    if ((k != 2 && k != 3) || !theta || theta->size() != 3 ||
-        (*theta)[1] != k || (*theta)[2] != k + 1) {
-      return FailureOr<Results>(
-          emitError(at) << "AffineGrid needs size of 4 or 5 entries and theta "
-                           "of shape N x k x (k + 1)");
-    }
-    llvm::ArrayRef<int64_t> spatial = llvm::ArrayRef(*size).drop_front(2);
-    if (llvm::any_of(spatial, [](int64_t s) { return s <= 0; })) {
-      return FailureOr<Results>(emitError(at)
-                                << "AffineGrid sizes must be positive");
-    }
-    bool align = attrInt(def, "align_corners", 0);
-    auto coordinate = [&](int64_t i, int64_t n) -> double {
-      if (align) {
-        return n == 1 ? -1.0 : -1.0 + 2.0 * double(i) / double(n - 1);
-      }
-      return (2.0 * double(i) + 1.0) / double(n) - 1.0;
-    };
-    // One row (x, y[, z], 1) per output point, width fastest.
-    int64_t points = 1;
-    for (int64_t s : spatial) {
-      points *= s;
-    }
-    Type element = getElementType(in[0]);
-    if (!isa<FloatType>(element)) {
-      return FailureOr<Results>(emitError(at)
-                                << "AffineGrid theta must be a float tensor");
-    }
-    llvm::SmallVector<Attribute> base;
-    llvm::SmallVector<int64_t> index(k, 0);
-    for (int64_t p = 0; p < points; ++p) {
-      for (int64_t d = k - 1; d >= 0; --d) {
-        base.push_back(
-            builder.getFloatAttr(element, coordinate(index[d], spatial[d])));
-      }
-      base.push_back(builder.getFloatAttr(element, 1.0));
-      for (int64_t d = k - 1; d >= 0 && ++index[d] == spatial[d]; --d) {
-        index[d] = 0;
-      }
-    }
-    Value grid = constant(
-        at, DenseElementsAttr::get(
-                RankedTensorType::get({points, k + 1}, element), base));
-    Value out = build1(at, "graph.matmul", {grid, in[0]},
-                       {named("transpose_rhs", builder.getUnitAttr())});
-    llvm::SmallVector<int64_t> shape{(*size)[0]};
-    shape.append(spatial.begin(), spatial.end());
-    shape.push_back(k);
-    return one(
-        out ? build1(at, "graph.reshape", {out},
-                     {named("shape", builder.getDenseI64ArrayAttr(shape))})
-            : Value());
-  }
-
-  // CenterCropPad: crop (centred, the extra element at the end) or zero
-  // pad (centred, the extra element at the end) each axis to its size.
-  auto target = constOperand(1);
+  auto target = constOperand(op, in, 1, at);
   if (failed(target)) {
     return FailureOr<Results>(mlir::failure());
   }
-  auto shape = staticShape(in[0]);
+  auto shape = requireStaticShape(op, in[0], at);
   if (failed(shape)) {
     return FailureOr<Results>(mlir::failure());
   }

@@ -36,15 +36,7 @@ OnnxImporter::importShapeOps(const GraphNode &node, const onnx::NodeProto &def,
     }
     int64_t rank = shape->size();
     if (op == "Size") {
-      if (isStatic(shape)) {
-        int64_t n = 1;
-        for (int64_t d : *shape) {
-          n *= d;
-        }
-        return one(constant(
-            at, DenseElementsAttr::get(
-                    RankedTensorType::get({}, builder.getI64Type()), n)));
-      }
+      // A static shape folds to a constant, and so does its product.
       Value s = build1(at, "graph.shape", {in[0]}, {}, builder.getI64Type());
       Attribute k = kindAttr("#graph<reduce_kind prod>");
       if (!s || !k) {
@@ -121,53 +113,8 @@ OnnxImporter::importShapeOps(const GraphNode &node, const onnx::NodeProto &def,
     if (!idx.isInteger(32) && !idx.isInteger(64)) {
       return emitError(at) << "Gather indices of type " << idx;
     }
-    // Constant data and indices (shape arithmetic) fold here.
-    DenseElementsAttr data, index;
-    auto shape = getShape(in[0]);
-    if (matchPattern(in[0], m_Constant(&data)) &&
-        matchPattern(indices, m_Constant(&index)) &&
-        data.getNumElements() <= (1 << 16) &&
-        index.getNumElements() <= (1 << 16)) {
-      int64_t rank = shape->size();
-      int64_t a = axis < 0 ? axis + rank : axis;
-      if (a < 0 || a >= rank) {
-        return emitError(at)
-               << "Gather axis " << axis << " out of range for rank " << rank;
-      }
-      int64_t dim = (*shape)[a];
-      llvm::SmallVector<int64_t> idxs;
-      for (const llvm::APInt &v : index.getValues<llvm::APInt>()) {
-        int64_t i = v.getSExtValue();
-        if (i < -dim || i >= dim) {
-          return emitError(at) << "Gather index " << i
-                               << " out of range for dimension " << dim;
-        }
-        idxs.push_back(i < 0 ? i + dim : i);
-      }
-      int64_t outer = 1, inner = 1;
-      for (int64_t i = 0; i < a; ++i) {
-        outer *= (*shape)[i];
-      }
-      for (int64_t i = a + 1; i < rank; ++i) {
-        inner *= (*shape)[i];
-      }
-      auto values = llvm::to_vector(data.getValues<Attribute>());
-      llvm::SmallVector<Attribute> out;
-      for (int64_t o = 0; o < outer; ++o) {
-        for (int64_t i : idxs) {
-          for (int64_t n = 0; n < inner; ++n) {
-            out.push_back(values[(o * dim + i) * inner + n]);
-          }
-        }
-      }
-      llvm::SmallVector<int64_t> outShape(shape->begin(), shape->begin() + a);
-      llvm::append_range(outShape, index.getType().getShape());
-      outShape.append(shape->begin() + a + 1, shape->end());
-      return one(constant(
-          at,
-          DenseElementsAttr::get(
-              RankedTensorType::get(outShape, data.getElementType()), out)));
-    }
+    // Constant data and indices (shape arithmetic) fold through
+    // graph.gather's folder.
     return one(build1(at, "graph.gather", {in[0], indices},
                       {named("axis", i64Attr(axis))}));
   }

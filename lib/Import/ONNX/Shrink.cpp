@@ -28,7 +28,7 @@ OnnxImporter::importShrink(const GraphNode &node, const onnx::NodeProto &def,
   double lambd = attrFloat(def, "lambd", 0.5f);
   double bias = attrFloat(def, "bias", 0.0f);
   double low = -lambd, high = lambd;
-  if (isa<IntegerType>(element)) {
+  if (llvm::isa<IntegerType>(element)) {
     // Integer x against float bounds: x < -lambd <=> x < -floor(lambd) and
     // x > lambd <=> x > floor(lambd). A fractional bias would need the
     // float result rounded back, which ONNX leaves unsaid.
@@ -39,7 +39,7 @@ OnnxImporter::importShrink(const GraphNode &node, const onnx::NodeProto &def,
     }
     high = std::floor(lambd);
     low = -high;
-  } else if (!isa<FloatType>(element)) {
+  } else if (!llvm::isa<FloatType>(element)) {
     return FailureOr<llvm::SmallVector<Value>>(
         emitError(at) << "Shrink of element type " << element);
   }

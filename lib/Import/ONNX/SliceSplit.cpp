@@ -159,31 +159,7 @@ OnnxImporter::importSliceSplit(const GraphNode &node,
             std::max<int64_t>(0, std::min(chunk, dim - i * chunk)));
       }
     }
-    DenseElementsAttr data;
-    if (matchPattern(in[0], m_Constant(&data)) && isStatic(shape) &&
-        data.getNumElements() <= (1 << 16)) {
-      // Shape arithmetic: fold the pieces through graph.slice.
-      Results pieces;
-      int64_t offset = 0;
-      for (int64_t size : *sizes) {
-        llvm::SmallVector<int64_t> lo(rank, 0), hi(*shape), st(rank, 1);
-        lo[axis] = offset;
-        hi[axis] = offset += size;
-        if (size < 0 || offset > (*shape)[axis]) {
-          return emitError(at)
-                 << "Split sizes do not fit dimension " << (*shape)[axis];
-        }
-        Value piece = build1(at, "graph.slice", {in[0]},
-                             {named("starts", i64Array(lo)),
-                              named("limits", i64Array(hi)),
-                              named("strides", i64Array(st))});
-        if (!piece) {
-          return failure();
-        }
-        pieces.push_back(piece);
-      }
-      return pieces;
-    }
+    // A constant input (shape arithmetic) folds through graph.split.
     llvm::SmallVector<Type> elems(sizes->size(), getElementType(in[0]));
     auto r =
         build(at, "graph.split", {in[0]},

@@ -194,7 +194,7 @@ LogicalResult GraphDefImporter::annotate(Operation *op, const GraphNode &node) {
       return emitError(op->getLoc())
              << "bad device '" << nd.device() << "': " << error;
     }
-    op->setAttr("dist.device", *device);
+    op->setAttr(dist::DistDialect::kDeviceAttrName, *device);
     placed.insert(node.name);
   }
   if (const tensorflow::AttrValue *cls = attr(nd, "_class")) {
@@ -390,6 +390,7 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
     }
   }
   unsigned firstCreated = created.size();
+  nodeFirstCreated = firstCreated;
   llvm::SmallVector<Value> results;
   emitFailed = false;
 
@@ -400,18 +401,6 @@ LogicalResult GraphDefImporter::importNode(const GraphNode &node) {
   }
   if (rule->action == OpAction::GraphInput && !isRandom) {
     return importDequeue(node, nd, at, in);
-  }
-
-  // Shape arithmetic of gradient graphs: integer constants fold here, so
-  // Reshape/Sum/Tile downstream see constant operands.
-  bool folded = false;
-  if (failed(foldIntegerArithmetic(node, at, op, in, folded)) ||
-      (!folded &&
-       failed(foldIntegerDataMovement(node, nd, at, op, in, folded)))) {
-    return failure();
-  }
-  if (folded) {
-    return success();
   }
 
   TFTranslator translate = lookupTranslator(rule->file);
@@ -566,7 +555,8 @@ LogicalResult GraphDefImporter::importCutInput(const GraphNode &node,
     if (failed(device)) {
       return emitError(at) << "bad device '" << nd.device() << "': " << error;
     }
-    argAttrs.push_back(builder.getNamedAttr("dist.device", *device));
+    argAttrs.push_back(
+        builder.getNamedAttr(dist::DistDialect::kDeviceAttrName, *device));
     placed.insert(node.name);
   }
   unsigned index = func.getNumArguments();
@@ -722,7 +712,8 @@ LogicalResult GraphDefImporter::closeMain(
       emitError(fileLoc) << "bad device '" << sends[i].device << "': " << error;
       return failure();
     }
-    func.setResultAttr(firstSend + i, "dist.device", *device);
+    func.setResultAttr(firstSend + i, dist::DistDialect::kDeviceAttrName,
+                       *device);
   }
   // Output names travel to the job bundle's manifest.
   // `_Send`s are results too, after the requested outputs.

@@ -5,7 +5,7 @@
 // through the registry), one file per op family (Elementwise.cpp,
 // Variables.cpp, Optimizers.cpp, Shapes.cpp, DataMovement.cpp, Indexing.cpp,
 // NN.cpp, Random.cpp, with ConvPool.cpp and StridedSlice.cpp), Partitions.cpp
-// (_Send/_Recv), ConstantFolding.cpp, InputShapes.cpp (--batch), Loops.cpp
+// (_Send/_Recv), InputShapes.cpp (--batch), Loops.cpp
 // (TF1 while loops), ParseExample.cpp (tf.Example parsing) and
 // FunctionInlining.cpp (TF2 function libraries).
 //
@@ -22,6 +22,7 @@
 #include "graphc/Import/TF/TFReader.h"
 
 #include "dist/DistAttrs.h"
+#include "dist/DistDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -133,15 +134,6 @@ private:
   LogicalResult importDequeue(const GraphNode &node,
                               const tensorflow::NodeDef &nd, Location at,
                               llvm::ArrayRef<Value> in);
-  /// Shape arithmetic on integer constants, folded (ConstantFolding.cpp);
-  /// `folded` says whether the node is done.
-  LogicalResult foldIntegerArithmetic(const GraphNode &node, Location at,
-                                      StringRef op, llvm::ArrayRef<Value> in,
-                                      bool &folded);
-  LogicalResult foldIntegerDataMovement(const GraphNode &node,
-                                        const tensorflow::NodeDef &nd,
-                                        Location at, StringRef op,
-                                        llvm::ArrayRef<Value> in, bool &done);
   /// --batch (TF/InputShapes.cpp): the static type of each kept
   /// Placeholder, into batchedInputs; one error lists those still unknown.
   LogicalResult resolveInputShapes(const std::vector<bool> &keep);
@@ -159,17 +151,44 @@ private:
   FailureOr<FlatSymbolRefAttr> declareVariable(const GraphNode &node,
                                                Location at);
 
+  /// Builds `name` and, when every operand is a constant, folds it through
+  /// the graph dialect's folders (createOrFold), so that the shape
+  /// arithmetic of gradient graphs (Shape, integer Add/Mul/FloorDiv,
+  /// Reshape/Slice/Concat/Pack of the results) gives the Reshape/Sum/Tile
+  /// downstream constant operands.
   Value emit(Location at, StringRef name, ValueRange operands,
              llvm::ArrayRef<NamedAttribute> attrs, Type element = {}) {
     Operation *op =
         createGraphOp(builder, at, name, operands, attrs,
                       {element ? element : getElementType(operands.front())});
-    if (op) {
-      created.push_back(op);
-    } else {
+    if (!op) {
       emitFailed = true;
+      return {};
     }
-    return op ? op->getResult(0) : Value();
+    // graph.shape folds on its operand's type, the others on constants.
+    if (op->getNumResults() == 1 && !operands.empty() &&
+        (name == "graph.shape" || llvm::all_of(operands, [](Value v) {
+           return matchPattern(v, m_Constant());
+         }))) {
+      llvm::SmallVector<Value> folded =
+          foldCreatedOp(builder, op, FoldReplacement::NewConstant);
+      if (!folded.empty()) {
+        // Constants this node made and the fold consumed go with it.
+        for (Value v : operands) {
+          Operation *def = v.getDefiningOp();
+          auto mine =
+              std::find(created.begin() + nodeFirstCreated, created.end(), def);
+          if (def && def->use_empty() && mine != created.end()) {
+            created.erase(mine);
+            def->erase();
+          }
+        }
+        created.push_back(folded[0].getDefiningOp());
+        return folded[0];
+      }
+    }
+    created.push_back(op);
+    return op->getResult(0);
   }
   std::optional<llvm::SmallVector<int64_t>> constInts(Value value) {
     return constantInts(value);
@@ -319,6 +338,31 @@ private:
   LogicalResult importScope(llvm::ArrayRef<unsigned> order, StringRef frame,
                             const std::vector<bool> &keep);
   LogicalResult importLoop(StringRef frame, llvm::ArrayRef<unsigned> order);
+  /// A TF1 loop variable: Enter -> Merge <- NextIteration, Merge -> Switch
+  /// (guarded by LoopCond) -> Identity (body) / Exit (result); node indices.
+  struct LoopVar {
+    int enter = -1, merge = -1, next = -1, sw = -1, exit = -1;
+  };
+  /// A TF1 while frame being imported (Loops.cpp).
+  struct LoopFrame {
+    StringRef frame;
+    llvm::SmallVector<unsigned> members; // nodes of this frame and below
+    llvm::SmallVector<LoopVar> vars;
+    int loopCond = -1;
+    /// The nodes the condition and the body regions import.
+    std::vector<bool> condNodes, bodyNodes;
+  };
+  /// Whether node `i` lies in `frame` or a frame nested in it.
+  bool inFrame(unsigned i, StringRef frame);
+  /// Finds the frame's members, loop variables and LoopCond.
+  LogicalResult findLoopVars(LoopFrame &loop, llvm::ArrayRef<unsigned> order);
+  /// Which members the condition and the body import.
+  void findLoopRegions(LoopFrame &loop);
+  /// Binds each Enter of the frame to its outer value.
+  void bindEnters(const LoopFrame &loop, const llvm::StringMap<Value> &outer);
+  /// Imports the condition and body of `op`, whose variables have `types`.
+  LogicalResult fillLoop(const LoopFrame &loop, llvm::ArrayRef<unsigned> order,
+                         mlir::scf::WhileOp op, llvm::ArrayRef<Type> types);
   /// TF1 control flow: the frame of each node and each frame's parent.
   std::vector<std::string> frameOf;
   llvm::StringMap<std::string> frameParent;
@@ -407,6 +451,8 @@ private:
   /// The keys of the current node's inputs.
   llvm::SmallVector<std::string> inKeys;
   llvm::SmallVector<Operation *> created;
+  /// Where the ops of the node being imported start in `created`.
+  unsigned nodeFirstCreated = 0;
 };
 
 } // namespace graphc::import

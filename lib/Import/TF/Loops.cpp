@@ -105,30 +105,24 @@ LogicalResult GraphDefImporter::importScope(llvm::ArrayRef<unsigned> order,
   return success();
 }
 
-LogicalResult GraphDefImporter::importLoop(StringRef frame,
-                                           llvm::ArrayRef<unsigned> order) {
-  // The loop's variables: Enter -> Merge <- NextIteration, Merge -> Switch
-  // (guarded by LoopCond) -> Identity (body) / Exit (result).
-  struct LoopVar {
-    int enter = -1, merge = -1, next = -1, sw = -1, exit = -1;
-  };
-  llvm::SmallVector<LoopVar> vars;
-  int loopCond = -1;
-  llvm::SmallVector<unsigned> members; // nodes of this frame and below
-  auto inFrame = [&](unsigned i) {
-    std::string f = frameOf[i];
-    while (!f.empty() && f != frame) {
-      f = frameParent.lookup(f);
-    }
-    return f == frame;
-  };
-  std::vector<int> consumerSwitch(graph.nodes.size(), -1);
+bool GraphDefImporter::inFrame(unsigned i, StringRef frame) {
+  std::string f = frameOf[i];
+  while (!f.empty() && f != frame) {
+    f = frameParent.lookup(f);
+  }
+  return f == frame;
+}
+
+LogicalResult GraphDefImporter::findLoopVars(LoopFrame &loop,
+                                             llvm::ArrayRef<unsigned> order) {
+  StringRef frame = loop.frame;
+  auto &vars = loop.vars;
   for (unsigned i : order) {
-    if (inFrame(i)) {
-      members.push_back(i);
+    if (inFrame(i, frame)) {
+      loop.members.push_back(i);
     }
   }
-  for (unsigned i : members) {
+  for (unsigned i : loop.members) {
     const GraphNode &n = graph.nodes[i];
     if (frameOf[i] != frame) {
       continue;
@@ -153,18 +147,18 @@ LogicalResult GraphDefImporter::importLoop(StringRef frame,
       }
       vars.push_back(v);
     } else if (n.op == "LoopCond") {
-      if (loopCond >= 0) {
+      if (loop.loopCond >= 0) {
         return emitError(loc(n.name))
                << "frame '" << frame << "' has two LoopCond nodes";
       }
-      loopCond = i;
+      loop.loopCond = i;
     }
   }
-  if (loopCond < 0 || vars.empty()) {
+  if (loop.loopCond < 0 || vars.empty()) {
     return emitError(loc(frame))
            << "frame '" << frame << "' has no LoopCond or no loop variable";
   }
-  for (unsigned i : members) {
+  for (unsigned i : loop.members) {
     const GraphNode &n = graph.nodes[i];
     if (n.op == "Switch" && frameOf[i] == frame) {
       for (LoopVar &v : vars) {
@@ -189,34 +183,11 @@ LogicalResult GraphDefImporter::importLoop(StringRef frame,
              << "loop variable has no Switch";
     }
   }
+  return success();
+}
 
-  // Values from outside: the Enters' inputs (constant Enters are captured).
-  llvm::SmallVector<Value> inits;
-  for (const LoopVar &v : vars) {
-    const GraphNode &enter = graph.nodes[v.enter];
-    Value init =
-        enter.inputs.empty() || enter.inputs[0].producer < 0
-            ? Value()
-            : values.lookup(graph.nodes[enter.inputs[0].producer].name + ":" +
-                            std::to_string(enter.inputs[0].index));
-    if (!init) {
-      return emitError(loc(enter.name)) << "loop input has no value";
-    }
-    inits.push_back(init);
-  }
-  llvm::StringMap<Value> outer = values;
-  for (unsigned i : members) {
-    const GraphNode &n = graph.nodes[i];
-    if (frameOf[i] == frame && n.op == "Enter") {
-      const GraphNode &src = graph.nodes[n.inputs[0].producer];
-      Value v =
-          outer.lookup(src.name + ":" + std::to_string(n.inputs[0].index));
-      if (v) {
-        values[n.name + ":0"] = v;
-      }
-    }
-  }
-
+void GraphDefImporter::findLoopRegions(LoopFrame &loop) {
+  StringRef frame = loop.frame;
   // The nodes each region needs: ancestors of LoopCond (stopping at Merge)
   // and of the NextIterations (stopping at Switch), within the frame.
   auto ancestors = [&](llvm::ArrayRef<int> starts, StringRef stopOp) {
@@ -227,7 +198,7 @@ LogicalResult GraphDefImporter::importLoop(StringRef frame,
     }
     while (!work.empty()) {
       unsigned i = work.pop_back_val();
-      if (need[i] || !inFrame(i)) {
+      if (need[i] || !inFrame(i, frame)) {
         continue;
       }
       const GraphNode &n = graph.nodes[i];
@@ -248,32 +219,30 @@ LogicalResult GraphDefImporter::importLoop(StringRef frame,
     return need;
   };
   llvm::SmallVector<int> nextInputs;
-  for (const LoopVar &v : vars) {
+  for (const LoopVar &v : loop.vars) {
     nextInputs.push_back(graph.nodes[v.next].inputs[0].producer);
   }
   // Sinks inside the body (a nested loop whose results go unused) run every
   // iteration too: they are imported into the body.
-  {
-    std::vector<bool> consumed(graph.nodes.size(), false);
-    for (const GraphNode &n : graph.nodes) {
-      for (const NodeInput &in : n.inputs) {
-        if (in.producer >= 0) {
-          consumed[in.producer] = true;
-        }
-      }
-      for (unsigned c : n.controlInputs) {
-        consumed[c] = true;
+  std::vector<bool> consumed(graph.nodes.size(), false);
+  for (const GraphNode &n : graph.nodes) {
+    for (const NodeInput &in : n.inputs) {
+      if (in.producer >= 0) {
+        consumed[in.producer] = true;
       }
     }
-    for (unsigned i : members) {
-      if (!consumed[i] && frameOf[i] == frame) {
-        nextInputs.push_back(i);
-      }
+    for (unsigned c : n.controlInputs) {
+      consumed[c] = true;
     }
   }
-  std::vector<bool> condNodes =
-      ancestors({graph.nodes[loopCond].inputs[0].producer}, "Merge");
-  std::vector<bool> bodyNodes = ancestors(nextInputs, "Switch");
+  for (unsigned i : loop.members) {
+    if (!consumed[i] && frameOf[i] == frame) {
+      nextInputs.push_back(i);
+    }
+  }
+  loop.condNodes =
+      ancestors({graph.nodes[loop.loopCond].inputs[0].producer}, "Merge");
+  loop.bodyNodes = ancestors(nextInputs, "Switch");
   auto structural = [&](unsigned i) {
     StringRef op = graph.nodes[i].op;
     return frameOf[i] == frame &&
@@ -282,63 +251,110 @@ LogicalResult GraphDefImporter::importLoop(StringRef frame,
   };
   for (unsigned i = 0; i < graph.nodes.size(); ++i) {
     if (structural(i)) {
-      condNodes[i] = bodyNodes[i] = false;
+      loop.condNodes[i] = loop.bodyNodes[i] = false;
     }
   }
+}
+
+void GraphDefImporter::bindEnters(const LoopFrame &loop,
+                                  const llvm::StringMap<Value> &outer) {
+  for (unsigned i : loop.members) {
+    const GraphNode &n = graph.nodes[i];
+    if (frameOf[i] == loop.frame && n.op == "Enter") {
+      const GraphNode &src = graph.nodes[n.inputs[0].producer];
+      if (Value v = outer.lookup(src.name + ":" +
+                                 std::to_string(n.inputs[0].index))) {
+        values[n.name + ":0"] = v;
+      }
+    }
+  }
+}
+
+LogicalResult GraphDefImporter::fillLoop(const LoopFrame &loop,
+                                         llvm::ArrayRef<unsigned> order,
+                                         scf::WhileOp op,
+                                         llvm::ArrayRef<Type> types) {
+  StringRef frame = loop.frame;
+  Location at = loc(frame);
+  OpBuilder::InsertionGuard guard(builder);
+  llvm::SmallVector<Location> locs(types.size(), at);
+  Block *before = builder.createBlock(&op.getBefore(), {}, types, locs);
+  for (auto [k, v] : llvm::enumerate(loop.vars)) {
+    values[graph.nodes[v.merge].name + ":0"] = before->getArgument(k);
+  }
+  if (failed(importScope(order, frame, loop.condNodes))) {
+    return failure();
+  }
+  const NodeInput &condIn = graph.nodes[loop.loopCond].inputs[0];
+  Value cond = values.lookup(graph.nodes[condIn.producer].name + ":" +
+                             std::to_string(condIn.index));
+  auto condType =
+      cond ? dyn_cast<RankedTensorType>(cond.getType()) : RankedTensorType();
+  if (!condType || condType.getRank() != 0 ||
+      !condType.getElementType().isInteger(1)) {
+    return emitError(loc(graph.nodes[loop.loopCond].name))
+           << "LoopCond needs a boolean scalar";
+  }
+  Value flag = tensor::ExtractOp::create(builder, at, cond, ValueRange{});
+  scf::ConditionOp::create(builder, at, flag, before->getArguments());
+  Block *after = builder.createBlock(&op.getAfter(), {}, types, locs);
+  for (auto [k, v] : llvm::enumerate(loop.vars)) {
+    values[graph.nodes[v.sw].name + ":1"] = after->getArgument(k);
+  }
+  if (failed(importScope(order, frame, loop.bodyNodes))) {
+    return failure();
+  }
+  llvm::SmallVector<Value> yields;
+  for (auto [k, v] : llvm::enumerate(loop.vars)) {
+    const NodeInput &in = graph.nodes[v.next].inputs[0];
+    Value y = values.lookup(graph.nodes[in.producer].name + ":" +
+                            std::to_string(in.index));
+    if (!y) {
+      return emitError(loc(graph.nodes[v.next].name))
+             << "NextIteration input has no value";
+    }
+    if (y.getType() != types[k]) {
+      if (!tensor::CastOp::areCastCompatible(y.getType(), types[k])) {
+        return emitError(loc(graph.nodes[v.next].name))
+               << "loop variable changes type from " << types[k] << " to "
+               << y.getType();
+      }
+      y = tensor::CastOp::create(builder, at, types[k], y);
+    }
+    yields.push_back(y);
+  }
+  scf::YieldOp::create(builder, at, yields);
+  return success();
+}
+
+LogicalResult GraphDefImporter::importLoop(StringRef frame,
+                                           llvm::ArrayRef<unsigned> order) {
+  LoopFrame frameNodes;
+  frameNodes.frame = frame;
+  if (failed(findLoopVars(frameNodes, order))) {
+    return failure();
+  }
+  const auto &vars = frameNodes.vars;
+
+  // Values from outside: the Enters' inputs (constant Enters are captured).
+  llvm::SmallVector<Value> inits;
+  for (const LoopVar &v : vars) {
+    const GraphNode &enter = graph.nodes[v.enter];
+    Value init =
+        enter.inputs.empty() || enter.inputs[0].producer < 0
+            ? Value()
+            : values.lookup(graph.nodes[enter.inputs[0].producer].name + ":" +
+                            std::to_string(enter.inputs[0].index));
+    if (!init) {
+      return emitError(loc(enter.name)) << "loop input has no value";
+    }
+    inits.push_back(init);
+  }
+  llvm::StringMap<Value> outer = values;
+  bindEnters(frameNodes, outer);
+  findLoopRegions(frameNodes);
 
   Location at = loc(frame);
-  auto fill = [&](scf::WhileOp loop,
-                  llvm::ArrayRef<Type> types) -> LogicalResult {
-    OpBuilder::InsertionGuard guard(builder);
-    llvm::SmallVector<Location> locs(types.size(), at);
-    Block *before = builder.createBlock(&loop.getBefore(), {}, types, locs);
-    for (auto [k, v] : llvm::enumerate(vars)) {
-      values[graph.nodes[v.merge].name + ":0"] = before->getArgument(k);
-    }
-    if (failed(importScope(order, frame, condNodes))) {
-      return failure();
-    }
-    const NodeInput &condIn = graph.nodes[loopCond].inputs[0];
-    Value cond = values.lookup(graph.nodes[condIn.producer].name + ":" +
-                               std::to_string(condIn.index));
-    auto condType =
-        cond ? dyn_cast<RankedTensorType>(cond.getType()) : RankedTensorType();
-    if (!condType || condType.getRank() != 0 ||
-        !condType.getElementType().isInteger(1)) {
-      return emitError(loc(graph.nodes[loopCond].name))
-             << "LoopCond needs a boolean scalar";
-    }
-    Value flag = tensor::ExtractOp::create(builder, at, cond, ValueRange{});
-    scf::ConditionOp::create(builder, at, flag, before->getArguments());
-    Block *after = builder.createBlock(&loop.getAfter(), {}, types, locs);
-    for (auto [k, v] : llvm::enumerate(vars)) {
-      values[graph.nodes[v.sw].name + ":1"] = after->getArgument(k);
-    }
-    if (failed(importScope(order, frame, bodyNodes))) {
-      return failure();
-    }
-    llvm::SmallVector<Value> yields;
-    for (auto [k, v] : llvm::enumerate(vars)) {
-      const NodeInput &in = graph.nodes[v.next].inputs[0];
-      Value y = values.lookup(graph.nodes[in.producer].name + ":" +
-                              std::to_string(in.index));
-      if (!y) {
-        return emitError(loc(graph.nodes[v.next].name))
-               << "NextIteration input has no value";
-      }
-      if (y.getType() != types[k]) {
-        if (!tensor::CastOp::areCastCompatible(y.getType(), types[k])) {
-          return emitError(loc(graph.nodes[v.next].name))
-                 << "loop variable changes type from " << types[k] << " to "
-                 << y.getType();
-        }
-        y = tensor::CastOp::create(builder, at, types[k], y);
-      }
-      yields.push_back(y);
-    }
-    scf::YieldOp::create(builder, at, yields);
-    return success();
-  };
   auto build = [&](llvm::ArrayRef<Type> types) -> FailureOr<scf::WhileOp> {
     llvm::SmallVector<Value> castInits;
     for (auto [init, type] : llvm::zip(inits, types)) {
@@ -348,7 +364,7 @@ LogicalResult GraphDefImporter::importLoop(StringRef frame,
               : tensor::CastOp::create(builder, at, type, init).getResult());
     }
     auto loop = scf::WhileOp::create(builder, at, types, castInits);
-    if (succeeded(fill(loop, types))) {
+    if (succeeded(fillLoop(frameNodes, order, loop, types))) {
       return loop;
     }
     loop->erase();
@@ -393,16 +409,7 @@ LogicalResult GraphDefImporter::importLoop(StringRef frame,
       }
     }
     values = outer;
-    for (unsigned i : members) {
-      const GraphNode &n = graph.nodes[i];
-      if (frameOf[i] == frame && n.op == "Enter") {
-        const GraphNode &src = graph.nodes[n.inputs[0].producer];
-        if (Value v = outer.lookup(src.name + ":" +
-                                   std::to_string(n.inputs[0].index))) {
-          values[n.name + ":0"] = v;
-        }
-      }
-    }
+    bindEnters(frameNodes, outer);
     loop = build(types);
     if (failed(loop)) {
       return failure();

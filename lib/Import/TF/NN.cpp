@@ -47,15 +47,9 @@ LogicalResult GraphDefImporter::translateNN(
     llvm::sort(norm);
     norm.erase(std::unique(norm.begin(), norm.end()), norm.end());
     bool keep = boolAttr(nd, "keep_dims");
-    auto c = constTensor(in[0]);
-    if (c && (op == "Prod" || op == "Sum") && norm.size() == shape->size() &&
-        !keep) {
-      int64_t v = op == "Prod" ? 1 : 0;
-      for (int64_t x : c->data) {
-        v = op == "Prod" ? v * x : v + x;
-      }
-      result = intConst(at, {{}, {v}}, getElementType(in[0]));
-    } else if (norm.empty()) {
+    // A constant input (the element count of a computed shape) folds
+    // through graph.reduce.
+    if (norm.empty()) {
       result = emit(at, "graph.identity", {in[0]}, {});
     } else {
       result = reduce(at, in[0], op.lower(), norm, keep);

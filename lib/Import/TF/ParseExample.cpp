@@ -213,7 +213,8 @@ LogicalResult GraphDefImporter::importParseExample(const GraphNode &node,
       llvm::SmallVector<NamedAttribute> argAttrs = {
           builder.getNamedAttr("graph.name", builder.getStringAttr(argName))};
       if (device) {
-        argAttrs.push_back(builder.getNamedAttr("dist.device", *device));
+        argAttrs.push_back(
+            builder.getNamedAttr(dist::DistDialect::kDeviceAttrName, *device));
       }
       unsigned index = func.getNumArguments();
       if (failed(func.insertArgument(

@@ -222,7 +222,8 @@ LogicalResult GraphDefImporter::closeTasks(
       std::string error;
       if (auto d = dist::DeviceAttr::fromString(ctx, device, error);
           !device.empty() && succeeded(d)) {
-        attrs.push_back(builder.getNamedAttr("dist.device", *d));
+        attrs.push_back(
+            builder.getNamedAttr(dist::DistDialect::kDeviceAttrName, *d));
       }
       resultAttrs.push_back(builder.getDictionaryAttr(attrs));
     };

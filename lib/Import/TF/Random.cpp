@@ -41,7 +41,7 @@ LogicalResult GraphDefImporter::translateRandom(
       if (failed(device)) {
         return emitError(at) << "bad device '" << nd.device() << "': " << error;
       }
-      argAttrs.push_back(named("dist.device", *device));
+      argAttrs.push_back(named(dist::DistDialect::kDeviceAttrName, *device));
       placed.insert(node.name);
     }
     if (failed(func.insertArgument(index,

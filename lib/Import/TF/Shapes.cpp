@@ -58,25 +58,20 @@ LogicalResult GraphDefImporter::translateShapes(
       element = IntegerType::get(ctx, 32);
     }
     auto shape = getShape(in[0]);
-    if (shape && !llvm::is_contained(*shape, ShapedType::kDynamic)) {
-      IntTensor t;
-      if (op == "Shape") {
-        t.shape = {int64_t(shape->size())};
-        t.data.assign(shape->begin(), shape->end());
-      } else if (op == "Size") {
-        int64_t n = 1;
-        for (int64_t d : *shape) {
-          n *= d;
-        }
-        t.data = {n};
-      } else {
-        t.data = {int64_t(shape->size())};
+    if (op == "Rank") {
+      if (!shape) {
+        return emitError(at) << "Rank of a tensor of unknown rank is not "
+                                "supported";
       }
-      result = intConst(at, t, element);
-    } else if (op == "Rank" && shape) {
       result = intConst(at, {{}, {int64_t(shape->size())}}, element);
-    } else if (op == "Shape") {
-      result = emit(at, "graph.shape", {in[0]}, {}, element);
+    } else if (op == "Shape" ||
+               (shape && !llvm::is_contained(*shape, ShapedType::kDynamic))) {
+      // graph.shape folds to a constant for a static shape, and so does the
+      // product of its dimensions (Size).
+      result = emit(at, "graph.shape", {in[0]}, {}, builder.getI64Type());
+      if (result && op == "Size") {
+        result = reduce(at, result, "prod", {0}, /*keepdims=*/false);
+      }
       if (result && getElementType(result) != element) {
         result = emit(at, "graph.cast", {result},
                       {named("to", TypeAttr::get(element))}, element);
@@ -98,13 +93,8 @@ LogicalResult GraphDefImporter::translateShapes(
     }
     int64_t a =
         (*axis)[0] < 0 ? (*axis)[0] + int64_t(shape->size()) + 1 : (*axis)[0];
-    if (auto c = constTensor(in[0])) {
-      c->shape.insert(c->shape.begin() + a, 1);
-      result = intConst(at, *c, getElementType(in[0]));
-    } else {
-      result = emit(at, "graph.unsqueeze", {in[0]},
-                    {named("axes", builder.getDenseI64ArrayAttr({a}))});
-    }
+    result = emit(at, "graph.unsqueeze", {in[0]},
+                  {named("axes", builder.getDenseI64ArrayAttr({a}))});
   } else if (op == "Squeeze") {
     if (failed(needInputs(in, at, op, 1))) {
       return failure();
@@ -147,49 +137,20 @@ LogicalResult GraphDefImporter::translateShapes(
                            << " is out of range for rank " << shape->size()
                            << " inputs";
     }
-    // All-constant integer packs (shapes) fold.
-    llvm::SmallVector<IntTensor> parts;
+    // Constant packs (shapes) fold through unsqueeze and concat.
+    llvm::SmallVector<Value> expanded;
     for (Value v : in) {
-      if (auto c = constTensor(v)) {
-        parts.push_back(*c);
+      Value e = emit(at, "graph.unsqueeze", {v},
+                     {named("axes", builder.getDenseI64ArrayAttr({axis}))});
+      if (!e) {
+        return failure();
       }
+      expanded.push_back(e);
     }
-    bool sameShape = parts.size() == in.size();
-    for (const IntTensor &p : parts) {
-      sameShape &= p.shape == parts.front().shape;
-    }
-    if (sameShape) {
-      // Stacking along `axis`: the outer block of each part in turn.
-      IntTensor t;
-      t.shape = parts.front().shape;
-      t.shape.insert(t.shape.begin() + axis, int64_t(parts.size()));
-      int64_t inner = 1;
-      for (size_t i = axis; i < parts.front().shape.size(); ++i) {
-        inner *= parts.front().shape[i];
-      }
-      int64_t outer = inner ? int64_t(parts.front().data.size()) / inner : 0;
-      for (int64_t o = 0; o < outer; ++o) {
-        for (const IntTensor &p : parts) {
-          t.data.append(p.data.begin() + o * inner,
-                        p.data.begin() + (o + 1) * inner);
-        }
-      }
-      result = intConst(at, t, getElementType(in[0]));
-    } else {
-      llvm::SmallVector<Value> expanded;
-      for (Value v : in) {
-        Value e = emit(at, "graph.unsqueeze", {v},
-                       {named("axes", builder.getDenseI64ArrayAttr({axis}))});
-        if (!e) {
-          return failure();
-        }
-        expanded.push_back(e);
-      }
-      result = expanded.size() == 1
-                   ? expanded[0]
-                   : emit(at, "graph.concat", expanded,
-                          {named("axis", builder.getI64IntegerAttr(axis))});
-    }
+    result = expanded.size() == 1
+                 ? expanded[0]
+                 : emit(at, "graph.concat", expanded,
+                        {named("axis", builder.getI64IntegerAttr(axis))});
   } else {
     return notTranslated(at, op, "TF/Shapes.cpp");
   }

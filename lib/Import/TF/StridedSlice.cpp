@@ -113,37 +113,8 @@ LogicalResult GraphDefImporter::stridedSlice(const tensorflow::NodeDef &nd,
       return failure();
     }
   }
-  // Integer constants (shapes, paddings) fold, whatever their rank.
-  if (auto c = constTensor(in[0])) {
-    IntTensor t;
-    t.shape = finalShape;
-    // Walk the sliced index space in row-major order.
-    llvm::SmallVector<int64_t> index(starts);
-    bool empty = false;
-    for (int64_t k = 0; k < rank; ++k) {
-      empty |= starts[k] >= limits[k];
-    }
-    while (!empty) {
-      int64_t flat = 0;
-      for (int64_t k = 0; k < rank; ++k) {
-        flat = flat * (*shape)[k] + index[k];
-      }
-      t.data.push_back(c->data[flat]);
-      int64_t k = rank - 1;
-      for (; k >= 0; --k) {
-        index[k] += steps[k];
-        if (index[k] < limits[k]) {
-          break;
-        }
-        index[k] = starts[k];
-      }
-      if (k < 0) {
-        break;
-      }
-    }
-    result = intConst(at, t, getElementType(in[0]));
-    return success(bool(result));
-  }
+  // A constant input (shapes, paddings) folds through graph.slice and
+  // graph.reshape.
   bool identity = true;
   for (int64_t k = 0; k < rank; ++k) {
     identity &= starts[k] == 0 && limits[k] == (*shape)[k] && steps[k] == 1;

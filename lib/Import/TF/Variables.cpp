@@ -70,7 +70,7 @@ LogicalResult GraphDefImporter::translateVariables(
       if (failed(device)) {
         return emitError(at) << "bad device '" << nd.device() << "': " << error;
       }
-      argAttrs.push_back(named("dist.device", *device));
+      argAttrs.push_back(named(dist::DistDialect::kDeviceAttrName, *device));
       placed.insert(node.name);
     }
     if (failed(func.insertArgument(index, *type,
@@ -208,7 +208,7 @@ LogicalResult GraphDefImporter::importDequeue(const GraphNode &node,
           return emitError(at)
                  << "bad device '" << nd.device() << "': " << error;
         }
-        argAttrs.push_back(named("dist.device", *device));
+        argAttrs.push_back(named(dist::DistDialect::kDeviceAttrName, *device));
         placed.insert(node.name);
       }
       if (failed(func.insertArgument(

@@ -225,3 +225,107 @@ func.func @real_ops(%x: tensor<2x3xf32>, %z: tensor<f32>) -> (tensor<2x2xf32>, t
   %3 = graph.tile %x {multiples = array<i64: 1, 2>} : (tensor<2x3xf32>) -> tensor<2x6xf32>
   return %0, %1, %2, %3 : tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x4xf32>, tensor<2x6xf32>
 }
+
+// -----
+
+// Windows of constants fold (x[0:3:2, 3:0:-2] and x[2::-1, 1:2] in NumPy).
+// CHECK-LABEL: func @slice_constant
+func.func @slice_constant() -> (tensor<2x2xi64>, tensor<3x1xi64>) {
+  // CHECK-DAG: %[[A:.*]] = graph.constant dense<{{\[}}[4, 2], [12, 10]]> : tensor<2x2xi64>
+  // CHECK-DAG: %[[B:.*]] = graph.constant dense<{{\[}}[10], [6], [2]]> : tensor<3x1xi64>
+  // CHECK-NOT: graph.slice
+  // CHECK: return %[[A]], %[[B]]
+  %c = graph.constant dense<[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]> : tensor<3x4xi64>
+  %0 = graph.slice %c {starts = array<i64: 0, 3>, limits = array<i64: 3, 0>, strides = array<i64: 2, -2>} : (tensor<3x4xi64>) -> tensor<2x2xi64>
+  %1 = graph.slice %c {starts = array<i64: 2, 1>, limits = array<i64: -1, 2>, strides = array<i64: -1, 1>} : (tensor<3x4xi64>) -> tensor<3x1xi64>
+  return %0, %1 : tensor<2x2xi64>, tensor<3x1xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @concat_constant
+func.func @concat_constant() -> (tensor<2x3xi32>, tensor<3xi64>) {
+  // CHECK-DAG: %[[A:.*]] = graph.constant dense<{{\[}}[1, 2, 5], [3, 4, 6]]> : tensor<2x3xi32>
+  // CHECK-DAG: %[[B:.*]] = graph.constant dense<[7, 8, 9]> : tensor<3xi64>
+  // CHECK-NOT: graph.concat
+  // CHECK: return %[[A]], %[[B]]
+  %a = graph.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
+  %b = graph.constant dense<[[5], [6]]> : tensor<2x1xi32>
+  %0 = graph.concat %a, %b {axis = -1 : i64} : (tensor<2x2xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>
+  %c = graph.constant dense<7> : tensor<1xi64>
+  %d = graph.constant dense<[8, 9]> : tensor<2xi64>
+  %1 = graph.concat %c, %d {axis = 0 : i64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  return %0, %1 : tensor<2x3xi32>, tensor<3xi64>
+}
+
+// -----
+
+// A concat with a run-time operand stays.
+// CHECK-LABEL: func @concat_not_constant
+func.func @concat_not_constant(%x: tensor<2xi64>) -> tensor<3xi64> {
+  // CHECK: graph.concat
+  %c = graph.constant dense<7> : tensor<1xi64>
+  %0 = graph.concat %c, %x {axis = 0 : i64} : (tensor<1xi64>, tensor<2xi64>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+// np.take(x, [[2, 0], [-1, 1]], axis=1) of x = arange(10, 22).reshape(2, 3, 2).
+// CHECK-LABEL: func @gather_constant
+func.func @gather_constant() -> tensor<2x2x2x2xi64> {
+  // CHECK: %[[C:.*]] = graph.constant dense<{{\[}}{{\[}}{{\[}}[14, 15], [10, 11]], {{\[}}[14, 15], [12, 13]]], {{\[}}{{\[}}[20, 21], [16, 17]], {{\[}}[20, 21], [18, 19]]]]> : tensor<2x2x2x2xi64>
+  // CHECK-NOT: graph.gather
+  // CHECK: return %[[C]]
+  %x = graph.constant dense<[[[10, 11], [12, 13], [14, 15]], [[16, 17], [18, 19], [20, 21]]]> : tensor<2x3x2xi64>
+  %i = graph.constant dense<[[2, 0], [-1, 1]]> : tensor<2x2xi64>
+  %0 = graph.gather %x, %i {axis = 1 : i64} : (tensor<2x3x2xi64>, tensor<2x2xi64>) -> tensor<2x2x2x2xi64>
+  return %0 : tensor<2x2x2x2xi64>
+}
+
+// -----
+
+// An index out of range is left for run time to report.
+// CHECK-LABEL: func @gather_out_of_range
+func.func @gather_out_of_range() -> tensor<1xi64> {
+  // CHECK: graph.gather
+  %x = graph.constant dense<[1, 2, 3]> : tensor<3xi64>
+  %i = graph.constant dense<3> : tensor<1xi64>
+  %0 = graph.gather %x, %i {axis = 0 : i64} : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  return %0 : tensor<1xi64>
+}
+
+// -----
+
+// The shape arithmetic of an exported model (Shape -> Gather -> Concat ->
+// Reshape) becomes a static reshape.
+// CHECK-LABEL: func @shape_arithmetic
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
+func.func @shape_arithmetic(%x: tensor<2x3x4xf32>) -> tensor<?x?xf32> {
+  // CHECK: %[[R:.*]] = graph.reshape %[[X]] {shape = array<i64: 2, -1>}
+  // CHECK-NOT: graph.gather
+  // CHECK-NOT: graph.concat
+  // CHECK-NOT: graph.dynamic_reshape
+  %s = graph.shape %x : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %i = graph.constant dense<0> : tensor<1xi64>
+  %b = graph.gather %s, %i {axis = 0 : i64} : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %m = graph.constant dense<-1> : tensor<1xi64>
+  %t = graph.concat %b, %m {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %0 = graph.dynamic_reshape %x, %t : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// The pieces of a constant are constants (np.split(x, [1], axis=1) of
+// [[1, 2, 3], [4, 5, 6]]).
+// CHECK-LABEL: func @split_constant
+func.func @split_constant() -> (tensor<2x1xi64>, tensor<2x2xi64>) {
+  // CHECK-DAG: %[[A:.*]] = graph.constant dense<{{\[}}[1], [4]]> : tensor<2x1xi64>
+  // CHECK-DAG: %[[B:.*]] = graph.constant dense<{{\[}}[2, 3], [5, 6]]> : tensor<2x2xi64>
+  // CHECK-NOT: graph.split
+  // CHECK: return %[[A]], %[[B]]
+  %c = graph.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi64>
+  %0:2 = graph.split %c {axis = -1 : i64, sizes = array<i64: 1, -1>} : (tensor<2x3xi64>) -> (tensor<2x1xi64>, tensor<2x2xi64>)
+  return %0#0, %0#1 : tensor<2x1xi64>, tensor<2x2xi64>
+}

@@ -378,3 +378,46 @@ func.func @select_and_reduce_identities(%c: tensor<4xi1>, %x: tensor<4xf32>, %y:
   // CHECK: return %[[X]], %[[Y]], %[[Y]], %[[X]], %[[Z]], %[[R5]], %[[R6]] :
   return %0, %1, %2, %3, %4, %5, %6 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2x1xf32>, tensor<1x1xf32>, tensor<2xf32>
 }
+
+// -----
+
+// Reductions of integer constants fold (NumPy: r.sum(0), r.prod(1),
+// r.max(1, keepdims=True), r.min(); i8 products wrap: 100 * 3 = 44 mod 256);
+// float max/min fold, float sums and means stay (their order is the
+// kernel's).
+// CHECK-LABEL: func @reduce_constant
+func.func @reduce_constant() -> (tensor<3xi32>, tensor<2xi32>, tensor<2x1xi32>, tensor<i32>, tensor<i8>, tensor<2xf32>, tensor<2xf32>) {
+  // CHECK-DAG: %[[SUM:.*]] = graph.constant dense<[4, 4, -5]> : tensor<3xi32>
+  // CHECK-DAG: %[[PROD:.*]] = graph.constant dense<[-12, -45]> : tensor<2xi32>
+  // CHECK-DAG: %[[MAX:.*]] = graph.constant dense<{{\[}}[4], [5]]> : tensor<2x1xi32>
+  // CHECK-DAG: %[[MIN:.*]] = graph.constant dense<-9> : tensor<i32>
+  // CHECK-DAG: %[[WRAP:.*]] = graph.constant dense<44> : tensor<i8>
+  // CHECK-DAG: %[[FMAX:.*]] = graph.constant dense<[1.500000e+00, 7.000000e+00]> : tensor<2xf32>
+  // CHECK-DAG: %[[FSUM:.*]] = graph.reduce %{{.*}} {axes = array<i64: 0>, kind = #graph<reduce_kind sum>}
+  // CHECK: return %[[SUM]], %[[PROD]], %[[MAX]], %[[MIN]], %[[WRAP]], %[[FMAX]], %[[FSUM]] :
+  %r = graph.constant dense<[[3, -1, 4], [1, 5, -9]]> : tensor<2x3xi32>
+  %0 = graph.reduce %r {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<2x3xi32>) -> tensor<3xi32>
+  %1 = graph.reduce %r {axes = array<i64: 1>, kind = #graph<reduce_kind prod>} : (tensor<2x3xi32>) -> tensor<2xi32>
+  %2 = graph.reduce %r {axes = array<i64: -1>, keepdims, kind = #graph<reduce_kind max>} : (tensor<2x3xi32>) -> tensor<2x1xi32>
+  %3 = graph.reduce %r {axes = array<i64: 0, 1>, kind = #graph<reduce_kind min>} : (tensor<2x3xi32>) -> tensor<i32>
+  %w = graph.constant dense<[100, 3]> : tensor<2xi8>
+  %4 = graph.reduce %w {axes = array<i64: 0>, kind = #graph<reduce_kind prod>} : (tensor<2xi8>) -> tensor<i8>
+  %f = graph.constant dense<[[1.5, -2.0], [0.25, 7.0]]> : tensor<2x2xf32>
+  %5 = graph.reduce %f {axes = array<i64: 0>, kind = #graph<reduce_kind max>} : (tensor<2x2xf32>) -> tensor<2xf32>
+  %6 = graph.reduce %f {axes = array<i64: 0>, kind = #graph<reduce_kind sum>} : (tensor<2x2xf32>) -> tensor<2xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<3xi32>, tensor<2xi32>, tensor<2x1xi32>, tensor<i32>, tensor<i8>, tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// The element count of a scalar's (empty) shape is 1; max of nothing stays.
+// CHECK-LABEL: func @reduce_empty
+func.func @reduce_empty(%x: tensor<f32>) -> (tensor<i64>, tensor<i64>) {
+  // CHECK: %[[ONE:.*]] = graph.constant dense<1> : tensor<i64>
+  // CHECK: %[[MAX:.*]] = graph.reduce
+  // CHECK: return %[[ONE]], %[[MAX]]
+  %s = graph.shape %x : (tensor<f32>) -> tensor<0xi64>
+  %0 = graph.reduce %s {axes = array<i64: 0>, kind = #graph<reduce_kind prod>} : (tensor<0xi64>) -> tensor<i64>
+  %1 = graph.reduce %s {axes = array<i64: 0>, kind = #graph<reduce_kind max>} : (tensor<0xi64>) -> tensor<i64>
+  return %0, %1 : tensor<i64>, tensor<i64>
+}
