@@ -807,7 +807,8 @@ Status LoadedTask::writeVariables(const rpc::WriteVariablesRequest &req) {
     }
   }
   if (given.size() != static_cast<size_t>(spec_->variables_size())) {
-    for (const auto &[n, t] : given) {
+    for (const auto &entry : given) {
+      const auto &n = entry.first;
       if (!std::any_of(spec_->variables().begin(), spec_->variables().end(),
                        [&](const manifest::TensorSignature &v) {
                          return v.name() == n;
