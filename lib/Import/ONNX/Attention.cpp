@@ -804,19 +804,7 @@ static Value inlineSubgraph(OnnxImporter &imp, const onnx::GraphProto &body,
   bool ok = true;
   for (int i = 0; i < body.node_size() && ok; ++i) {
     const onnx::NodeProto &node = body.node(i);
-    GraphNode g;
-    g.name = node.name().empty()
-                 ? (what + "/" + node.op_type() + "_#" + llvm::Twine(i)).str()
-                 : node.name();
-    g.op = node.op_type();
-    g.domain = node.domain() == "ai.onnx" ? "" : node.domain();
-    g.source = &node;
-    for (const std::string &name : node.input()) {
-      NodeInput input;
-      input.producer = name.empty() ? NodeInput::kAbsent : NodeInput::kOuter;
-      input.name = name;
-      g.inputs.push_back(input);
-    }
+    GraphNode g = OnnxImporter::subgraphNode(node, i, what);
     for (const std::string &name : node.output()) {
       define(name);
     }

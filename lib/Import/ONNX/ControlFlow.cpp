@@ -28,6 +28,24 @@ using mlir::emitError;
 using mlir::failure;
 using mlir::success;
 
+GraphNode OnnxImporter::subgraphNode(const onnx::NodeProto &node, int index,
+                                     StringRef what) {
+  GraphNode g;
+  g.name = node.name().empty()
+               ? (what + "/" + node.op_type() + "_#" + llvm::Twine(index)).str()
+               : node.name();
+  g.op = node.op_type();
+  g.domain = node.domain() == "ai.onnx" ? "" : node.domain();
+  g.source = &node;
+  for (const std::string &name : node.input()) {
+    NodeInput input;
+    input.producer = name.empty() ? NodeInput::kAbsent : NodeInput::kOuter;
+    input.name = name;
+    g.inputs.push_back(input);
+  }
+  return g;
+}
+
 FailureOr<OnnxImporter::Results>
 OnnxImporter::importSubgraph(const onnx::GraphProto &body,
                              ArrayRef<Value> inputs, StringRef what,
@@ -55,19 +73,7 @@ OnnxImporter::importSubgraph(const onnx::GraphProto &body,
   }
   for (int i = 0; i < body.node_size(); ++i) {
     const onnx::NodeProto &node = body.node(i);
-    GraphNode g;
-    g.name = node.name().empty()
-                 ? (what + "/" + node.op_type() + "_#" + llvm::Twine(i)).str()
-                 : node.name();
-    g.op = node.op_type();
-    g.domain = node.domain() == "ai.onnx" ? "" : node.domain();
-    g.source = &node;
-    for (const std::string &name : node.input()) {
-      NodeInput input;
-      input.producer = name.empty() ? NodeInput::kAbsent : NodeInput::kOuter;
-      input.name = name;
-      g.inputs.push_back(input);
-    }
+    GraphNode g = subgraphNode(node, i, what);
     if (failed(importNode(g))) {
       return failure();
     }

@@ -414,6 +414,11 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importControlFlow(const GraphNode &node, const onnx::NodeProto &def,
                     llvm::ArrayRef<Value> in, Location at);
+  /// Node `index` of a subgraph as a GraphNode whose inputs are read by
+  /// name from the enclosing scope (an empty name is an absent input);
+  /// unnamed nodes are called `what/OP_#index`.
+  static GraphNode subgraphNode(const onnx::NodeProto &node, int index,
+                                llvm::StringRef what);
   /// Imports subgraph `body` at the insertion point with its inputs bound
   /// to `inputs`; its nodes read the enclosing values by name, and nothing
   /// it defines is visible after. Returns the values of its outputs.
