@@ -94,7 +94,6 @@ OnnxImporter::importIsInf(const GraphNode &node, const onnx::NodeProto &def,
   }
   Value x = checked->x;
   Type element = checked->element;
-  llvm::SmallVector<int64_t> shape = checked->shape;
   NodeBuilder b{*this, at};
   double inf = std::numeric_limits<double>::infinity();
   bool pos = attrInt(def, "detect_positive", 1);
@@ -122,7 +121,6 @@ OnnxImporter::importSwish(const GraphNode &node, const onnx::NodeProto &def,
   }
   Value x = checked->x;
   Type element = checked->element;
-  llvm::SmallVector<int64_t> shape = checked->shape;
   NodeBuilder b{*this, at};
   double alpha = attrFloat(def, "alpha", 1.0f);
   Value scaled =
@@ -203,7 +201,6 @@ OnnxImporter::importLpNormalization(const GraphNode &node,
   }
   Value x = checked->x;
   Type element = checked->element;
-  llvm::SmallVector<int64_t> shape = checked->shape;
   NodeBuilder b{*this, at};
   int64_t p = attrInt(def, "p", 2);
   int64_t axis = attrInt(def, "axis", -1);
@@ -237,7 +234,6 @@ OnnxImporter::importMeanVarianceNormalization(const GraphNode &node,
   }
   Value x = checked->x;
   Type element = checked->element;
-  llvm::SmallVector<int64_t> shape = checked->shape;
   NodeBuilder b{*this, at};
   // (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9), as ONNX's function body.
   llvm::SmallVector<int64_t> axes =
@@ -387,7 +383,6 @@ OnnxImporter::importLpPool(const GraphNode &node, const onnx::NodeProto &def,
   }
   Value x = checked->x;
   Type element = checked->element;
-  llvm::SmallVector<int64_t> shape = checked->shape;
   NodeBuilder b{*this, at};
   int64_t p = attrInt(def, "p", 2);
   if (p < 1) {
