@@ -82,7 +82,7 @@ public:
     // A local job is as large as the machine it shares; a cluster model
     // (no shared cores) gets the contract's default of four tasks.
     int64_t workers = options.workers > 0        ? options.workers
-                      : machine->sharedCores > 0 ? machine->sharedCores
+                      : machine->sharedCores > 0 ? int64_t(machine->sharedCores)
                                                  : 4;
 
     struct Tried {

@@ -189,7 +189,8 @@ public:
 
 private:
   LogicalResult collect();
-  void shareCores();
+  LogicalResult shareCores();
+  void resetSimulation();
   LogicalResult simulate();
   void criticalPath();
   void pipelineStages();
@@ -555,25 +556,116 @@ void Analyzer::criticalPath() {
 }
 
 /// Tasks that share `machine.sharedCores` cores (a local job) compute
-/// slower when more of them compute than there are cores. Every task of a
-/// data-parallel or partitioned step computes at the same time for most of
-/// the step, so each compute op is stretched by tasks/cores; sends and
-/// transfers are left alone (loopback copies are short next to compute).
-void Analyzer::shareCores() {
+/// slower while more of them compute than there are cores: with N tasks
+/// computing on C < N cores each one advances at C/N of a core's speed
+/// (processor sharing). Which tasks compute at once depends on the
+/// schedule: the replicas of a data-parallel step all compute together, but
+/// pipeline stages take turns and a stage waiting on its receive leaves its
+/// core to the others. So each compute op runs, on the simulated timeline,
+/// at the speed that the tasks computing beside it leave it; since the
+/// stretched ops move the timeline, this is iterated (damped, so that two
+/// orders of events do not ping-pong) to a fixed point, where every op's
+/// duration is what processor sharing gives it. Sends and transfers are
+/// left alone (loopback copies are short next to compute).
+LogicalResult Analyzer::shareCores() {
   unsigned computing = llvm::count_if(
       report.tasks, [](const TaskReport &t) { return t.computeSeconds > 0; });
-  if (machine.sharedCores == 0 || computing <= machine.sharedCores) {
-    return;
+  double cores = machine.sharedCores;
+  if (cores <= 0 || computing <= cores) {
+    return success();
   }
-  report.computeSlowdown = double(computing) / machine.sharedCores;
-  for (auto [t, prog] : llvm::enumerate(programs)) {
+  std::vector<Instr *> ops;
+  std::vector<double> work;
+  for (std::vector<Instr> &prog : programs) {
     for (Instr &in : prog) {
-      if (in.kind == Instr::Compute) {
-        in.seconds *= report.computeSlowdown;
+      if (in.kind == Instr::Compute && in.seconds > 0) {
+        ops.push_back(&in);
+        work.push_back(in.seconds);
       }
     }
-    report.tasks[t].computeSeconds *= report.computeSlowdown;
   }
+  auto speed = [&](int level) {
+    return level <= cores ? 1.0 : cores / double(level);
+  };
+  std::vector<double> factor(ops.size(), 1.0);
+  constexpr int kMaxIterations = 100;
+  constexpr double kTolerance = 1e-5;
+  for (int iter = 0; iter < kMaxIterations; ++iter) {
+    for (size_t i = 0; i < ops.size(); ++i) {
+      ops[i]->seconds = work[i] * factor[i];
+    }
+    if (failed(simulate())) {
+      return failure();
+    }
+    // The tasks computing, a step function of time (levels[k] from
+    // times[k] on), and the work one op gets done from times[0] to each
+    // breakpoint (done[k]): before and after the breakpoints nothing else
+    // computes and an op runs at full speed.
+    std::vector<std::pair<double, int>> events;
+    events.reserve(2 * ops.size());
+    for (Instr *in : ops) {
+      events.push_back({in->start, +1});
+      events.push_back({in->end, -1});
+    }
+    llvm::sort(events);
+    std::vector<double> times, done;
+    std::vector<int> levels;
+    int level = 0;
+    for (auto [time, step] : events) {
+      done.push_back(times.empty() ? 0
+                                   : done.back() + speed(levels.back()) *
+                                                       (time - times.back()));
+      times.push_back(time);
+      level += step;
+      levels.push_back(level);
+    }
+    // Work done by `t`, and its inverse.
+    auto doneBy = [&](double t) {
+      long k = long(llvm::upper_bound(times, t) - times.begin()) - 1;
+      return k < 0 ? t - times[0] : done[k] + speed(levels[k]) * (t - times[k]);
+    };
+    auto timeOf = [&](double w) {
+      long k = long(llvm::upper_bound(done, w) - done.begin()) - 1;
+      return k < 0 ? times[0] + w : times[k] + (w - done[k]) / speed(levels[k]);
+    };
+    double moved = 0;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      double end = timeOf(doneBy(ops[i]->start) + work[i]);
+      double target = (end - ops[i]->start) / work[i];
+      // Alone on a core (up to rounding): no stretch at all.
+      target = target < 1 + 1e-9 ? 1.0 : target;
+      moved = std::max(moved, std::abs(target - factor[i]) / factor[i]);
+      factor[i] = 0.5 * (factor[i] + target);
+    }
+    resetSimulation();
+    if (moved < kTolerance) {
+      break;
+    }
+  }
+  double before = 0, after = 0;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    ops[i]->seconds = work[i] * factor[i];
+    before += work[i];
+    after += ops[i]->seconds;
+  }
+  for (auto [t, prog] : llvm::enumerate(programs)) {
+    report.tasks[t].computeSeconds = 0;
+    for (Instr &in : prog) {
+      if (in.kind == Instr::Compute) {
+        report.tasks[t].computeSeconds += in.seconds;
+      }
+    }
+  }
+  report.computeSlowdown = before > 0 ? after / before : 1;
+  return success();
+}
+
+/// Forgets what a simulate() run added up, so that it can run again.
+void Analyzer::resetSimulation() {
+  for (TaskReport &t : report.tasks) {
+    t.waitSeconds = t.commSeconds = t.finishSeconds = 0;
+  }
+  report.stepSeconds = 0;
 }
 
 /// Per stage of a pipeline (dist.pipeline): stage k of replica r is the
@@ -622,8 +714,7 @@ FailureOr<DistReport> Analyzer::run() {
   if (failed(collect())) {
     return failure();
   }
-  shareCores();
-  if (failed(simulate())) {
+  if (failed(shareCores()) || failed(simulate())) {
     return failure();
   }
   criticalPath();

@@ -142,7 +142,7 @@ llvm::Expected<MachineModel> MachineModel::fromJson(llvm::StringRef text,
                         "must be a whole number of cores, at least 0 (0: "
                         "every task has cores of its own)");
     }
-    m.sharedCores = unsigned(*cores);
+    m.sharedCores = double(*cores);
   }
 
   if (const llvm::json::Value *v = obj->get(kEfficiency)) {
@@ -192,7 +192,7 @@ llvm::json::Object MachineModel::toJson() const {
                          {kLinkLatency, linkLatencySeconds},
                          {kEfficiency, std::move(eff)}};
   if (sharedCores) {
-    obj[kSharedCores] = int64_t(sharedCores);
+    obj[kSharedCores] = sharedCores;
   }
   return obj;
 }

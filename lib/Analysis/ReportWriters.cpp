@@ -196,8 +196,9 @@ void graphc::printReportTable(const DistReport &r, llvm::raw_ostream &os) {
   os << "communication report (machine model: " << r.machine.name << ")\n";
   if (r.computeSlowdown > 1) {
     os << llvm::formatv("the tasks share {0} cores: compute takes {1:f2}x as "
-                        "long as on a core of its own\n",
-                        r.machine.sharedCores, r.computeSlowdown);
+                        "long as on a core of its own (each op stretched by "
+                        "the tasks computing beside it)\n",
+                        int64_t(r.machine.sharedCores), r.computeSlowdown);
   }
   os << llvm::formatv("{0,-16} {1,-32} {2,6} {3,14} {4,12} {5,12} {6,12} "
                       "{7,12}\n",

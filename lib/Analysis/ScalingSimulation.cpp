@@ -442,9 +442,8 @@ LogicalResult toOneReplica(ModuleOp module, func::FuncOp func,
 }
 
 /// `machine` with every compute op `slowdown` times slower and no shared
-/// cores: the report of a K-task replica then charges what the R*K-task
-/// job's report charges (its shareCores stretches by the tasks of the whole
-/// job, not of one replica).
+/// cores: one of R one-task replicas, all computing at once, is then charged
+/// what the R-task job's report charges.
 MachineModel stretched(const MachineModel &machine, double slowdown) {
   MachineModel m = machine;
   m.sharedCores = 0;
@@ -561,10 +560,19 @@ graphc::simulateStrategy(ModuleOp module, StringRef entryName,
       skip(refusal);
       continue;
     }
-    // With one replica the report of the built job is the prediction; with
-    // more, its compute is stretched as the whole job's would be.
+    // With one replica the report of the built job is the prediction. With
+    // more, replicas of one task all compute at once, so their compute is
+    // stretched as the whole job's would be; replicas of K tasks run side
+    // by side, so one of them is charged on its share of the cores, cores/R,
+    // where the report stretches each op by the replica's tasks computing
+    // beside it (pipeline stages take turns; tensor-parallel shards do not).
     double slowdown = r > 1 ? sharedCoresSlowdown(machine, w) : 1;
-    MachineModel inner = r > 1 ? stretched(machine, slowdown) : machine;
+    MachineModel inner = machine;
+    if (r > 1 && k == 1) {
+      inner = stretched(machine, slowdown);
+    } else if (r > 1) {
+      inner.sharedCores = machine.sharedCores / double(r);
+    }
     if (k == 1) {
       for (Operation &op :
            replica.entry.getBody().front().without_terminator()) {

@@ -164,8 +164,9 @@ struct DistReport {
   int64_t transferBytes = 0;
   int64_t collectiveBytes = 0;
   int64_t totalBytes() const { return transferBytes + collectiveBytes; }
-  /// How much slower each task computes because the tasks share the
-  /// machine model's `shared_cores` (tasks computing / cores, at least 1).
+  /// How much slower the tasks compute because they share the machine
+  /// model's `shared_cores`: stretched compute over unstretched, summed over
+  /// every op (each op is stretched by the tasks computing during it).
   double computeSlowdown = 1;
   /// The estimated step time: the latest task's finish.
   double stepSeconds = 0;

@@ -36,10 +36,12 @@ struct MachineModel {
   /// ("graph.conv": 0.8); ops not listed reach 1.
   llvm::StringMap<double> efficiency;
   /// Cores that all the job's tasks share, as on one machine running a
-  /// local job (`graph-run --local`): when more tasks compute than there
+  /// local job (`graph-run --local`): while more tasks compute than there
   /// are cores, each one's compute takes tasks/cores times longer. 0 (the
-  /// default, and a cluster) means every task has cores of its own.
-  unsigned sharedCores = 0;
+  /// default, and a cluster) means every task has cores of its own. A
+  /// model file gives a whole number; the scaling simulation charges one
+  /// of R replicas with a share of cores/R, which may be a fraction.
+  double sharedCores = 0;
 
   /// Seconds one op with this cost takes: a roofline, the larger of its
   /// FLOP time and its memory time.
