@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""measure.py BUILD OUT.json [--quick]: measure this machine for the
+"""measure.py BUILD OUT.json [--quick] [--batch N]: measure this machine for the
 communication report's machine model (docs/design/distribution.md) and write
 it as the JSON `graphc --machine-model` reads.
 
@@ -10,7 +10,11 @@ Everything is measured through graphc's own code, one thread per worker
   `graph-run --stats` (the median step inside the worker: run it on an idle
   machine);
 * efficiency["graph.conv"]: the fraction of that rate ResNet's eleven
-  distinct convolution shapes reach together (batch 1);
+  distinct convolution shapes reach together, at batch N (default 1: give
+  the batch of the jobs the model will predict, since a convolution's rate
+  depends on its shape). When the convolutions outrun the GEMM (a larger
+  batch can), the convolution rate becomes flops_per_second and the GEMM's
+  fraction of it becomes efficiency["graph.matmul"];
 * memory_bytes_per_second: an f32 Add of two 1M-element tensors (12 MB read
   plus written), the bytes the graph cost interface counts over its step;
 * link_latency_seconds and link_bytes_per_second: the runtime's hand-written
@@ -116,6 +120,8 @@ def main():
     build, out = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv[3:]
     repeat = 5 if quick else 30
+    batch = (int(sys.argv[sys.argv.index("--batch") + 1])
+             if "--batch" in sys.argv else 1)
     with tempfile.TemporaryDirectory() as tmp:
         m, k, n = 256, 1024, 1024
         gemm = step_seconds(build, tmp, "gemm", "MatMul",
@@ -126,7 +132,7 @@ def main():
         # small K or few output pixels, edge tiles), and how far below
         # depends on the shape, so graph.conv gets the fraction of the GEMM
         # rate that a CNN's mix of layers reaches: ResNet's layer shapes at
-        # batch 1 (the stem, 3x3 at every width, the strided 3x3 and 1x1
+        # --batch (the stem, 3x3 at every width, the strided 3x3 and 1x1
         # that downsample), total FLOPs over total time.
         conv_flops = conv_time = 0.0
         for i, (cin, cout, kernel, stride, hw) in enumerate(CONV_MIX):
@@ -134,11 +140,16 @@ def main():
             ho = (hw + 2 * pad - kernel) // stride + 1
             conv_time += step_seconds(
                 build, tmp, "conv%d" % i, "Conv",
-                [("x", [1, cin, hw, hw]), ("w", [cout, cin, kernel, kernel])],
-                ("y", [1, cout, ho, ho]), repeat, pads=[pad] * 4,
+                [("x", [batch, cin, hw, hw]),
+                 ("w", [cout, cin, kernel, kernel])],
+                ("y", [batch, cout, ho, ho]), repeat, pads=[pad] * 4,
                 strides=[stride, stride])
-            conv_flops += 2.0 * cout * cin * kernel * kernel * ho * ho
-        conv_eff = min(1.0, conv_flops / conv_time / flops)
+            conv_flops += 2.0 * batch * cout * cin * kernel * kernel * ho * ho
+        gemm_flops = flops
+        flops = max(flops, conv_flops / conv_time)
+        efficiency = {"graph.conv": float("%.3g" % (conv_flops / conv_time / flops))}
+        if gemm_flops < flops:
+            efficiency["graph.matmul"] = float("%.3g" % (gemm_flops / flops))
         elems = 1 << 20
         add = step_seconds(build, tmp, "add", "Add",
                            [("a", [elems]), ("b", [elems])], ("c", [elems]),
@@ -151,15 +162,16 @@ def main():
         "memory_bytes_per_second": float("%.4g" % membw),
         "link_bytes_per_second": float("%.4g" % bw),
         "link_latency_seconds": float("%.4g" % lat),
-        "efficiency": {"graph.conv": float("%.3g" % conv_eff)},
+        "efficiency": efficiency,
     }
     with open(out, "w") as f:
         json.dump(model, f, indent=2)
         f.write("\n")
     print("machine model (%s):" % model["name"])
-    print("  GEMM %dx%dx%d: %.3f ms, %.2f GFLOP/s" % (m, k, n, gemm * 1e3, flops / 1e9))
-    print("  %d ResNet conv layers: %.3f ms, %.0f%% of the GEMM rate"
-          % (len(CONV_MIX), conv_time * 1e3, 100 * conv_eff))
+    print("  GEMM %dx%dx%d: %.3f ms, %.2f GFLOP/s"
+          % (m, k, n, gemm * 1e3, gemm_flops / 1e9))
+    print("  %d ResNet conv layers at batch %d: %.3f ms, %.2f GFLOP/s"
+          % (len(CONV_MIX), batch, conv_time * 1e3, conv_flops / conv_time / 1e9))
     print("  Add of 2 x %d f32: %.3f ms, %.2f GB/s" % (elems, add * 1e3, membw / 1e9))
     print("  loopback link: latency %.1f us, %.2f GB/s" % (lat * 1e6, bw / 1e9))
     print("wrote " + out)

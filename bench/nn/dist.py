@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""dist.py BUILD [--quick] [--batch N] [--workers LIST] [--replicas-only]:
+"""dist.py BUILD [--quick] [--batch N] [--workers LIST] [--replicas-only]
+[--machine-model FILE]:
 throughput of partitioned jobs against the same model as one task, and the
 report's estimate and the scaling simulation of each beside the measurement.
 
@@ -15,7 +16,7 @@ is the step as graph-run sees it (`wall_median_ms`: the whole job's step,
 feeding the global batch, splitting, computing and gathering), because the
 in-worker time of one task says nothing about the job. Each compile also
 writes `--report`, and its estimated step time is printed beside the
-measured one; the machine model is the built-in one with `shared_cores` set
+measured one; the machine model is the built-in one (or --machine-model FILE) with `shared_cores` set
 to this machine's CPU count, since the workers of a local job share it.
 Beside both, the scaling simulation (`graphc --simulate-replicas 1,N,...`
 with `--simulate-strategy replicas|pipeline|tensor-parallel`) predicts every
@@ -108,16 +109,21 @@ def main():
                                       for name, flag in strategies
                                       for n in workers]
         base = None
-        # The built-in machine model, told that every task of this local job
-        # shares this machine's cores (it cannot know that by itself).
+        # The built-in machine model (or --machine-model FILE, e.g. this
+        # machine's from `bash bench/run.sh machine-model`), told that every
+        # task of this local job shares this machine's cores (it cannot know
+        # that by itself).
         machine = None
         cores = os.cpu_count()
+        given = (os.path.abspath(sys.argv[sys.argv.index("--machine-model") + 1])
+                 if "--machine-model" in sys.argv else None)
         simulated = {}
         for index, (label, n, flags) in enumerate(jobs):
             job = os.path.join(tmp, "j%d.gjob" % index)
             try:
                 report = job + ".report.json"
-                model_flags = ["--machine-model", machine] if machine else []
+                model_file = machine or given
+                model_flags = ["--machine-model", model_file] if model_file else []
                 secs, _ = common.compile_model(
                     build, onnx_path, job,
                     extra=["--no-openmp", "--report", report] + model_flags + flags)
@@ -169,11 +175,12 @@ def main():
           "microbatches), --tensor-parallel N; 1 worker: the one-task job. "
           "step ms: graph-run --stats wall_median_ms (the whole job's step); "
           "ratio = 1-task step / N-task step; estimated ms: graphc --report's "
-          "step estimate (built-in machine model, its tasks sharing this "
+          "step estimate (%s, its tasks sharing this "
           "machine's %d cores), error against the measured median; simulated "
           "ms: graphc --simulate-replicas with --simulate-strategy (the same "
           "machine model), without building the N-task job. %s; %s"
-          % (cores, common.cpu_name(), common.load_info()))
+          % ("machine model " + given if given else "built-in machine model",
+             cores, common.cpu_name(), common.load_info()))
 
 
 if __name__ == "__main__":
