@@ -1,6 +1,7 @@
 // graph-run: launch a job bundle on local workers or a cluster and run it.
 #include "Coordinator.h"
 #include "Kubernetes.h"
+#include "ProcessMemory.h"
 
 #include <unistd.h>
 
@@ -242,6 +243,8 @@ bool parseEvalFile(const std::function<bool(std::string *)> &next,
 } // namespace
 
 int main(int argc, char **argv) {
+  // Task steps malloc and free the same buffers every step.
+  graphrt::keepFreedMemory();
   graphrt::RunOptions opt;
   graphrt::K8sOptions k8s;
   k8s.image = graphrt::kK8sDefaultImage;

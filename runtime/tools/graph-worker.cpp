@@ -1,4 +1,5 @@
 // graph-worker: the gRPC worker daemon that hosts one task of a job bundle.
+#include "ProcessMemory.h"
 #include "Worker.h"
 
 #include <grpcpp/grpcpp.h>
@@ -36,6 +37,8 @@ void usage() {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Task steps malloc and free the same buffers every step.
+  graphrt::keepFreedMemory();
   std::string listen = "127.0.0.1:0";
   std::map<std::string, std::string> flags;
   for (int i = 1; i < argc; ++i) {

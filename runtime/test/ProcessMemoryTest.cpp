@@ -1,0 +1,55 @@
+// ProcessMemoryTest.cpp: keepFreedMemory keeps a step's buffers in the heap.
+#include "ProcessMemory.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+// Under a sanitizer malloc is the sanitizer's: mallopt and mallinfo2 do
+// nothing there, so the test is glibc's alone.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||     \
+    __has_feature(memory_sanitizer)
+#define GRAPHRT_SANITIZED_MALLOC 1
+#endif
+#endif
+
+#if defined(__GLIBC__) && !defined(GRAPHRT_SANITIZED_MALLOC)
+#include <malloc.h>
+
+namespace {
+
+// Bytes glibc holds in mmap'ed blocks: a block above the mmap threshold is
+// mapped on malloc and unmapped on free, which is what keepFreedMemory stops
+// for buffers up to 32 MiB.
+size_t mappedBytes() { return mallinfo2().hblkhd; }
+
+TEST(ProcessMemory, StepSizedBuffersStayInTheHeap) {
+  const char *tunables = std::getenv("GLIBC_TUNABLES");
+  if (tunables) {
+    GTEST_SKIP() << "GLIBC_TUNABLES is set; keepFreedMemory leaves it alone";
+  }
+  // glibc's default threshold (128 KiB, raised only by frees of mapped
+  // blocks) maps an 8 MiB buffer.
+  ASSERT_TRUE(graphrt::keepFreedMemory());
+  size_t before = mappedBytes();
+  constexpr size_t kBytes = 8 << 20;
+  void *p = std::malloc(kBytes);
+  ASSERT_NE(p, nullptr);
+  std::memset(p, 1, kBytes);
+  EXPECT_EQ(mappedBytes(), before) << "an 8 MiB buffer was mmap'ed";
+  std::free(p);
+  // Freed, it stays in the heap (the trim threshold is 1 GiB): the next
+  // step's malloc of the same size gets the same pages back.
+  EXPECT_GE(mallinfo2().fordblks, kBytes);
+}
+
+TEST(ProcessMemory, LeavesAUsersMallocSettingsAlone) {
+  ASSERT_EQ(setenv("MALLOC_ARENA_MAX", "2", 1), 0);
+  EXPECT_FALSE(graphrt::keepFreedMemory());
+  ASSERT_EQ(unsetenv("MALLOC_ARENA_MAX"), 0);
+}
+
+} // namespace
+#endif
