@@ -269,6 +269,41 @@ int64_t pickTaskTile(int64_t extent, int64_t preferred, int64_t reg) {
   return best == 0 ? preferred : best;
 }
 
+/// The operand types of a convolution `conv` (input, filter, init) when all
+/// three are statically shaped with one float element type and it has one
+/// result: what the convolution rewrites below handle.
+struct ConvTypes {
+  RankedTensorType input, filter, output;
+  Type element;
+};
+std::optional<ConvTypes> staticFloatConv(linalg::LinalgOp conv) {
+  if (conv->getNumOperands() != 3 || conv->getNumResults() != 1) {
+    return std::nullopt;
+  }
+  auto it = dyn_cast<RankedTensorType>(conv->getOperand(0).getType());
+  auto ft = dyn_cast<RankedTensorType>(conv->getOperand(1).getType());
+  auto ot = dyn_cast<RankedTensorType>(conv->getOperand(2).getType());
+  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
+      !ot.hasStaticShape()) {
+    return std::nullopt;
+  }
+  Type et = ot.getElementType();
+  if (!isa<FloatType>(et) || it.getElementType() != et ||
+      ft.getElementType() != et) {
+    return std::nullopt;
+  }
+  return ConvTypes{it, ft, ot, et};
+}
+
+/// Index attributes for static offsets, sizes and strides.
+SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
+  SmallVector<OpFoldResult> r;
+  for (int64_t v : values) {
+    r.push_back(b.getIndexAttr(v));
+  }
+  return r;
+}
+
 /// Rewrites `conv` (NCHW input, already padded; FCHW filter) into im2col
 /// (one copy generic) plus a GEMM-shaped contraction that
 /// the matmul strategy register-tiles:
@@ -284,20 +319,14 @@ int64_t pickTaskTile(int64_t extent, int64_t preferred, int64_t reg) {
 /// kMaxIm2colElements.
 LogicalResult convToGemm(RewriterBase &rewriter,
                          linalg::Conv2DNchwFchwOp conv) {
-  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
-  Value init = conv.getOutputs()[0];
-  auto it = dyn_cast<RankedTensorType>(input.getType());
-  auto ft = dyn_cast<RankedTensorType>(filter.getType());
-  auto ot = dyn_cast<RankedTensorType>(init.getType());
-  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
-      !ot.hasStaticShape() || conv->getNumResults() != 1) {
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  Value init = conv->getOperand(2);
+  std::optional<ConvTypes> types = staticFloatConv(conv);
+  if (!types) {
     return failure();
   }
-  Type et = ot.getElementType();
-  if (!isa<FloatType>(et) || it.getElementType() != et ||
-      ft.getElementType() != et) {
-    return failure();
-  }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Type et = types->element;
   SmallVector<int64_t> strides =
       llvm::to_vector(conv.getStrides().getValues<int64_t>());
   SmallVector<int64_t> dilations =
@@ -464,23 +493,22 @@ constexpr int64_t kDepthwiseRows = 4;
 /// split into shuffles); rows that do not fill a block are one static block.
 /// Depthwise convolutions have K = KH*KW per output, too little reuse for
 /// im2col + GEMM. Returns failure (and leaves `conv` alone) when the op is
-/// not such a convolution over floats with static shapes, or when the
+/// not such a convolution over f32 or f64 with static shapes, or when the
 /// unrolled body would exceed kMaxConvUnroll operations.
 LogicalResult depthwiseConv(RewriterBase &rewriter,
                             linalg::Conv2DNgchwGfchwOp conv, int64_t lanes) {
-  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
-  Value init = conv.getOutputs()[0];
-  auto it = dyn_cast<RankedTensorType>(input.getType());
-  auto ft = dyn_cast<RankedTensorType>(filter.getType());
-  auto ot = dyn_cast<RankedTensorType>(init.getType());
-  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
-      !ot.hasStaticShape() || conv->getNumResults() != 1 ||
-      it.getDimSize(2) != 1) {
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  Value init = conv->getOperand(2);
+  std::optional<ConvTypes> types = staticFloatConv(conv);
+  if (!types) {
     return failure();
   }
-  Type et = ot.getElementType();
-  if (!isa<FloatType>(et) || it.getElementType() != et ||
-      ft.getElementType() != et) {
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Type et = types->element;
+  // f16 and bf16 keep the old path: a fused multiply-add rounds once where
+  // the old path also rounded each product, which changes half-precision
+  // results, and only f32 was measured.
+  if (it.getDimSize(2) != 1 || !(et.isF32() || et.isF64())) {
     return failure();
   }
   SmallVector<int64_t> strides =
@@ -529,11 +557,7 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
     return b == 1 ? a : arith::MulIOp::create(rewriter, loc, a, idx(b));
   };
   auto attrs = [&](ArrayRef<int64_t> values) {
-    SmallVector<OpFoldResult> r;
-    for (int64_t v : values) {
-      r.push_back(rewriter.getIndexAttr(v));
-    }
-    return r;
+    return indexAttrs(rewriter, values);
   };
 
   auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, g, m}),
@@ -728,20 +752,14 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
 /// was a scalar loop nest before, single-threaded at batch 1.
 FailureOr<linalg::Conv2DNchwFchwOp>
 groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
-  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
-  Value init = conv.getOutputs()[0];
-  auto it = dyn_cast<RankedTensorType>(input.getType());
-  auto ft = dyn_cast<RankedTensorType>(filter.getType());
-  auto ot = dyn_cast<RankedTensorType>(init.getType());
-  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
-      !ot.hasStaticShape() || conv->getNumResults() != 1) {
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  Value init = conv->getOperand(2);
+  std::optional<ConvTypes> types = staticFloatConv(conv);
+  if (!types) {
     return failure();
   }
-  Type et = ot.getElementType();
-  if (!isa<FloatType>(et) || it.getElementType() != et ||
-      ft.getElementType() != et) {
-    return failure();
-  }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Type et = types->element;
   int64_t n = ot.getDimSize(0), g = ot.getDimSize(1), og = ot.getDimSize(2);
   int64_t oh = ot.getDimSize(3), ow = ot.getDimSize(4);
   int64_t cg = it.getDimSize(2), hp = it.getDimSize(3), wp = it.getDimSize(4);
@@ -750,11 +768,7 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
   rewriter.setInsertionPoint(conv);
   auto fill = init.getDefiningOp<linalg::FillOp>();
   auto attrs = [&](ArrayRef<int64_t> values) {
-    SmallVector<OpFoldResult> r;
-    for (int64_t v : values) {
-      r.push_back(rewriter.getIndexAttr(v));
-    }
-    return r;
+    return indexAttrs(rewriter, values);
   };
   Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value upper = arith::ConstantIndexOp::create(rewriter, loc, g);
