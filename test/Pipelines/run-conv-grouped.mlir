@@ -6,6 +6,8 @@
 //   pieces of 4 and 2 on AVX-512 (8, 8, 4, 2 with AVX2), 6 rows one block
 //   of 4 and one of 2.
 // * @dw_s1: depthwise at stride 1, batch 1, 23 columns (16 + 4 + 2 + 1).
+// * @dw_acc: depthwise accumulating into an init that is not a fill (its
+//   elements are read, not a broadcast of the fill value).
 // * @grouped: 3 groups of 4 input and 2 output channels, stride 2, dilation
 //   2, padding, batch 8: one im2col + GEMM per group.
 // REQUIRES: libomp
@@ -21,13 +23,18 @@
 // RUN:   mlir-runner $f -e main_grouped -entry-point-result=void \
 // RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.g && \
 // RUN:   %numpy_python %S/Inputs/reference.py conv_grouped 8,12,13,11,6,3,3,2,2,2,2,2,1,1,2,3 %t.g \
+// RUN:   && mlir-runner $f -e main_dw_acc -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.acc && \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_grouped_acc 2,4,9,19,4,3,3,1,1,1,1,0,0,0,0,4 %t.acc \
 // RUN:   || exit 1; done | FileCheck %s --check-prefix=NUM
 // NUM:      conv_grouped OK, 12672 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1035 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1440 values, max error 0.0
+// NUM-NEXT: conv_grouped_acc OK, 952 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 12672 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1035 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1440 values, max error 0.0
+// NUM-NEXT: conv_grouped_acc OK, 952 values, max error 0.0
 // The lowering (8 lanes, so it does not depend on the host):
 // RUN: graph-opt %s --graph-to-linalg \
 // RUN: | graph-opt --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=8}))' \
@@ -113,14 +120,57 @@ func.func @dw_s1(%x: tensor<1x5x9x23xf32>, %w: tensor<5x1x3x3xf32>) -> tensor<1x
 // CHECK:       scf.for {{.*}} = %c0 to %c8 step %c1
 // CHECK:       vector.contract
 // CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
-// CHECK-LABEL: func.func @main_dw(
 func.func @grouped(%x: tensor<8x12x13x11xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<8x6x6x5xf32> {
   %r = graph.conv %x, %w {groups = 3 : i64, strides = array<i64: 2, 2>, dilations = array<i64: 2, 2>, pad_low = array<i64: 2, 1>, pad_high = array<i64: 1, 2>}
       : (tensor<8x12x13x11xf32>, tensor<6x4x3x3xf32>) -> tensor<8x6x6x5xf32>
   return %r : tensor<8x6x6x5xf32>
 }
 
+// CHECK-LABEL: func.func @dw_acc(
+// CHECK:       scf.forall
+// CHECK:       vector.transfer_read %{{.*}} : tensor<7x17xf32>, vector<8xf32>
+// CHECK:       vector.fma
+// CHECK-LABEL: func.func @main_dw(
+func.func @dw_acc(%x: tensor<2x4x9x19xf32>, %w: tensor<4x1x3x3xf32>, %acc: tensor<2x4x7x17xf32>) -> tensor<2x4x7x17xf32> {
+  %xe = tensor.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [2, 4, 1, 9, 19] : tensor<2x4x9x19xf32> into tensor<2x4x1x9x19xf32>
+  %we = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [4, 1, 1, 3, 3] : tensor<4x1x3x3xf32> into tensor<4x1x1x3x3xf32>
+  %ae = tensor.expand_shape %acc [[0], [1, 2], [3], [4]] output_shape [2, 4, 1, 7, 17] : tensor<2x4x7x17xf32> into tensor<2x4x1x7x17xf32>
+  %r = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xe, %we : tensor<2x4x1x9x19xf32>, tensor<4x1x1x3x3xf32>) outs(%ae : tensor<2x4x1x7x17xf32>) -> tensor<2x4x1x7x17xf32>
+  %c = tensor.collapse_shape %r [[0], [1, 2], [3], [4]] : tensor<2x4x1x7x17xf32> into tensor<2x4x7x17xf32>
+  return %c : tensor<2x4x7x17xf32>
+}
+
 func.func private @printMemrefF32(tensor<*xf32>)
+
+func.func @main_dw_acc() {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c9 = arith.constant 9 : index
+  %c17 = arith.constant 17 : index
+  %c19 = arith.constant 19 : index
+  %c1 = arith.constant 1 : index
+  %ex = tensor.empty(%c2, %c4, %c9, %c19) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%c4, %c1, %c3, %c3) : tensor<?x?x?x?xf32>
+  %w = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ea = tensor.empty(%c2, %c4, %c7, %c17) : tensor<?x?x?x?xf32>
+  %a = call @init(%ea, %c3, %c7, %c2, %c5)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<2x4x9x19xf32>
+  %ws = tensor.cast %w : tensor<?x?x?x?xf32> to tensor<4x1x3x3xf32>
+  %as = tensor.cast %a : tensor<?x?x?x?xf32> to tensor<2x4x7x17xf32>
+  %r = call @dw_acc(%xs, %ws, %as)
+      : (tensor<2x4x9x19xf32>, tensor<4x1x3x3xf32>, tensor<2x4x7x17xf32>) -> tensor<2x4x7x17xf32>
+  %u = tensor.cast %r : tensor<2x4x7x17xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
 
 func.func @main_dw() {
   %c2 = arith.constant 2 : index
