@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """conv.py BUILD [--quick] [--batch B] [--only SUBSTRING] [--rounds R]: conv2d
-on ResNet-50 layer shapes,
+on ResNet-50 layer shapes, MobileNet-v2 depthwise and ShuffleNet grouped ones,
 graphc against PyTorch 1.13 (torch.nn.functional.conv2d), both on 2 threads.
 
 For every shape and batch (1 and 8) it writes an ONNX model holding one Conv
@@ -33,7 +33,9 @@ from onnx import numpy_helper
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 
-# (name, C_in, C_out, kernel, stride, H=W of the input): ResNet-50's layers.
+# (name, C_in, C_out, kernel, stride, H=W of the input[, groups]):
+# ResNet-50's layers, MobileNet-v2's depthwise 3x3 (groups = channels) and
+# ShuffleNet's grouped 1x1 (groups 3 and 8).
 SHAPES = [
     ("stem 7x7/2 3->64 @224", 3, 64, 7, 2, 224),
     ("3x3 64->64 @56", 64, 64, 3, 1, 56),
@@ -42,14 +44,20 @@ SHAPES = [
     ("3x3/2 256->256 @28->14", 256, 256, 3, 2, 28),
     ("1x1 1024->256 @14", 1024, 256, 1, 1, 14),
     ("3x3 512->512 @7", 512, 512, 3, 1, 7),
+    ("dw 3x3 32 @112", 32, 32, 3, 1, 112, 32),
+    ("dw 3x3/2 96 @112->56", 96, 96, 3, 2, 112, 96),
+    ("dw 3x3 144 @56", 144, 144, 3, 1, 56, 144),
+    ("grouped 1x1 g3 240->240 @28", 240, 240, 1, 1, 28, 3),
+    ("grouped 1x1 g8 384->384 @28", 384, 384, 1, 1, 28, 8),
 ]
 GOAL = 1 / 0.8
 
 
-def conv_model(path, n, cin, cout, k, stride, hw, w):
+def conv_model(path, n, cin, cout, k, stride, hw, w, groups=1):
     pad = k // 2
     node = h.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[k, k],
-                       strides=[stride, stride], pads=[pad] * 4)
+                       strides=[stride, stride], pads=[pad] * 4,
+                       group=groups)
     ho = (hw + 2 * pad - k) // stride + 1
     g = h.make_graph([node], "conv",
                      [h.make_tensor_value_info("x", T.FLOAT, [n, cin, hw, hw])],
@@ -75,15 +83,18 @@ def main():
     with tempfile.TemporaryDirectory(prefix="graphc-conv-") as tmp:
         common.print_floor(build, tmp)
         rng = np.random.default_rng(0)
-        for i, (name, cin, cout, k, stride, hw) in enumerate(SHAPES):
+        for i, (name, cin, cout, k, stride, hw, *rest) in enumerate(SHAPES):
             if only and only not in name:
                 continue
-            w = (rng.standard_normal((cout, cin, k, k), dtype=np.float32)
-                 / np.sqrt(cin * k * k)).astype(np.float32)
+            groups = rest[0] if rest else 1
+            cg = cin // groups
+            w = (rng.standard_normal((cout, cg, k, k), dtype=np.float32)
+                 / np.sqrt(cg * k * k)).astype(np.float32)
             for n in batches:
                 x = rng.standard_normal((n, cin, hw, hw), dtype=np.float32)
                 tx, tw = torch.from_numpy(x), torch.from_numpy(w)
-                fn = lambda: F.conv2d(tx, tw, stride=stride, padding=k // 2)
+                fn = lambda: F.conv2d(tx, tw, stride=stride, padding=k // 2,
+                                      groups=groups)
                 with torch.no_grad():
                     want = fn().numpy()
                 # Size the run from one timed PyTorch call.
@@ -93,7 +104,7 @@ def main():
                 try:
                     model = os.path.join(tmp, "conv%d_%d.onnx" % (i, n))
                     job = model[:-5] + ".gjob"
-                    conv_model(model, n, cin, cout, k, stride, hw, w)
+                    conv_model(model, n, cin, cout, k, stride, hw, w, groups)
                     ctime, _ = common.compile_model(build, model, job)
                     paths, _ = common.write_inputs(job, tmp, given={"x": x})
                     g_meds, g_mins, t_meds, t_mins, walls = [], [], [], [], []

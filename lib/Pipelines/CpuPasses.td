@@ -27,6 +27,14 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       extent where a divisor near `parallel-m`/`parallel-n` exists, and a
       static edge that is not a multiple of `nr` is split into whole `nr`
       tiles, whole vectors and the rest.
+    * `linalg.conv_2d_ngchw_gfchw` with one input channel per group
+      (depthwise, any channel multiplier): a direct kernel, an `scf.forall`
+      over (image, group, multiplier) whose task walks blocks of 4 output
+      rows by `vector-width` columns, unrolled over the filter window into
+      vector loads (strided ones compacted by a shuffle) and `vector.fma`.
+      With more input channels per group (and `conv-gemm`): an `scf.for`
+      over groups of `linalg.conv_2d_nchw_fchw` on the group's slices, each
+      then im2col + GEMM as above.
     * `linalg.conv_2d_nhwc_hwcf` (and NCHW ones not rewritten): an
       `scf.forall` over batch and output channels, tiling of output rows and
       filter rows to 1, decomposition to 1-D convolutions, which the
@@ -68,6 +76,8 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Statistic<"numMatmuls", "num-matmuls", "Contractions register-tiled">,
     Statistic<"numConvGemms", "num-conv-gemms",
               "2-D convolutions rewritten into im2col + GEMM">,
+    Statistic<"numDepthwise", "num-depthwise-convs",
+              "Depthwise 2-D convolutions given the direct vector kernel">,
     Statistic<"numVectorized", "num-vectorized", "Linalg ops vectorised">,
     Statistic<"numScalar", "num-scalar",
               "Linalg ops left scalar (the vectoriser rejected them)">,

@@ -269,6 +269,41 @@ int64_t pickTaskTile(int64_t extent, int64_t preferred, int64_t reg) {
   return best == 0 ? preferred : best;
 }
 
+/// The operand types of a convolution `conv` (input, filter, init) when all
+/// three are statically shaped with one float element type and it has one
+/// result: what the convolution rewrites below handle.
+struct ConvTypes {
+  RankedTensorType input, filter, output;
+  Type element;
+};
+std::optional<ConvTypes> staticFloatConv(linalg::LinalgOp conv) {
+  if (conv->getNumOperands() != 3 || conv->getNumResults() != 1) {
+    return std::nullopt;
+  }
+  auto it = dyn_cast<RankedTensorType>(conv->getOperand(0).getType());
+  auto ft = dyn_cast<RankedTensorType>(conv->getOperand(1).getType());
+  auto ot = dyn_cast<RankedTensorType>(conv->getOperand(2).getType());
+  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
+      !ot.hasStaticShape()) {
+    return std::nullopt;
+  }
+  Type et = ot.getElementType();
+  if (!isa<FloatType>(et) || it.getElementType() != et ||
+      ft.getElementType() != et) {
+    return std::nullopt;
+  }
+  return ConvTypes{it, ft, ot, et};
+}
+
+/// Index attributes for static offsets, sizes and strides.
+SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
+  SmallVector<OpFoldResult> r;
+  for (int64_t v : values) {
+    r.push_back(b.getIndexAttr(v));
+  }
+  return r;
+}
+
 /// Rewrites `conv` (NCHW input, already padded; FCHW filter) into im2col
 /// (one copy generic) plus a GEMM-shaped contraction that
 /// the matmul strategy register-tiles:
@@ -284,20 +319,14 @@ int64_t pickTaskTile(int64_t extent, int64_t preferred, int64_t reg) {
 /// kMaxIm2colElements.
 LogicalResult convToGemm(RewriterBase &rewriter,
                          linalg::Conv2DNchwFchwOp conv) {
-  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
-  Value init = conv.getOutputs()[0];
-  auto it = dyn_cast<RankedTensorType>(input.getType());
-  auto ft = dyn_cast<RankedTensorType>(filter.getType());
-  auto ot = dyn_cast<RankedTensorType>(init.getType());
-  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
-      !ot.hasStaticShape() || conv->getNumResults() != 1) {
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  Value init = conv->getOperand(2);
+  std::optional<ConvTypes> types = staticFloatConv(conv);
+  if (!types) {
     return failure();
   }
-  Type et = ot.getElementType();
-  if (!isa<FloatType>(et) || it.getElementType() != et ||
-      ft.getElementType() != et) {
-    return failure();
-  }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Type et = types->element;
   SmallVector<int64_t> strides =
       llvm::to_vector(conv.getStrides().getValues<int64_t>());
   SmallVector<int64_t> dilations =
@@ -443,6 +472,352 @@ LogicalResult convToGemm(RewriterBase &rewriter,
   Value result = tensor::ExpandShapeOp::create(rewriter, loc, ot, gemm, toNOP);
   rewriter.replaceOp(conv, result);
   return success();
+}
+
+/// Output rows a depthwise task computes together: each row is an
+/// independent chain of KH*KW fused multiply-adds, so several rows keep both
+/// FMA ports busy (one chain waits out the FMA latency on every tap), and
+/// with stride 1 neighbouring rows read the same input rows from L1.
+constexpr int64_t kDepthwiseRows = 4;
+
+/// Rewrites a depthwise `conv` (linalg.conv_2d_ngchw_gfchw with one input
+/// channel per group: input [N, G, 1, H, W] already padded, filter
+/// [G, M, 1, KH, KW], M output channels per group) into a direct kernel: an
+/// `scf.forall` over (n, g, m), one output plane per task, whose body walks
+/// blocks of kDepthwiseRows output rows by `lanes` output columns. For each
+/// block it keeps one accumulator vector per row and, unrolled over the
+/// filter window, loads an input row segment and multiply-adds the tap
+/// (broadcast once per task). Strided columns are read as one contiguous
+/// vector and compacted by a shuffle. Columns that do not fill a vector go
+/// in static power-of-two pieces (no masks, no odd widths that LLVM would
+/// split into shuffles); rows that do not fill a block are one static block.
+/// Depthwise convolutions have K = KH*KW per output, too little reuse for
+/// im2col + GEMM. Returns failure (and leaves `conv` alone) when the op is
+/// not such a convolution over f32 or f64 with static shapes, or when the
+/// unrolled body would exceed kMaxConvUnroll operations.
+LogicalResult depthwiseConv(RewriterBase &rewriter,
+                            linalg::Conv2DNgchwGfchwOp conv, int64_t lanes) {
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  Value init = conv->getOperand(2);
+  std::optional<ConvTypes> types = staticFloatConv(conv);
+  if (!types) {
+    return failure();
+  }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Type et = types->element;
+  // f16 and bf16 keep the old path: a fused multiply-add rounds once where
+  // the old path also rounded each product, which changes half-precision
+  // results, and only f32 was measured.
+  if (it.getDimSize(2) != 1 || !(et.isF32() || et.isF64())) {
+    return failure();
+  }
+  SmallVector<int64_t> strides =
+      llvm::to_vector(conv.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations =
+      llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  int64_t sh = strides[0], sw = strides[1], dh = dilations[0],
+          dw = dilations[1];
+  int64_t n = ot.getDimSize(0), g = ot.getDimSize(1), m = ot.getDimSize(2);
+  int64_t oh = ot.getDimSize(3), ow = ot.getDimSize(4);
+  int64_t hp = it.getDimSize(3), wp = it.getDimSize(4);
+  int64_t kh = ft.getDimSize(3), kw = ft.getDimSize(4);
+  if (ow == 0 || oh == 0) {
+    return failure();
+  }
+  // Columns: a loop over whole vectors, then the rest as static
+  // power-of-two pieces (12 = 8 + 4, 7 = 4 + 2 + 1).
+  int64_t owMain = ow - ow % lanes;
+  SmallVector<int64_t> tails;
+  for (int64_t rest = ow % lanes; rest > 0;) {
+    int64_t piece = int64_t(llvm::bit_floor(uint64_t(rest)));
+    tails.push_back(piece);
+    rest -= piece;
+  }
+  int64_t rows = std::min(kDepthwiseRows, oh);
+  int64_t ohMain = oh - oh % rows, ohTail = oh % rows;
+  int64_t bodies = (int64_t(owMain > 0) + int64_t(tails.size())) *
+                   (ohTail > 0 ? 2 : 1);
+  if (kh * kw * rows * bodies > kMaxConvUnroll) {
+    return failure();
+  }
+
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  // With a fill the accumulators start as its value and the plane is never
+  // read; otherwise they start from the accumulator's elements.
+  Value dest = fill ? fill.getOutputs()[0] : init;
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(rewriter, loc, a, b);
+  };
+  auto mul = [&](Value a, int64_t b) -> Value {
+    return b == 1 ? a : arith::MulIOp::create(rewriter, loc, a, idx(b));
+  };
+  auto attrs = [&](ArrayRef<int64_t> values) {
+    return indexAttrs(rewriter, values);
+  };
+
+  auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, g, m}),
+                                      ValueRange{dest}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
+  Value out = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> outOffsets = {ivs[0], ivs[1], ivs[2],
+                                          rewriter.getIndexAttr(0),
+                                          rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> outSizes = attrs({1, 1, 1, oh, ow});
+  SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
+  Value plane = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({oh, ow}, et), out, outOffsets,
+      outSizes, unit);
+  SmallVector<OpFoldResult> inOffsets = {ivs[0], ivs[1],
+                                         rewriter.getIndexAttr(0),
+                                         rewriter.getIndexAttr(0),
+                                         rewriter.getIndexAttr(0)};
+  // The input plane. When it is the image padded by a constant on H and W
+  // (graph-to-linalg's tensor.pad, then expand_shape to [N, G, 1, H, W]),
+  // each task pads its own plane instead: the padded copy of the whole batch
+  // (13 MB for MobileNet-v2's first depthwise layer at batch 8, a fresh
+  // allocation every step) was written and read back from DRAM, and its page
+  // faults cost more than the convolution; one plane stays in L2.
+  Value image;
+  auto expand = input.getDefiningOp<tensor::ExpandShapeOp>();
+  auto padOp = expand ? expand.getSrc().getDefiningOp<tensor::PadOp>()
+                      : tensor::PadOp();
+  Value padValue = padOp ? padOp.getConstantPaddingValue() : Value();
+  auto source = padOp ? dyn_cast<RankedTensorType>(padOp.getSourceType())
+                      : RankedTensorType();
+  if (padValue && source && source.hasStaticShape() &&
+      source.getRank() == 4 && padOp.getStaticLow().size() == 4 &&
+      !ShapedType::isDynamicShape(padOp.getStaticLow()) &&
+      !ShapedType::isDynamicShape(padOp.getStaticHigh()) &&
+      padOp.getStaticLow()[0] == 0 && padOp.getStaticLow()[1] == 0 &&
+      padOp.getStaticHigh()[0] == 0 && padOp.getStaticHigh()[1] == 0 &&
+      padValue.getParentRegion()->isAncestor(forall->getParentRegion())) {
+    int64_t h = source.getDimSize(2), w = source.getDimSize(3);
+    SmallVector<OpFoldResult> srcOffsets = {ivs[0], ivs[1],
+                                            rewriter.getIndexAttr(0),
+                                            rewriter.getIndexAttr(0)};
+    Value sourcePlane = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({h, w}, et), padOp.getSource(),
+        srcOffsets, attrs({1, 1, h, w}), attrs({1, 1, 1, 1}));
+    image = tensor::PadOp::create(
+        rewriter, loc, RankedTensorType::get({hp, wp}, et), sourcePlane,
+        attrs(padOp.getStaticLow().drop_front(2)),
+        attrs(padOp.getStaticHigh().drop_front(2)), padValue);
+  } else {
+    image = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({hp, wp}, et), input, inOffsets,
+        attrs({1, 1, 1, hp, wp}), unit);
+  }
+  SmallVector<OpFoldResult> wOffsets = {ivs[1], ivs[2],
+                                        rewriter.getIndexAttr(0),
+                                        rewriter.getIndexAttr(0),
+                                        rewriter.getIndexAttr(0)};
+  Value window = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({kh, kw}, et), filter, wOffsets,
+      attrs({1, 1, 1, kh, kw}), unit);
+  Value pad = arith::ConstantOp::create(rewriter, loc, et,
+                                        rewriter.getZeroAttr(et));
+  // The taps, broadcast once per task to each vector width used.
+  SmallVector<Value> taps;
+  for (int64_t i = 0; i < kh; ++i) {
+    for (int64_t j = 0; j < kw; ++j) {
+      taps.push_back(tensor::ExtractOp::create(rewriter, loc, window,
+                                               ValueRange{idx(i), idx(j)}));
+    }
+  }
+  llvm::SmallDenseMap<int64_t, SmallVector<Value>> broadcast;
+  SmallVector<int64_t> widths = tails;
+  if (owMain > 0) {
+    widths.push_back(lanes);
+  }
+  for (int64_t w : widths) {
+    if (broadcast.count(w)) {
+      continue;
+    }
+    auto vt = VectorType::get({w}, et);
+    for (Value tap : taps) {
+      broadcast[w].push_back(vector::BroadcastOp::create(rewriter, loc, vt, tap));
+    }
+  }
+
+  // One block: `nrows` output rows from `row0` by `w` columns from `col0`.
+  // `wide`: reading w*sw contiguous elements stays inside the row, so a
+  // strided read is a power-of-two load plus a shuffle.
+  auto block = [&](Value acc, Value row0, int64_t nrows, Value col0,
+                   int64_t w, bool wide) -> Value {
+    auto vt = VectorType::get({w}, et);
+    SmallVector<Value> outRows, accs;
+    for (int64_t r = 0; r < nrows; ++r) {
+      outRows.push_back(add(row0, idx(r)));
+      accs.push_back(
+          fill ? vector::BroadcastOp::create(rewriter, loc, vt,
+                                             fill.getInputs()[0])
+                     .getResult()
+               : vector::TransferReadOp::create(
+                     rewriter, loc, vt, acc, ValueRange{outRows[r], col0},
+                     std::optional<Value>(pad), ArrayRef<bool>{true})
+                     .getResult());
+    }
+    int64_t len = sw == 1 || w == 1 ? w : (wide ? w * sw : (w - 1) * sw + 1);
+    auto rawType = VectorType::get({len}, et);
+    SmallVector<int64_t> picks;
+    for (int64_t l = 0; l < w; ++l) {
+      picks.push_back(l * sw);
+    }
+    Value colBase = mul(col0, sw);
+    for (int64_t i = 0; i < kh; ++i) {
+      for (int64_t j = 0; j < kw; ++j) {
+        Value col = add(colBase, idx(j * dw));
+        for (int64_t r = 0; r < nrows; ++r) {
+          Value row = add(mul(outRows[r], sh), idx(i * dh));
+          Value v = vector::TransferReadOp::create(
+              rewriter, loc, rawType, image, ValueRange{row, col},
+              std::optional<Value>(pad), ArrayRef<bool>{true});
+          if (len != w) {
+            v = vector::ShuffleOp::create(rewriter, loc, v, v, picks);
+          }
+          accs[r] = vector::FMAOp::create(rewriter, loc, v,
+                                          broadcast[w][i * kw + j], accs[r]);
+        }
+      }
+    }
+    for (int64_t r = 0; r < nrows; ++r) {
+      acc = vector::TransferWriteOp::create(rewriter, loc, accs[r], acc,
+                                            ValueRange{outRows[r], col0},
+                                            ArrayRef<bool>{true})
+                .getResult();
+    }
+    return acc;
+  };
+  // Whether a block of `w` columns starting at output column `col0` may
+  // read w*sw contiguous elements at its last tap.
+  auto wideFits = [&](int64_t col0, int64_t w) {
+    return col0 * sw + (kw - 1) * dw + w * sw <= wp;
+  };
+  // One band of `nrows` output rows from `row0`: whole vectors in a loop,
+  // then the static pieces.
+  auto band = [&](Value acc, Value row0, int64_t nrows) -> Value {
+    if (owMain > 0) {
+      bool wide = wideFits(owMain - lanes, lanes);
+      auto loop = scf::ForOp::create(
+          rewriter, loc, idx(0), idx(owMain), idx(lanes), ValueRange{acc},
+          [&](OpBuilder &, Location l, Value col0, ValueRange args) {
+            Value r = block(args[0], row0, nrows, col0, lanes, wide);
+            scf::YieldOp::create(rewriter, l, r);
+          });
+      acc = loop.getResult(0);
+    }
+    int64_t col0 = owMain;
+    for (int64_t w : tails) {
+      acc = block(acc, row0, nrows, idx(col0), w, wideFits(col0, w));
+      col0 += w;
+    }
+    return acc;
+  };
+  Value acc = plane;
+  if (ohMain > 0) {
+    auto loop = scf::ForOp::create(
+        rewriter, loc, idx(0), idx(ohMain), idx(rows), ValueRange{acc},
+        [&](OpBuilder &, Location l, Value row0, ValueRange args) {
+          scf::YieldOp::create(rewriter, l, band(args[0], row0, rows));
+        });
+    acc = loop.getResult(0);
+  }
+  if (ohTail > 0) {
+    acc = band(acc, idx(ohMain), ohTail);
+  }
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
+                                        outSizes, unit);
+  rewriter.replaceOp(conv, forall.getResults());
+  for (Operation *dead : {fill.getOperation(), expand.getOperation(),
+                          padOp.getOperation()}) {
+    if (dead && dead->use_empty()) {
+      rewriter.eraseOp(dead);
+    }
+  }
+  return success();
+}
+
+/// Rewrites a grouped `conv` (linalg.conv_2d_ngchw_gfchw with more than one
+/// input channel per group) into an `scf.for` over the groups whose body is
+/// a linalg.conv_2d_nchw_fchw on the group's slices of input, filter and
+/// accumulator, returned so that convToGemm makes it im2col + GEMM: one
+/// GEMM per group, through the tuned matmul strategy. A grouped convolution
+/// was a scalar loop nest before, single-threaded at batch 1.
+FailureOr<linalg::Conv2DNchwFchwOp>
+groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  Value init = conv->getOperand(2);
+  std::optional<ConvTypes> types = staticFloatConv(conv);
+  if (!types) {
+    return failure();
+  }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Type et = types->element;
+  int64_t n = ot.getDimSize(0), g = ot.getDimSize(1), og = ot.getDimSize(2);
+  int64_t oh = ot.getDimSize(3), ow = ot.getDimSize(4);
+  int64_t cg = it.getDimSize(2), hp = it.getDimSize(3), wp = it.getDimSize(4);
+  int64_t kh = ft.getDimSize(3), kw = ft.getDimSize(4);
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  auto attrs = [&](ArrayRef<int64_t> values) {
+    return indexAttrs(rewriter, values);
+  };
+  Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value upper = arith::ConstantIndexOp::create(rewriter, loc, g);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  // With a fill every group writes its whole slice: the fill's destination
+  // is carried, not the filled tensor.
+  Value dest = fill ? fill.getOutputs()[0] : init;
+  auto loop = scf::ForOp::create(rewriter, loc, lower, upper, step,
+                                 ValueRange{dest});
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value gi = loop.getInductionVar();
+  Value carried = loop.getRegionIterArgs()[0];
+  auto at = [&](unsigned pos) {
+    SmallVector<OpFoldResult> offs = attrs({0, 0, 0, 0, 0});
+    offs[pos] = gi;
+    return offs;
+  };
+  SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
+  Value x = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({n, cg, hp, wp}, et), input, at(1),
+      attrs({n, 1, cg, hp, wp}), unit);
+  Value w = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({og, cg, kh, kw}, et), filter,
+      at(0), attrs({1, og, cg, kh, kw}), unit);
+  auto accType = RankedTensorType::get({n, og, oh, ow}, et);
+  SmallVector<OpFoldResult> accSizes = attrs({n, 1, og, oh, ow});
+  // A zero fill is re-created per group so convToGemm fuses it into the
+  // GEMM's tasks; any other accumulator is sliced and written back.
+  Value acc =
+      fill ? linalg::FillOp::create(
+                 rewriter, loc, ValueRange{fill.getInputs()[0]},
+                 ValueRange{tensor::EmptyOp::create(rewriter, loc,
+                                                    accType.getShape(), et)})
+                 .getResult(0)
+           : tensor::ExtractSliceOp::create(rewriter, loc, accType, carried,
+                                            at(1), accSizes, unit)
+                 .getResult();
+  auto groupConv = linalg::Conv2DNchwFchwOp::create(
+      rewriter, loc, TypeRange{accType}, ValueRange{x, w}, ValueRange{acc},
+      conv.getStrides(), conv.getDilations());
+  Value updated = tensor::InsertSliceOp::create(
+      rewriter, loc, groupConv.getResult(0), carried, at(1), accSizes, unit);
+  scf::YieldOp::create(rewriter, loc, updated);
+  rewriter.replaceOp(conv, loop.getResults());
+  if (fill && fill->use_empty()) {
+    rewriter.eraseOp(fill);
+  }
+  return groupConv;
 }
 
 /// Whether `op` reads or writes memory of an element type narrower than a
@@ -759,6 +1134,30 @@ void CpuTileAndVectorize::runOnOperation() {
     for (linalg::Conv2DNchwFchwOp conv : convs) {
       if (conv.hasPureTensorSemantics() &&
           succeeded(convToGemm(rewriter, conv))) {
+        ++numConvGemms;
+      }
+    }
+  }
+
+  // Phase 0b: depthwise convolutions get the direct vector kernel; grouped
+  // ones become one convolution per group, which convToGemm makes a GEMM.
+  {
+    SmallVector<linalg::Conv2DNgchwGfchwOp> grouped;
+    func.walk([&](linalg::Conv2DNgchwGfchwOp op) { grouped.push_back(op); });
+    for (linalg::Conv2DNgchwGfchwOp conv : grouped) {
+      if (!conv.hasPureTensorSemantics()) {
+        continue;
+      }
+      if (succeeded(depthwiseConv(rewriter, conv, lanes))) {
+        ++numDepthwise;
+        continue;
+      }
+      if (!convGemm) {
+        continue;
+      }
+      FailureOr<linalg::Conv2DNchwFchwOp> perGroup =
+          groupedConvToPerGroup(rewriter, conv);
+      if (succeeded(perGroup) && succeeded(convToGemm(rewriter, *perGroup))) {
         ++numConvGemms;
       }
     }

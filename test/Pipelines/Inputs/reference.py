@@ -57,6 +57,33 @@ def conv_nchw_strided_acc(n, c, h, w, f, kh, kw, sh, sw, dh, dw):
     return out + make(2, out.shape)
 
 
+def conv_grouped(n, c, h, w, f, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr,
+                 groups):
+    """A grouped convolution (graph.conv with `groups`) of input 0 padded by
+    (top, left, bottom, right), filter input 1 [f, c / groups, kh, kw]."""
+    x, k = make(0, (n, c, h, w)), make(1, (f, c // groups, kh, kw))
+    x = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
+    hp, wp = x.shape[2], x.shape[3]
+    oh, ow = (hp - dh * (kh - 1) - 1) // sh + 1, (wp - dw * (kw - 1) - 1) // sw + 1
+    cg, fg = c // groups, f // groups
+    out = np.zeros((n, f, oh, ow))
+    for g in range(groups):
+        xs, ks = x[:, g * cg:(g + 1) * cg], k[g * fg:(g + 1) * fg]
+        for i in range(kh):
+            for j in range(kw):
+                win = xs[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                         j * dw:j * dw + sw * (ow - 1) + 1:sw]
+                out[:, g * fg:(g + 1) * fg] += np.einsum(
+                    "nchw,fc->nfhw", win, ks[:, :, i, j])
+    return out
+
+
+def conv_grouped_acc(*args):
+    """conv_grouped accumulated into an init that is input 2."""
+    out = conv_grouped(*args)
+    return out + make(2, out.shape)
+
+
 def softmax_rows(m, n):
     x = make(0, (m, n)) * 0.25
     e = np.exp(x - x.max(axis=1, keepdims=True))

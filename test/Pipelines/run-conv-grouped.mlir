@@ -1,0 +1,257 @@
+// Numeric check of the CPU pipeline on grouped and depthwise graph.conv
+// (docs/design/cpu-codegen.md, "Grouped and depthwise convolutions"),
+// compared with NumPy (Inputs/reference.py), with OpenMP tasks and without:
+// * @dw: depthwise, 2 output channels per group, stride 2, dilation 2,
+//   asymmetric padding, batch 8; 22 output columns are one vector of 16 and
+//   pieces of 4 and 2 on AVX-512 (8, 8, 4, 2 with AVX2), 6 rows one block
+//   of 4 and one of 2.
+// * @dw_s1: depthwise at stride 1, batch 1, 23 columns (16 + 4 + 2 + 1).
+// * @dw_acc: depthwise accumulating into an init that is not a fill (its
+//   elements are read, not a broadcast of the fill value).
+// * @grouped: 3 groups of 4 input and 2 output channels, stride 2, dilation
+//   2, padding, batch 8: one im2col + GEMM per group.
+// REQUIRES: libomp
+// RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen > %t.mlir
+// RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen=openmp=0 > %t.serial.mlir
+// RUN: for f in %t.mlir %t.serial.mlir; do \
+// RUN:   mlir-runner $f -e main_dw -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.dw && \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_grouped 8,6,13,45,12,3,3,2,2,2,2,2,1,1,2,6 %t.dw && \
+// RUN:   mlir-runner $f -e main_dw_s1 -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.dw1 && \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_grouped 1,5,9,23,5,3,3,1,1,1,1,1,1,1,1,5 %t.dw1 && \
+// RUN:   mlir-runner $f -e main_grouped -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.g && \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_grouped 8,12,13,11,6,3,3,2,2,2,2,2,1,1,2,3 %t.g \
+// RUN:   && mlir-runner $f -e main_dw_acc -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.acc && \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_grouped_acc 2,4,9,19,4,3,3,1,1,1,1,0,0,0,0,4 %t.acc \
+// RUN:   || exit 1; done | FileCheck %s --check-prefix=NUM
+// NUM:      conv_grouped OK, 12672 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 1035 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 1440 values, max error 0.0
+// NUM-NEXT: conv_grouped_acc OK, 952 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 12672 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 1035 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 1440 values, max error 0.0
+// NUM-NEXT: conv_grouped_acc OK, 952 values, max error 0.0
+// The lowering (8 lanes, so it does not depend on the host):
+// RUN: graph-opt %s --graph-to-linalg \
+// RUN: | graph-opt --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=8}))' \
+// RUN: | FileCheck %s
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// Element (i, j, k, l) = ((i * p0 + j * p1 + k * p2 + l * p3) mod 11) - 5.
+func.func @init(%t: tensor<?x?x?x?xf32>, %p0: index, %p1: index, %p2: index,
+                %p3: index) -> tensor<?x?x?x?xf32> {
+  %c11 = arith.constant 11 : index
+  %five = arith.constant 5.0 : f32
+  %r = linalg.generic {indexing_maps = [#id4],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%t : tensor<?x?x?x?xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %k = linalg.index 2 : index
+    %l = linalg.index 3 : index
+    %a = arith.muli %i, %p0 : index
+    %b = arith.muli %j, %p1 : index
+    %c = arith.muli %k, %p2 : index
+    %d = arith.muli %l, %p3 : index
+    %s0 = arith.addi %a, %b : index
+    %s1 = arith.addi %s0, %c : index
+    %s2 = arith.addi %s1, %d : index
+    %v = arith.remui %s2, %c11 : index
+    %vi = arith.index_cast %v : index to i64
+    %vf = arith.sitofp %vi : i64 to f32
+    %e = arith.subf %vf, %five : f32
+    linalg.yield %e : f32
+  } -> tensor<?x?x?x?xf32>
+  return %r : tensor<?x?x?x?xf32>
+}
+
+// One task per (image, group, multiplier); strided columns are loaded as
+// twice as many contiguous ones and compacted; 4 rows x 9 taps of FMAs.
+// CHECK-LABEL: func.func @dw(
+// CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
+// CHECK:       scf.forall ({{.*}}) in (8, 6, 2)
+// CHECK:       scf.for
+// CHECK:       vector.transfer_read {{.*}} : tensor<16x48xf32>, vector<16xf32>
+// CHECK-NEXT:  vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
+// CHECK-NEXT:  vector.fma {{.*}} : vector<8xf32>
+// CHECK-COUNT-35: vector.fma {{.*}} : vector<8xf32>
+// CHECK:       vector.transfer_write {{.*}} : vector<8xf32>, tensor<6x22xf32>
+// CHECK:       vector.fma {{.*}} : vector<4xf32>
+// CHECK:       vector.fma {{.*}} : vector<2xf32>
+// CHECK:       tensor.parallel_insert_slice
+// CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
+func.func @dw(%x: tensor<8x6x13x45xf32>, %w: tensor<12x1x3x3xf32>) -> tensor<8x12x6x22xf32> {
+  %r = graph.conv %x, %w {groups = 6 : i64, strides = array<i64: 2, 2>, dilations = array<i64: 2, 2>, pad_low = array<i64: 2, 1>, pad_high = array<i64: 1, 2>}
+      : (tensor<8x6x13x45xf32>, tensor<12x1x3x3xf32>) -> tensor<8x12x6x22xf32>
+  return %r : tensor<8x12x6x22xf32>
+}
+
+// Stride 1: plain loads, no shuffle.
+// CHECK-LABEL: func.func @dw_s1(
+// CHECK:       scf.forall ({{.*}}) in (5) shared_outs
+// CHECK-NOT:   vector.shuffle
+// CHECK:       vector.fma {{.*}} : vector<8xf32>
+// CHECK-NOT:   vector.shuffle
+// CHECK:       vector.fma {{.*}} : vector<4xf32>
+// CHECK-NOT:   vector.shuffle
+// CHECK:       vector.fma {{.*}} : vector<2xf32>
+// CHECK-NOT:   vector.shuffle
+// CHECK:       vector.fma {{.*}} : vector<1xf32>
+// CHECK-NOT:   vector.shuffle
+// CHECK:       tensor.parallel_insert_slice
+func.func @dw_s1(%x: tensor<1x5x9x23xf32>, %w: tensor<5x1x3x3xf32>) -> tensor<1x5x9x23xf32> {
+  %r = graph.conv %x, %w {groups = 5 : i64, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pad_low = array<i64: 1, 1>, pad_high = array<i64: 1, 1>}
+      : (tensor<1x5x9x23xf32>, tensor<5x1x3x3xf32>) -> tensor<1x5x9x23xf32>
+  return %r : tensor<1x5x9x23xf32>
+}
+
+// A loop over the 3 groups; per group and image, im2col and a GEMM whose
+// register tile is a vector.contract.
+// CHECK-LABEL: func.func @grouped(
+// CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
+// CHECK:       scf.for {{.*}} = %c0 to %c3 step %c1
+// CHECK:       tensor.extract_slice {{.*}} : tensor<8x3x4x16x14xf32> to tensor<8x4x16x14xf32>
+// CHECK:       scf.for {{.*}} = %c0 to %c8 step %c1
+// CHECK:       vector.contract
+// CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
+func.func @grouped(%x: tensor<8x12x13x11xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<8x6x6x5xf32> {
+  %r = graph.conv %x, %w {groups = 3 : i64, strides = array<i64: 2, 2>, dilations = array<i64: 2, 2>, pad_low = array<i64: 2, 1>, pad_high = array<i64: 1, 2>}
+      : (tensor<8x12x13x11xf32>, tensor<6x4x3x3xf32>) -> tensor<8x6x6x5xf32>
+  return %r : tensor<8x6x6x5xf32>
+}
+
+// CHECK-LABEL: func.func @dw_acc(
+// CHECK:       scf.forall
+// CHECK:       vector.transfer_read %{{.*}} : tensor<7x17xf32>, vector<8xf32>
+// CHECK:       vector.fma
+// CHECK-LABEL: func.func @main_dw(
+func.func @dw_acc(%x: tensor<2x4x9x19xf32>, %w: tensor<4x1x3x3xf32>, %acc: tensor<2x4x7x17xf32>) -> tensor<2x4x7x17xf32> {
+  %xe = tensor.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [2, 4, 1, 9, 19] : tensor<2x4x9x19xf32> into tensor<2x4x1x9x19xf32>
+  %we = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [4, 1, 1, 3, 3] : tensor<4x1x3x3xf32> into tensor<4x1x1x3x3xf32>
+  %ae = tensor.expand_shape %acc [[0], [1, 2], [3], [4]] output_shape [2, 4, 1, 7, 17] : tensor<2x4x7x17xf32> into tensor<2x4x1x7x17xf32>
+  %r = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xe, %we : tensor<2x4x1x9x19xf32>, tensor<4x1x1x3x3xf32>) outs(%ae : tensor<2x4x1x7x17xf32>) -> tensor<2x4x1x7x17xf32>
+  %c = tensor.collapse_shape %r [[0], [1, 2], [3], [4]] : tensor<2x4x1x7x17xf32> into tensor<2x4x7x17xf32>
+  return %c : tensor<2x4x7x17xf32>
+}
+
+func.func private @printMemrefF32(tensor<*xf32>)
+
+func.func @main_dw_acc() {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c9 = arith.constant 9 : index
+  %c17 = arith.constant 17 : index
+  %c19 = arith.constant 19 : index
+  %c1 = arith.constant 1 : index
+  %ex = tensor.empty(%c2, %c4, %c9, %c19) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%c4, %c1, %c3, %c3) : tensor<?x?x?x?xf32>
+  %w = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ea = tensor.empty(%c2, %c4, %c7, %c17) : tensor<?x?x?x?xf32>
+  %a = call @init(%ea, %c3, %c7, %c2, %c5)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<2x4x9x19xf32>
+  %ws = tensor.cast %w : tensor<?x?x?x?xf32> to tensor<4x1x3x3xf32>
+  %as = tensor.cast %a : tensor<?x?x?x?xf32> to tensor<2x4x7x17xf32>
+  %r = call @dw_acc(%xs, %ws, %as)
+      : (tensor<2x4x9x19xf32>, tensor<4x1x3x3xf32>, tensor<2x4x7x17xf32>) -> tensor<2x4x7x17xf32>
+  %u = tensor.cast %r : tensor<2x4x7x17xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func @main_dw() {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %x0 = arith.constant 8 : index
+  %x1 = arith.constant 6 : index
+  %x2 = arith.constant 13 : index
+  %x3 = arith.constant 45 : index
+  %w0 = arith.constant 12 : index
+  %w1 = arith.constant 1 : index
+  %w2 = arith.constant 3 : index
+  %w3 = arith.constant 3 : index
+  %ex = tensor.empty(%x0, %x1, %x2, %x3) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%w0, %w1, %w2, %w3) : tensor<?x?x?x?xf32>
+  %w = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<8x6x13x45xf32>
+  %ws = tensor.cast %w : tensor<?x?x?x?xf32> to tensor<12x1x3x3xf32>
+  %r = call @dw(%xs, %ws)
+      : (tensor<8x6x13x45xf32>, tensor<12x1x3x3xf32>) -> tensor<8x12x6x22xf32>
+  %u = tensor.cast %r : tensor<8x12x6x22xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func @main_dw_s1() {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %x0 = arith.constant 1 : index
+  %x1 = arith.constant 5 : index
+  %x2 = arith.constant 9 : index
+  %x3 = arith.constant 23 : index
+  %w0 = arith.constant 5 : index
+  %w1 = arith.constant 1 : index
+  %w2 = arith.constant 3 : index
+  %w3 = arith.constant 3 : index
+  %ex = tensor.empty(%x0, %x1, %x2, %x3) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%w0, %w1, %w2, %w3) : tensor<?x?x?x?xf32>
+  %w = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<1x5x9x23xf32>
+  %ws = tensor.cast %w : tensor<?x?x?x?xf32> to tensor<5x1x3x3xf32>
+  %r = call @dw_s1(%xs, %ws)
+      : (tensor<1x5x9x23xf32>, tensor<5x1x3x3xf32>) -> tensor<1x5x9x23xf32>
+  %u = tensor.cast %r : tensor<1x5x9x23xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func @main_grouped() {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %x0 = arith.constant 8 : index
+  %x1 = arith.constant 12 : index
+  %x2 = arith.constant 13 : index
+  %x3 = arith.constant 11 : index
+  %w0 = arith.constant 6 : index
+  %w1 = arith.constant 4 : index
+  %w2 = arith.constant 3 : index
+  %w3 = arith.constant 3 : index
+  %ex = tensor.empty(%x0, %x1, %x2, %x3) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%w0, %w1, %w2, %w3) : tensor<?x?x?x?xf32>
+  %w = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<8x12x13x11xf32>
+  %ws = tensor.cast %w : tensor<?x?x?x?xf32> to tensor<6x4x3x3xf32>
+  %r = call @grouped(%xs, %ws)
+      : (tensor<8x12x13x11xf32>, tensor<6x4x3x3xf32>) -> tensor<8x6x6x5xf32>
+  %u = tensor.cast %r : tensor<8x6x6x5xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
