@@ -400,7 +400,8 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importRandom(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
-  /// NonZero, Compress, Unique: outputs whose size depends on values
+  /// NonZero, Compress, Unique, NonMaxSuppression: outputs whose size
+  /// depends on values
   /// (Dynamic.cpp); exact when those values are constants, else bounded.
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importDynamic(const GraphNode &node, const onnx::NodeProto &def,
