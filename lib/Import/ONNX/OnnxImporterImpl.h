@@ -371,6 +371,7 @@ public:
   GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importBitCast);
   GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importAffineGrid);
   GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importCenterCropPad);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importRoiAlign);
   /// Pad mode wrap of `x` by the per-dimension `low` and `high` (negative
   /// crops); null after emitting at `at` (Sampling.cpp).
   Value importWrapPad(Value x, llvm::ArrayRef<int64_t> low,

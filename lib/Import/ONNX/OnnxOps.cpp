@@ -114,6 +114,8 @@ const OnnxFamily kAffineGrid = {
 const OnnxFamily kCenterCropPad = {
     "ONNX/Sampling.cpp",
     &OnnxImporter::family<&OnnxImporter::importCenterCropPad>};
+const OnnxFamily kRoiAlign = {
+    "ONNX/Sampling.cpp", &OnnxImporter::family<&OnnxImporter::importRoiAlign>};
 const OnnxFamily kQuantizeLinear = {
     "ONNX/Quant.cpp",
     &OnnxImporter::family<&OnnxImporter::importQuantizeLinear>};
@@ -295,6 +297,7 @@ const OnnxOp kOnnxOps[] = {
   {"Reshape", "", 1, 0, &kReshape, "graph.reshape", "allowzero becomes graph.dynamic_reshape"},
   {"Resize", "", 7, 0, &kResize, "graph.resize", "constant scales/sizes; every coordinate mode"},
   {"ReverseSequence", "", 7, 0, &kIndexing, "graph.compare,graph.sub,graph.select,graph.broadcast_to,graph.gather_elements", ""},
+  {"RoiAlign", "", 10, 0, &kRoiAlign, "graph.constant,graph.transpose,graph.slice,graph.reshape,graph.mul,graph.sub,graph.add,graph.div,graph.max,graph.min,graph.compare,graph.and,graph.floor,graph.select,graph.cast,graph.gather,graph.reduce", "half_pixel and output_half_pixel, avg and max (ONNX Runtime's max of weighted neighbours); sampling_ratio 0 needs constant rois"},
   {"RotaryEmbedding", "", 7, 0, &kAttention, "graph.gather,graph.slice,graph.mul,graph.sub,graph.add,graph.concat,graph.reshape", ""},
   {"Round", "", 7, 0, &kOneToOne, "graph.round", ""},
   {"STFT", "", 7, 0, &kSTFT, "graph.gather,graph.mul,graph.transpose,graph.reshape,graph.matmul", "frames gathered with constant indices"},
