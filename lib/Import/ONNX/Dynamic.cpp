@@ -443,19 +443,20 @@ importUnique(OnnxImporter &imp, const onnx::NodeProto &def, Value x,
   if (!y || !indices || !inverse || !counts) {
     return failure();
   }
-  llvm::SmallVector<std::string> bounded;
+  llvm::SmallVector<std::string> bounded, counted;
   for (int k : {0, 1, 3}) {
     if (k < def.output_size() && !def.output(k).empty()) {
       bounded.push_back("'" + def.output(k) + "'");
+      counted.push_back("'" + def.output(k) + ":valid_count'");
       imp.validCounts.push_back({def.output(k) + ":valid_count", count});
     }
   }
   if (!bounded.empty()) {
     mlir::emitWarning(at)
         << "Unique's number of distinct values depends on its input's "
-        << "values: " << llvm::join(bounded, ", ") << " is bounded to " << l
-        << " entries (zeros after the valid ones); their number is the "
-        << "result OUTPUT:valid_count of each";
+        << "values: output " << llvm::join(bounded, ", ") << " is bounded to "
+        << l << " entries (zeros after the valid ones); their number is the "
+        << "result " << llvm::join(counted, ", ");
   }
   return OnnxImporter::Results{y, indices, inverse, counts};
 }
