@@ -307,17 +307,18 @@ Value lexicographicOrder(OnnxImporter &imp, Value rows, Location at) {
   Value columns = r > 1 ? b.transpose(rows, {1, 0}) : rows;
   Value perm;
   for (int64_t c = r - 1; c >= 0; --c) {
-    Value key = b.reshape(r > 1 ? b.slice(columns, {c, 0}, {c + 1, l}) : columns,
-                          {l});
+    Value key =
+        b.reshape(r > 1 ? b.slice(columns, {c, 0}, {c + 1, l}) : columns, {l});
     if (perm) {
       key = b.gather(key, perm, 0);
     }
     if (!key) {
       return {};
     }
-    auto sorted = imp.build(at, "graph.top_k", {key},
-                            {b.i64("k", l), b.i64("axis", 0), b.unit("smallest")},
-                            {getElementType(key), imp.builder.getI64Type()});
+    auto sorted =
+        imp.build(at, "graph.top_k", {key},
+                  {b.i64("k", l), b.i64("axis", 0), b.unit("smallest")},
+                  {getElementType(key), imp.builder.getI64Type()});
     if (sorted.size() != 2) {
       return {};
     }
@@ -333,9 +334,9 @@ Value lexicographicOrder(OnnxImporter &imp, Value rows, Location at) {
 /// with the index of each one's first occurrence, each slice's position
 /// among them and their counts. Y, indices and counts are bounded to the
 /// number of slices; inverse_indices is exact.
-static FailureOr<OnnxImporter::Results>
-importUnique(OnnxImporter &imp, const onnx::NodeProto &def, Value x,
-             Location at) {
+static FailureOr<OnnxImporter::Results> importUnique(OnnxImporter &imp,
+                                                     const onnx::NodeProto &def,
+                                                     Value x, Location at) {
   NodeBuilder b{imp, at};
   auto shape = getShape(x);
   if (!isStatic(shape)) {
@@ -375,10 +376,10 @@ importUnique(OnnxImporter &imp, const onnx::NodeProto &def, Value x,
   Value one = imp.i64Const(at, {1});
   Value first = one, last = one;
   if (l > 1) {
-    Value differs = b.cast(
-        b.compare(b.slice(sortedRows, {1, 0}, {l, r}),
-                  b.slice(sortedRows, {0, 0}, {l - 1, r}), "ne"),
-        i64);
+    Value differs =
+        b.cast(b.compare(b.slice(sortedRows, {1, 0}, {l, r}),
+                         b.slice(sortedRows, {0, 0}, {l - 1, r}), "ne"),
+               i64);
     differs = b.reduce(differs, "max", {1});
     first = b.concat({one, differs}, 0);
     last = b.concat({differs, one}, 0);
@@ -414,9 +415,9 @@ importUnique(OnnxImporter &imp, const onnx::NodeProto &def, Value x,
   Value inverse = scatterPositions(order, group);
   if (!sorted) {
     // Groups in order of first occurrence; the padding after them stays last.
-    Value key = b.op("graph.select",
-                     {valid, indices,
-                      b.op("graph.add", {positions, b.scalar(i64, l)})});
+    Value key = b.op(
+        "graph.select",
+        {valid, indices, b.op("graph.add", {positions, b.scalar(i64, l)})});
     auto byFirst =
         key ? imp.build(at, "graph.top_k", {key},
                         {b.i64("k", l), b.i64("axis", 0), b.unit("smallest")},
@@ -431,8 +432,8 @@ importUnique(OnnxImporter &imp, const onnx::NodeProto &def, Value x,
     counts = b.gather(counts, newOrder, 0);
     inverse = b.gather(scatterPositions(newOrder, positions), inverse, 0);
   }
-  Value y = b.reshape(uniqueRows, axisAttr ? movedShape
-                                           : llvm::SmallVector<int64_t>{l});
+  Value y = b.reshape(uniqueRows,
+                      axisAttr ? movedShape : llvm::SmallVector<int64_t>{l});
   if (y && axisAttr && axis) {
     llvm::SmallVector<int64_t> inversePerm(rank);
     for (int64_t d = 0; d < rank; ++d) {
@@ -467,7 +468,8 @@ namespace {
 /// it is computed at run time.
 std::optional<double> constantScalar(Value v) {
   DenseElementsAttr known;
-  if (!matchPattern(v, mlir::m_Constant(&known)) || known.getNumElements() != 1) {
+  if (!matchPattern(v, mlir::m_Constant(&known)) ||
+      known.getNumElements() != 1) {
     return std::nullopt;
   }
   if (llvm::isa<FloatType>(known.getElementType())) {
@@ -581,12 +583,12 @@ importNonMaxSuppression(OnnxImporter &imp, const onnx::NodeProto &def,
     return failure();
   }
   Value order = sortedBy[1];
-  Value valid = given[2] ? b.compare(sortedBy[0],
-                                     b.scalar(element, *given[2]), "gt")
-                         : imp.constant(at, DenseElementsAttr::get(
-                                                RankedTensorType::get(
-                                                    {batch, classes, n}, i1),
-                                                true));
+  Value valid =
+      given[2]
+          ? b.compare(sortedBy[0], b.scalar(element, *given[2]), "gt")
+          : imp.constant(
+                at, DenseElementsAttr::get(
+                        RankedTensorType::get({batch, classes, n}, i1), true));
   std::array<Value, 4> corners =
       boxCorners(b, in[0], batch, n, imp.attrInt(def, "center_point_box", 0));
   for (Value &c : corners) {
@@ -629,8 +631,9 @@ importNonMaxSuppression(OnnxImporter &imp, const onnx::NodeProto &def,
   Value hit = overlaps(b, corners, area, cornersI, at_i(area), threshold);
   Value suppressed =
       b.reduce(b.cast(b.op("graph.and", {hit, taken}), i64), "max", {2}, true);
-  Value takeI = b.op("graph.and", {at_i(valid),
-                                   b.compare(suppressed, b.scalar(i64, 0), "eq")});
+  Value takeI =
+      b.op("graph.and",
+           {at_i(valid), b.compare(suppressed, b.scalar(i64, 0), "eq")});
   Value isI = b.compare(iota(imp, n, at), i, "eq");
   Value next = b.op("graph.or", {taken, b.op("graph.and", {isI, takeI})});
   Value step = b.op("graph.add", {i, b.scalar(i64, 1)});
@@ -641,9 +644,9 @@ importNonMaxSuppression(OnnxImporter &imp, const onnx::NodeProto &def,
   builder.setInsertionPointAfter(loop);
   // The first max_output_boxes_per_class taken of each batch and class.
   taken = loop.getResult(1);
-  Value rank = b.op("graph.cumulative", {b.cast(taken, i64)},
-                    {b.named("kind", b.enumAttr("reduce_kind", "sum")),
-                     b.i64("axis", 2)});
+  Value rank = b.op(
+      "graph.cumulative", {b.cast(taken, i64)},
+      {b.named("kind", b.enumAttr("reduce_kind", "sum")), b.i64("axis", 2)});
   Value selected = b.reshape(
       b.op("graph.and", {taken, b.compare(rank, b.scalar(i64, maxOut), "le")}),
       {rows});
@@ -652,12 +655,12 @@ importNonMaxSuppression(OnnxImporter &imp, const onnx::NodeProto &def,
   for (int64_t k = 0; k < rows; ++k) {
     bc.append({k / (classes * n), k / n % classes});
   }
-  Value triples = b.concat(
-      {imp.constant(at, DenseElementsAttr::get(
-                            RankedTensorType::get({rows, 2}, i64),
-                            llvm::ArrayRef<int64_t>(bc))),
-       b.reshape(order, {rows, 1})},
-      1);
+  Value triples =
+      b.concat({imp.constant(at, DenseElementsAttr::get(
+                                     RankedTensorType::get({rows, 2}, i64),
+                                     llvm::ArrayRef<int64_t>(bc))),
+                b.reshape(order, {rows, 1})},
+               1);
   if (!selected || !triples) {
     return failure();
   }

@@ -334,8 +334,8 @@ Value floatConstant(NodeBuilder &b, ArrayRef<int64_t> shape,
     attrs.push_back(b.imp.builder.getFloatAttr(element, v));
   }
   return b.imp.constant(
-      b.at, DenseElementsAttr::get(RankedTensorType::get(shape, element),
-                                   attrs));
+      b.at,
+      DenseElementsAttr::get(RankedTensorType::get(shape, element), attrs));
 }
 
 /// RoiAlign's samples along one spatial axis of `size` elements, [R, S]
@@ -361,12 +361,18 @@ AxisSamples axisSamples(NodeBuilder &b, Value start, Value bin, Value perRoi,
   // start + p * bin + (i + 0.5) * bin / grid, as ONNX Runtime orders it.
   Value coord = b.op(
       "graph.add",
-      {b.op("graph.add", {start, b.op("graph.mul", {floatConstant(b, {1, s}, binOf, element), bin})}),
-       b.op("graph.div", {b.op("graph.mul", {floatConstant(b, {1, s}, offset, element), bin}), perRoi})});
+      {b.op("graph.add",
+            {start, b.op("graph.mul",
+                         {floatConstant(b, {1, s}, binOf, element), bin})}),
+       b.op(
+           "graph.div",
+           {b.op("graph.mul", {floatConstant(b, {1, s}, offset, element), bin}),
+            perRoi})});
   Value zero = b.scalar(element, 0), one = b.scalar(element, 1);
   Value last = b.scalar(element, double(size - 1));
-  Value inside = b.op("graph.and", {b.compare(coord, b.scalar(element, -1), "ge"),
-                                    b.compare(coord, b.scalar(element, double(size)), "le")});
+  Value inside = b.op(
+      "graph.and", {b.compare(coord, b.scalar(element, -1), "ge"),
+                    b.compare(coord, b.scalar(element, double(size)), "le")});
   Value c = b.op("graph.max", {coord, zero});
   Value low = b.op("graph.floor", {c});
   Value atEnd = b.compare(low, last, "ge");
@@ -374,11 +380,14 @@ AxisSamples axisSamples(NodeBuilder &b, Value start, Value bin, Value perRoi,
   Type i64 = b.imp.builder.getI64Type();
   AxisSamples out;
   out.low = b.cast(b.op("graph.min", {low, last}), i64);
-  out.high = b.cast(b.op("graph.min", {b.op("graph.add", {low, one}), last}), i64);
-  out.wLow = b.op("graph.select", {inside, b.op("graph.sub", {one, frac}), zero});
+  out.high =
+      b.cast(b.op("graph.min", {b.op("graph.add", {low, one}), last}), i64);
+  out.wLow =
+      b.op("graph.select", {inside, b.op("graph.sub", {one, frac}), zero});
   out.wHigh = b.op("graph.select", {inside, frac, zero});
   if (adaptive) {
-    out.used = b.compare(floatConstant(b, {1, s}, index, element), perRoi, "lt");
+    out.used =
+        b.compare(floatConstant(b, {1, s}, index, element), perRoi, "lt");
   }
   return out;
 }
@@ -436,10 +445,12 @@ std::array<Value, 4> roiBins(NodeBuilder &b, Value rois, int64_t r,
   Value byCoordinate = b.transpose(rois, {1, 0});
   std::array<Value, 4> c;
   for (int64_t k = 0; k < 4; ++k) {
-    c[k] = b.op("graph.sub",
-                {b.op("graph.mul", {b.reshape(b.slice(byCoordinate, {k, 0}, {k + 1, r}), {r, 1}),
-                                    b.scalar(element, scale)}),
-                 b.scalar(element, offset)});
+    c[k] = b.op(
+        "graph.sub",
+        {b.op("graph.mul",
+              {b.reshape(b.slice(byCoordinate, {k, 0}, {k + 1, r}), {r, 1}),
+               b.scalar(element, scale)}),
+         b.scalar(element, offset)});
   }
   Value rw = b.op("graph.sub", {c[2], c[0]});
   Value rh = b.op("graph.sub", {c[3], c[1]});
@@ -475,21 +486,25 @@ OnnxImporter::importRoiAlign(const GraphNode &node, const onnx::NodeProto &def,
   int64_t c = (*xShape)[1], h = (*xShape)[2], w = (*xShape)[3],
           r = (*roiShape)[0];
   StringRef mode = attrStr("mode", "avg");
-  StringRef transform = attrStr("coordinate_transformation_mode",
-                                opset >= 16 ? "half_pixel" : "output_half_pixel");
+  StringRef transform =
+      attrStr("coordinate_transformation_mode",
+              opset >= 16 ? "half_pixel" : "output_half_pixel");
   if (mode != "avg" && mode != "max") {
     return FailureOr<Results>(emitError(at) << "RoiAlign mode '" << mode
                                             << "' is not avg or max");
   }
   if (transform != "half_pixel" && transform != "output_half_pixel") {
-    return FailureOr<Results>(
-        emitError(at) << "RoiAlign coordinate_transformation_mode '"
-                      << transform << "' is not half_pixel or output_half_pixel");
+    return FailureOr<Results>(emitError(at)
+                              << "RoiAlign coordinate_transformation_mode '"
+                              << transform
+                              << "' is not half_pixel or output_half_pixel");
   }
   bool halfPixel = transform == "half_pixel";
-  int64_t oh = attrInt(def, "output_height", 1), ow = attrInt(def, "output_width", 1);
+  int64_t oh = attrInt(def, "output_height", 1),
+          ow = attrInt(def, "output_width", 1);
   int64_t ratio = attrInt(def, "sampling_ratio", 0);
-  double scale = attrFloat(def, "spatial_scale", 1.0f), offset = halfPixel ? 0.5 : 0;
+  double scale = attrFloat(def, "spatial_scale", 1.0f),
+         offset = halfPixel ? 0.5 : 0;
   if (oh < 1 || ow < 1 || ratio < 0) {
     return FailureOr<Results>(
         emitError(at) << "RoiAlign output_height " << oh << ", output_width "
@@ -511,21 +526,32 @@ OnnxImporter::importRoiAlign(const GraphNode &node, const onnx::NodeProto &def,
     gridH = floatConstant(b, {r, 1}, grid.h, element);
     gridW = floatConstant(b, {r, 1}, grid.w, element);
   }
-  std::array<Value, 4> bins = roiBins(b, in[1], r, scale, offset, halfPixel, oh, ow);
-  AxisSamples ys = axisSamples(b, bins[0], bins[1], gridH, oh, grid.maxH, h, ratio == 0);
-  AxisSamples xs = axisSamples(b, bins[2], bins[3], gridW, ow, grid.maxW, w, ratio == 0);
+  std::array<Value, 4> bins =
+      roiBins(b, in[1], r, scale, offset, halfPixel, oh, ow);
+  AxisSamples ys =
+      axisSamples(b, bins[0], bins[1], gridH, oh, grid.maxH, h, ratio == 0);
+  AxisSamples xs =
+      axisSamples(b, bins[2], bins[3], gridW, ow, grid.maxW, w, ratio == 0);
   int64_t sh = oh * grid.maxH, sw = ow * grid.maxW;
   // The four neighbours of each sample from X as [N * H * W, C] rows.
-  Value rows = b.reshape(b.transpose(in[0], {0, 2, 3, 1}), {(*xShape)[0] * h * w, c});
-  Value base = b.op("graph.mul", {b.reshape(b.cast(in[2], builder.getI64Type()), {r, 1, 1}),
-                                  b.scalar(builder.getI64Type(), double(h * w))});
+  Value rows =
+      b.reshape(b.transpose(in[0], {0, 2, 3, 1}), {(*xShape)[0] * h * w, c});
+  Value base = b.op("graph.mul",
+                    {b.reshape(b.cast(in[2], builder.getI64Type()), {r, 1, 1}),
+                     b.scalar(builder.getI64Type(), double(h * w))});
   Value width = b.scalar(builder.getI64Type(), double(w));
   llvm::SmallVector<Value> terms;
-  for (auto [yi, wy] : {std::pair{ys.low, ys.wLow}, std::pair{ys.high, ys.wHigh}}) {
-    for (auto [xi, wx] : {std::pair{xs.low, xs.wLow}, std::pair{xs.high, xs.wHigh}}) {
-      Value index = b.op("graph.add", {b.op("graph.add", {base, b.op("graph.mul", {b.reshape(yi, {r, sh, 1}), width})}),
-                                       b.reshape(xi, {r, 1, sw})});
-      Value weight = b.op("graph.mul", {b.reshape(wy, {r, sh, 1, 1}), b.reshape(wx, {r, 1, sw, 1})});
+  for (auto [yi, wy] :
+       {std::pair{ys.low, ys.wLow}, std::pair{ys.high, ys.wHigh}}) {
+    for (auto [xi, wx] :
+         {std::pair{xs.low, xs.wLow}, std::pair{xs.high, xs.wHigh}}) {
+      Value index = b.op(
+          "graph.add",
+          {b.op("graph.add",
+                {base, b.op("graph.mul", {b.reshape(yi, {r, sh, 1}), width})}),
+           b.reshape(xi, {r, 1, sw})});
+      Value weight = b.op("graph.mul", {b.reshape(wy, {r, sh, 1, 1}),
+                                        b.reshape(wx, {r, 1, sw, 1})});
       terms.push_back(b.op("graph.mul", {weight, b.gather(rows, index, 0)}));
     }
   }
@@ -535,21 +561,26 @@ OnnxImporter::importRoiAlign(const GraphNode &node, const onnx::NodeProto &def,
   }
   Value used;
   if (ratio == 0) {
-    used = b.op("graph.and", {b.reshape(ys.used, {r, sh, 1, 1}), b.reshape(xs.used, {r, 1, sw, 1})});
-    double fill = mode == "avg" ? 0.0 : -std::numeric_limits<double>::infinity();
+    used = b.op("graph.and", {b.reshape(ys.used, {r, sh, 1, 1}),
+                              b.reshape(xs.used, {r, 1, sw, 1})});
+    double fill =
+        mode == "avg" ? 0.0 : -std::numeric_limits<double>::infinity();
     sample = b.op("graph.select", {used, sample, b.scalar(element, fill)});
   }
-  Value pooled = b.reduce(b.reshape(sample, {r, oh, grid.maxH, ow, grid.maxW, c}),
-                          mode == "avg" ? "sum" : "max", {2, 4});
+  Value pooled =
+      b.reduce(b.reshape(sample, {r, oh, grid.maxH, ow, grid.maxW, c}),
+               mode == "avg" ? "sum" : "max", {2, 4});
   Value count = b.op("graph.mul", {gridH, gridW});
   if (ratio == 0) {
     count = b.reshape(count, {r, 1, 1, 1});
   }
   if (mode == "avg") {
-    pooled = b.op("graph.div", {pooled, b.op("graph.max", {count, b.scalar(element, 1)})});
+    pooled = b.op("graph.div",
+                  {pooled, b.op("graph.max", {count, b.scalar(element, 1)})});
   } else if (ratio == 0) {
     // A roi of no samples (a negative size) keeps ONNX Runtime's 0.
-    pooled = b.op("graph.select", {b.compare(count, b.scalar(element, 0), "gt"), pooled, b.scalar(element, 0)});
+    pooled = b.op("graph.select", {b.compare(count, b.scalar(element, 0), "gt"),
+                                   pooled, b.scalar(element, 0)});
   }
   return one(b.transpose(pooled, {0, 3, 1, 2}));
 }
