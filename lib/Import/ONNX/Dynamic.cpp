@@ -81,6 +81,28 @@ std::pair<Value, Value> compact(OnnxImporter &imp, Value rows, Value mask,
 
 } // namespace
 
+/// The static shape of `op`'s input `x` and its optional `axis` attribute
+/// (normalised; nullopt without one), or failure after emitting.
+static FailureOr<std::pair<llvm::SmallVector<int64_t>, std::optional<int64_t>>>
+shapeAndAxis(OnnxImporter &imp, const onnx::NodeProto &def, StringRef op,
+             Value x, Location at) {
+  auto shape = getShape(x);
+  if (!isStatic(shape)) {
+    return emitError(at) << op << " needs its input's shape at compile time";
+  }
+  const onnx::AttributeProto *axisAttr = imp.attr(def, "axis");
+  if (!axisAttr) {
+    return std::make_pair(*shape, std::optional<int64_t>());
+  }
+  int64_t rank = shape->size();
+  int64_t axis = axisAttr->i() < 0 ? axisAttr->i() + rank : axisAttr->i();
+  if (axis < 0 || axis >= rank) {
+    return emitError(at) << op << " axis " << axisAttr->i()
+                         << " is outside rank " << rank;
+  }
+  return std::make_pair(*shape, std::optional<int64_t>(axis));
+}
+
 /// NonZero: [rank, nnz] i64 coordinates in row-major order.
 static FailureOr<OnnxImporter::Results>
 importNonZero(OnnxImporter &imp, Value x, StringRef output, Location at) {
@@ -171,19 +193,14 @@ importNonZero(OnnxImporter &imp, Value x, StringRef output, Location at) {
 static FailureOr<OnnxImporter::Results>
 importCompress(OnnxImporter &imp, const onnx::NodeProto &def, Value x,
                Value cond, StringRef output, Location at) {
-  auto shape = getShape(x);
-  if (!isStatic(shape)) {
-    return emitError(at) << "Compress needs its input's shape at compile time";
+  auto shapeAxis = shapeAndAxis(imp, def, "Compress", x, at);
+  if (failed(shapeAxis)) {
+    return failure();
   }
-  const onnx::AttributeProto *axisAttr = imp.attr(def, "axis");
+  std::optional<llvm::SmallVector<int64_t>> shape = shapeAxis->first;
   int64_t rank = shape->size();
-  int64_t axis = axisAttr ? axisAttr->i() : 0;
-  axis = axis < 0 ? axis + rank : axis;
-  if (axisAttr && (axis < 0 || axis >= rank)) {
-    return emitError(at) << "Compress axis " << axisAttr->i()
-                         << " is outside rank " << rank;
-  }
-  if (!axisAttr) {
+  int64_t axis = shapeAxis->second.value_or(0);
+  if (!shapeAxis->second) {
     int64_t n = 1;
     for (int64_t d : *shape) {
       n *= d;
@@ -338,35 +355,36 @@ static FailureOr<OnnxImporter::Results> importUnique(OnnxImporter &imp,
                                                      const onnx::NodeProto &def,
                                                      Value x, Location at) {
   NodeBuilder b{imp, at};
-  auto shape = getShape(x);
-  if (!isStatic(shape)) {
-    return emitError(at) << "Unique needs its input's shape at compile time";
+  auto shapeAxis = shapeAndAxis(imp, def, "Unique", x, at);
+  if (failed(shapeAxis)) {
+    return failure();
   }
-  const onnx::AttributeProto *axisAttr = imp.attr(def, "axis");
+  const llvm::SmallVector<int64_t> *shape = &shapeAxis->first;
+  bool hasAxis = shapeAxis->second.has_value();
+  int64_t axis = shapeAxis->second.value_or(0);
   bool sorted = imp.attrInt(def, "sorted", 1) != 0;
   int64_t rank = shape->size();
-  int64_t axis = axisAttr ? axisAttr->i() : 0;
-  axis = axis < 0 ? axis + rank : axis;
-  if (axisAttr && (axis < 0 || axis >= rank)) {
-    return emitError(at) << "Unique axis " << axisAttr->i()
-                         << " is outside rank " << rank;
-  }
   int64_t numel = mlir::ShapedType::getNumElements(*shape);
-  int64_t l = axisAttr ? (*shape)[axis] : numel;
+  int64_t l = hasAxis ? (*shape)[axis] : numel;
   if (l == 0) {
-    return emitError(at) << "Unique of an empty input (no slices along the "
-                         << "axis) is not supported";
+    // No slices: every output is empty, and exact.
+    Value none = imp.i64Const(at, {});
+    Value y = hasAxis ? x : b.reshape(x, {0});
+    if (!y) {
+      return failure();
+    }
+    return OnnxImporter::Results{y, none, none, none};
   }
   int64_t r = numel / l;
   // The slices as the rows of [L, R], the axis moved first.
   llvm::SmallVector<int64_t> perm = {axis}, movedShape = {l};
-  for (int64_t d = 0; axisAttr && d < rank; ++d) {
+  for (int64_t d = 0; hasAxis && d < rank; ++d) {
     if (d != axis) {
       perm.push_back(d);
       movedShape.push_back((*shape)[d]);
     }
   }
-  Value moved = axisAttr && axis ? b.transpose(x, perm) : x;
+  Value moved = hasAxis && axis ? b.transpose(x, perm) : x;
   Value rows = b.reshape(moved, {l, r});
   Value order = rows ? lexicographicOrder(imp, rows, at) : Value();
   Value sortedRows = b.gather(rows, order, 0);
@@ -433,8 +451,8 @@ static FailureOr<OnnxImporter::Results> importUnique(OnnxImporter &imp,
     inverse = b.gather(scatterPositions(newOrder, positions), inverse, 0);
   }
   Value y = b.reshape(uniqueRows,
-                      axisAttr ? movedShape : llvm::SmallVector<int64_t>{l});
-  if (y && axisAttr && axis) {
+                      hasAxis ? movedShape : llvm::SmallVector<int64_t>{l});
+  if (y && hasAxis && axis) {
     llvm::SmallVector<int64_t> inversePerm(rank);
     for (int64_t d = 0; d < rank; ++d) {
       inversePerm[perm[d]] = d;

@@ -41,6 +41,8 @@ save("unique_axis", h.make_node("Unique", ["x"], UNIQUE_OUT, axis=1,
 # Unique of the flattened input, sorted, only Y and counts asked for.
 save("unique_flat", h.make_node("Unique", ["x"], ["y", "", "", "counts"]),
      [i64("x", [2, 3])], [i64("y", None), i64("counts", None)], 11)
+save("unique_empty", h.make_node("Unique", ["x"], ["y"]),
+     [f32("x", [0])], [f32("y", None)], 11)
 save("unique_bad_axis", h.make_node("Unique", ["x"], ["y"], axis=2),
      [f32("x", [2, 3])], [f32("y", None)], 11)
 
