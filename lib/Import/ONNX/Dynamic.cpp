@@ -1,15 +1,16 @@
-//===- Dynamic.cpp - ONNX NonZero and Compress: bounded outputs ----------===//
+//===- Dynamic.cpp - ONNX NonZero, Compress, Unique, NMS: bounded outputs -===//
 //
 // The size of these ops' outputs depends on their inputs' values, and
 // graphc compiles static shapes. When those values are constants the
-// output is folded or gathered exactly. Otherwise the output is *bounded*:
+// output of NonZero and Compress is folded or gathered exactly. Otherwise
+// (and always for Unique and NonMaxSuppression) the output is *bounded*:
 // it has its largest possible size, the valid entries first (in ONNX's
 // order) and zeros after, and the number of valid entries is an extra i64
 // scalar result of @main named OUTPUT:valid_count, after the model's
 // outputs (docs/design/importers.md, "Bounded outputs"). A warning names
 // the node, since a consumer that reads the padding sees zeros.
 //
-// Both use one compaction: row k of a [N, R] matrix goes to row
+// All use one compaction: row k of a [N, R] matrix goes to row
 // (number of selected rows before k) of a zero [N + 1, R] matrix, or to
 // the spare last row when k is not selected (graph.scatter_nd), which is
 // then cut off.
