@@ -247,6 +247,32 @@ def compare_small(got, want, onnx_type):
             f"{list(i)}: {g[i]!r} != expected {w[i]!r}")
 
 
+VALID = ":valid_count"
+
+
+def valid_part(got, want, count_path):
+    """The valid prefix of bounded output `got` along the one axis where it
+    is longer than the reference (its NAME:valid_count says how long), or a
+    reason it cannot match: another rank, a shorter or second longer axis,
+    a count that is not the reference's length."""
+    if not os.path.exists(count_path):
+        return got, f"graph-run wrote no '{os.path.basename(count_path)}'"
+    count = int(np.load(count_path))
+    if got.ndim != want.ndim:
+        return got, f"shape {list(got.shape)} != expected {list(want.shape)}"
+    longer = [d for d in range(got.ndim) if got.shape[d] != want.shape[d]]
+    if len(longer) > 1 or any(got.shape[d] < want.shape[d] for d in longer):
+        return got, (f"bounded shape {list(got.shape)} does not hold "
+                     f"expected {list(want.shape)}")
+    if longer:
+        d = longer[0]
+        if count != want.shape[d]:
+            return got, (f"valid_count {count} != expected length "
+                         f"{want.shape[d]} of axis {d}")
+        got = np.take(got, np.arange(count), axis=d)
+    return got, None
+
+
 def compare(got, want):
     """None when equal within tolerance, else a short reason."""
     if got.shape != want.shape:
@@ -291,8 +317,10 @@ ALL_OPERANDS_STATIC = {"ConstantOfShape", "Range", "HannWindow",
 
 
 # Ops whose listed operands (and no others) fix their results' shapes:
-# Loop's trip count and condition give its scan outputs' length.
-STATIC_OPERANDS = {"Loop": (0, 1)}
+# Loop's trip count and condition give its scan outputs' length;
+# NonMaxSuppression's max_output_boxes_per_class and thresholds (not its
+# boxes and scores) fix its bound.
+STATIC_OPERANDS = {"Loop": (0, 1), "NonMaxSuppression": (2, 3, 4)}
 
 
 def inputs_to_freeze(model, reason, inputs, frozen):
@@ -447,6 +475,10 @@ def run_test(test, work, bindir):
     with open(os.path.join(job, "manifest.json")) as fh:
         task = json.load(fh)["tasks"][0]
     out_names = [o["name"] for o in task["outputs"]]
+    # A bounded output (NonZero, Compress, Unique, NonMaxSuppression on
+    # values known only at run time) has a NAME:valid_count companion.
+    bounded = {n[:-len(VALID)] for n in out_names if n.endswith(VALID)}
+    out_names = [n for n in out_names if not n.endswith(VALID)]
 
     for ds_index, (files, (_, out_files)) in enumerate(
             zip(feeds, test.data_sets)):
@@ -472,6 +504,11 @@ def run_test(test, work, bindir):
                 return "run", f"graph-run wrote no '{name}.npy'", label
             got = np.load(got_path)
             t, want = load_tensor(want_path)
+            if name in bounded:
+                got, why = valid_part(got, want, os.path.join(
+                    odir, name + VALID + ".npy"))
+                if why:
+                    return "mismatch", f"output '{name}': {why}", label
             if t.data_type in SMALL_FLOATS or t.data_type in SMALL_INTS:
                 why = compare_small(got, want, t.data_type)
             else:

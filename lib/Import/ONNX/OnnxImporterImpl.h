@@ -371,6 +371,7 @@ public:
   GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importBitCast);
   GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importAffineGrid);
   GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importCenterCropPad);
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importRoiAlign);
   /// Pad mode wrap of `x` by the per-dimension `low` and `high` (negative
   /// crops); null after emitting at `at` (Sampling.cpp).
   Value importWrapPad(Value x, llvm::ArrayRef<int64_t> low,
@@ -400,7 +401,8 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importRandom(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
-  /// NonZero, Compress, Unique: outputs whose size depends on values
+  /// NonZero, Compress, Unique, NonMaxSuppression: outputs whose size
+  /// depends on values
   /// (Dynamic.cpp); exact when those values are constants, else bounded.
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importDynamic(const GraphNode &node, const onnx::NodeProto &def,

@@ -81,6 +81,29 @@ struct NodeBuilder {
     }
     return op("graph.reduce", {x}, attrs);
   }
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    return op("graph.reshape", {x}, {i64s("shape", shape)});
+  }
+  Value transpose(Value x, ArrayRef<int64_t> perm) {
+    return op("graph.transpose", {x}, {i64s("perm", perm)});
+  }
+  /// `x[starts:limits]` with unit strides.
+  Value slice(Value x, ArrayRef<int64_t> starts, ArrayRef<int64_t> limits) {
+    llvm::SmallVector<int64_t> strides(starts.size(), 1);
+    return op("graph.slice", {x},
+              {i64s("starts", starts), i64s("limits", limits),
+               i64s("strides", strides)});
+  }
+  Value gather(Value x, Value indices, int64_t axis, int64_t batchDims = 0) {
+    llvm::SmallVector<NamedAttribute> attrs = {i64("axis", axis)};
+    if (batchDims) {
+      attrs.push_back(i64("batch_dims", batchDims));
+    }
+    return op("graph.gather", {x, indices}, attrs);
+  }
+  Value concat(ValueRange xs, int64_t axis) {
+    return op("graph.concat", xs, {i64("axis", axis)});
+  }
 };
 
 /// Wraps a node's results (failure when any is null) for the family

@@ -114,6 +114,8 @@ const OnnxFamily kAffineGrid = {
 const OnnxFamily kCenterCropPad = {
     "ONNX/Sampling.cpp",
     &OnnxImporter::family<&OnnxImporter::importCenterCropPad>};
+const OnnxFamily kRoiAlign = {
+    "ONNX/Sampling.cpp", &OnnxImporter::family<&OnnxImporter::importRoiAlign>};
 const OnnxFamily kQuantizeLinear = {
     "ONNX/Quant.cpp",
     &OnnxImporter::family<&OnnxImporter::importQuantizeLinear>};
@@ -262,6 +264,7 @@ const OnnxOp kOnnxOps[] = {
   {"Multinomial", "", 7, 0, &kRandom, "graph.constant,graph.softmax,graph.cumulative,graph.reshape,graph.compare,graph.cast,graph.reduce,graph.min", "inverse-CDF on uniforms drawn at import: one sample per compiled job"},
   {"Neg", "", 1, 0, &kOneToOne, "graph.neg", ""},
   {"NegativeLogLikelihoodLoss", "", 7, 0, &kLosses, "graph.gather_elements,graph.gather,graph.compare,graph.select,graph.cast,graph.neg,graph.mul,graph.div,graph.reduce,graph.squeeze,graph.unsqueeze", ""},
+  {"NonMaxSuppression", "", 10, 0, &kDynamic, "graph.top_k,graph.compare,graph.constant,graph.slice,graph.mul,graph.sub,graph.add,graph.min,graph.max,graph.gather,graph.reshape,graph.div,graph.and,graph.or,graph.cast,graph.reduce,scf.while,tensor.extract,graph.cumulative,graph.concat,graph.select,graph.scatter_nd", "max_output_boxes_per_class, iou_threshold and score_threshold constant or absent; bounded to B*C*min(max, N) rows, zeros after the valid ones, OUTPUT:valid_count result"},
   {"NonZero", "", 9, 0, &kDynamic, "graph.compare,graph.cumulative,graph.select,graph.scatter_nd,graph.slice,graph.transpose,graph.reduce", "constant input: folded; else bounded to [rank, numel], zeros after the valid columns, OUTPUT:valid_count result"},
   {"Not", "", 1, 0, &kOneToOne, "graph.not", ""},
   {"OneHot", "", 7, 0, &kDepthSpace, "graph.slice,graph.reshape,graph.one_hot", ""},
@@ -294,6 +297,7 @@ const OnnxOp kOnnxOps[] = {
   {"Reshape", "", 1, 0, &kReshape, "graph.reshape", "allowzero becomes graph.dynamic_reshape"},
   {"Resize", "", 7, 0, &kResize, "graph.resize", "constant scales/sizes; every coordinate mode"},
   {"ReverseSequence", "", 7, 0, &kIndexing, "graph.compare,graph.sub,graph.select,graph.broadcast_to,graph.gather_elements", ""},
+  {"RoiAlign", "", 10, 0, &kRoiAlign, "graph.constant,graph.transpose,graph.slice,graph.reshape,graph.mul,graph.sub,graph.add,graph.div,graph.max,graph.min,graph.compare,graph.and,graph.floor,graph.select,graph.cast,graph.gather,graph.reduce", "half_pixel and output_half_pixel, avg and max (ONNX Runtime's max of weighted neighbours); sampling_ratio 0 needs constant rois"},
   {"RotaryEmbedding", "", 7, 0, &kAttention, "graph.gather,graph.slice,graph.mul,graph.sub,graph.add,graph.concat,graph.reshape", ""},
   {"Round", "", 7, 0, &kOneToOne, "graph.round", ""},
   {"STFT", "", 7, 0, &kSTFT, "graph.gather,graph.mul,graph.transpose,graph.reshape,graph.matmul", "frames gathered with constant indices"},
@@ -328,6 +332,7 @@ const OnnxOp kOnnxOps[] = {
   {"TopK", "", 7, 0, &kIndexing, "graph.top_k", ""},
   {"Transpose", "", 1, 0, &kTranspose, "graph.transpose", ""},
   {"Trilu", "", 7, 0, &kIndexing, "graph.constant,graph.compare,graph.select", ""},
+  {"Unique", "", 11, 0, &kDynamic, "graph.transpose,graph.reshape,graph.slice,graph.gather,graph.top_k,graph.compare,graph.cast,graph.reduce,graph.concat,graph.cumulative,graph.sub,graph.add,graph.select,graph.scatter_nd", "Y, indices and counts bounded to the slices along the axis (numel without one), zeros after the valid ones, OUTPUT:valid_count results"},
   {"Unsqueeze", "", 1, 0, &kReshapeLike, "graph.unsqueeze", ""},
   {"Upsample", "", 1, 0, &kResize, "graph.resize", "Upsample-1 (experimental): nearest only"},
   {"Where", "", 7, 0, &kWhere, "graph.select", ""},

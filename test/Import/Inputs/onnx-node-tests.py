@@ -39,6 +39,7 @@ ATTR_LIKE = {
     "ReduceMean": {1}, "ReduceMax": {1}, "ReduceMin": {1}, "ReduceProd": {1},
     "ReduceL1": {1}, "ReduceL2": {1}, "ReduceLogSum": {1},
     "ReduceLogSumExp": {1}, "ReduceSumSquare": {1},
+    "NonMaxSuppression": {2, 3, 4},
 }
 MLIR_ELEMENT = {
     T.FLOAT: "f32", T.DOUBLE: "f64", T.FLOAT16: "f16", T.BFLOAT16: "bf16",
