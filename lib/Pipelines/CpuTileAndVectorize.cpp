@@ -49,6 +49,11 @@ constexpr llvm::StringLiteral kScalarMarker = "__graphc_cpu_scalar";
 /// vectorised to a vector.contract once its shape has been folded static.
 constexpr llvm::StringLiteral kContractionMarker = "__graphc_cpu_contraction";
 
+/// Columns of B below which its panels are read in place: a row of B of
+/// under 1 KiB (f32) spans few cache lines and pages, and packing would add
+/// a heap buffer per task to small matmuls that have none.
+constexpr int64_t kMinPackedColumns = 256;
+
 /// Elements below which an op gets no scf.forall: a thread fork costs more.
 constexpr int64_t kMinParallelElements = 4096;
 
@@ -471,7 +476,9 @@ private:
   SmallVector<Operation *> decomposable;
   void tileContraction(RewriterBase &rewriter, linalg::LinalgOp op);
   void registerTile(RewriterBase &rewriter, Operation *op, unsigned numBatch,
-                    int64_t regM, int64_t regN);
+                    int64_t regM, int64_t regN, bool pack);
+  void packPanelB(RewriterBase &rewriter, linalg::LinalgOp op,
+                  unsigned numBatch);
   void tileConvolution(RewriterBase &rewriter, linalg::LinalgOp op);
   void parallelizeOther(RewriterBase &rewriter, linalg::LinalgOp op);
   void tileLeaf(RewriterBase &rewriter, linalg::LinalgOp op);
@@ -488,6 +495,14 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
     sizes.append(rest);
     return sizes;
   };
+
+  // A B panel is reused by every register tile of the task's rows; with
+  // one tile (e.g. a batch-1 fully connected layer) the copy is all cost.
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  int64_t rowsM = extents[numBatch], columnsN = extents[numBatch + 1];
+  bool packRows =
+      packB && (ShapedType::isDynamic(rowsM) || rowsM > regM) &&
+      (ShapedType::isDynamic(columnsN) || columnsN >= kMinPackedColumns);
 
   Operation *current = op;
   // Threads: one task per output tile; the fill that zeroes the output is
@@ -572,7 +587,7 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
     pieces.push_back({rest, regN});
   }
   for (auto [piece, width] : pieces) {
-    registerTile(rewriter, piece, numBatch, regM, width);
+    registerTile(rewriter, piece, numBatch, regM, width, packRows);
   }
   ++numMatmuls;
 }
@@ -580,10 +595,11 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
 /// Tiles `op` (one K block of a matmul task) into regM x regN register
 /// tiles, N outer so the B micro-panel is reused by each M tile, then K
 /// innermost with step 1 (marked for vector.contract); edge tiles are
-/// peeled into static smaller tiles.
+/// peeled into static smaller tiles. With `pack`, the B micro-panel is
+/// copied into a contiguous buffer before the M loop (packPanelB).
 void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
                                        unsigned numBatch, int64_t regM,
-                                       int64_t regN) {
+                                       int64_t regN, bool pack) {
   auto withBatch = [&](int64_t batch, std::initializer_list<int64_t> rest) {
     SmallVector<int64_t> sizes(numBatch, batch);
     sizes.append(rest);
@@ -601,6 +617,9 @@ void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
   if (failed(tiled)) {
     return;
   }
+  if (pack) {
+    packPanelB(rewriter, cast<linalg::LinalgOp>(*tiled), numBatch);
+  }
   tiled = tileOp(rewriter, *tiled, withBatch(0, {0, 0, 1}), /*forall=*/false);
   if (failed(tiled)) {
     return;
@@ -612,6 +631,77 @@ void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
   for (scf::ForOp loop : llvm::reverse(regLoops)) {
     peel(rewriter, loop);
   }
+}
+
+/// Copies the kc x nr micro-panel of B that register tile `op` reads into a
+/// contiguous buffer, once per N tile, before the M loop that reuses it.
+/// Unpacked, each K step of the micro-kernel read a new row of B: with a row
+/// stride that is a multiple of 4 KiB (N = 1024, 2048, 3072) the kc rows of
+/// the panel mapped to one L1 set (4K aliasing) and each was a new page, and
+/// the kernel ran at a third of its speed. Packed, the kernel streams kc x nr
+/// contiguous elements. Over the N loop this packs the task's B block into
+/// [N_task/nr][kc][nr] panels, one panel at a time (each is read once per K
+/// block either way), so the buffer is one panel, not the whole block.
+/// B is the input whose indexing map does not use M and ends in N (row-major
+/// B); a transposed B, or a tile whose panel serves one M tile only, is left
+/// as it is.
+void CpuTileAndVectorize::packPanelB(RewriterBase &rewriter,
+                                     linalg::LinalgOp op, unsigned numBatch) {
+  unsigned mDim = numBatch, nDim = numBatch + 1;
+  OpOperand *bOperand = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0 || map.isFunctionOfDim(mDim)) {
+      continue;
+    }
+    if (map.getResults().back() == getAffineDimExpr(nDim, op.getContext())) {
+      bOperand = input;
+    }
+  }
+  if (!bOperand) {
+    return;
+  }
+  auto slice = bOperand->get().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice) {
+    return;
+  }
+  // The outermost enclosing loop the slice does not depend on: the M loop
+  // (and batch loops outside it, if any, stay out of reach because the
+  // slice depends on them).
+  auto definedOutside = [&](scf::ForOp loop) {
+    return llvm::all_of(slice->getOperands(), [&](Value v) {
+      return !loop.getRegion().isAncestor(v.getParentRegion());
+    });
+  };
+  scf::ForOp reuseLoop;
+  for (auto loop = op->getParentOfType<scf::ForOp>(); loop && definedOutside(loop);
+       loop = loop->getParentOfType<scf::ForOp>()) {
+    reuseLoop = loop;
+  }
+  if (!reuseLoop) {
+    return;
+  }
+  // A panel read by one register tile only is not worth a copy.
+  if (std::optional<APInt> trips = reuseLoop.getStaticTripCount();
+      trips && trips->sle(1)) {
+    return;
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(reuseLoop);
+  Location loc = op.getLoc();
+  auto panel = cast<tensor::ExtractSliceOp>(rewriter.clone(*slice));
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, panel.getResult());
+  Value empty = tensor::EmptyOp::create(
+      rewriter, loc, sizes, panel.getResultType().getElementType());
+  Value packed =
+      linalg::CopyOp::create(rewriter, loc, panel.getResult(), empty)
+          .getResult(0);
+  rewriter.modifyOpInPlace(op, [&] { bOperand->set(packed); });
+  if (slice->use_empty()) {
+    rewriter.eraseOp(slice);
+  }
+  ++numPackedPanels;
 }
 
 void CpuTileAndVectorize::tileConvolution(RewriterBase &rewriter,
