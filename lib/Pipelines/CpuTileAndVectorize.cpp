@@ -54,6 +54,11 @@ constexpr llvm::StringLiteral kContractionMarker = "__graphc_cpu_contraction";
 /// a heap buffer per task to small matmuls that have none.
 constexpr int64_t kMinPackedColumns = 256;
 
+/// Rows of A below which B's panels are read in place: the 49-row GEMM of
+/// a 7x7 convolution (49x512x4608) ran at 0.4-0.5 of OpenBLAS with packed B
+/// against 0.7-0.8 unpacked on Zen 3 (noisy, loaded machine).
+constexpr int64_t kMinPackedRows = 64;
+
 /// Elements below which an op gets no scf.forall: a thread fork costs more.
 constexpr int64_t kMinParallelElements = 4096;
 
@@ -501,11 +506,14 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   };
 
   // A B panel is reused by every register tile of the task's rows; with
-  // one tile (e.g. a batch-1 fully connected layer) the copy is all cost.
+  // few rows (a batch-1 fully connected layer, ResNet's 7x7 conv5_x GEMM of
+  // 49 rows) the copy is not amortised.
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
   int64_t rowsM = extents[numBatch], columnsN = extents[numBatch + 1];
   bool packRows =
-      packB && (ShapedType::isDynamic(rowsM) || rowsM > regM) &&
+      packB &&
+      (ShapedType::isDynamic(rowsM) ||
+       (rowsM > regM && rowsM >= kMinPackedRows)) &&
       (ShapedType::isDynamic(columnsN) || columnsN >= kMinPackedColumns);
 
   Operation *current = op;
