@@ -72,11 +72,11 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Statistic<"numMatmuls", "num-matmuls", "Contractions register-tiled">,
     Statistic<"numConvGemms", "num-conv-gemms",
               "2-D convolutions rewritten into im2col + GEMM">,
-    Statistic<"numPackedPanels", "num-packed-panels",
-              "B micro-panels copied into contiguous buffers">,
     Statistic<"numVectorized", "num-vectorized", "Linalg ops vectorised">,
     Statistic<"numScalar", "num-scalar",
               "Linalg ops left scalar (the vectoriser rejected them)">,
+    Statistic<"numPackedPanels", "num-packed-panels",
+              "B micro-panels copied into contiguous buffers">,
   ];
 }
 
