@@ -8,6 +8,7 @@
 // Usage: gemm-bench [--threads=1,2] [--shapes=MxNxK,...] [--min-time=0.1]
 //                   [--rounds=7]
 //                   [--mr=N --nr=N --kc=N --pm=N --pn=N] [--no-openmp]
+//                   [--no-pack-b]
 //        gemm-bench --emit-dir=DIR --cpu=NAME [--vector-width=N] [--shapes=..]
 //   writes DIR/gemm_MxNxK.so for another machine (bench/gemm/remote.py).
 //
@@ -188,6 +189,8 @@ int main(int argc, char **argv) {
       options.vectorWidth = parseInt(argv[i], "--vector-width=");
     } else if (arg == "--no-openmp") {
       options.openmp = false;
+    } else if (arg == "--no-pack-b") {
+      options.packB = false;
     } else if (arg.starts_with("--mr=")) {
       options.mr = parseInt(argv[i], "--mr=");
     } else if (arg.starts_with("--nr=")) {
@@ -229,10 +232,10 @@ int main(int argc, char **argv) {
 
   graphc::CpuInfo host = graphc::detectHostCpu();
   std::printf("host: %s, %u-bit vectors; graphc tiles mr=%ld nr=%ld kc=%ld "
-              "task=%ldx%ld\n",
+              "task=%ldx%ld%s\n",
               host.cpu.c_str(), host.vectorBits, (long)options.mr,
               (long)options.nr, (long)options.kc, (long)options.parallelM,
-              (long)options.parallelN);
+              (long)options.parallelN, options.packB ? " pack-b" : "");
   std::printf("%-22s %16s %3s %10s %10s %7s\n", "shape", "MxNxK", "thr",
               "graphc", "openblas", "ratio");
 

@@ -72,6 +72,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   tiling.parallelN = options.parallelN;
   tiling.parallel = options.openmp;
   tiling.convGemm = options.convGemm;
+  tiling.packB = options.packB;
   pm.addNestedPass<func::FuncOp>(createCpuTileAndVectorize(tiling));
   // Fold the affine.min/extract_slice clutter tiling leaves behind.
   pm.addPass(createCanonicalizerPass());

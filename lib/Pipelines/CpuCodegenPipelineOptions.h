@@ -43,6 +43,10 @@ struct CpuCodegenPipelineOptions
       *this, "conv-gemm",
       llvm::cl::desc("2-D NCHW convolutions as im2col + GEMM"),
       llvm::cl::init(true)};
+  Option<bool> packB{
+      *this, "pack-b",
+      llvm::cl::desc("copy each matmul B micro-panel into a contiguous buffer"),
+      llvm::cl::init(true)};
 
   CpuCodegenOptions options() const {
     CpuCodegenOptions o;
@@ -55,6 +59,7 @@ struct CpuCodegenPipelineOptions
     o.openmp = openmp;
     o.numThreads = numThreads;
     o.convGemm = convGemm;
+    o.packB = packB;
     return o;
   }
 };

@@ -17,7 +17,8 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       `linalg.fill` that initialises the tile fused into it), an `scf.for`
       over K blocks of `kc` so a B panel stays in L1, an `scf.for` nest over
       register tiles of `mr` x `nr` (N outer, so a B micro-panel is reused by
-      every M tile), and a K loop of step 1 whose body is vectorised into one
+      every M tile; with `pack-b`, the default, the kc x nr B micro-panel
+      is first copied into a contiguous buffer), and a K loop of step 1 whose body is vectorised into one
       `vector.contract` of `mr x 1` by `1 x nr`. After hoisting, the C tile
       lives in registers across the K loop: the BLIS micro-kernel shape.
     * `linalg.conv_2d_nchw_fchw` (`conv-gemm`, the default): rewritten into
@@ -66,6 +67,9 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
            "Create scf.forall loops for threads">,
     Option<"convGemm", "conv-gemm", "bool", /*default=*/"true",
            "Rewrite 2-D NCHW convolutions into im2col + GEMM">,
+    Option<"packB", "pack-b", "bool", /*default=*/"true",
+           "Copy each kc x nr micro-panel of a row-major B into a contiguous "
+           "buffer before the register tiles that reuse it">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
@@ -81,6 +85,8 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Statistic<"numVectorized", "num-vectorized", "Linalg ops vectorised">,
     Statistic<"numScalar", "num-scalar",
               "Linalg ops left scalar (the vectoriser rejected them)">,
+    Statistic<"numPackedPanels", "num-packed-panels",
+              "B micro-panels copied into contiguous buffers">,
   ];
 }
 

@@ -1,20 +1,39 @@
 // RUN: graph-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 parallel-m=64 parallel-n=256}),canonicalize,cse)' \
 // RUN: | FileCheck %s
+// RUN: graph-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 parallel-m=64 parallel-n=256 pack-b=0}),canonicalize,cse)' \
+// RUN: | FileCheck %s --check-prefix=NOPACK
 
 // The matmul strategy: one scf.forall task per 64x256 output tile with the
 // fill fused in, register tiles of 8x32 with N outer, a K loop of step 1
-// around one vector.contract (8x1 times 1x32).
+// around one vector.contract (8x1 times 1x32). Per N tile, the 256x32
+// micro-panel of B is first copied row by row into a contiguous buffer,
+// which the micro-kernel then reads (pack-b); without pack-b it reads B in
+// place.
 // CHECK-LABEL: func.func @matmul
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 256)
 // CHECK:         vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
 // CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
+// CHECK:           %[[PANEL:.*]] = tensor.extract_slice %{{.*}}[0, %[[N]]] [256, 32] [1, 1] : tensor<256x256xf32> to tensor<256x32xf32>
+// CHECK:           %[[BUF:.*]] = tensor.empty() : tensor<256x32xf32>
+// CHECK:           %[[PACKED:.*]] = scf.for %[[R:.*]] = %c0 to %c256 step %c1 iter_args(%{{.*}} = %[[BUF]])
+// CHECK:             tensor.extract_slice %[[PANEL]][%[[R]], %{{.*}}] [1, 16] [1, 1]
 // CHECK:           scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %c8
 // CHECK:             scf.for %[[K:.*]] = %{{.*}} to %c256 step %c1
+// CHECK:               tensor.extract_slice %[[PACKED]][%[[K]], 0] [1, 32] [1, 1] : tensor<256x32xf32> to tensor<1x32xf32>
 // CHECK:               vector.contract
 // CHECK-SAME:            vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK:       scf.forall.in_parallel
 // CHECK-NOT:   linalg.matmul
+// NOPACK-LABEL: func.func @matmul
+// NOPACK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
+// NOPACK-NOT:       tensor.empty
+// NOPACK:           scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %c8
+// NOPACK:             %[[PANEL:.*]] = tensor.extract_slice %{{.*}}[0, %[[N]]] [256, 32] [1, 1] : tensor<256x256xf32> to tensor<256x32xf32>
+// NOPACK:             scf.for %[[K:.*]] = %{{.*}} to %c256 step %c1
+// NOPACK:               tensor.extract_slice %[[PANEL]][%[[K]], 0] [1, 32] [1, 1] : tensor<256x32xf32> to tensor<1x32xf32>
+// NOPACK:               vector.contract
 func.func @matmul(%a: tensor<128x256xf32>, %b: tensor<256x512xf32>) -> tensor<128x512xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<128x512xf32>
@@ -22,6 +41,43 @@ func.func @matmul(%a: tensor<128x256xf32>, %b: tensor<256x512xf32>) -> tensor<12
   %r = linalg.matmul ins(%a, %b : tensor<128x256xf32>, tensor<256x512xf32>)
                      outs(%f : tensor<128x512xf32>) -> tensor<128x512xf32>
   return %r : tensor<128x512xf32>
+}
+
+// -----
+
+// B is not packed where the copy would not pay: a transposed B (its rows
+// run along K, a plain copy would not make the panel contiguous), a task
+// of one register tile of rows (each panel is read once), and a B narrower
+// than 256 columns (1 KiB rows).
+// CHECK-LABEL: func.func @matmul_transpose_b
+// CHECK-NOT:   tensor.empty
+// CHECK:       vector.contract
+// CHECK-LABEL: func.func @matmul_narrow_b
+// CHECK-NOT:   tensor.empty
+// CHECK:       vector.contract
+// CHECK-LABEL: func.func @matmul_one_m_tile
+// CHECK-NOT:   tensor.empty
+// CHECK:       vector.contract
+func.func @matmul_transpose_b(%a: tensor<64x128xf32>, %b: tensor<256x128xf32>,
+                              %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<64x128xf32>, tensor<256x128xf32>)
+                     outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+func.func @matmul_narrow_b(%a: tensor<64x128xf32>, %b: tensor<128x192xf32>,
+                           %c: tensor<64x192xf32>) -> tensor<64x192xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x192xf32>)
+                     outs(%c : tensor<64x192xf32>) -> tensor<64x192xf32>
+  return %r : tensor<64x192xf32>
+}
+func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
+                             %c: tensor<8x256xf32>) -> tensor<8x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x128xf32>, tensor<128x256xf32>)
+                     outs(%c : tensor<8x256xf32>) -> tensor<8x256xf32>
+  return %r : tensor<8x256xf32>
 }
 
 // -----

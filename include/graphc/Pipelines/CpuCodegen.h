@@ -44,6 +44,10 @@ struct CpuCodegenOptions {
   /// 2-D NCHW convolutions become im2col + GEMM (docs/design/conv-codegen.md);
   /// false keeps the direct loop nest (for comparisons and its tests).
   bool convGemm = true;
+  /// Matmul micro-kernels read B from contiguous kc x nr panels copied once
+  /// per N tile and K block (docs/design/cpu-codegen.md, GEMM performance);
+  /// false reads B in place (for comparisons).
+  bool packB = true;
 };
 
 /// Appends the CPU pipeline to `pm`, which must be anchored on a ModuleOp
