@@ -23,12 +23,17 @@ using namespace mlir;
 
 namespace graphc {
 
-void addElementwiseFusionPasses(OpPassManager &pm) {
+void addElementwiseFusionPasses(OpPassManager &pm, bool keepKernelRoots) {
   // Fold constants and simplify shapes so fusion sees the real producers.
   pm.addPass(createCanonicalizerPass());
   // Merge chains of elementwise generics (bias, activation, scaling) into one
-  // loop nest: one pass over memory instead of one per op.
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  // loop nest: one pass over memory instead of one per op. The CPU pipeline
+  // keeps matmuls and convolutions as they are for its GEMM strategy.
+  if (keepKernelRoots) {
+    pm.addPass(createCpuFuseElementwise());
+  } else {
+    pm.addPass(createLinalgElementwiseOpFusionPass());
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -57,7 +62,7 @@ void addOneShotBufferizePasses(OpPassManager &pm) {
 void buildCpuCodegenPipeline(OpPassManager &pm,
                              const CpuCodegenOptions &options) {
   // --- Fusion on tensors -------------------------------------------------
-  addElementwiseFusionPasses(pm);
+  addElementwiseFusionPasses(pm, /*keepKernelRoots=*/true);
 
   // --- Tiling and vectorisation on tensors -------------------------------
   // Threads (scf.forall), caches and registers for matmul/conv, vector tiles

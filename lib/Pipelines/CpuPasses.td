@@ -106,6 +106,31 @@ def CpuHoistVectorTransfers : Pass<"graphc-cpu-hoist-vector-transfers",
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
+def CpuFuseElementwise : Pass<"graphc-cpu-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops, leaving contractions and "
+                "convolutions intact";
+  let description = [{
+    Upstream `linalg-fuse-elementwise-ops` (elementwise fusion, reshape
+    folding by expansion, constant folding and the same canonicalizations),
+    except that nothing is fused into or folded through a contraction
+    (`linalg.matmul`, `linalg.batch_matmul`, a contraction generic) or a
+    convolution. Upstream folds the `collapse_shape` that turns a linear
+    layer's `[B, S, K]` input into `[B*S, K]` back through the matmul,
+    which becomes a generic with two reduction loops, and fuses a bias +
+    ReLU producer into the next matmul, where it is recomputed for every
+    output column; neither is a GEMM that `graphc-cpu-tile-and-vectorize`
+    recognises, so both ran as scalar loop nests (a transformer encoder
+    layer 12-22x slower than PyTorch). Elementwise chains, and producers of
+    reductions (softmax, layer norm), fuse as upstream.
+
+    Example: `graph-opt --graphc-cpu-fuse-elementwise`.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def CpuExpandCopies : Pass<"graphc-cpu-expand-copies", "mlir::func::FuncOp"> {
   let summary = "Turn memref.copy into linalg.copy, i.e. inline loops";
   let description = [{

@@ -57,8 +57,12 @@ void buildCpuCodegenPipeline(mlir::OpPassManager &pm,
                              const CpuCodegenOptions &options);
 
 /// The fusion of elementwise linalg chains on tensors (canonicalize, fuse,
-/// CSE) that starts the CPU and CUDA pipelines.
-void addElementwiseFusionPasses(mlir::OpPassManager &pm);
+/// CSE) that starts the CPU and CUDA pipelines. `keepKernelRoots` (the CPU
+/// pipeline): nothing is fused into or reshaped through contractions and
+/// convolutions (graphc-cpu-fuse-elementwise) instead of upstream's
+/// linalg-fuse-elementwise-ops.
+void addElementwiseFusionPasses(mlir::OpPassManager &pm,
+                                bool keepKernelRoots = false);
 
 /// One-shot bufferization of the whole module into destination buffers,
 /// identity-layout memrefs at function boundaries (CPU and CUDA pipelines).

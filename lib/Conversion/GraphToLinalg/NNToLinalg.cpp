@@ -130,6 +130,23 @@ struct MatMulLowering : OpConversionPattern<MatMulOp> {
     }
     Type elementType = resultType.getElementType();
     Value zero = createScalar(rewriter, loc, elementType, 0);
+    // A batched lhs against one rhs matrix (a linear layer on [B, S, K]
+    // activations) is a single [B*S, K] x [K, N] GEMM: broadcasting the
+    // weight to every batch materialised it B times (400 MB for a
+    // transformer's [128, 1, 512] x [512, 1536] projection) and left B
+    // batch_matmuls of one row each.
+    int64_t lhsRows = m;
+    for (int64_t size : lt.getShape().drop_back(2)) {
+      lhsRows *= size;
+    }
+    bool singleRhs = llvm::all_of(rt.getShape().drop_back(2),
+                                  [](int64_t size) { return size == 1; });
+    if (!batch.empty() && singleRhs) {
+      lhs = reshapeTo(rewriter, loc, lhs, withShape(lhs, {lhsRows, k}));
+      rhs = reshapeTo(rewriter, loc, rhs, withShape(rhs, {k, n}));
+      batch.clear();
+      m = lhsRows;
+    }
     Value result;
     if (batch.empty()) {
       Value acc = createFilled(

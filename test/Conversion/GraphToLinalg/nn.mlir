@@ -13,16 +13,49 @@ func.func @matmul(%a: tensor<8x784xf32>, %b: tensor<784x10xf32>) -> tensor<8x10x
 
 // -----
 
-// Batch dimensions broadcast, fold into one, and meet linalg.batch_matmul.
+// One rhs matrix (its batch dimensions all 1) against a batched lhs: the lhs
+// batch folds into M and one linalg.matmul takes it, with no broadcast copy
+// of the rhs per batch.
 // CHECK-LABEL: func.func @batch_matmul_transpose
 // CHECK: %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<1x16x64xf32>) outs(%{{.*}} : tensor<1x64x16xf32>) permutation = [0, 2, 1]
-// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<1x64x16xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: %[[A:.*]] = tensor.collapse_shape {{.*}} into tensor<128x64xf32>
+// CHECK: %[[B:.*]] = tensor.collapse_shape %[[T]] {{.*}} into tensor<64x16xf32>
+// CHECK: %[[M:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<128x64xf32>, tensor<64x16xf32>)
+// CHECK: tensor.expand_shape %[[M]] {{.*}} into tensor<2x4x16x16xf32>
+func.func @batch_matmul_transpose(%q: tensor<2x4x16x64xf32>, %k: tensor<1x16x64xf32>) -> tensor<2x4x16x16xf32> {
+  %0 = graph.matmul %q, %k {transpose_rhs} : (tensor<2x4x16x64xf32>, tensor<1x16x64xf32>) -> tensor<2x4x16x16xf32>
+  return %0 : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// A linear layer on [S, B, K] activations against a 2-D weight (a
+// transformer's input projection): one [S*B, K] x [K, N] GEMM.
+// CHECK-LABEL: func.func @linear_3d
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: %[[A:.*]] = tensor.collapse_shape %{{.*}} : tensor<128x1x512xf32> into tensor<128x512xf32>
+// CHECK: %[[M:.*]] = linalg.matmul ins(%[[A]], %{{.*}} : tensor<128x512xf32>, tensor<512x1536xf32>)
+// CHECK: tensor.expand_shape %[[M]] {{.*}} into tensor<128x1x1536xf32>
+func.func @linear_3d(%x: tensor<128x1x512xf32>, %w: tensor<512x1536xf32>) -> tensor<128x1x1536xf32> {
+  %0 = graph.matmul %x, %w : (tensor<128x1x512xf32>, tensor<512x1536xf32>) -> tensor<128x1x1536xf32>
+  return %0 : tensor<128x1x1536xf32>
+}
+
+// -----
+
+// Batch dimensions of both sides broadcast, fold into one, and meet
+// linalg.batch_matmul (attention's Q K^T per head).
+// CHECK-LABEL: func.func @batch_matmul_broadcast
+// CHECK: %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<1x4x16x64xf32>) outs(%{{.*}} : tensor<1x4x64x16xf32>) permutation = [0, 1, 3, 2]
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<1x4x64x16xf32>)
 // CHECK: tensor.collapse_shape {{.*}} into tensor<8x16x64xf32>
 // CHECK: tensor.collapse_shape {{.*}} into tensor<8x64x16xf32>
 // CHECK: %[[M:.*]] = linalg.batch_matmul
 // CHECK: tensor.expand_shape %[[M]] {{.*}} into tensor<2x4x16x16xf32>
-func.func @batch_matmul_transpose(%q: tensor<2x4x16x64xf32>, %k: tensor<1x16x64xf32>) -> tensor<2x4x16x16xf32> {
-  %0 = graph.matmul %q, %k {transpose_rhs} : (tensor<2x4x16x64xf32>, tensor<1x16x64xf32>) -> tensor<2x4x16x16xf32>
+func.func @batch_matmul_broadcast(%q: tensor<2x4x16x64xf32>, %k: tensor<1x4x16x64xf32>) -> tensor<2x4x16x16xf32> {
+  %0 = graph.matmul %q, %k {transpose_rhs} : (tensor<2x4x16x64xf32>, tensor<1x4x16x64xf32>) -> tensor<2x4x16x16xf32>
   return %0 : tensor<2x4x16x16xf32>
 }
 
