@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
-"""train.py BUILD [--quick] [--only NAME]: data-parallel training steps,
-graphc's 2 replicas against PyTorch DistributedDataParallel.
+"""train.py BUILD [--quick] [--only NAME] [--work DIR]: data-parallel
+training steps, graphc's 2 replicas against PyTorch DistributedDataParallel.
+
+--work DIR keeps the exported models and compiled bundles in DIR/NAME and
+reuses them on the next run, so a slow compile (ResNet-18's training step)
+can be done once, even on a busy machine, and the timing run made later on
+an idle one.
 
 For each model (an MLP 784-512-512-10 and ResNet-18) at global batch 16:
 
@@ -29,6 +34,7 @@ Printed: graphc's scaling efficiency = (1-task step / 2-worker step) / 2
 (goal >= 90%), throughput against DDP = DDP step / graphc 2-worker step
 (goal >= 1.0), and PyTorch's own scaling efficiency for context.
 """
+import contextlib
 import json
 import os
 import socket
@@ -186,15 +192,23 @@ def main():
         make, shape, classes, flags, repeats = MODELS[name]
         repeat = repeats[quick]
         warmup = 1 if quick else 2
-        with tempfile.TemporaryDirectory(prefix="graphc-train-") as data:
+        work = (sys.argv[sys.argv.index("--work") + 1] if "--work" in sys.argv
+                else None)
+        if work:
+            os.makedirs(os.path.join(work, name), exist_ok=True)
+        with (contextlib.nullcontext(os.path.abspath(os.path.join(work, name)))
+              if work else
+              tempfile.TemporaryDirectory(prefix="graphc-train-")) as data:
             rng = np.random.default_rng(0)
             np.save(os.path.join(data, "x.npy"),
                     rng.standard_normal((BATCH,) + shape).astype(np.float32))
             np.save(os.path.join(data, "y.npy"),
                     rng.integers(0, classes, BATCH).astype(np.int64))
             onnx_path = os.path.join(data, name + ".onnx")
-            torch_models.export(make(), torch.randn(BATCH, *shape), onnx_path,
-                                dynamic_batch=False, keep_batch_norm=True)
+            if not os.path.exists(onnx_path):
+                torch_models.export(make(), torch.randn(BATCH, *shape),
+                                    onnx_path, dynamic_batch=False,
+                                    keep_batch_norm=True)
             got = {}
             jobs = [("graphc", 1, "1 task", lambda: run_graphc(
                         build, onnx_path, data, 1, flags, repeat)),

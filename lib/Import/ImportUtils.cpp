@@ -7,6 +7,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
 using namespace mlir;
@@ -48,6 +49,16 @@ Operation *createGraphOp(OpBuilder &builder, Location loc, StringRef name,
     for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {
       result.setType(type);
     }
+  }
+  // A malformed model can hand an op operands it does not take (an ONNX Ceil
+  // on int8): the op's own verifier says so now, at the node, instead of the
+  // importer returning a module that does not verify. Ops with regions are
+  // filled after this returns, so only the op itself is checked, not what
+  // it will hold.
+  if (op->getNumRegions() == 0 &&
+      failed(verify(op, /*verifyRecursively=*/false))) {
+    op->erase();
+    return nullptr;
   }
   return op;
 }
