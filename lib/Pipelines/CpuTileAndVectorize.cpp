@@ -545,8 +545,8 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   }
   int64_t rows = std::min(kDepthwiseRows, oh);
   int64_t ohMain = oh - oh % rows, ohTail = oh % rows;
-  int64_t bodies = (int64_t(owMain > 0) + int64_t(tails.size())) *
-                   (ohTail > 0 ? 2 : 1);
+  int64_t bodies =
+      (int64_t(owMain > 0) + int64_t(tails.size())) * (ohTail > 0 ? 2 : 1);
   if (kh * kw * rows * bodies > kMaxConvUnroll) {
     return failure();
   }
@@ -583,10 +583,9 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   Value plane = tensor::ExtractSliceOp::create(
       rewriter, loc, RankedTensorType::get({oh, ow}, et), out, outOffsets,
       outSizes, unit);
-  SmallVector<OpFoldResult> inOffsets = {ivs[0], ivs[1],
-                                         rewriter.getIndexAttr(0),
-                                         rewriter.getIndexAttr(0),
-                                         rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> inOffsets = {
+      ivs[0], ivs[1], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+      rewriter.getIndexAttr(0)};
   // The input plane. When it is the image padded by a constant on H and W
   // (graph-to-linalg's tensor.pad, then expand_shape to [N, G, 1, H, W]),
   // each task pads its own plane instead: the padded copy of the whole batch
@@ -595,22 +594,21 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   // faults cost more than the convolution; one plane stays in L2.
   Value image;
   auto expand = input.getDefiningOp<tensor::ExpandShapeOp>();
-  auto padOp = expand ? expand.getSrc().getDefiningOp<tensor::PadOp>()
-                      : tensor::PadOp();
+  auto padOp =
+      expand ? expand.getSrc().getDefiningOp<tensor::PadOp>() : tensor::PadOp();
   Value padValue = padOp ? padOp.getConstantPaddingValue() : Value();
   auto source = padOp ? dyn_cast<RankedTensorType>(padOp.getSourceType())
                       : RankedTensorType();
-  if (padValue && source && source.hasStaticShape() &&
-      source.getRank() == 4 && padOp.getStaticLow().size() == 4 &&
+  if (padValue && source && source.hasStaticShape() && source.getRank() == 4 &&
+      padOp.getStaticLow().size() == 4 &&
       !ShapedType::isDynamicShape(padOp.getStaticLow()) &&
       !ShapedType::isDynamicShape(padOp.getStaticHigh()) &&
       padOp.getStaticLow()[0] == 0 && padOp.getStaticLow()[1] == 0 &&
       padOp.getStaticHigh()[0] == 0 && padOp.getStaticHigh()[1] == 0 &&
       padValue.getParentRegion()->isAncestor(forall->getParentRegion())) {
     int64_t h = source.getDimSize(2), w = source.getDimSize(3);
-    SmallVector<OpFoldResult> srcOffsets = {ivs[0], ivs[1],
-                                            rewriter.getIndexAttr(0),
-                                            rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> srcOffsets = {
+        ivs[0], ivs[1], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
     Value sourcePlane = tensor::ExtractSliceOp::create(
         rewriter, loc, RankedTensorType::get({h, w}, et), padOp.getSource(),
         srcOffsets, attrs({1, 1, h, w}), attrs({1, 1, 1, 1}));
@@ -623,15 +621,14 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
         rewriter, loc, RankedTensorType::get({hp, wp}, et), input, inOffsets,
         attrs({1, 1, 1, hp, wp}), unit);
   }
-  SmallVector<OpFoldResult> wOffsets = {ivs[1], ivs[2],
-                                        rewriter.getIndexAttr(0),
-                                        rewriter.getIndexAttr(0),
-                                        rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> wOffsets = {
+      ivs[1], ivs[2], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+      rewriter.getIndexAttr(0)};
   Value window = tensor::ExtractSliceOp::create(
       rewriter, loc, RankedTensorType::get({kh, kw}, et), filter, wOffsets,
       attrs({1, 1, 1, kh, kw}), unit);
-  Value pad = arith::ConstantOp::create(rewriter, loc, et,
-                                        rewriter.getZeroAttr(et));
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
   // The taps, broadcast once per task to each vector width used.
   SmallVector<Value> taps;
   for (int64_t i = 0; i < kh; ++i) {
@@ -651,27 +648,28 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
     }
     auto vt = VectorType::get({w}, et);
     for (Value tap : taps) {
-      broadcast[w].push_back(vector::BroadcastOp::create(rewriter, loc, vt, tap));
+      broadcast[w].push_back(
+          vector::BroadcastOp::create(rewriter, loc, vt, tap));
     }
   }
 
   // One block: `nrows` output rows from `row0` by `w` columns from `col0`.
   // `wide`: reading w*sw contiguous elements stays inside the row, so a
   // strided read is a power-of-two load plus a shuffle.
-  auto block = [&](Value acc, Value row0, int64_t nrows, Value col0,
-                   int64_t w, bool wide) -> Value {
+  auto block = [&](Value acc, Value row0, int64_t nrows, Value col0, int64_t w,
+                   bool wide) -> Value {
     auto vt = VectorType::get({w}, et);
     SmallVector<Value> outRows, accs;
     for (int64_t r = 0; r < nrows; ++r) {
       outRows.push_back(add(row0, idx(r)));
-      accs.push_back(
-          fill ? vector::BroadcastOp::create(rewriter, loc, vt,
-                                             fill.getInputs()[0])
-                     .getResult()
-               : vector::TransferReadOp::create(
-                     rewriter, loc, vt, acc, ValueRange{outRows[r], col0},
-                     std::optional<Value>(pad), ArrayRef<bool>{true})
-                     .getResult());
+      accs.push_back(fill ? vector::BroadcastOp::create(rewriter, loc, vt,
+                                                        fill.getInputs()[0])
+                                .getResult()
+                          : vector::TransferReadOp::create(
+                                rewriter, loc, vt, acc,
+                                ValueRange{outRows[r], col0},
+                                std::optional<Value>(pad), ArrayRef<bool>{true})
+                                .getResult());
     }
     int64_t len = sw == 1 || w == 1 ? w : (wide ? w * sw : (w - 1) * sw + 1);
     auto rawType = VectorType::get({len}, et);
@@ -745,8 +743,8 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
                                         outSizes, unit);
   rewriter.replaceOp(conv, forall.getResults());
-  for (Operation *dead : {fill.getOperation(), expand.getOperation(),
-                          padOp.getOperation()}) {
+  for (Operation *dead :
+       {fill.getOperation(), expand.getOperation(), padOp.getOperation()}) {
     if (dead && dead->use_empty()) {
       rewriter.eraseOp(dead);
     }
@@ -786,8 +784,8 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
   // With a fill every group writes its whole slice: the fill's destination
   // is carried, not the filled tensor.
   Value dest = fill ? fill.getOutputs()[0] : init;
-  auto loop = scf::ForOp::create(rewriter, loc, lower, upper, step,
-                                 ValueRange{dest});
+  auto loop =
+      scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{dest});
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(loop.getBody());
   Value gi = loop.getInductionVar();
@@ -802,17 +800,17 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
       rewriter, loc, RankedTensorType::get({n, cg, hp, wp}, et), input, at(1),
       attrs({n, 1, cg, hp, wp}), unit);
   Value w = tensor::ExtractSliceOp::create(
-      rewriter, loc, RankedTensorType::get({og, cg, kh, kw}, et), filter,
-      at(0), attrs({1, og, cg, kh, kw}), unit);
+      rewriter, loc, RankedTensorType::get({og, cg, kh, kw}, et), filter, at(0),
+      attrs({1, og, cg, kh, kw}), unit);
   auto accType = RankedTensorType::get({n, og, oh, ow}, et);
   SmallVector<OpFoldResult> accSizes = attrs({n, 1, og, oh, ow});
   // A zero fill is re-created per group so convToGemm fuses it into the
   // GEMM's tasks; any other accumulator is sliced and written back.
   Value acc =
-      fill ? linalg::FillOp::create(
-                 rewriter, loc, ValueRange{fill.getInputs()[0]},
-                 ValueRange{tensor::EmptyOp::create(rewriter, loc,
-                                                    accType.getShape(), et)})
+      fill ? linalg::FillOp::create(rewriter, loc,
+                                    ValueRange{fill.getInputs()[0]},
+                                    ValueRange{tensor::EmptyOp::create(
+                                        rewriter, loc, accType.getShape(), et)})
                  .getResult(0)
            : tensor::ExtractSliceOp::create(rewriter, loc, accType, carried,
                                             at(1), accSizes, unit)
@@ -1061,7 +1059,8 @@ void CpuTileAndVectorize::packPanelB(RewriterBase &rewriter,
     });
   };
   scf::ForOp reuseLoop;
-  for (auto loop = op->getParentOfType<scf::ForOp>(); loop && definedOutside(loop);
+  for (auto loop = op->getParentOfType<scf::ForOp>();
+       loop && definedOutside(loop);
        loop = loop->getParentOfType<scf::ForOp>()) {
     reuseLoop = loop;
   }
@@ -1079,11 +1078,10 @@ void CpuTileAndVectorize::packPanelB(RewriterBase &rewriter,
   auto panel = cast<tensor::ExtractSliceOp>(rewriter.clone(*slice));
   SmallVector<OpFoldResult> sizes =
       tensor::getMixedSizes(rewriter, loc, panel.getResult());
-  Value empty = tensor::EmptyOp::create(
-      rewriter, loc, sizes, panel.getResultType().getElementType());
-  Value packed =
-      linalg::CopyOp::create(rewriter, loc, panel.getResult(), empty)
-          .getResult(0);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                        panel.getResultType().getElementType());
+  Value packed = linalg::CopyOp::create(rewriter, loc, panel.getResult(), empty)
+                     .getResult(0);
   rewriter.modifyOpInPlace(op, [&] { bOperand->set(packed); });
   if (slice->use_empty()) {
     rewriter.eraseOp(slice);
