@@ -23,12 +23,6 @@ namespace graphc::import {
 namespace {
 using Results = llvm::SmallVector<Value>;
 
-FailureOr<Results> one(Value v) {
-  if (!v) {
-    return mlir::failure();
-  }
-  return Results{v};
-}
 } // namespace
 
 Value OnnxImporter::importWrapPad(Value x, llvm::ArrayRef<int64_t> low,
