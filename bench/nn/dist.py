@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """dist.py BUILD [--quick] [--batch N] [--workers LIST] [--replicas-only]
-[--machine-model FILE]:
+[--machine-model FILE] [--rounds R]:
 throughput of partitioned jobs against the same model as one task, and the
 report's estimate and the scaling simulation of each beside the measurement.
 
@@ -11,7 +11,9 @@ as one task and, for each N in --workers (default 2), as `--replicas N`,
 measures what a replicated convolution stack costs); --replicas-only keeps
 the first. Every worker runs one thread (OMP_NUM_THREADS=1, and the code is
 compiled with --no-openmp so nothing else can spin up threads), so N workers
-use N cores. Each job runs `graph-run --repeat R --stats`; the figure compared
+use N cores. Each job runs `graph-run --repeat R --stats` once per round (--rounds,
+default 3; --quick 1), the rounds taking every job in turn, and the median of
+the rounds' medians is the measured step; the figure compared
 is the step as graph-run sees it (`wall_median_ms`: the whole job's step,
 feeding the global batch, splitting, computing and gathering), because the
 in-worker time of one task says nothing about the job. Each compile also
@@ -30,6 +32,7 @@ same machine: the comparison isolates what partitioning costs and gains.
 """
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -84,6 +87,8 @@ def main():
     workers = ([int(w) for w in sys.argv[sys.argv.index("--workers") + 1].split(",")]
                if "--workers" in sys.argv else [2])
     repeat = 3 if quick else 10
+    rounds = (int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv
+              else 1 if quick else 3)
     strategies = [("replicas", "--replicas=%d")]
     if "--replicas-only" not in sys.argv:
         strategies += [("pipeline", "--pipeline-stages=%d"),
@@ -118,6 +123,13 @@ def main():
         given = (os.path.abspath(sys.argv[sys.argv.index("--machine-model") + 1])
                  if "--machine-model" in sys.argv else None)
         simulated = {}
+        # Compile every job first, then run them in --rounds rounds, each
+        # round every job once in turn: the machine's speed drifts by 15-25%
+        # over minutes (a shared host), and a job measured in one slow spell
+        # would be compared with jobs measured in a fast one. The figure is
+        # the median of the rounds' medians; the spread of the rounds is
+        # printed beside it.
+        built = []
         for index, (label, n, flags) in enumerate(jobs):
             job = os.path.join(tmp, "j%d.gjob" % index)
             try:
@@ -146,12 +158,32 @@ def main():
                         except common.Failed as e:
                             print("  " + str(e), file=sys.stderr)
                             simulated[name] = {}
-                stats, y = run(build, job, {"x": xpath}, repeat,
-                               os.path.join(tmp, "out%d" % index))
             except common.Failed as e:
                 rows.append([label, str(n), str(e)])
                 continue
-            wall = stats["wall_median_ms"]
+            built.append((index, label, n, job, estimate, secs))
+        walls = {index: [] for index, *_ in built}
+        outputs = {}
+        failed = {}
+        for _ in range(rounds):
+            for index, label, n, job, estimate, secs in built:
+                if index in failed:
+                    continue
+                try:
+                    stats, y = run(build, job, {"x": xpath}, repeat,
+                                   os.path.join(tmp, "out%d" % index))
+                except common.Failed as e:
+                    failed[index] = str(e)
+                    continue
+                walls[index].append(stats["wall_median_ms"])
+                outputs[index] = (stats["steps"], y)
+        for index, label, n, job, estimate, secs in built:
+            if index in failed:
+                rows.append([label, str(n), failed[index]])
+                continue
+            wall = statistics.median(walls[index])
+            spread = "%.0f-%.0f" % (min(walls[index]), max(walls[index]))
+            steps, y = outputs[index]
             if base is None:
                 base = (wall, y)
             ratio = base[0] / wall
@@ -160,20 +192,22 @@ def main():
                      for name, _ in strategies] if n == 1
                     else [(label, simulated.get(label, {}).get(n))])
             for name, sim in sims:
-                rows.append([name, str(n), "%d" % stats["steps"], "%.1f" % wall,
+                rows.append([name, str(n), "%d x %d" % (len(walls[index]), steps),
+                             "%.1f" % wall, spread,
                              "%.1f" % estimate, pct(estimate, wall),
                              "%.1f" % sim if sim else "-", pct(sim, wall),
                              "%.2f" % (batch * 1e3 / wall), "%.2f" % ratio,
                              "%.2e" % err, "%.1f" % secs])
                 print("  " + " | ".join(rows[-1]), file=sys.stderr, flush=True)
-    common.table(["strategy", "workers", "steps", "step ms (median)",
-                  "estimated ms", "estimate error", "simulated ms",
+    common.table(["strategy", "workers", "rounds x steps", "step ms (median)",
+                  "rounds' medians", "estimated ms", "estimate error", "simulated ms",
                   "simulation error",
                   "images/s", "throughput ratio", "max abs err vs 1 task",
                   "compile s"], rows)
     print("strategy at N workers: --replicas N, --pipeline-stages N (N "
           "microbatches), --tensor-parallel N; 1 worker: the one-task job. "
-          "step ms: graph-run --stats wall_median_ms (the whole job's step); "
+          "step ms: graph-run --stats wall_median_ms (the whole job's step), the "
+          "median over the rounds (each round runs every job once in turn); "
           "ratio = 1-task step / N-task step; estimated ms: graphc --report's "
           "step estimate (%s, its tasks sharing this "
           "machine's %d cores), error against the measured median; simulated "
