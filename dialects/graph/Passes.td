@@ -76,6 +76,42 @@ def GraphHoistWeights : Pass<"graph-hoist-weights", "mlir::ModuleOp"> {
   ];
 }
 
+def GraphPretransposeWeights : Pass<"graph-pretranspose-weights",
+                                     "mlir::ModuleOp"> {
+  let summary = "Store constant right-hand sides of transposed matmuls "
+                "transposed, once, at compile time";
+  let description = [{
+    A fully connected layer imported from ONNX (`Gemm` with `transB=1`,
+    PyTorch's `nn.Linear`) or TensorFlow (`MatMul` with `transpose_b`) is a
+    `graph.matmul {transpose_rhs}` whose right-hand side is a constant
+    weight. Lowered as it is, every step first copies the weight into its
+    transpose (AlexNet's first fully connected layer: 151 MB read and 151 MB
+    written per image, three times the bytes of the product itself). This
+    pass transposes the constant's bytes once and drops `transpose_rhs`, so
+    the step reads the weight once, in the row-major `[K, N]` layout the
+    GEMM strategy packs.
+
+    A constant is rewritten only when every use of it, and of every other
+    constant holding the same bytes (a `dense_resource` blob is shared by
+    key: the dynamic batch's chunk body reuses the entry's), is the
+    right-hand side of a `transpose_rhs` matmul with a 2-D right-hand side,
+    and when no other attribute of the module refers to its blob. A
+    `dense_resource` blob is replaced in its manager, so the untransposed
+    bytes are freed instead of kept beside the new ones. `i1` and
+    element types that are not whole bytes stay as they are; a splat is
+    only given its transposed shape.
+
+    Runs on inference graphs before `graph-hoist-weights`, after the
+    training passes: trained weights are variables by then and keep the
+    layout of the model they came from (`--save` writes them under the
+    model's names).
+  }];
+  let statistics = [
+    Statistic<"numTransposed", "num-transposed",
+              "Number of constants stored transposed">,
+  ];
+}
+
 def GraphDynamicBatch : Pass<"graph-dynamic-batch", "mlir::ModuleOp"> {
   let summary = "Compile a dynamic leading (batch) dimension as a loop over "
                 "a one-sample body";

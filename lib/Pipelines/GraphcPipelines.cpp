@@ -89,6 +89,10 @@ void buildTrainPipeline(OpPassManager &pm,
 }
 
 void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
+  // A constant weight of a transpose_rhs matmul (Gemm transB=1, nn.Linear)
+  // is stored transposed once here instead of transposed every step. Trained
+  // weights are variables by now and keep their model's layout.
+  pm.addPass(graph::createGraphPretransposeWeights());
   // Weights become module-level variables before placement, so that
   // placement can move them (parameter servers, replicas) like trained
   // variables, and the bundle writer puts their bytes in weights files
