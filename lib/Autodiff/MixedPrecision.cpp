@@ -51,8 +51,7 @@ Policy policyOf(Operation *op) {
           LeakyReluOp, EluOp, GeluOp, TanhOp, SigmoidOp, SqrtOp, ClampOp,
           SelectOp, CompareOp, SignOp, FloorOp, CeilOp, RoundOp, IdentityOp,
           ReshapeOp, DynamicReshapeOp, TransposeOp, ConcatOp, SplitOp, SliceOp,
-          GatherOp, PadOp, BroadcastToOp, SqueezeOp, UnsqueezeOp, TileOp>(
-          op)) {
+          GatherOp, PadOp, BroadcastToOp, SqueezeOp, UnsqueezeOp, TileOp>(op)) {
     return Policy::Follow;
   }
   return Policy::Keep;
@@ -223,9 +222,9 @@ struct GraphMixedPrecisionPass
         for (Value r : op.getResults()) {
           if (isF32Tensor(r.getType())) {
             Value rounded = roundedOf(r, toLow);
-            r.replaceAllUsesExcept(rounded, rounded.getDefiningOp()
-                                                ->getOperand(0)
-                                                .getDefiningOp());
+            r.replaceAllUsesExcept(
+                rounded,
+                rounded.getDefiningOp()->getOperand(0).getDefiningOp());
             lowered.insert(rounded);
           }
         }

@@ -209,6 +209,12 @@ def GraphMixedPrecision : Pass<"graph-mixed-precision", "mlir::ModuleOp"> {
     precisions and every weight gradient arrives in f32 (the gradient of a
     cast is the cast back), ahead of an optimizer update that stays f32.
 
+    With `emulate` the types stay f32: each low-precision operand and result
+    is rounded to the precision and back (two casts) and the arithmetic is
+    f32, which gives the numbers of low-precision compute with f32
+    accumulation on a target that cannot compute in it (graphc's CPU
+    target: x86 without AVX512-BF16 cannot link bf16 arithmetic).
+
     Example (`precision=bf16`):
 
     ```mlir

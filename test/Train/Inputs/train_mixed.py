@@ -23,7 +23,12 @@ Checks, one line each:
     1e-2 (each replica rounds its half of the batch's gradient sums to bf16
     before the f32 all-reduce, the one task rounds the whole sum);
   * --mixed-precision=f16 (static loss scale 1024) against the same
-    autocast reference, losses rtol 1e-2 (f16 keeps 11 bits).
+    autocast reference, losses rtol 1e-2 (f16 keeps 11 bits);
+  * the CNN of train_torch.py (convolutions, BatchNorm with batch
+    statistics, max pooling) in bf16 against PyTorch rounding where graphc
+    rounds (cnn_reference), losses rtol 2e-3; different from the f32 run;
+    --replicas 2 (synchronised BatchNorm, in f32) following one task,
+    rtol 1e-2.
 
 Exits 1 on any mismatch.
 """
@@ -57,6 +62,94 @@ def torch_autocast(initial, x, y, optimizer, lr):
         losses.append(loss.item())
     return np.array(losses), {k: v.detach().numpy()
                               for k, v in model.state_dict().items()}
+
+
+def cnn_reference(initial, x, y, optimizer, lr):
+    """The CNN of train_torch.py with graph-mixed-precision's policy spelled
+    out in f32 PyTorch: `rb` rounds to bf16 and back, where graphc's CPU
+    target rounds (graph-mixed-precision's emulate): the operands and the
+    result of each convolution and matrix product, and of the bias add and
+    relu that follow them in bf16; BatchNorm, the relu and max pool after it
+    (their input is f32) and the loss in f32. Autograd differentiates
+    through the roundings, as graph-autodiff differentiates through the
+    casts, so the gradients are rounded where graphc rounds them. (PyTorch's
+    own bf16 kernels are not the reference here: autocast runs BatchNorm in
+    bf16, and its CPU bf16 convolution gradients land 1e-2 from both this
+    reference and the f32 run after 10 steps, so no tolerance tight enough
+    to tell bf16 from f32 would hold against them.)"""
+    model = train_torch.CNN()
+    model.load_state_dict(initial)
+    model.train()
+    opt = (torch.optim.Adam(model.parameters(), lr=lr) if optimizer == "adam"
+           else torch.optim.SGD(model.parameters(), lr=lr))
+    f = nn.functional
+
+    def rb(t):
+        return t.to(torch.bfloat16).float()
+
+    losses = []
+    for _ in range(STEPS):
+        opt.zero_grad()
+        h = rb(f.conv2d(rb(x), rb(model.conv1.weight), padding=1))
+        h = f.max_pool2d(torch.relu(model.bn1(h)), 2)
+        h = rb(f.conv2d(rb(h), rb(model.conv2.weight), rb(model.conv2.bias),
+                        stride=2, padding=1))
+        h = torch.relu(h).flatten(1)
+        logits = rb(rb(h @ rb(model.fc.weight).t()) + rb(model.fc.bias))
+        loss = f.cross_entropy(logits, y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return np.array(losses)
+
+
+def train_cnn(out):
+    """The CNN (convolutions, BatchNorm with batch statistics) in bf16
+    against cnn_reference: losses rtol 2e-3; different from the f32 run;
+    --replicas 2 (synchronised BatchNorm, in f32) following one task,
+    rtol 1e-2."""
+    out = os.path.join(out, "cnn")
+    os.makedirs(out, exist_ok=True)
+    torch.manual_seed(0)
+    model = train_torch.CNN()
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 1.5)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.5, 0.5)
+    initial = {k: v.clone() for k, v in model.state_dict().items()}
+    x = torch.randn(train_torch.BATCH, 3, 8, 8)
+    y = torch.randint(0, 10, (train_torch.BATCH,))
+    np.save(os.path.join(out, "x.npy"), x.numpy())
+    np.save(os.path.join(out, "y.npy"), y.numpy().astype(np.int64))
+    model.eval()
+    torch.onnx.export(model, x, os.path.join(out, "model.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      opset_version=13,
+                      training=torch.onnx.TrainingMode.PRESERVE,
+                      do_constant_folding=False)
+    ok = True
+    for optimizer, lr in OPTIMIZERS.items():
+        want = cnn_reference(initial, x, y, optimizer, lr)
+        losses, _ = train_torch.graphc_train(out, optimizer, lr,
+                                             ["--mixed-precision=bf16"],
+                                             "bf16")
+        ok &= train_torch.close("cnn %s bf16 losses" % optimizer, losses,
+                                want, 2e-3)
+        f32_losses, _ = train_torch.graphc_train(out, optimizer, lr, [],
+                                                 "f32")
+        differs = not np.array_equal(f32_losses, losses)
+        print("cnn %s bf16 losses differ from f32: %s (largest difference "
+              "%.2e)" % (optimizer, "yes" if differs else "NO",
+                         np.max(np.abs(f32_losses - losses))))
+        ok &= differs
+        replica_losses, _ = train_torch.graphc_train(
+            out, optimizer, lr, ["--mixed-precision=bf16", "--replicas", "2"],
+            "bf16-2")
+        ok &= train_torch.close("cnn %s bf16 losses with 2 replicas"
+                                % optimizer, replica_losses, losses, 1e-2)
+    return ok
 
 
 def mostly_close(name, got, want, rtol, atol, share=0.95):
@@ -127,6 +220,7 @@ def main():
                               "f16")
         ok &= close("%s f16 losses" % optimizer, f16_losses, want_losses,
                     1e-2)
+    ok &= train_cnn(out)
     print("train_mixed: %d of %d comparisons match" % tuple(train_torch.COUNTS))
     return 0 if ok else 1
 
