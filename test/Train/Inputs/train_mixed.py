@@ -109,26 +109,7 @@ def train_cnn(out):
     --replicas 2 (synchronised BatchNorm, in f32) following one task,
     rtol 1e-2."""
     out = os.path.join(out, "cnn")
-    os.makedirs(out, exist_ok=True)
-    torch.manual_seed(0)
-    model = train_torch.CNN()
-    for m in model.modules():
-        if isinstance(m, nn.BatchNorm2d):
-            m.running_mean.uniform_(-0.5, 0.5)
-            m.running_var.uniform_(0.5, 1.5)
-            m.weight.data.uniform_(0.5, 1.5)
-            m.bias.data.uniform_(-0.5, 0.5)
-    initial = {k: v.clone() for k, v in model.state_dict().items()}
-    x = torch.randn(train_torch.BATCH, 3, 8, 8)
-    y = torch.randint(0, 10, (train_torch.BATCH,))
-    np.save(os.path.join(out, "x.npy"), x.numpy())
-    np.save(os.path.join(out, "y.npy"), y.numpy().astype(np.int64))
-    model.eval()
-    torch.onnx.export(model, x, os.path.join(out, "model.onnx"),
-                      input_names=["x"], output_names=["logits"],
-                      opset_version=13,
-                      training=torch.onnx.TrainingMode.PRESERVE,
-                      do_constant_folding=False)
+    initial, x, y = train_torch.prepare(out, "cnn")
     ok = True
     for optimizer, lr in OPTIMIZERS.items():
         want = cnn_reference(initial, x, y, optimizer, lr)
@@ -171,18 +152,7 @@ def mostly_close(name, got, want, rtol, atol, share=0.95):
 
 def main():
     out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    torch.manual_seed(0)
-    model = train_torch.MLP()
-    initial = {k: v.clone() for k, v in model.state_dict().items()}
-    x = torch.randn(train_torch.BATCH, 16)
-    y = torch.randint(0, 10, (train_torch.BATCH,))
-    np.save(os.path.join(out, "x.npy"), x.numpy())
-    np.save(os.path.join(out, "y.npy"), y.numpy().astype(np.int64))
-    model.eval()
-    torch.onnx.export(model, x, os.path.join(out, "model.onnx"),
-                      input_names=["x"], output_names=["logits"],
-                      opset_version=13)
+    initial, x, y = train_torch.prepare(out, "mlp")
 
     close = train_torch.close
     train = train_torch.graphc_train
