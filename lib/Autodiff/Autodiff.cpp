@@ -8,6 +8,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <cmath>
+
 namespace graphc {
 #define GEN_PASS_DEF_GRAPHAUTODIFF
 #include "graphc/Autodiff/Passes.h.inc"
@@ -74,6 +76,11 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
     if (wrt != "variables" && wrt != "arguments") {
       module.emitError() << "graph-autodiff: unknown wrt='" << wrt
                          << "'; use wrt=variables or wrt=arguments";
+      return signalPassFailure();
+    }
+    if (!(lossScale > 0) || std::isinf(lossScale)) {
+      module.emitError() << "graph-autodiff: loss-scale=" << lossScale
+                         << " must be a positive finite number";
       return signalPassFailure();
     }
     SymbolTable symbols(module);
@@ -271,7 +278,9 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
     };
     {
       GradientBuilder gb(b, loss.getLoc());
-      grads[loss] = gb.splat(lossType, 1.0);
+      // Static loss scaling: the backward pass computes S times every
+      // gradient, unscaled below once each is back in its own type.
+      grads[loss] = gb.splat(lossType, lossScale);
     }
     // `ops` is in reverse program order: every user of a result comes
     // before the op that defines it.
@@ -316,6 +325,9 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
         if (Value g = grads.lookup(v)) {
           total = total ? gb.add(total, g) : g;
         }
+      }
+      if (total && lossScale != 1.0) {
+        total = gb.scale(total, 1.0 / lossScale);
       }
       results.push_back(total ? total : gb.splat(s.type, 0.0));
       names.push_back("grad/" + s.name);

@@ -68,9 +68,18 @@ void buildTrainPipeline(OpPassManager &pm,
     batchNorm.entry = options.entry;
     pm.addPass(createGraphBatchNormTrain(batchNorm));
   }
+  // bf16/f16 compute with f32 master weights: the forward pass only, so
+  // that graph-autodiff gives the backward pass the same precisions.
+  if (!options.mixedPrecision.empty()) {
+    GraphMixedPrecisionOptions mixed;
+    mixed.precision = options.mixedPrecision;
+    mixed.emulate = options.emulateLowPrecision;
+    pm.addPass(createGraphMixedPrecision(mixed));
+  }
   // d loss / d weight for every trained variable, as grad/NAME results.
   GraphAutodiffOptions autodiff;
   autodiff.wrt = "variables";
+  autodiff.lossScale = options.lossScale;
   pm.addPass(createGraphAutodiff(autodiff));
   // The gradients become updates of the weights and optimizer slots.
   GraphApplyOptimizerOptions optimizer;
@@ -202,6 +211,18 @@ struct TrainPipelineCL : PassPipelineOptions<TrainPipelineCL> {
       *this, "batch-norm",
       llvm::cl::desc("batch normalisation statistics: batch or running"),
       llvm::cl::init("batch")};
+  Option<std::string> mixedPrecision{
+      *this, "mixed-precision",
+      llvm::cl::desc("compute precision with f32 master weights: bf16 or f16 "
+                     "(empty: f32)"),
+      llvm::cl::init("")};
+  Option<bool> emulateLowPrecision{
+      *this, "emulate-low-precision",
+      llvm::cl::desc("round to the low precision around f32 arithmetic"),
+      llvm::cl::init(false)};
+  Option<double> lossScale{*this, "loss-scale",
+                           llvm::cl::desc("static loss scale"),
+                           llvm::cl::init(1.0)};
 };
 
 struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
@@ -292,6 +313,9 @@ void registerGraphcPipelines() {
         options.epsilon = cl.epsilon;
         options.returnWeights = cl.returnWeights;
         options.batchNorm = cl.batchNorm;
+        options.mixedPrecision = cl.mixedPrecision;
+        options.lossScale = cl.lossScale;
+        options.emulateLowPrecision = cl.emulateLowPrecision;
         buildTrainPipeline(pm, options);
       });
   PassPipelineRegistration<DistPipelineCL>(

@@ -732,6 +732,15 @@ struct ReplicaRewriter {
             graph::SliceOp, graph::BroadcastToOp>(op)) {
       return first;
     }
+    // A conversion between floats (a mixed-precision gradient brought back
+    // to f32, docs/design/training.md): the all-reduce combines the
+    // converted shares, in the wider type where the conversion widens, which
+    // differs from converting the whole only by each share's rounding.
+    if (auto cast = dyn_cast<graph::CastOp>(op);
+        cast && isa<FloatType>(getElementTypeOrSelf(cast.getInput())) &&
+        isa<FloatType>(getElementTypeOrSelf(cast.getType()))) {
+      return first;
+    }
     bool additive = first.reduction == dist::ReductionKind::sum ||
                     first.reduction == dist::ReductionKind::mean;
     if (!additive || !allSame) {

@@ -38,6 +38,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <cmath>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -291,6 +293,19 @@ cl::opt<std::string> batchNormMode(
              "updating the running ones (batch, the default, as PyTorch "
              "trains), or with the running statistics (running)"),
     cl::init("batch"), cl::cat(graphcCategory));
+cl::opt<std::string> mixedPrecision(
+    "mixed-precision",
+    cl::desc("--train: compute matmuls, convolutions and elementwise ops in "
+             "bf16 or f16, keeping the weights, the optimizer state, the "
+             "loss, reductions and normalisations in f32 "
+             "(graph-mixed-precision)"),
+    cl::value_desc("bf16|f16"), cl::init(""), cl::cat(graphcCategory));
+cl::opt<double> lossScale(
+    "loss-scale",
+    cl::desc("--mixed-precision: static loss scale; the gradients are "
+             "unscaled in f32 before the update (default 1024 for f16, 1 "
+             "for bf16)"),
+    cl::init(0.0), cl::cat(graphcCategory));
 
 cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
                                cl::init("main"), cl::cat(graphcCategory));
@@ -504,6 +519,19 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
       trainOptions.momentum = momentumValue;
       trainOptions.returnWeights = returnWeights;
       trainOptions.batchNorm = batchNormMode;
+      trainOptions.mixedPrecision = mixedPrecision;
+      // The CPU codegen cannot compute in bf16 on x86 without AVX512-BF16
+      // (LLVM keeps bf16 values in f32 registers and rounds them with
+      // __truncsfbf2, which a task library cannot resolve), and accumulates
+      // an f16 matmul in f16: it gets the same numbers from f32 arithmetic
+      // on rounded values (docs/design/training.md, "Mixed precision").
+      trainOptions.emulateLowPrecision = target == Target::Cpu;
+      // f16's 5-bit exponent flushes gradients below 6e-8 to zero; bf16 has
+      // f32's range and needs no scaling (PyTorch's GradScaler starts f16
+      // at 65536 and adjusts; a static 1024 is the common safe choice).
+      trainOptions.lossScale = lossScale.getNumOccurrences() ? lossScale
+                               : mixedPrecision == "f16"     ? 1024.0
+                                                             : 1.0;
       graphc::buildTrainPipeline(pm, trainOptions);
     }
   }
@@ -737,7 +765,33 @@ static int checkTrainFlags() {
                       "describe a training step; add --train\n";
       return kExitUsage;
     }
+    if (mixedPrecision.getNumOccurrences() || lossScale.getNumOccurrences()) {
+      llvm::errs() << "graphc: error: --mixed-precision and --loss-scale "
+                      "choose how a training step computes; add --train (an "
+                      "inference model in bf16 or f16 is compiled in its "
+                      "own types)\n";
+      return kExitUsage;
+    }
     return 0;
+  }
+  if (mixedPrecision.getNumOccurrences() && mixedPrecision != "bf16" &&
+      mixedPrecision != "f16") {
+    llvm::errs() << "graphc: error: unknown --mixed-precision="
+                 << mixedPrecision << "; use bf16 or f16\n";
+    return kExitUsage;
+  }
+  if (lossScale.getNumOccurrences() && mixedPrecision.empty()) {
+    llvm::errs() << "graphc: error: --loss-scale scales the loss of a "
+                    "--mixed-precision step; add --mixed-precision=f16 (or "
+                    "bf16)\n";
+    return kExitUsage;
+  }
+  if (lossScale.getNumOccurrences() &&
+      (!(lossScale > 0) || std::isinf(lossScale))) {
+    llvm::errs() << "graphc: error: --loss-scale="
+                 << llvm::format("%g", lossScale.getValue())
+                 << " must be a positive finite number\n";
+    return kExitUsage;
   }
   if (labelsName.empty()) {
     llvm::errs()

@@ -32,6 +32,12 @@ def GraphAutodiff : Pass<"graph-autodiff", "mlir::ModuleOp"> {
     refused by name; integer values and ops off every such path are left
     alone. Shapes on those paths must be static.
 
+    With `loss-scale=S` (mixed precision, docs/design/training.md) the
+    backward pass starts from `S` instead of 1, so that small gradients in
+    f16 do not flush to zero, and each `grad/NAME` is multiplied by `1/S`
+    (rounded to NAME's element type, as PyTorch's GradScaler does) once it
+    is back in NAME's own type; the `loss` result is not scaled.
+
     Example (`wrt=arguments`):
 
     ```mlir
@@ -48,6 +54,9 @@ def GraphAutodiff : Pass<"graph-autodiff", "mlir::ModuleOp"> {
   let options = [
     Option<"wrt", "wrt", "std::string", /*default=*/"\"variables\"",
            "What to differentiate with respect to: variables or arguments">,
+    Option<"lossScale", "loss-scale", "double", /*default=*/"1.0",
+           "Static loss scaling: differentiate loss * S, then multiply each "
+           "gradient by 1/S in its own (f32) type">,
   ];
   let dependentDialects = ["::graphc::graph::GraphDialect"];
   let statistics = [
@@ -168,6 +177,69 @@ def GraphBatchNormTrain : Pass<"graph-batch-norm-train", "mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numConverted", "num-converted",
               "Number of batch_norm ops given batch statistics">,
+  ];
+}
+
+def GraphMixedPrecision : Pass<"graph-mixed-precision", "mlir::ModuleOp"> {
+  let summary = "Run a training step's forward pass in bf16 or f16";
+  let description = [{
+    Mixed-precision training (docs/design/training.md, "Mixed precision"):
+    in every function with a result named `loss` (graph-add-loss's), before
+    graph-autodiff, the f32 compute is given an element type by op class,
+    as PyTorch's `torch.autocast` does:
+
+    * low precision (`precision`): `graph.matmul`, `graph.conv`,
+      `graph.conv_transpose`: every f32 operand is cast to bf16 (or f16)
+      and the result is low precision;
+    * follow: elementwise arithmetic that rounds once (add, sub, mul, div,
+      max, min, neg, abs, relu, leaky_relu, elu, gelu, tanh, sigmoid,
+      sqrt, clamp, select, compare, sign, floor, ceil, round), max pooling
+      and data movement run in low precision when every operand that is an
+      activation is low precision (weights and constants take the op's
+      precision), and in f32 when any activation operand is f32;
+    * f32: everything else, notably the loss (`graph.softmax_cross_entropy`),
+      reductions (the loss mean), softmax, batch and layer normalisation
+      (their statistics), average pooling, exp, log and pow: low-precision
+      operands are cast back to f32.
+
+    Variables stay f32 (the master weights): each read is cast where a
+    low-precision op uses it, once per read. Results (the `loss`) and
+    assigned values keep their types. graph-autodiff then differentiates
+    through the casts, so the backward pass runs in the forward pass's
+    precisions and every weight gradient arrives in f32 (the gradient of a
+    cast is the cast back), ahead of an optimizer update that stays f32.
+
+    With `emulate` the types stay f32: each low-precision operand and result
+    is rounded to the precision and back (two casts) and the arithmetic is
+    f32, which gives the numbers of low-precision compute with f32
+    accumulation on a target that cannot compute in it (graphc's CPU
+    target: x86 without AVX512-BF16 cannot link bf16 arithmetic).
+
+    Example (`precision=bf16`):
+
+    ```mlir
+    %w = graph.read_variable @w : tensor<16x32xf32>
+    %y = graph.matmul %x, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+    // becomes
+    %w = graph.read_variable @w : tensor<16x32xf32>
+    %wl = graph.cast %w {to = bf16} : (tensor<16x32xf32>) -> tensor<16x32xbf16>
+    %xl = graph.cast %x {to = bf16} : (tensor<8x16xf32>) -> tensor<8x16xbf16>
+    %y = graph.matmul %xl, %wl : (tensor<8x16xbf16>, tensor<16x32xbf16>) -> tensor<8x32xbf16>
+    ```
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"bf16\"",
+           "The compute precision: bf16 or f16">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Keep f32 types and round every low-precision op's operands and "
+           "results to the precision and back (for targets that cannot "
+           "compute in it: graphc's CPU target with bf16)">,
+  ];
+  let dependentDialects = ["::graphc::graph::GraphDialect"];
+  let statistics = [
+    Statistic<"numLowOps", "num-low-ops",
+              "Number of ops computing in low precision">,
+    Statistic<"numCasts", "num-casts", "Number of casts inserted">,
   ];
 }
 

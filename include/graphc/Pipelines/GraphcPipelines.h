@@ -69,6 +69,14 @@ struct TrainPipelineOptions {
   /// Batch normalisation with the statistics of the batch ("batch", as
   /// PyTorch trains) or the model's running statistics ("running").
   std::string batchNorm = "batch";
+  /// Mixed precision: "" (f32 throughout), "bf16" or "f16" compute with f32
+  /// master weights (graph-mixed-precision).
+  std::string mixedPrecision;
+  /// Round to the low precision around f32 arithmetic instead of computing
+  /// in it (graph-mixed-precision's emulate; the CPU target).
+  bool emulateLowPrecision = false;
+  /// Static loss scale (graph-autodiff's loss-scale).
+  double lossScale = 1.0;
 };
 void buildTrainPipeline(mlir::OpPassManager &pm,
                         const TrainPipelineOptions &options);

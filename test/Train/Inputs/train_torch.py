@@ -185,9 +185,11 @@ def follows(label, one, dist):
     return ok
 
 
-def main():
-    out, name = sys.argv[1], sys.argv[2]
-    make, shape, optimizers = MODELS[name]
+def prepare(out, name):
+    """The model `name` from fixed initial weights, one fixed batch, and its
+    ONNX export: writes OUT/x.npy, OUT/y.npy and OUT/model.onnx and returns
+    (initial state_dict, x, y)."""
+    make, shape, _ = MODELS[name]
     os.makedirs(out, exist_ok=True)
     torch.manual_seed(0)
     model = make()
@@ -210,6 +212,13 @@ def main():
                       opset_version=13,
                       training=torch.onnx.TrainingMode.PRESERVE,
                       do_constant_folding=False)
+    return initial, x, y
+
+
+def main():
+    out, name = sys.argv[1], sys.argv[2]
+    make, _, optimizers = MODELS[name]
+    initial, x, y = prepare(out, name)
 
     ok = True
     for optimizer, lr in optimizers.items():
