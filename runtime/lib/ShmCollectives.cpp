@@ -102,8 +102,8 @@ void copyBytes(void *dst, const void *src, size_t bytes) {
 // order here gives the ring's result bit for bit. `src` holds every rank's
 // slot at the element range's start; the mean divides like finishMean.
 template <typename T, typename Op>
-void reduceRingOrder(T *dst, const T *const *src, int k, int b, size_t n,
-                     Op op, bool mean) {
+void reduceRingOrder(T *dst, const T *const *src, int k, int b, size_t n, Op op,
+                     bool mean) {
   constexpr size_t kTile = 1024;
   T acc[kTile];
   for (size_t t = 0; t < n; t += kTile) {
@@ -386,8 +386,7 @@ ShmGroup::ShmGroup(std::shared_ptr<ShmSegment> segment, int rank,
   // Start where this rank's line says (a fresh segment: 0), so that every
   // rank's barrier count agrees.
   generation_ = h_->line[rank_].arrived.load(std::memory_order_relaxed);
-  h_->line[rank_].pidNamespace.store(pidNamespace(),
-                                     std::memory_order_relaxed);
+  h_->line[rank_].pidNamespace.store(pidNamespace(), std::memory_order_relaxed);
   h_->line[rank_].pid.store(static_cast<int32_t>(::getpid()),
                             std::memory_order_release);
 }
@@ -448,9 +447,8 @@ Status ShmGroup::fail(Status st) {
   uint32_t none = 0;
   h_->failed.compare_exchange_strong(none, static_cast<uint32_t>(rank_ + 1));
   wake();
-  return Status(st.code(),
-                std::string("shared-memory ") + kindName() + ": " +
-                    st.message());
+  return Status(st.code(), std::string("shared-memory ") + kindName() + ": " +
+                               st.message());
 }
 
 // A peer process that has exited (its pidfd turns readable). Only ranks in
@@ -514,8 +512,8 @@ Status ShmGroup::barrier(bool checkCall) {
                         " gave up on the collective (see its error)");
     }
     if (opt_.cancelled && opt_.cancelled->load()) {
-      return fail(Status(GRAPHRT_STATUS_CANCELLED, "cancelled while waiting for " +
-                                                       who(j)));
+      return fail(Status(GRAPHRT_STATUS_CANCELLED,
+                         "cancelled while waiting for " + who(j)));
     }
     auto now = std::chrono::steady_clock::now();
     if (now - start < kSpin) {
@@ -525,11 +523,11 @@ Status ShmGroup::barrier(bool checkCall) {
       continue;
     }
     if (now >= deadline) {
-      return fail(Status(
-          GRAPHRT_STATUS_DEADLINE_EXCEEDED,
-          who(j) + " did not reach barrier " + std::to_string(gen) +
-              " within " + std::to_string(opt_.timeout.count()) +
-              " ms (--recv-timeout); it is stuck or gone"));
+      return fail(Status(GRAPHRT_STATUS_DEADLINE_EXCEEDED,
+                         who(j) + " did not reach barrier " +
+                             std::to_string(gen) + " within " +
+                             std::to_string(opt_.timeout.count()) +
+                             " ms (--recv-timeout); it is stuck or gone"));
     }
     if (now - start > kSlice && peerExited(j)) {
       return fail(Status(GRAPHRT_STATUS_UNAVAILABLE,
@@ -537,8 +535,8 @@ Status ShmGroup::barrier(bool checkCall) {
                              std::to_string(h_->line[j].pid.load()) +
                              ") exited during the collective"));
     }
-    auto left = std::min<std::chrono::steady_clock::duration>(deadline - now,
-                                                              kSlice);
+    auto left =
+        std::min<std::chrono::steady_clock::duration>(deadline - now, kSlice);
     auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left);
     struct timespec ts = {static_cast<time_t>(ns.count() / 1000000000),
                           static_cast<long>(ns.count() % 1000000000)};
@@ -616,8 +614,8 @@ Status ShmGroup::allReduce(graphrt_reduce_op_t op, graphrt_dtype_t dtype,
   for (size_t chunk = 0; first || chunk < count; chunk += per) {
     size_t m = std::min(per, count - chunk);
     if (half) {
-      widenHalf(dtype, in + chunk * esize, reinterpret_cast<float *>(slots[rank_]),
-                m);
+      widenHalf(dtype, in + chunk * esize,
+                reinterpret_cast<float *>(slots[rank_]), m);
     } else {
       copyBytes(slots[rank_], in + chunk * esize, m * esize);
     }

@@ -110,8 +110,7 @@ public:
                    size_t count);
   Status reduceScatter(graphrt_reduce_op_t op, graphrt_dtype_t dtype,
                        const void *input, void *output, size_t count);
-  Status broadcast(int root, graphrt_dtype_t dtype, void *buffer,
-                   size_t count);
+  Status broadcast(int root, graphrt_dtype_t dtype, void *buffer, size_t count);
 
   /// Wakes this rank if it waits at a barrier, so that it notices
   /// `cancelled`. Thread-safe.

@@ -484,9 +484,8 @@ Status collectiveCall(LoadedTask *t, const char *group,
 // "shm:<group>" on the shared-memory path.
 template <typename RingFn, typename ShmFn>
 graphrt_status_t runCollective(graphrt_context_t *ctx, const char *what,
-                               const char *group, size_t bytes,
-                               size_t shmBytes, size_t inBytes, RingFn ringFn,
-                               ShmFn shmFn) {
+                               const char *group, size_t bytes, size_t shmBytes,
+                               size_t inBytes, RingFn ringFn, ShmFn shmFn) {
   LoadedTask *t = taskOf(ctx);
   const manifest::CollectiveGroup *g;
   int rank;

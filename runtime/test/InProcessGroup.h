@@ -43,7 +43,7 @@ private:
 
 // Runs fn(call) on k threads and expects every rank to succeed.
 inline void runGroup(int k, InProcessGroup &g,
-              const std::function<Status(const CollectiveCall &)> &fn) {
+                     const std::function<Status(const CollectiveCall &)> &fn) {
   std::vector<std::thread> threads;
   std::vector<Status> results(k);
   std::vector<std::unique_ptr<InProcessTransport>> transports;

@@ -1,8 +1,8 @@
 // ShmCollectivesTest.cpp: the shared-memory collectives against the ring ones
 // (bit for bit), their setup handshake, deadlines, abort and a killed peer.
+#include "ShmCollectives.h"
 #include "HalfFloat.h"
 #include "InProcessGroup.h"
-#include "ShmCollectives.h"
 
 #include <gtest/gtest.h>
 
@@ -67,9 +67,9 @@ Bytes randomData(graphrt_dtype_t dtype, size_t count, unsigned seed) {
 
 // Runs fn(group) on k threads that share one anonymous segment; the
 // statuses by rank.
-std::vector<Status>
-runShm(int k, size_t slotBytes, const std::function<Status(ShmGroup &)> &fn,
-       ShmOptions opt = {}) {
+std::vector<Status> runShm(int k, size_t slotBytes,
+                           const std::function<Status(ShmGroup &)> &fn,
+                           ShmOptions opt = {}) {
   std::unique_ptr<ShmSegment> seg;
   Status st = ShmSegment::anonymous(k, slotBytes, &seg);
   EXPECT_TRUE(st.isOk()) << st.toString();
@@ -91,8 +91,8 @@ runShm(int k, size_t slotBytes, const std::function<Status(ShmGroup &)> &fn,
 
 void expectAllOk(const std::vector<Status> &results) {
   for (size_t r = 0; r < results.size(); ++r) {
-    EXPECT_TRUE(results[r].isOk()) << "rank " << r << ": "
-                                   << results[r].toString();
+    EXPECT_TRUE(results[r].isOk())
+        << "rank " << r << ": " << results[r].toString();
   }
 }
 
@@ -109,8 +109,8 @@ class ShmTest : public testing::TestWithParam<int> {};
 // bytes as the ring on every rank.
 TEST_P(ShmTest, AllReduceEqualsRing) {
   int k = GetParam();
-  for (size_t count : {size_t(0), size_t(1), size_t(7), size_t(1001),
-                       size_t(40003)}) {
+  for (size_t count :
+       {size_t(0), size_t(1), size_t(7), size_t(1001), size_t(40003)}) {
     for (graphrt_dtype_t dtype : kDtypes) {
       size_t esize = graphrt_dtype_size(dtype);
       std::vector<Bytes> in;
@@ -152,8 +152,8 @@ TEST_P(ShmTest, OtherCollectivesEqualRing) {
         std::vector<Bytes> ring(k, Bytes(count * k * esize)), shm = ring;
         InProcessGroup g(k);
         runGroup(k, g, [&](const CollectiveCall &c) {
-          return ringAllGather(c, dtype, in[c.rank].data(),
-                               ring[c.rank].data(), count);
+          return ringAllGather(c, dtype, in[c.rank].data(), ring[c.rank].data(),
+                               count);
         });
         expectAllOk(runShm(k, 64 << 10, [&](ShmGroup &s) {
           return s.allGather(dtype, in[s.rank()].data(), shm[s.rank()].data(),
@@ -198,8 +198,8 @@ TEST_P(ShmTest, SetupAndGrowOverTransport) {
   std::vector<std::unique_ptr<ShmGroup>> groups(k);
   int setups = 0;
   int seq = 0;
-  for (size_t count : {size_t(10), size_t(20000), size_t(5000),
-                       size_t(300000), size_t(300001)}) {
+  for (size_t count : {size_t(10), size_t(20000), size_t(5000), size_t(300000),
+                       size_t(300001)}) {
     std::vector<Bytes> in;
     for (int r = 0; r < k; ++r) {
       in.push_back(randomData(GRAPHRT_DTYPE_F32, count, r + 99));
@@ -228,8 +228,8 @@ TEST_P(ShmTest, SetupAndGrowOverTransport) {
         }
       }
       return groups[c.rank]->allReduce(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F32,
-                                       in[c.rank].data(),
-                                       shm[c.rank].data(), count);
+                                       in[c.rank].data(), shm[c.rank].data(),
+                                       count);
     });
     ++seq;
     EXPECT_TRUE(ring == shm) << "count " << count;
@@ -270,8 +270,8 @@ TEST(ShmSegment, NamedSegmentIsPrivateAndUnlinked) {
   Status gone =
       ShmSegment::open(made->name(), made->cookie(), 2, 64 << 10, &wrong);
   EXPECT_EQ(gone.code(), GRAPHRT_STATUS_UNAVAILABLE) << gone.toString();
-  Status notOurs = ShmSegment::open("/../etc/passwd", made->cookie(), 2,
-                                    64 << 10, &wrong);
+  Status notOurs =
+      ShmSegment::open("/../etc/passwd", made->cookie(), 2, 64 << 10, &wrong);
   EXPECT_EQ(notOurs.code(), GRAPHRT_STATUS_INVALID_ARGUMENT);
 }
 
@@ -305,9 +305,9 @@ TEST(ShmGroup, PeerThatNeverArrivesTimesOut) {
   float x = 1, y = 0;
   auto start = std::chrono::steady_clock::now();
   Status st = g0.allReduce(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F32, &x, &y, 1);
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                           start)
-                 .count();
+  double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   EXPECT_EQ(st.code(), GRAPHRT_STATUS_DEADLINE_EXCEEDED);
   EXPECT_EQ(st.message(),
             "shared-memory all_reduce: rank 1 (task 'worker:1') did not reach "
@@ -318,8 +318,7 @@ TEST(ShmGroup, PeerThatNeverArrivesTimesOut) {
   // does every later call.
   ShmGroup g1(shared, 1, opt);
   Status late = g1.allReduce(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F32, &x, &y, 1);
-  EXPECT_EQ(late.code(), GRAPHRT_STATUS_FAILED_PRECONDITION)
-      << late.toString();
+  EXPECT_EQ(late.code(), GRAPHRT_STATUS_FAILED_PRECONDITION) << late.toString();
   EXPECT_NE(late.message().find("rank 0 (task 'worker:0') gave up"),
             std::string::npos)
       << late.message();
@@ -360,10 +359,10 @@ TEST(ShmGroup, AbortWakesAWaiter) {
                             y.data(), 100);
   aborter.join();
   other.join();
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                          start)
-                .count(),
-            5.0);
+  EXPECT_LT(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count(),
+      5.0);
   EXPECT_EQ(st0.code(), GRAPHRT_STATUS_CANCELLED) << st0.toString();
   EXPECT_EQ(st0.message(), "shared-memory all_reduce: cancelled while "
                            "waiting for rank 2");
@@ -416,9 +415,9 @@ TEST(ShmGroup, KilledPeerProcessIsNamed) {
   ::kill(child, SIGKILL);
   auto start = std::chrono::steady_clock::now();
   Status st = g0.allReduce(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F32, &x, &y, 1);
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                           start)
-                 .count();
+  double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   int status = 0;
   ::waitpid(child, &status, 0);
   EXPECT_EQ(st.code(), GRAPHRT_STATUS_UNAVAILABLE) << st.toString();
@@ -432,8 +431,8 @@ TEST(ShmGroup, KilledPeerProcessIsNamed) {
 TEST(ShmCollectives, AddressesShareHost) {
   std::string why;
   EXPECT_TRUE(addressesShareHost({"127.0.0.1:5000", "127.0.0.1:5001"}, &why));
-  EXPECT_TRUE(addressesShareHost({"localhost:1", "127.0.0.2:2", "[::1]:3"},
-                                 &why));
+  EXPECT_TRUE(
+      addressesShareHost({"localhost:1", "127.0.0.2:2", "[::1]:3"}, &why));
   EXPECT_TRUE(addressesShareHost({"10.0.0.5:1", "10.0.0.5:2"}, &why));
   EXPECT_FALSE(addressesShareHost({"10.0.0.5:1", "10.0.0.6:1"}, &why));
   EXPECT_EQ(why,
