@@ -507,7 +507,10 @@ Status ShmGroup::barrier(bool checkCall) {
     }
     if (uint32_t f = h_->failed.load(std::memory_order_acquire)) {
       int r = static_cast<int>(f) - 1;
-      return Status(GRAPHRT_STATUS_ABORTED,
+      // CANCELLED, like a receive whose peer went away: graph-run then
+      // waits for the root cause (the rank that gave up) instead of blaming
+      // this one.
+      return Status(GRAPHRT_STATUS_CANCELLED,
                     std::string("shared-memory ") + kindName() + ": " + who(r) +
                         " gave up on the collective (see its error)");
     }
