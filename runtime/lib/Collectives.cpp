@@ -8,6 +8,11 @@
 #include <vector>
 
 namespace graphrt {
+
+size_t blockBegin(size_t count, int parts, int i) {
+  return count * static_cast<size_t>(i) / static_cast<size_t>(parts);
+}
+
 namespace {
 
 /// memmove that allows an empty tensor's null buffer: a collective over zero
@@ -92,36 +97,12 @@ Status finishMean(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void *data,
   return Status::ok();
 }
 
-bool isHalf(graphrt_dtype_t dtype) {
-  return dtype == GRAPHRT_DTYPE_F16 || dtype == GRAPHRT_DTYPE_BF16;
-}
-
-void widen(graphrt_dtype_t dtype, const void *src, float *dst, size_t n) {
-  const uint16_t *h = static_cast<const uint16_t *>(src);
-  for (size_t i = 0; i < n; ++i) {
-    dst[i] = dtype == GRAPHRT_DTYPE_BF16 ? bf16ToFloat(h[i]) : f16ToFloat(h[i]);
-  }
-}
-
-void narrow(graphrt_dtype_t dtype, const float *src, void *dst, size_t n) {
-  uint16_t *h = static_cast<uint16_t *>(dst);
-  for (size_t i = 0; i < n; ++i) {
-    h[i] =
-        dtype == GRAPHRT_DTYPE_BF16 ? floatToBf16(src[i]) : floatToF16(src[i]);
-  }
-}
-
 int mod(int a, int n) { return ((a % n) + n) % n; }
 
 std::string key(const CollectiveCall &c, const char *phase, int round,
                 int from) {
   return c.keyPrefix + "/" + phase + std::to_string(round) + "/from" +
          std::to_string(from);
-}
-
-// Block i of `count` elements split into `parts` nearly equal blocks.
-size_t blockBegin(size_t count, int parts, int i) {
-  return count * static_cast<size_t>(i) / static_cast<size_t>(parts);
 }
 
 // Segments of a message of `bytes` (`count` elements): enough that reducing
@@ -305,6 +286,25 @@ Status checkCall(const CollectiveCall &c, graphrt_dtype_t dtype) {
 
 } // namespace
 
+bool isHalf(graphrt_dtype_t dtype) {
+  return dtype == GRAPHRT_DTYPE_F16 || dtype == GRAPHRT_DTYPE_BF16;
+}
+
+void widenHalf(graphrt_dtype_t dtype, const void *src, float *dst, size_t n) {
+  const uint16_t *h = static_cast<const uint16_t *>(src);
+  for (size_t i = 0; i < n; ++i) {
+    dst[i] = dtype == GRAPHRT_DTYPE_BF16 ? bf16ToFloat(h[i]) : f16ToFloat(h[i]);
+  }
+}
+
+void narrowHalf(graphrt_dtype_t dtype, const float *src, void *dst, size_t n) {
+  uint16_t *h = static_cast<uint16_t *>(dst);
+  for (size_t i = 0; i < n; ++i) {
+    h[i] =
+        dtype == GRAPHRT_DTYPE_BF16 ? floatToBf16(src[i]) : floatToF16(src[i]);
+  }
+}
+
 Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void *dst,
                   const void *src, size_t count) {
   GRAPHRT_RETURN_IF_ERROR(checkOp(op, dtype));
@@ -329,10 +329,10 @@ Status reduceInto(graphrt_reduce_op_t op, graphrt_dtype_t dtype, void *dst,
   case GRAPHRT_DTYPE_BF16: {
     // In f32, rounded once per call.
     std::vector<float> a(count), b(count);
-    widen(dtype, dst, a.data(), count);
-    widen(dtype, src, b.data(), count);
+    widenHalf(dtype, dst, a.data(), count);
+    widenHalf(dtype, src, b.data(), count);
     reduceTyped(op, a.data(), b.data(), count);
-    narrow(dtype, a.data(), dst, count);
+    narrowHalf(dtype, a.data(), dst, count);
     break;
   }
   default:
@@ -351,10 +351,10 @@ Status ringAllReduce(const CollectiveCall &c, graphrt_reduce_op_t op,
     // bytes), rounded once at the end: every rank rounds the same f32 sums,
     // so all get the same result, and it is the one-task sum rounded.
     std::vector<float> wide(count);
-    widen(dtype, input, wide.data(), count);
+    widenHalf(dtype, input, wide.data(), count);
     GRAPHRT_RETURN_IF_ERROR(ringAllReduce(c, op, GRAPHRT_DTYPE_F32, wide.data(),
                                           wide.data(), count));
-    narrow(dtype, wide.data(), output, count);
+    narrowHalf(dtype, wide.data(), output, count);
     return Status::ok();
   }
   size_t esize = graphrt_dtype_size(dtype);
@@ -387,10 +387,10 @@ Status ringReduceScatter(const CollectiveCall &c, graphrt_reduce_op_t op,
   if (isHalf(dtype)) {
     // As ringAllReduce: in f32, rounded once.
     std::vector<float> wide(count * c.size), mine(count);
-    widen(dtype, input, wide.data(), wide.size());
+    widenHalf(dtype, input, wide.data(), wide.size());
     GRAPHRT_RETURN_IF_ERROR(ringReduceScatter(c, op, GRAPHRT_DTYPE_F32,
                                               wide.data(), mine.data(), count));
-    narrow(dtype, mine.data(), output, count);
+    narrowHalf(dtype, mine.data(), output, count);
     return Status::ok();
   }
   size_t esize = graphrt_dtype_size(dtype);

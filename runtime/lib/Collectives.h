@@ -45,6 +45,15 @@ struct CollectiveCall {
   std::vector<char> *workspace = nullptr;
 };
 
+/// The first element of block `i` when `count` elements are split into
+/// `parts` nearly equal blocks (block `parts` begins at `count`).
+size_t blockBegin(size_t count, int parts, int i);
+/// Whether reductions of `dtype` run in f32 (f16, bf16).
+bool isHalf(graphrt_dtype_t dtype);
+/// f16/bf16 to f32 (exact) and back (rounded to nearest even), `n` elements.
+void widenHalf(graphrt_dtype_t dtype, const void *src, float *dst, size_t n);
+void narrowHalf(graphrt_dtype_t dtype, const float *src, void *dst, size_t n);
+
 /// Element-wise `dst[i] = op(dst[i], src[i])` for `count` elements; MEAN
 /// accumulates like SUM. f16 and bf16 are combined in f32 and rounded to
 /// nearest even. UNIMPLEMENTED for dtypes other than f32/f64/f16/bf16/i32/i64.

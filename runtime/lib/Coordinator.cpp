@@ -824,6 +824,7 @@ bool Job::connectAndLoad() {
   base.set_recv_timeout_ms(static_cast<int64_t>(opt_.recvTimeoutSec * 1000));
   base.set_chunk_bytes(opt_.chunkBytes);
   base.set_data_plane(opt_.dataPlane);
+  base.set_shm_collectives(opt_.shmCollectives);
 
   std::vector<rpc::LoadTaskResponse> responses(workers_.size());
   std::vector<grpc::Status> results = callEveryWorker(

@@ -93,6 +93,9 @@ struct RunOptions {
   int64_t chunkBytes = 0;
   /// "tcp" (direct worker-to-worker connections) or "grpc" (chunk streams).
   std::string dataPlane = "tcp";
+  /// Collectives among workers on one host through shared memory
+  /// (--shm-collectives on|off).
+  bool shmCollectives = true;
   bool quiet = false;
   /// --loss NAME: the scalar float output reported as the loss; empty: an
   /// output named "loss" when the job has one.

@@ -10,6 +10,7 @@
 #include "Gpu/Target.h"
 #include "Manifest.h"
 #include "Rendezvous.h"
+#include "ShmCollectives.h"
 #include "Transfer.h"
 
 #include <grpcpp/grpcpp.h>
@@ -29,6 +30,7 @@
 #include <future>
 #include <map>
 #include <set>
+#include <type_traits>
 
 namespace graphrt {
 namespace {
@@ -145,6 +147,26 @@ public:
   /// Collective scratch, reused across steps (collectives run one at a time
   /// on the step's thread).
   std::vector<char> workspace_;
+  /// The shared-memory path of `group` for a call that wants `bytes` per
+  /// slot, set up (or grown) on first need over `call`'s transport; null
+  /// when the group's collectives run over the data plane. Every member
+  /// decides alike: the flag and the addresses are the same on all, and a
+  /// setup's outcome is agreed on. On the step's thread only.
+  Status shmGroup(const manifest::CollectiveGroup &group,
+                  const CollectiveCall &call, size_t bytes, ShmGroup **out);
+  /// "shared-memory barrier (waiting for ...)" while the task waits in one.
+  std::string shmWaitingOn() {
+    std::lock_guard<std::mutex> lock(shmMu_);
+    for (auto &[name, s] : shm_) {
+      if (s.group) {
+        std::string w = s.group->waitingOn();
+        if (!w.empty()) {
+          return "group '" + name + "' " + w;
+        }
+      }
+    }
+    return "";
+  }
   void count(const std::string &counter, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(countersMu_);
     auto &c = counters_[counter];
@@ -170,6 +192,14 @@ public:
       std::lock_guard<std::mutex> lock(inflightMu_);
       for (grpc::ClientContext *ctx : inflight_) {
         ctx->TryCancel();
+      }
+    }
+    {
+      std::lock_guard<std::mutex> lock(shmMu_);
+      for (auto &[group, s] : shm_) {
+        if (s.group) {
+          s.group->wake();
+        }
       }
     }
     std::lock_guard<std::mutex> lock(dataMu_);
@@ -270,6 +300,16 @@ private:
   std::map<std::pair<std::string, std::string>, DataFile> feedFiles_;
   std::mutex dataMu_;
   std::map<std::string, std::unique_ptr<DataConnection>> data_;
+  bool shmCollectives_ = false; // LoadTaskRequest.shm_collectives
+  struct ShmState {
+    bool decided = false; // whether shared memory may be used at all
+    bool off = false;
+    std::unique_ptr<ShmGroup> group;
+  };
+  // By group name. Replaced only on the step's thread, under the lock that
+  // abort() and Health take to reach the groups.
+  std::mutex shmMu_;
+  std::map<std::string, ShmState> shm_;
   std::atomic<bool> tracing_{false};
   std::mutex traceMu_;
   std::vector<rpc::TraceEvent> trace_;
@@ -283,17 +323,22 @@ private:
 namespace {
 
 // Collective members address each other by rank; ranks map to task names.
+// `record` false: the shared-memory setup's messages, which are neither
+// counted nor traced (they are not the collective's data).
 class GroupTransport : public PeerTransport {
 public:
-  GroupTransport(LoadedTask &task, const manifest::CollectiveGroup &group)
-      : task_(task), group_(group) {}
+  GroupTransport(LoadedTask &task, const manifest::CollectiveGroup &group,
+                 bool record = true)
+      : task_(task), group_(group), record_(record) {}
   Status send(int peerRank, const std::string &key, const void *data,
               size_t bytes) override {
     int64_t start = LoadedTask::nowUs();
     Status st = task_.sendBytes(group_.tasks(peerRank), key, data, bytes,
-                                "collective:" + group_.name());
-    task_.traceEvent("send " + group_.name(), "send", start, bytes,
-                     group_.tasks(peerRank));
+                                record_ ? "collective:" + group_.name() : "");
+    if (record_) {
+      task_.traceEvent("send " + group_.name(), "send", start, bytes,
+                       group_.tasks(peerRank));
+    }
     return st;
   }
   Status recv(int peerRank, const std::string &key, void *data,
@@ -301,8 +346,10 @@ public:
     // Bytes are counted once, at the sender.
     int64_t start = LoadedTask::nowUs();
     Status st = task_.recvBytes(key, data, bytes, "");
-    task_.traceEvent("recv " + group_.name(), "recv", start, bytes,
-                     group_.tasks(peerRank));
+    if (record_) {
+      task_.traceEvent("recv " + group_.name(), "recv", start, bytes,
+                       group_.tasks(peerRank));
+    }
     return st;
   }
 
@@ -316,6 +363,7 @@ public:
 private:
   LoadedTask &task_;
   const manifest::CollectiveGroup &group_;
+  bool record_;
 };
 
 LoadedTask *taskOf(graphrt_context_t *ctx) { return ctx->task; }
@@ -429,9 +477,15 @@ Status collectiveCall(LoadedTask *t, const char *group,
                     "'");
 }
 
-template <typename Fn>
+// Runs one collective: over the group's shared-memory segment when its
+// members share this host (`shmBytes`: what the call wants per slot;
+// `shmFn(group)`), else over the data plane (`ringFn(call)`). `bytes` is the
+// tensor size for the trace; `inBytes` what this rank puts in, counted as
+// "shm:<group>" on the shared-memory path.
+template <typename RingFn, typename ShmFn>
 graphrt_status_t runCollective(graphrt_context_t *ctx, const char *what,
-                               const char *group, size_t bytes, Fn fn) {
+                               const char *group, size_t bytes, size_t shmBytes,
+                               size_t inBytes, RingFn ringFn, ShmFn shmFn) {
   LoadedTask *t = taskOf(ctx);
   const manifest::CollectiveGroup *g;
   int rank;
@@ -444,7 +498,19 @@ graphrt_status_t runCollective(graphrt_context_t *ctx, const char *what,
   CollectiveCall call{&transport, rank, g->tasks_size(),
                       t->nextCollectiveKey(g->name()), &t->workspace_};
   int64_t start = LoadedTask::nowUs();
-  st = fn(call);
+  ShmGroup *shm = nullptr;
+  if constexpr (!std::is_same_v<ShmFn, std::nullptr_t>) {
+    st = t->shmGroup(*g, call, shmBytes, &shm);
+    if (st.isOk() && shm) {
+      st = shmFn(*shm);
+      if (st.isOk()) {
+        t->count("shm:" + g->name(), inBytes);
+      }
+    }
+  }
+  if (st.isOk() && !shm) {
+    st = ringFn(call);
+  }
   t->advance();
   t->traceEvent(std::string(what) + " " + g->name(), "collective", start, bytes,
                 g->name());
@@ -458,48 +524,67 @@ graphrt_status_t runCollective(graphrt_context_t *ctx, const char *what,
 graphrt_status_t svcAllReduce(graphrt_context_t *ctx, const char *group,
                               graphrt_reduce_op_t op, graphrt_dtype_t dtype,
                               const void *input, void *output, size_t count) {
+  size_t bytes = count * graphrt_dtype_size(dtype);
   return runCollective(
-      ctx, "all_reduce", group, count * graphrt_dtype_size(dtype),
+      ctx, "all_reduce", group, bytes, shmAllReduceBytes(dtype, count), bytes,
       [&](const CollectiveCall &c) {
         return ringAllReduce(c, op, dtype, input, output, count);
+      },
+      [&](ShmGroup &s) {
+        return s.allReduce(op, dtype, input, output, count);
       });
 }
 graphrt_status_t svcAllGather(graphrt_context_t *ctx, const char *group,
                               graphrt_dtype_t dtype, const void *input,
                               void *output, size_t count) {
-  return runCollective(ctx, "all_gather", group,
-                       count * graphrt_dtype_size(dtype),
-                       [&](const CollectiveCall &c) {
-                         return ringAllGather(c, dtype, input, output, count);
-                       });
+  size_t bytes = count * graphrt_dtype_size(dtype);
+  return runCollective(
+      ctx, "all_gather", group, bytes, bytes, bytes,
+      [&](const CollectiveCall &c) {
+        return ringAllGather(c, dtype, input, output, count);
+      },
+      [&](ShmGroup &s) { return s.allGather(dtype, input, output, count); });
 }
 graphrt_status_t svcReduceScatter(graphrt_context_t *ctx, const char *group,
                                   graphrt_reduce_op_t op, graphrt_dtype_t dtype,
                                   const void *input, void *output,
                                   size_t count) {
+  size_t bytes = count * graphrt_dtype_size(dtype);
+  const manifest::CollectiveGroup *g =
+      group ? taskOf(ctx)->group(group) : nullptr;
+  int k = g ? g->tasks_size() : 0; // an unknown group fails in runCollective
   return runCollective(
-      ctx, "reduce_scatter", group, count * graphrt_dtype_size(dtype),
+      ctx, "reduce_scatter", group, bytes,
+      shmReduceScatterBytes(dtype, count, k), bytes * static_cast<size_t>(k),
       [&](const CollectiveCall &c) {
         return ringReduceScatter(c, op, dtype, input, output, count);
+      },
+      [&](ShmGroup &s) {
+        return s.reduceScatter(op, dtype, input, output, count);
       });
 }
 graphrt_status_t svcBroadcast(graphrt_context_t *ctx, const char *group,
                               int32_t root, graphrt_dtype_t dtype, void *buffer,
                               size_t count) {
+  size_t bytes = count * graphrt_dtype_size(dtype);
   return runCollective(
-      ctx, "broadcast", group, count * graphrt_dtype_size(dtype),
+      ctx, "broadcast", group, bytes, bytes, bytes,
       [&](const CollectiveCall &c) {
         return pipelinedBroadcast(c, root, dtype, buffer, count);
-      });
+      },
+      [&](ShmGroup &s) { return s.broadcast(root, dtype, buffer, count); });
 }
 graphrt_status_t svcAllToAll(graphrt_context_t *ctx, const char *group,
                              graphrt_dtype_t dtype, const void *input,
                              void *output, size_t count) {
+  // Pairwise over the data plane: each block crosses once either way, so a
+  // segment would save one copy at most.
   return runCollective(
-      ctx, "all_to_all", group, count * graphrt_dtype_size(dtype),
+      ctx, "all_to_all", group, count * graphrt_dtype_size(dtype), 0, 0,
       [&](const CollectiveCall &c) {
         return pairwiseAllToAll(c, dtype, input, output, count);
-      });
+      },
+      nullptr);
 }
 graphrt_status_t svcGroupRank(graphrt_context_t *ctx, const char *group,
                               int32_t *out_rank, int32_t *out_size) {
@@ -579,6 +664,7 @@ Status LoadedTask::load(const rpc::LoadTaskRequest &req,
   if (req.chunk_bytes() > 0) {
     chunkBytes_ = static_cast<size_t>(req.chunk_bytes());
   }
+  shmCollectives_ = req.shm_collectives();
 
   // A task this machine cannot run is refused before anything of it loads.
   GRAPHRT_RETURN_IF_ERROR(checkTaskTarget(*spec_));
@@ -972,6 +1058,75 @@ Status LoadedTask::recvBytes(const std::string &key, void *data, size_t bytes,
   return Status::ok();
 }
 
+Status LoadedTask::shmGroup(const manifest::CollectiveGroup &g,
+                            const CollectiveCall &call, size_t bytes,
+                            ShmGroup **out) {
+  *out = nullptr;
+  int k = g.tasks_size();
+  if (!shmCollectives_ || k < 2) {
+    return Status::ok();
+  }
+  ShmState *state;
+  {
+    std::lock_guard<std::mutex> lock(shmMu_);
+    state = &shm_[g.name()];
+  }
+  auto off = [&](const std::string &why) {
+    state->off = true;
+    std::fprintf(stderr,
+                 "graph-worker[%s] info: collective group '%s' does not use "
+                 "shared memory: %s; its collectives run over the data "
+                 "plane\n",
+                 name().c_str(), g.name().c_str(), why.c_str());
+  };
+  if (!state->decided) {
+    state->decided = true;
+    std::vector<std::string> addresses;
+    for (const std::string &task : g.tasks()) {
+      addresses.push_back(peers_[task]);
+    }
+    std::string why;
+    if (k > kShmMaxRanks) {
+      off("it has " + std::to_string(k) + " members, more than " +
+          std::to_string(kShmMaxRanks));
+    } else if (!addressesShareHost(addresses, &why)) {
+      off(why);
+    }
+  }
+  if (state->off) {
+    return Status::ok();
+  }
+  size_t want = shmSlotBytesFor(bytes);
+  if (!state->group || state->group->slotBytes() < want) {
+    ShmOptions opt;
+    opt.timeout = recvTimeout_;
+    opt.cancelled = &cancelled_;
+    opt.names.assign(g.tasks().begin(), g.tasks().end());
+    GroupTransport quiet(*this, g, /*record=*/false);
+    CollectiveCall setup = call;
+    setup.transport = &quiet;
+    std::unique_ptr<ShmGroup> made;
+    std::string why;
+    GRAPHRT_RETURN_IF_ERROR(setupShmGroup(setup, want, opt, &made, &why));
+    {
+      std::lock_guard<std::mutex> lock(shmMu_);
+      state->group = std::move(made);
+    }
+    if (!state->group) {
+      off(why);
+      return Status::ok();
+    }
+    // Abort may have come while the segment was being set up, before
+    // abort() could reach it.
+    if (cancelled_) {
+      return Status(GRAPHRT_STATUS_CANCELLED,
+                    "task '" + name() + "' was cancelled");
+    }
+  }
+  *out = state->group.get();
+  return Status::ok();
+}
+
 Status LoadedTask::runStep(const rpc::RunStepRequest &req,
                            rpc::RunStepResponse *resp) {
   std::vector<graphrt_tensor_t> inputs;
@@ -1333,7 +1488,8 @@ grpc::Status WorkerService::Health(grpc::ServerContext *ctx,
   resp->set_task(t->name());
   resp->set_steps_completed(t->stepsCompleted_);
   resp->set_current_step(t->currentStep_);
-  resp->set_waiting_on(t->rendezvous().waitingOn());
+  std::string waiting = t->rendezvous().waitingOn();
+  resp->set_waiting_on(waiting.empty() ? t->shmWaitingOn() : waiting);
   resp->set_progress(t->progress_.load());
   resp->set_in_communication(t->inCall_.load() > 0);
   {

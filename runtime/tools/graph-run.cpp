@@ -101,6 +101,11 @@ void usage() {
       "                       connections, TLS under --tls-*; the default) or\n"
       "                       grpc (Transport.Transfer chunk streams); the\n"
       "                       default comes from $GRAPHRT_DATA_PLANE if set\n"
+      "  --shm-collectives on|off\n"
+      "                       collectives among workers on one host go\n"
+      "                       through a shared-memory segment (on, the\n"
+      "                       default) or over the data plane (off); the\n"
+      "                       default comes from $GRAPHRT_SHM_COLLECTIVES\n"
       "  --chunk-bytes N      chunk size of the grpc data plane (default 1 "
       "MiB)\n"
       "  --quiet              print only errors\n"
@@ -266,6 +271,16 @@ int main(int argc, char **argv) {
     }
     opt.dataPlane = dp;
   }
+  if (const char *shm = std::getenv("GRAPHRT_SHM_COLLECTIVES")) {
+    if (std::string(shm) != "on" && std::string(shm) != "off") {
+      std::fprintf(stderr,
+                   "graph-run: error: $GRAPHRT_SHM_COLLECTIVES must be on or "
+                   "off, not '%s'\n",
+                   shm);
+      return 2;
+    }
+    opt.shmCollectives = std::string(shm) == "on";
+  }
   for (int i = 1; i < argc; ++i) {
     const int first = i;
     std::string a = argv[i], value;
@@ -383,6 +398,18 @@ int main(int argc, char **argv) {
         return 2;
       }
       opt.dataPlane = v;
+    } else if (a == "--shm-collectives") {
+      if (!next(&v)) {
+        return 2;
+      }
+      if (v != "on" && v != "off") {
+        std::fprintf(stderr,
+                     "graph-run: error: --shm-collectives must be on or off, "
+                     "not '%s'\n",
+                     v.c_str());
+        return 2;
+      }
+      opt.shmCollectives = v == "on";
     } else if (a == "--trace" || a == "--tls-cert" || a == "--tls-key" ||
                a == "--tls-ca" || a == "--token-file") {
       if (!next(&v)) {
