@@ -277,7 +277,10 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
     auto markBackward = [&](Operation *after, int64_t id) {
       for (Operation *op = after ? after->getNextNode() : &body.front();
            op && op != ret; op = op->getNextNode()) {
-        op->setAttr(kGradOfAttr, attrs.getI64IntegerAttr(id));
+        // A constant depends on no example, so it has no stage of its own.
+        if (!isa<ConstantOp>(op)) {
+          op->setAttr(kGradOfAttr, attrs.getI64IntegerAttr(id));
+        }
       }
     };
 

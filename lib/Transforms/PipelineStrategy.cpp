@@ -134,7 +134,7 @@ struct PipelinePlacer {
                << " uses a value summed over the whole batch (after the "
                   "microbatches' shares are accumulated) together with one "
                   "microbatch's rows; the pipeline cannot run it per "
-                  "microbatch (use --microbatches 1 or replicas=N alone)";
+                  "microbatch (place it with replicas=N and no pipeline stages)";
       }
       // Assignments, and everything after the first (a weight read again
       // for its update), stay after every microbatch in their order.
@@ -802,10 +802,32 @@ struct PipelinePlacer {
     return success();
   }
 
+  /// In a training step, each user of a constant gets its own copy, so the
+  /// constant is made on its user's stage rather than sent there every step
+  /// (the learning rate every stage's updates read).
+  void copyConstantsPerUser() {
+    bool training = false;
+    func.walk([&](dist::ReplicaAllReduceOp) { training = true; });
+    if (!training) {
+      return;
+    }
+    for (auto constant : llvm::make_early_inc_range(
+             func.getBody().front().getOps<graph::ConstantOp>())) {
+      for (OpOperand &use : llvm::make_early_inc_range(
+               llvm::drop_begin(constant->getUses()))) {
+        OpBuilder b(inBody(use.getOwner()));
+        use.set(b.clone(*constant)->getResult(0));
+      }
+    }
+  }
+
   LogicalResult run() {
     if (failed(rewriteForBatchSlices(module, func, replicas * microbatches, job,
-                                     prefix, "microbatches")) ||
-        failed(classify())) {
+                                     prefix, "microbatches"))) {
+      return failure();
+    }
+    copyConstantsPerUser();
+    if (failed(classify())) {
       return failure();
     }
     cut();
