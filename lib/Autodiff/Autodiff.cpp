@@ -331,8 +331,8 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       }
       // The adjoint sums into the operands belong to this op too: they sit
       // on its stage, where its output gradient arrives.
-      markBackward(before, op->getAttrOfType<IntegerAttr>(kForwardIdAttr)
-                               .getInt());
+      markBackward(before,
+                   op->getAttrOfType<IntegerAttr>(kForwardIdAttr).getInt());
     }
 
     SmallVector<Value> results(ret.getOperands());

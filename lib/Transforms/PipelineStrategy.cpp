@@ -116,8 +116,8 @@ struct PipelinePlacer {
       for (Value v : getUsedValues(&op)) {
         Operation *def = v.getDefiningOp();
         dependsOnBatch |= def && batched.contains(def);
-        dependsOnStep |= def && (accumulations.contains(def) ||
-                                 tail.contains(def));
+        dependsOnStep |=
+            def && (accumulations.contains(def) || tail.contains(def));
       }
       // A training step's values summed over the batch (a gradient, the
       // mean loss: what the replicas rewrite all-reduces) are the sum of
@@ -134,7 +134,8 @@ struct PipelinePlacer {
                << " uses a value summed over the whole batch (after the "
                   "microbatches' shares are accumulated) together with one "
                   "microbatch's rows; the pipeline cannot run it per "
-                  "microbatch (place it with replicas=N and no pipeline stages)";
+                  "microbatch (place it with replicas=N and no pipeline "
+                  "stages)";
       }
       // Assignments, and everything after the first (a weight read again
       // for its update), stay after every microbatch in their order.
@@ -472,8 +473,8 @@ struct PipelinePlacer {
   }
 
   using Mapping = std::vector<std::vector<IRMapping>>;
-  using EmitFn = llvm::function_ref<void(ArrayRef<Operation *>, int64_t,
-                                         int64_t)>;
+  using EmitFn =
+      llvm::function_ref<void(ArrayRef<Operation *>, int64_t, int64_t)>;
 
   /// Adds replica r's microbatch share `share` of the all-reduced value of
   /// `acc` into `total` (null for the first microbatch) on its stage's task.
@@ -581,8 +582,7 @@ struct PipelinePlacer {
                << " combines a value no microbatch computes; the pipeline "
                   "accumulates only shares of the batch";
       }
-      accumulateAfter[it->second].push_back(
-          cast<dist::ReplicaAllReduceOp>(op));
+      accumulateAfter[it->second].push_back(cast<dist::ReplicaAllReduceOp>(op));
     }
     llvm::DenseMap<Operation *, SmallVector<Value>> totals;
     for (Operation *op : accumulations) {
@@ -657,9 +657,9 @@ struct PipelinePlacer {
           group.push_back(taskFor(r, stageOf.lookup(op)));
         }
         SmallVector<Type> types(replicas, acc.getType());
-        auto reduce = dist::GroupAllReduceOp::create(
-            b, acc.getLoc(), types, acc.getReduction(), sums,
-            b.getArrayAttr(group));
+        auto reduce = dist::GroupAllReduceOp::create(b, acc.getLoc(), types,
+                                                     acc.getReduction(), sums,
+                                                     b.getArrayAttr(group));
         setPlacement(reduce, taskFor(0, stageOf.lookup(op)));
         for (int64_t r = 0; r < replicas; ++r) {
           mapping[r][0].map(acc.getResult(), reduce.getResult(r));
@@ -813,8 +813,8 @@ struct PipelinePlacer {
     }
     for (auto constant : llvm::make_early_inc_range(
              func.getBody().front().getOps<graph::ConstantOp>())) {
-      for (OpOperand &use : llvm::make_early_inc_range(
-               llvm::drop_begin(constant->getUses()))) {
+      for (OpOperand &use :
+           llvm::make_early_inc_range(llvm::drop_begin(constant->getUses()))) {
         OpBuilder b(inBody(use.getOwner()));
         use.set(b.clone(*constant)->getResult(0));
       }
