@@ -154,7 +154,7 @@ struct PipelinePlacer {
     }
     // The forward units are what the cut divides; a backward unit (one
     // graph-autodiff built, or one that uses one) runs on its forward op's
-    // stage (assignStages).
+    // stage (assignTrainingStages).
     llvm::DenseSet<Operation *> backwardSet;
     for (Operation *op : units) {
       bool backward = training && op->hasAttr(kGradOfAttr);
@@ -333,6 +333,18 @@ struct PipelinePlacer {
       }
       std::optional<int64_t> stage = firstUserStage(op);
       stageOf[op] = stage ? *stage : 0;
+    }
+    // A training step assigns each variable where homeVariables() puts it,
+    // with its first reader (Adam's beta powers have no reader on the
+    // batch's path to place them before this).
+    llvm::StringMap<int64_t> home;
+    for (Operation *op : training ? ops : ArrayRef<Operation *>()) {
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
+        home.try_emplace(read.getVariable(), stageOf.lookup(op));
+      } else if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
+        stageOf[op] = home.try_emplace(assign.getVariable(), stageOf.lookup(op))
+                          .first->second;
+      }
     }
   }
 
