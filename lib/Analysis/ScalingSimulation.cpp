@@ -405,7 +405,8 @@ namespace {
 /// slice's type, each concat's input is returned. What the placeholders
 /// moved is kept in `edges` (global and per-replica bytes). Fails, saying
 /// why in `refusal`, on a step that all-reduces across replicas (a
-/// training step: neither the pipeline nor tensor parallelism trains yet).
+/// training step: the replicas' all-reduce would have to be composed with
+/// the pipeline's accumulation, which this does not model).
 LogicalResult toOneReplica(ModuleOp module, func::FuncOp func,
                            ReplicaStep &edges, std::string &refusal) {
   Block &body = func.getBody().front();

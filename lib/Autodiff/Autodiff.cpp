@@ -22,6 +22,10 @@ using namespace graphc::autodiff;
 
 namespace {
 
+/// The marks that pair a forward op with the ops of its gradient.
+constexpr llvm::StringLiteral kForwardIdAttr = "graph.forward_id";
+constexpr llvm::StringLiteral kGradOfAttr = "graph.grad_of";
+
 bool isFloatTensor(Type t) {
   auto tensor = dyn_cast<TensorType>(t);
   return tensor && isa<FloatType>(tensor.getElementType());
@@ -268,6 +272,25 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       forward.insert(&op);
     }
 
+    // Each differentiated op and every op its rule builds share a mark, so a
+    // later pass can tell which forward op a backward op belongs to (the
+    // pipeline strategy runs it on that op's stage; distribution-2.md).
+    // Discardable: nothing else reads them. An op canonicalization rebuilds
+    // loses its mark, and readers must cope with that.
+    Builder attrs(func.getContext());
+    for (auto [i, op] : llvm::enumerate(ops)) {
+      op->setAttr(kForwardIdAttr, attrs.getI64IntegerAttr(i));
+    }
+    auto markBackward = [&](Operation *after, int64_t id) {
+      for (Operation *op = after ? after->getNextNode() : &body.front();
+           op && op != ret; op = op->getNextNode()) {
+        // A constant depends on no example, so it has no stage of its own.
+        if (!isa<ConstantOp>(op)) {
+          op->setAttr(kGradOfAttr, attrs.getI64IntegerAttr(id));
+        }
+      }
+    };
+
     OpBuilder b(ret);
     DenseMap<Value, Value> grads;
     auto accumulate = [&](Value v, Value g, GradientBuilder &gb) {
@@ -300,6 +323,7 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       }
       GradientBuilder gb(b, op->getLoc());
       SmallVector<Value> operandGrads;
+      Operation *before = ret->getPrevNode();
       buildGradients(op, resultGrads, wanted, gb, operandGrads);
       ++numOpsDifferentiated;
       for (auto [operand, g] : llvm::zip(op->getOperands(), operandGrads)) {
@@ -314,6 +338,10 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
         }
         accumulate(operand, g, gb);
       }
+      // The adjoint sums into the operands belong to this op too: they sit
+      // on its stage, where its output gradient arrives.
+      markBackward(before,
+                   op->getAttrOfType<IntegerAttr>(kForwardIdAttr).getInt());
     }
 
     SmallVector<Value> results(ret.getOperands());

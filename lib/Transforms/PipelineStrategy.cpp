@@ -28,7 +28,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <array>
 #include <limits>
+#include <map>
 
 using namespace mlir;
 using namespace graphc;
@@ -39,6 +41,11 @@ namespace {
 
 /// How far above the best bottleneck a cut may go to move fewer bytes.
 constexpr double kBalanceSlack = 0.05;
+
+/// graph-autodiff's marks (lib/Autodiff/Autodiff.cpp): a differentiated
+/// forward op's id, and on each op of its gradient the same id.
+constexpr llvm::StringLiteral kForwardIdAttr = "graph.forward_id";
+constexpr llvm::StringLiteral kGradOfAttr = "graph.grad_of";
 
 struct PipelinePlacer {
   PipelinePlacer(ModuleOp module, func::FuncOp func,
@@ -67,10 +74,18 @@ struct PipelinePlacer {
   /// once per replica: weight reads, constants, what only they feed).
   SmallVector<Operation *> ops;
   llvm::DenseSet<Operation *> batched;
-  /// The batched compute ops in order: what the stage cut divides.
-  SmallVector<Operation *> units;
+  /// The batched compute ops in order, and of them the forward ones (what
+  /// the stage cut divides; all of them in an inference step) and the
+  /// backward ones.
+  SmallVector<Operation *> units, forwardUnits, backwardUnits;
+  /// A forward unit's position in forwardUnits.
   llvm::DenseMap<Operation *, int64_t> unitIndex;
   llvm::DenseMap<Operation *, int64_t> stageOf;
+  /// A training step (it has dist.replica_all_reduce): the all-reduces,
+  /// where the microbatches' shares are accumulated, and the ops that run
+  /// once per step after them (the optimizer, the assignments).
+  bool training = false;
+  llvm::DenseSet<Operation *> accumulations, tail;
 
   MLIRContext *ctx() { return module.getContext(); }
 
@@ -91,36 +106,76 @@ struct PipelinePlacer {
   LogicalResult classify() {
     Block &body = func.getBody().front();
     for (Operation &op : body.without_terminator()) {
+      training |= isa<dist::ReplicaAllReduceOp>(op);
+    }
+    bool afterAssign = false;
+    for (Operation &op : body.without_terminator()) {
       ops.push_back(&op);
-      // The pipeline runs inference steps: a value summed over the batch
-      // (a gradient, a mean loss) would need the microbatches' shares
-      // accumulated, which GPipe's backward schedule does and this does not.
-      if (isa<dist::ReplicaAllReduceOp>(op)) {
-        return op.emitError()
-               << prefix << ": '" << op.getName() << "' at " << op.getLoc()
-               << " combines a value summed over the batch (a gradient or a "
-                  "loss); the pipeline runs inference steps only, so place a "
-                  "training step with replicas=N";
-      }
       bool dependsOnBatch = isa<dist::ReplicaSplitOp>(op);
+      bool dependsOnStep = false;
       for (Value v : getUsedValues(&op)) {
         Operation *def = v.getDefiningOp();
         dependsOnBatch |= def && batched.contains(def);
+        dependsOnStep |=
+            def && (accumulations.contains(def) || tail.contains(def));
+      }
+      // A training step's values summed over the batch (a gradient, the
+      // mean loss: what the replicas rewrite all-reduces) are the sum of
+      // the microbatches' shares: each dist.replica_all_reduce is where the
+      // shares are accumulated, and what uses its result (the optimizer)
+      // runs once per step, after every microbatch.
+      if (isa<dist::ReplicaAllReduceOp>(op)) {
+        accumulations.insert(&op);
+        continue;
+      }
+      if (dependsOnStep && dependsOnBatch) {
+        return op.emitError()
+               << prefix << ": '" << op.getName() << "' at " << op.getLoc()
+               << " uses a value summed over the whole batch (after the "
+                  "microbatches' shares are accumulated) together with one "
+                  "microbatch's rows; the pipeline cannot run it per "
+                  "microbatch (place it with replicas=N and no pipeline "
+                  "stages)";
+      }
+      // Assignments, and everything after the first (a weight read again
+      // for its update), stay after every microbatch in their order.
+      afterAssign |= training && isa<graph::AssignVariableOp>(op);
+      if (training && (dependsOnStep || afterAssign) && !dependsOnBatch) {
+        tail.insert(&op);
+        continue;
       }
       if (!dependsOnBatch) {
         continue;
       }
       batched.insert(&op);
       if (!isa<dist::ReplicaSplitOp, dist::ReplicaConcatOp>(op)) {
-        unitIndex[&op] = units.size();
         units.push_back(&op);
       }
     }
-    if (int64_t(units.size()) < stages) {
+    // The forward units are what the cut divides; a backward unit (one
+    // graph-autodiff built, or one that uses one) runs on its forward op's
+    // stage (assignTrainingStages).
+    llvm::DenseSet<Operation *> backwardSet;
+    for (Operation *op : units) {
+      bool backward = training && op->hasAttr(kGradOfAttr);
+      for (Value v : getUsedValues(op)) {
+        Operation *def = v.getDefiningOp();
+        backward |= def && backwardSet.contains(def);
+      }
+      if (backward) {
+        backwardSet.insert(op);
+        backwardUnits.push_back(op);
+      } else {
+        unitIndex[op] = forwardUnits.size();
+        forwardUnits.push_back(op);
+      }
+    }
+    if (int64_t(forwardUnits.size()) < stages) {
       return func.emitError()
-             << prefix << ": @" << func.getSymName() << " has " << units.size()
-             << " ops on the batch's path, fewer than " << stages
-             << " stages; use fewer stages";
+             << prefix << ": @" << func.getSymName() << " has "
+             << forwardUnits.size() << " ops on the batch's path"
+             << (training ? " in its forward pass" : "") << ", fewer than "
+             << stages << " stages; use fewer stages";
     }
     return success();
   }
@@ -142,8 +197,20 @@ struct PipelinePlacer {
   /// ops that first feed it (they run once per step, on its stage).
   SmallVector<double> unitSeconds() {
     SmallVector<double> seconds;
-    for (Operation *op : units) {
+    llvm::DenseMap<int64_t, int64_t> byId;
+    for (Operation *op : forwardUnits) {
+      if (auto id = op->getAttrOfType<IntegerAttr>(kForwardIdAttr)) {
+        byId[id.getInt()] = seconds.size();
+      }
       seconds.push_back(secondsOf(op));
+    }
+    // A backward op runs on its forward op's stage, so it weighs there.
+    for (Operation *op : backwardUnits) {
+      auto id = op->getAttrOfType<IntegerAttr>(kGradOfAttr);
+      if (auto it = id ? byId.find(id.getInt()) : byId.end();
+          it != byId.end()) {
+        seconds[it->second] += secondsOf(op);
+      }
     }
     llvm::DenseMap<Operation *, int64_t> firstUnit;
     for (Operation *op : llvm::reverse(ops)) {
@@ -170,9 +237,9 @@ struct PipelinePlacer {
   /// Per boundary j (between unit j-1 and unit j): bytes of one
   /// microbatch's values that cross it.
   SmallVector<int64_t> cutBytes() {
-    int64_t n = units.size();
+    int64_t n = forwardUnits.size();
     SmallVector<int64_t> delta(n + 1, 0);
-    for (auto [i, op] : llvm::enumerate(units)) {
+    for (auto [i, op] : llvm::enumerate(forwardUnits)) {
       for (Value result : op->getResults()) {
         int64_t last = int64_t(i);
         for (Operation *user : result.getUsers()) {
@@ -200,7 +267,7 @@ struct PipelinePlacer {
   /// cuts whose every stage stays within kBalanceSlack of it, the fewest bytes
   /// crossing cuts.
   void cut() {
-    int64_t n = units.size(), p = stages;
+    int64_t n = forwardUnits.size(), p = stages;
     SmallVector<double> seconds = unitSeconds();
     SmallVector<int64_t> crossing = cutBytes();
     SmallVector<double> prefixSum(n + 1, 0);
@@ -251,24 +318,122 @@ struct PipelinePlacer {
     }
     for (int64_t s = p, j = n; s > 0; j = from[s][j], --s) {
       for (int64_t u = from[s][j]; u < j; ++u) {
-        stageOf[units[u]] = s - 1;
+        stageOf[forwardUnits[u]] = s - 1;
       }
+    }
+    if (training) {
+      assignTrainingStages();
     }
     // A shared op runs on the earliest stage that uses it (so before all
     // its users in the stage-major order below); one no stage uses (it
     // feeds only outputs or assignments) on the first.
     for (Operation *op : llvm::reverse(ops)) {
-      if (batched.contains(op)) {
+      if (batched.contains(op) || stageOf.contains(op)) {
         continue;
       }
-      int64_t stage = none;
-      for (Operation *user : op->getUsers()) {
-        auto it = stageOf.find(inBody(user));
-        if (it != stageOf.end()) {
-          stage = std::min(stage, it->second);
+      std::optional<int64_t> stage = firstUserStage(op);
+      stageOf[op] = stage ? *stage : 0;
+    }
+    // A training step assigns each variable where homeVariables() puts it,
+    // with its first reader (Adam's beta powers have no reader on the
+    // batch's path to place them before this).
+    llvm::StringMap<int64_t> home;
+    for (Operation *op : training ? ops : ArrayRef<Operation *>()) {
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
+        home.try_emplace(read.getVariable(), stageOf.lookup(op));
+      } else if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
+        stageOf[op] = home.try_emplace(assign.getVariable(), stageOf.lookup(op))
+                          .first->second;
+      }
+    }
+  }
+
+  /// The earliest stage of the users of `op` that have one.
+  std::optional<int64_t> firstUserStage(Operation *op) {
+    std::optional<int64_t> stage;
+    for (Operation *user : op->getUsers()) {
+      auto it = stageOf.find(inBody(user));
+      if (it != stageOf.end()) {
+        stage = std::min(stage.value_or(it->second), it->second);
+      }
+    }
+    return stage;
+  }
+
+  /// Stages of a training step's other ops, once the forward units have
+  /// theirs. A backward unit runs on the stage of the forward op whose
+  /// gradient rule built it (graph-autodiff's marks), so an activation
+  /// crosses a cut backwards only as its gradient. A backward unit with no
+  /// usable mark (built by the seed or the sum of a variable's gradients,
+  /// or rebuilt by canonicalization) runs on the earliest stage among the
+  /// units it uses: gradients only flow towards earlier stages, so it
+  /// cannot wait for a later microbatch there (the schedule checks it).
+  /// An accumulation runs where its share is computed; a weight's update
+  /// and assignment where the weight lives (its first reader's stage).
+  void assignTrainingStages() {
+    llvm::DenseMap<int64_t, int64_t> stageOfId;
+    for (Operation *op : forwardUnits) {
+      if (auto id = op->getAttrOfType<IntegerAttr>(kForwardIdAttr)) {
+        stageOfId[id.getInt()] = stageOf.lookup(op);
+      }
+    }
+    auto definingStages = [&](Operation *op) {
+      SmallVector<int64_t> found;
+      for (Value v : getUsedValues(op)) {
+        Operation *def = v.getDefiningOp();
+        if (def && stageOf.contains(def)) {
+          found.push_back(stageOf.lookup(def));
         }
       }
-      stageOf[op] = stage == none ? 0 : stage;
+      return found;
+    };
+    for (Operation *op : backwardUnits) {
+      auto id = op->getAttrOfType<IntegerAttr>(kGradOfAttr);
+      if (auto it = id ? stageOfId.find(id.getInt()) : stageOfId.end();
+          it != stageOfId.end()) {
+        stageOf[op] = it->second;
+        continue;
+      }
+      SmallVector<int64_t> used = definingStages(op);
+      stageOf[op] = used.empty() ? stages - 1 : *llvm::min_element(used);
+    }
+    for (Operation *op : accumulations) {
+      SmallVector<int64_t> used = definingStages(op);
+      stageOf[op] = used.empty() ? 0 : used.front();
+    }
+    // Shared ops that feed the microbatches: with their first user.
+    for (Operation *op : llvm::reverse(ops)) {
+      if (batched.contains(op) || tail.contains(op) ||
+          accumulations.contains(op)) {
+        continue;
+      }
+      if (std::optional<int64_t> stage = firstUserStage(op)) {
+        stageOf[op] = *stage;
+      }
+    }
+    llvm::StringMap<int64_t> home;
+    for (Operation *op : ops) {
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op);
+          read && stageOf.contains(op)) {
+        home.try_emplace(read.getVariable(), stageOf.lookup(op));
+      }
+    }
+    for (Operation *op : llvm::reverse(ops)) {
+      if (!tail.contains(op)) {
+        continue;
+      }
+      if (auto assign = dyn_cast<graph::AssignVariableOp>(op)) {
+        if (auto it = home.find(assign.getVariable()); it != home.end()) {
+          stageOf[op] = it->second;
+          continue;
+        }
+      }
+      if (std::optional<int64_t> stage = firstUserStage(op)) {
+        stageOf[op] = *stage;
+        continue;
+      }
+      SmallVector<int64_t> used = definingStages(op);
+      stageOf[op] = used.empty() ? 0 : *llvm::max_element(used);
     }
   }
 
@@ -319,6 +484,207 @@ struct PipelinePlacer {
     return names;
   }
 
+  using Mapping = std::vector<std::vector<IRMapping>>;
+  using EmitFn =
+      llvm::function_ref<void(ArrayRef<Operation *>, int64_t, int64_t)>;
+
+  /// Adds replica r's microbatch share `share` of the all-reduced value of
+  /// `acc` into `total` (null for the first microbatch) on its stage's task.
+  Value accumulate(OpBuilder &b, dist::ReplicaAllReduceOp acc, Value total,
+                   Value share, int64_t r, int64_t m) {
+    Location loc = acc.getLoc();
+    Type type = share.getType();
+    DeviceAttr task = taskFor(r, stageOf.lookup(acc));
+    Operation *combined = nullptr;
+    if (total) {
+      switch (acc.getReduction()) {
+      case dist::ReductionKind::sum:
+      case dist::ReductionKind::mean:
+        combined = graph::AddOp::create(b, loc, type, total, share);
+        break;
+      case dist::ReductionKind::max:
+        combined = graph::MaxOp::create(b, loc, type, total, share);
+        break;
+      case dist::ReductionKind::min:
+        combined = graph::MinOp::create(b, loc, type, total, share);
+        break;
+      case dist::ReductionKind::prod:
+        combined = graph::MulOp::create(b, loc, type, total, share);
+        break;
+      }
+      setPlacement(combined, task);
+      total = combined->getResult(0);
+    } else {
+      total = share;
+    }
+    // Each microbatch's mean is over its rows alone; equal microbatches make
+    // the step's mean the mean of theirs (the replicas then average theirs).
+    if (m == microbatches - 1 && microbatches > 1 &&
+        acc.getReduction() == dist::ReductionKind::mean) {
+      auto tensor = cast<RankedTensorType>(type);
+      auto element = cast<FloatType>(tensor.getElementType());
+      auto scale = graph::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(RankedTensorType::get({}, element),
+                                 b.getFloatAttr(element, 1.0 / microbatches)));
+      setPlacement(scale, task);
+      auto mean = graph::MulOp::create(b, loc, type, total, scale);
+      setPlacement(mean, task);
+      total = mean.getResult();
+    }
+    return total;
+  }
+
+  /// A training step's units in 1F1B order, then the once-per-step tail.
+  ///
+  /// Per stage s of P, its forward units for one microbatch are one group,
+  /// its backward units another; the stage's task runs min(P-s-1, M)
+  /// forward groups (warm-up), then one forward and one backward group
+  /// alternately, then the remaining backward groups. The global order
+  /// interleaves the tasks' sequences round by round, taking a task's next
+  /// group only once every group it uses a value of is placed, so it is a
+  /// topological order whose subsequence on each task is that task's 1F1B
+  /// sequence: distribution.md's deadlock argument holds as it is. That the
+  /// rounds always make progress is 1F1B's own correctness (a forward group
+  /// waits for the previous stage's, which runs ahead of it by one warm-up
+  /// group; a backward group waits for the next stage's, which came due one
+  /// steady step earlier); a unit that used a value against that flow would
+  /// stop it, and is reported.
+  ///
+  /// Each all-reduce's shares are summed on the stage that computes them
+  /// right after each microbatch's group; the tail, in the step's order,
+  /// all-reduces the sums across replicas (one dist.group_all_reduce per
+  /// stage over its R tasks) and runs the optimizer once.
+  LogicalResult emitOneFOneB(OpBuilder &b, Mapping &mapping, EmitFn emit) {
+    int64_t P = stages, M = microbatches;
+    llvm::DenseSet<Operation *> backward(backwardUnits.begin(),
+                                         backwardUnits.end());
+    // groups[s][phase]: phase 0 forward, 1 backward.
+    std::vector<std::array<SmallVector<Operation *>, 2>> groups(P);
+    llvm::DenseMap<Operation *, std::pair<int64_t, int>> groupOf;
+    for (Operation *op : units) {
+      int phase = backward.contains(op);
+      int64_t s = stageOf.lookup(op);
+      groups[s][phase].push_back(op);
+      groupOf[op] = {s, phase};
+    }
+    // The groups of the same microbatch each group uses values of.
+    std::vector<std::array<SmallVector<std::pair<int64_t, int>>, 2>> deps(P);
+    for (Operation *op : units) {
+      auto self = groupOf.lookup(op);
+      for (Value v : getUsedValues(op)) {
+        auto it = groupOf.find(v.getDefiningOp());
+        auto &list = deps[self.first][self.second];
+        if (it != groupOf.end() && it->second != self &&
+            !llvm::is_contained(list, it->second)) {
+          list.push_back(it->second);
+        }
+      }
+    }
+    std::map<std::pair<int64_t, int>, SmallVector<dist::ReplicaAllReduceOp>>
+        accumulateAfter;
+    for (Operation *op : ops) {
+      if (!accumulations.contains(op)) {
+        continue;
+      }
+      auto it = groupOf.find(op->getOperand(0).getDefiningOp());
+      if (it == groupOf.end()) {
+        return op->emitError()
+               << prefix << ": '" << op->getName() << "' at " << op->getLoc()
+               << " combines a value no microbatch computes; the pipeline "
+                  "accumulates only shares of the batch";
+      }
+      accumulateAfter[it->second].push_back(cast<dist::ReplicaAllReduceOp>(op));
+    }
+    llvm::DenseMap<Operation *, SmallVector<Value>> totals;
+    for (Operation *op : accumulations) {
+      totals[op].resize(replicas);
+    }
+
+    std::vector<SmallVector<std::pair<int, int64_t>>> sequence(P);
+    for (int64_t s = 0; s < P; ++s) {
+      int64_t warmup = std::min(P - s - 1, M);
+      for (int64_t m = 0; m < warmup; ++m) {
+        sequence[s].push_back({0, m});
+      }
+      for (int64_t m = 0; m + warmup < M; ++m) {
+        sequence[s].push_back({0, m + warmup});
+        sequence[s].push_back({1, m});
+      }
+      for (int64_t m = M - warmup; m < M; ++m) {
+        sequence[s].push_back({1, m});
+      }
+    }
+    // done[r][s][phase] = how many microbatches of the group are placed
+    // (they are placed in microbatch order).
+    std::vector<std::vector<std::array<int64_t, 2>>> done(
+        replicas, std::vector<std::array<int64_t, 2>>(P, {0, 0}));
+    std::vector<std::vector<size_t>> next(replicas, std::vector<size_t>(P, 0));
+    for (int64_t left = replicas * P * 2 * M; left > 0;) {
+      bool progress = false;
+      for (int64_t r = 0; r < replicas; ++r) {
+        for (int64_t s = 0; s < P; ++s) {
+          if (next[r][s] == sequence[s].size()) {
+            continue;
+          }
+          int phase = sequence[s][next[r][s]].first;
+          int64_t m = sequence[s][next[r][s]].second;
+          if (llvm::any_of(deps[s][phase], [&](std::pair<int64_t, int> d) {
+                return done[r][d.first][d.second] <= m;
+              })) {
+            continue;
+          }
+          emit(groups[s][phase], r, m);
+          for (dist::ReplicaAllReduceOp acc : accumulateAfter[{s, phase}]) {
+            Value &total = totals[acc][r];
+            total = accumulate(b, acc, total,
+                               mapping[r][m].lookup(acc.getInput()), r, m);
+          }
+          ++done[r][s][phase];
+          ++next[r][s];
+          --left;
+          progress = true;
+        }
+      }
+      if (!progress) {
+        return func.emitError()
+               << prefix << ": @" << func.getSymName()
+               << " has a backward op that uses a gradient of an earlier "
+                  "stage, which the 1F1B schedule cannot order (a bug in "
+                  "dist-place's stage assignment; please report it with "
+                  "this model)";
+      }
+    }
+
+    for (Operation *op : ops) {
+      if (accumulations.contains(op)) {
+        auto acc = cast<dist::ReplicaAllReduceOp>(op);
+        ArrayRef<Value> sums = totals[op];
+        if (replicas == 1) {
+          mapping[0][0].map(acc.getResult(), sums[0]);
+          continue;
+        }
+        SmallVector<Attribute> group;
+        for (int64_t r = 0; r < replicas; ++r) {
+          group.push_back(taskFor(r, stageOf.lookup(op)));
+        }
+        SmallVector<Type> types(replicas, acc.getType());
+        auto reduce = dist::GroupAllReduceOp::create(b, acc.getLoc(), types,
+                                                     acc.getReduction(), sums,
+                                                     b.getArrayAttr(group));
+        setPlacement(reduce, taskFor(0, stageOf.lookup(op)));
+        for (int64_t r = 0; r < replicas; ++r) {
+          mapping[r][0].map(acc.getResult(), reduce.getResult(r));
+        }
+      } else if (tail.contains(op)) {
+        for (int64_t r = 0; r < replicas; ++r) {
+          emit(op, r, 0);
+        }
+      }
+    }
+    return success();
+  }
+
   /// Replaces the one-slice step by its copies in the order the tasks run
   /// them: the input slices on task 0; then stage by stage, per replica,
   /// the stage's shared ops once and its batched ops microbatch after
@@ -365,31 +731,42 @@ struct PipelinePlacer {
         assign.setVariable(varNames[r].lookup(assign.getVariable()));
       }
     };
-    for (int64_t s = 0; s < stages; ++s) {
-      for (int64_t r = 0; r < replicas; ++r) {
-        DeviceAttr task = taskFor(r, s);
-        for (Operation *op : ops) {
-          if (batched.contains(op) || stageOf.lookup(op) != s) {
-            continue;
-          }
-          Operation *clone = b.clone(*op, mapping[r][0]);
-          setPlacement(clone, task);
-          renameVariable(clone, r);
-          for (int64_t m = 1; m < microbatches; ++m) {
-            mapping[r][m].map(op->getResults(), clone->getResults());
-          }
-        }
-        for (int64_t m = 0; m < microbatches; ++m) {
-          for (Operation *op : units) {
-            if (stageOf.lookup(op) != s) {
-              continue;
-            }
-            Operation *clone = b.clone(*op, mapping[r][m]);
-            setPlacement(clone, task);
-            renameVariable(clone, r);
-          }
+    // Clones the ops of `group` for replica r's microbatch m on its stage's
+    // task; a shared op (m < 0) once for all its microbatches.
+    auto emit = [&](ArrayRef<Operation *> group, int64_t r, int64_t m) {
+      for (Operation *op : group) {
+        Operation *clone = b.clone(*op, mapping[r][std::max<int64_t>(m, 0)]);
+        setPlacement(clone, taskFor(r, stageOf.lookup(op)));
+        renameVariable(clone, r);
+        for (int64_t k = 1; m < 0 && k < microbatches; ++k) {
+          mapping[r][k].map(op->getResults(), clone->getResults());
         }
       }
+    };
+    for (int64_t s = 0; s < stages; ++s) {
+      SmallVector<Operation *> shared, stageUnits;
+      for (Operation *op : ops) {
+        if (stageOf.lookup(op) != s || tail.contains(op) ||
+            accumulations.contains(op)) {
+          continue;
+        }
+        if (!batched.contains(op)) {
+          shared.push_back(op);
+        } else if (!isa<dist::ReplicaSplitOp, dist::ReplicaConcatOp>(op)) {
+          stageUnits.push_back(op);
+        }
+      }
+      for (int64_t r = 0; r < replicas; ++r) {
+        emit(shared, r, -1);
+        // GPipe: the stage's ops microbatch after microbatch. A training
+        // step's units are scheduled below instead.
+        for (int64_t m = 0; !training && m < microbatches; ++m) {
+          emit(stageUnits, r, m);
+        }
+      }
+    }
+    if (training && failed(emitOneFOneB(b, mapping, emit))) {
+      return failure();
     }
 
     IRMapping outputs;
@@ -437,10 +814,32 @@ struct PipelinePlacer {
     return success();
   }
 
+  /// In a training step, each user of a constant gets its own copy, so the
+  /// constant is made on its user's stage rather than sent there every step
+  /// (the learning rate every stage's updates read).
+  void copyConstantsPerUser() {
+    bool training = false;
+    func.walk([&](dist::ReplicaAllReduceOp) { training = true; });
+    if (!training) {
+      return;
+    }
+    for (auto constant : llvm::make_early_inc_range(
+             func.getBody().front().getOps<graph::ConstantOp>())) {
+      for (OpOperand &use :
+           llvm::make_early_inc_range(llvm::drop_begin(constant->getUses()))) {
+        OpBuilder b(inBody(use.getOwner()));
+        use.set(b.clone(*constant)->getResult(0));
+      }
+    }
+  }
+
   LogicalResult run() {
     if (failed(rewriteForBatchSlices(module, func, replicas * microbatches, job,
-                                     prefix, "microbatches")) ||
-        failed(classify())) {
+                                     prefix, "microbatches"))) {
+      return failure();
+    }
+    copyConstantsPerUser();
+    if (failed(classify())) {
       return failure();
     }
     cut();

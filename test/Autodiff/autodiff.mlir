@@ -32,12 +32,14 @@ func.func @main(%x: tensor<4x3xf32>) -> tensor<f32> attributes {graph.output_nam
   graph.assign_variable @step, %s mode = add : tensor<i64>
   return %l : tensor<f32>
 }
-// CHECK: %[[M:.*]] = graph.matmul
+// Each differentiated op and the ops of its gradient share a mark (the
+// pipeline strategy runs them on one stage); constants are not marked.
+// CHECK: %[[M:.*]] = graph.matmul %[[X]], %{{.*}} {graph.forward_id = [[MID:[0-9]+]] : i64}
 // CHECK: %[[SEED:.*]] = graph.constant dense<1.000000e+00> : tensor<f32>
 // The mean's gradient is 1/8 everywhere.
 // CHECK: graph.constant dense<1.250000e-01>
 // d loss / d w = x^T g.
-// CHECK: %[[GW:.*]] = graph.matmul %[[X]], %{{.*}} {transpose_lhs} : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+// CHECK: %[[GW:.*]] = graph.matmul %[[X]], %{{.*}} {graph.grad_of = [[MID]] : i64, transpose_lhs} : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
 // The two reads of @b are summed.
 // CHECK: %[[GB:.*]] = graph.add %{{.*}}, %{{.*}} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
 // CHECK: %[[ZERO:.*]] = graph.constant dense<0.000000e+00> : tensor<4xf32>

@@ -26,9 +26,9 @@
 // CHECK-NEXT: graph.assign_variable @const4, %[[RV2]]
 // The input gradient: sum(g * scale) and sum(g * scale * xhat) over the
 // batch, all-reduced, then combined with the local rows.
-// CHECK: %[[S1L:.*]] = graph.reduce %[[GH:.*]] {axes = array<i64: 0, 2, 3>, {{.*}}graph.batch_statistic, keepdims, kind = #graph<reduce_kind sum>}
+// CHECK: %[[S1L:.*]] = graph.reduce %[[GH:.*]] {axes = array<i64: 0, 2, 3>, {{.*}}graph.batch_statistic, {{.*}}keepdims, kind = #graph<reduce_kind sum>}
 // CHECK-NEXT: %[[S1:.*]] = dist.replica_all_reduce sum %[[S1L]] {{.*}}: tensor<1x3x1x1xf32>
-// CHECK: %[[S2L:.*]] = graph.reduce %{{.*}} {axes = array<i64: 0, 2, 3>, {{.*}}graph.batch_statistic, keepdims, kind = #graph<reduce_kind sum>}
+// CHECK: %[[S2L:.*]] = graph.reduce %{{.*}} {axes = array<i64: 0, 2, 3>, {{.*}}graph.batch_statistic, {{.*}}keepdims, kind = #graph<reduce_kind sum>}
 // CHECK-NEXT: %[[S2:.*]] = dist.replica_all_reduce sum %[[S2L]] {{.*}}: tensor<1x3x1x1xf32>
 // CHECK-NEXT: %[[MGH:.*]] = graph.mul %[[GH]], %[[M]]
 // CHECK-NEXT: graph.sub %[[MGH]], %[[S1]]

@@ -29,16 +29,17 @@ func.func @one_op(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// A training step: its gradient is a sum over the batch, which would need
-// the microbatches' shares accumulated.
-graph.variable @w : tensor<4x4xf32>
-func.func @train(%x: tensor<8x4xf32>, %dy: tensor<8x4xf32>) -> tensor<8x4xf32> {
-  %w = graph.read_variable @w : tensor<4x4xf32>
-  %y = graph.matmul %x, %w : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
-  // expected-error-re @+1 {{dist-place: pipeline-stages=2 microbatches=2: 'dist.replica_all_reduce' at {{.*}} combines a value summed over the batch (a gradient or a loss); the pipeline runs inference steps only, so place a training step with replicas=N}}
-  %g = graph.matmul %x, %dy {transpose_lhs} : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
-  graph.assign_variable @w, %g : tensor<4x4xf32>
-  return %y : tensor<8x4xf32>
+// A value summed over the batch (here an explicit all-reduce of the mean
+// over the batch) used with one microbatch's rows: it exists only once all
+// microbatches have run, so no microbatch can use it.
+func.func @centre(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %r = graph.relu %x : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %m = graph.reduce %r {axes = array<i64: 0>, kind = #graph<reduce_kind mean>} : (tensor<8x4xf32>) -> tensor<4xf32>
+  %s = dist.replica_all_reduce mean %m : tensor<4xf32>
+  // expected-error-re @+1 {{dist-place: pipeline-stages=2 microbatches=2: 'graph.sub' at {{.*}} uses a value summed over the whole batch (after the microbatches' shares are accumulated) together with one microbatch's rows; the pipeline cannot run it per microbatch (place it with replicas=N and no pipeline stages)}}
+  %c = graph.sub %r, %s : (tensor<8x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
+  %t = graph.tanh %c : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %t : tensor<8x4xf32>
 }
 
 // -----

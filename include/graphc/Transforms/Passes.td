@@ -53,7 +53,11 @@ def DistPlace : Pass<"dist-place", "mlir::ModuleOp"> {
       (GPipe), outputs concatenated on task 0. With `replicas` above 1,
       replica r runs stage k on task r*P + k. Rewrites the entry into those
       explicit copies; an op that mixes batch rows is an error naming it,
-      as for `replicas`.
+      as for `replicas`. A training step (one with
+      `dist.replica_all_reduce`) runs as 1F1B: backward ops on the stage
+      of the forward op graph-autodiff marked them with, gradients and the
+      loss accumulated over the microbatches on their stage, all-reduced
+      across replicas, and each weight updated once, on its stage.
 
     A module that already holds `dist.task` ops is left unchanged.
   }];

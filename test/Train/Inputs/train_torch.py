@@ -185,6 +185,21 @@ def follows(label, one, dist):
     return ok
 
 
+def pipelines(out, optimizer, lr, one, flags):
+    """The 1F1B pipelines (2 stages of 4 microbatches, and 2 replicas of 2
+    stages of 2 microbatches: the gradients accumulated over the
+    microbatches, then all-reduced) against the one-task run `one`."""
+    ok = True
+    for tag, extra in (("2 stages x 4 microbatches",
+                        "--pipeline-stages 2 --microbatches 4"),
+                       ("2 replicas x 2 stages x 2 microbatches",
+                        "--replicas 2 --pipeline-stages 2 --microbatches 2")):
+        ok &= follows("%s %%s with %s" % (optimizer, tag), one,
+                      graphc_train(out, optimizer, lr, flags + extra.split(),
+                                   "pipe-" + extra.replace(" ", "")))
+    return ok
+
+
 def prepare(out, name):
     """The model `name` from fixed initial weights, one fixed batch, and its
     ONNX export: writes OUT/x.npy, OUT/y.npy and OUT/model.onnx and returns
@@ -248,13 +263,15 @@ def main():
             # steps), and the all-reduce's summation order, a 1e-7
             # difference, grows past any tolerance there.
             flags = ["--batch-norm=running"]
+            running = graphc_train(out, optimizer, lr, flags, "running")
             ok &= follows("%s %%s with 2 replicas (running statistics)"
-                          % optimizer,
-                          graphc_train(out, optimizer, lr, flags, "running"),
+                          % optimizer, running,
                           graphc_train(out, optimizer, lr,
                                        flags + ["--replicas", "2"],
                                        "running-2"))
+            ok &= pipelines(out, optimizer, lr, running, flags)
         else:
+            ok &= pipelines(out, optimizer, lr, (losses, outputs), [])
             losses, _ = graphc_train(out, optimizer, lr, [], "long",
                                      DIST_STEPS)
             for tag, flags in (("2 replicas", "--replicas 2"),
