@@ -7,7 +7,7 @@
 #   bash bench/run.sh conv [--quick]      # ResNet-50 conv2d shapes vs PyTorch F.conv2d
 #   bash bench/run.sh e2e [--quick]       # whole-model latency vs PyTorch eager and ONNX Runtime
 #   bash bench/run.sh dynamic [--quick]   # a dynamic-batch bundle vs bundles specialised per batch
-#   bash bench/run.sh compile             # compile time and peak RSS on a ResNet-50
+#   bash bench/run.sh compile [--model M] # compile time and peak RSS: ResNet-50, DenseNet-121 (goals beside)
 #   bash bench/run.sh machine-model [OUT.json] [--quick] [--batch N]  # this machine for graphc --machine-model
 #   bash bench/run.sh dist [--quick]      # ResNet-18 batch 8: --replicas 2, a 2-stage pipeline, 2-way tensor parallelism (1 thread each) vs one task
 #   bash bench/run.sh train [--quick]     # MLP, ResNet-18 training at batch 16: --replicas 2 vs torch DDP (gloo)

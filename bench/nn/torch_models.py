@@ -1,7 +1,7 @@
-"""PyTorch models the benchmarks export to ONNX: ResNet-18/50 written with
-torch.nn (torchvision is not installed; the layout follows torchvision's
-resnet18/resnet50: same layers, channels and parameter counts) and a
-transformer encoder layer. Every model is put in eval mode with randomised
+"""PyTorch models the benchmarks export to ONNX: ResNet-18/50 and
+DenseNet-121 written with torch.nn (torchvision is not installed; the layout
+follows torchvision's resnet18/resnet50/densenet121: same layers, channels
+and parameter counts) and a transformer encoder layer. Every model is put in eval mode with randomised
 batch-norm statistics, so folding BN into the convolutions changes the numbers.
 """
 import torch
@@ -93,6 +93,53 @@ def resnet18():
 def resnet50():
     torch.manual_seed(0)
     return randomise_bn(ResNet(Bottleneck, [3, 4, 6, 3]))
+
+
+class DenseLayer(nn.Module):
+    """BN-ReLU-1x1 conv to 4*growth channels, BN-ReLU-3x3 conv to growth;
+    the output is the input with the new channels appended."""
+
+    def __init__(self, cin, growth):
+        super().__init__()
+        self.bn1 = nn.BatchNorm2d(cin)
+        self.conv1 = nn.Conv2d(cin, 4 * growth, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(4 * growth)
+        self.conv2 = nn.Conv2d(4 * growth, growth, 3, 1, 1, bias=False)
+
+    def forward(self, x):
+        y = self.conv1(torch.relu(self.bn1(x)))
+        y = self.conv2(torch.relu(self.bn2(y)))
+        return torch.cat([x, y], 1)
+
+
+class DenseNet(nn.Module):
+    def __init__(self, layers=(6, 12, 24, 16), growth=32, classes=1000):
+        super().__init__()
+        cin = 2 * growth
+        mods = [nn.Conv2d(3, cin, 7, 2, 3, bias=False), nn.BatchNorm2d(cin),
+                nn.ReLU(), nn.MaxPool2d(3, 2, 1)]
+        for i, n in enumerate(layers):
+            for _ in range(n):
+                mods.append(DenseLayer(cin, growth))
+                cin += growth
+            if i < len(layers) - 1:
+                # Transition: halve the channels and the resolution.
+                mods += [nn.BatchNorm2d(cin), nn.ReLU(),
+                         nn.Conv2d(cin, cin // 2, 1, bias=False),
+                         nn.AvgPool2d(2, 2)]
+                cin //= 2
+        mods += [nn.BatchNorm2d(cin), nn.ReLU()]
+        self.features = nn.Sequential(*mods)
+        self.fc = nn.Linear(cin, classes)
+
+    def forward(self, x):
+        x = self.features(x)
+        return self.fc(torch.flatten(torch.mean(x, dim=(2, 3)), 1))
+
+
+def densenet121():
+    torch.manual_seed(0)
+    return randomise_bn(DenseNet())
 
 
 def mlp(sizes=(784, 512, 512, 10)):

@@ -26,6 +26,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Support/ToolUtilities.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -481,13 +482,30 @@ static int simulateOn(ModuleOp module, std::optional<llvm::json::Value> &json) {
   return kExitOk;
 }
 
+/// --mlir-timing's root scope (null when the driver has not set it up): every
+/// pass manager of the driver and the bundle writer's LLVM work report under
+/// it, so one table shows where a compile's time goes.
+static TimingScope *driverTiming = nullptr;
+
+/// The command line's pass-manager options (--mlir-print-ir-*, crash
+/// reproducers) and --mlir-timing on `pm`.
+static LogicalResult configurePassManager(PassManager &pm) {
+  if (failed(applyPassManagerCLOptions(pm))) {
+    return failure();
+  }
+  if (driverTiming) {
+    pm.enableTiming(*driverTiming);
+  }
+  return success();
+}
+
 /// Runs the named pipelines of the stages after `from` up to `stage` (graph,
 /// dist, linalg, llvm; the file stages need all four), exactly what
 /// graph-opt replays.
 static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
                              bool fixInputShapes) {
   PassManager pm(module.getContext());
-  if (failed(applyPassManagerCLOptions(pm))) {
+  if (failed(configurePassManager(pm))) {
     return failure();
   }
   if (from < EmitStage::Graph) {
@@ -640,7 +658,7 @@ static int reportOn(ModuleOp module,
 static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
   OwningOpRef<ModuleOp> eval = imported.clone();
   PassManager graph(eval->getContext());
-  if (failed(applyPassManagerCLOptions(graph))) {
+  if (failed(configurePassManager(graph))) {
     return kExitFailed;
   }
   graphc::GraphPipelineOptions graphOptions;
@@ -663,7 +681,7 @@ static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
     }
   }
   PassManager pm(eval->getContext());
-  if (failed(applyPassManagerCLOptions(pm))) {
+  if (failed(configurePassManager(pm))) {
     return kExitFailed;
   }
   graphc::DistPipelineOptions distOptions;
@@ -686,6 +704,10 @@ static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
   llvm::sys::path::append(dir, "eval");
   graphc::BundleOptions options = bundleOptions();
   options.jobName += "-eval";
+  std::optional<TimingScope> bundleTiming;
+  if (driverTiming) {
+    bundleTiming.emplace(driverTiming->nest("Eval job bundle (LLVM, link)"));
+  }
   if (failed(graphc::writeJobBundle(*eval, dir, options))) {
     return kExitFailed;
   }
@@ -899,6 +921,7 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions(graphcCategory);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "graphc: compile a dataflow graph into a "
@@ -1090,6 +1113,13 @@ int main(int argc, char **argv) {
   }
   // Imported input shapes are fixed by the importer, not by index.
   bool fixInputShapes = *format == graphc::import::ModelFormat::Mlir;
+  // --mlir-timing: the report is printed when `timing` goes out of scope.
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTiming = timing.getRootScope();
+  if (timing.isEnabled()) {
+    driverTiming = &rootTiming;
+  }
   // The report and the Graphviz view read the partitioned module: stop
   // there, look, and go on with the same module.
   bool look = !reportFile.empty() || emit == EmitStage::Dot;
@@ -1142,9 +1172,12 @@ int main(int argc, char **argv) {
     return kExitFailed;
   }
   if (emit == EmitStage::Job) {
+    // Translation to LLVM IR, O3, code generation and linking.
+    TimingScope bundleTiming = rootTiming.nest("Job bundle (LLVM, link)");
     if (int status = writeJob(*module)) {
       return status;
     }
+    bundleTiming.stop();
     // The forward-only job beside the step (CPU only: graph-run runs it in
     // its own process).
     if (evalModule) {

@@ -12,6 +12,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -24,6 +26,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/MergeFunctions.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
 
 using namespace mlir;
 
@@ -135,6 +139,55 @@ void registerCpuTranslations(DialectRegistry &registry) {
   registerOpenMPDialectTranslation(registry);
 }
 
+unsigned outlineLoopNests(llvm::Module &module, unsigned threshold) {
+  if (threshold == 0) {
+    return 0;
+  }
+  // Chosen before extraction: the functions it creates are small by
+  // construction and must not be split again.
+  llvm::SmallVector<llvm::Function *> large;
+  for (llvm::Function &fn : module) {
+    if (!fn.isDeclaration() && fn.getInstructionCount() > threshold) {
+      large.push_back(&fn);
+    }
+  }
+  unsigned outlined = 0;
+  for (llvm::Function *fn : large) {
+    llvm::DominatorTree domTree(*fn);
+    llvm::LoopInfo loops(domTree);
+    // A single loop nest is already as small as outlining can make it.
+    if (std::distance(loops.begin(), loops.end()) < 2) {
+      continue;
+    }
+    // One cache for all the loops of the function: extraction keeps it
+    // valid, and rebuilding it per loop would walk the whole function
+    // again for each of its thousands of loops.
+    llvm::CodeExtractorAnalysisCache cache(*fn);
+    llvm::SmallVector<llvm::Loop *> topLevel(loops.begin(), loops.end());
+    for (llvm::Loop *loop : topLevel) {
+      // Allocas inside a loop are the stack save/restore scopes of its
+      // body (graphc-cpu-lower-alloca-scopes): they move with it.
+      llvm::CodeExtractor extractor(loop->getBlocks(), &domTree,
+                                    /*AggregateArgs=*/false, /*BFI=*/nullptr,
+                                    /*BPI=*/nullptr, /*AC=*/nullptr,
+                                    /*AllowVarArgs=*/false,
+                                    /*AllowAlloca=*/true,
+                                    /*AllocationBlock=*/nullptr, "loop");
+      if (!extractor.isEligible()) {
+        continue;
+      }
+      llvm::Function *body = extractor.extractCodeRegion(cache);
+      if (!body) {
+        continue;
+      }
+      // Inlining the single call back would rebuild the giant function.
+      body->addFnAttr(llvm::Attribute::NoInline);
+      ++outlined;
+    }
+  }
+  return outlined;
+}
+
 LogicalResult emitObject(ModuleOp module, const CpuTargetOptions &options,
                          llvm::raw_ostream &os) {
   auto machineOr = createCpuTargetMachine(options);
@@ -157,6 +210,13 @@ LogicalResult emitObject(ModuleOp module, const CpuTargetOptions &options,
   }
   llvmModule->setTargetTriple(machine.getTargetTriple());
   llvmModule->setDataLayout(machine.createDataLayout());
+  // Optimisation and code generation cost grows faster than the code: one
+  // function per loop nest keeps each function small, and kernels that
+  // repeat (every block of a ResNet stage has the same convolutions, the
+  // backward pass repeats the forward's shapes) are optimised and emitted
+  // once. Identical functions become one before O3 sees them.
+  outlineLoopNests(*llvmModule, options.outlineLoopsAbove);
+  llvm::MergeFunctionsPass::runOnModule(*llvmModule);
   // Give every function the target's CPU and features so LLVM's middle end
   // (vectoriser, unroller) costs code for this machine, not a generic x86-64.
   for (llvm::Function &fn : *llvmModule) {

@@ -17,8 +17,12 @@
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -58,7 +62,8 @@ protected:
   }
 
   /// Compiles `source` into a fresh .so and dlopens it.
-  void *compile(llvm::StringRef source, const graphc::CpuCodegenOptions &opts) {
+  void *compile(llvm::StringRef source, const graphc::CpuCodegenOptions &opts,
+                const graphc::CpuTargetOptions &target = {}) {
     OwningOpRef<ModuleOp> module =
         parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
@@ -68,8 +73,8 @@ protected:
     llvm::SmallString<128> so;
     EXPECT_FALSE(llvm::sys::fs::createTemporaryFile("graphc-test", "so", so));
     removers.emplace_back(so);
-    EXPECT_TRUE(succeeded(graphc::compileToSharedObject(
-        *module, opts, graphc::CpuTargetOptions{}, so)));
+    EXPECT_TRUE(
+        succeeded(graphc::compileToSharedObject(*module, opts, target, so)));
     void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
     EXPECT_NE(handle, nullptr) << dlerror();
     if (handle) {
@@ -165,6 +170,70 @@ TEST_F(CpuTargetTest, MatmulBiasTanhSerialSmallTiles) {
   opts.nr = 16;
   opts.kc = 16;
   checkMatmulBias(compile(kMatmulBias, opts));
+}
+
+// Every loop nest in a function of its own (a threshold of one
+// instruction) and the identical ones merged: the same numbers.
+TEST_F(CpuTargetTest, MatmulBiasTanhSerialOutlined) {
+  graphc::CpuCodegenOptions opts;
+  opts.openmp = false;
+  graphc::CpuTargetOptions target;
+  target.outlineLoopsAbove = 1;
+  checkMatmulBias(compile(kMatmulBias, opts, target));
+}
+
+// Two top-level loops in one function; the second reads what the first
+// wrote.
+constexpr const char *kTwoLoops = R"ll(
+define void @two_loops(ptr %a, ptr %b, i64 %n) {
+entry:
+  br label %first
+first:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %first ]
+  %pa = getelementptr float, ptr %a, i64 %i
+  store float 1.0, ptr %pa
+  %i.next = add i64 %i, 1
+  %i.done = icmp eq i64 %i.next, %n
+  br i1 %i.done, label %between, label %first
+between:
+  br label %second
+second:
+  %j = phi i64 [ 0, %between ], [ %j.next, %second ]
+  %qa = getelementptr float, ptr %a, i64 %j
+  %v = load float, ptr %qa
+  %qb = getelementptr float, ptr %b, i64 %j
+  store float %v, ptr %qb
+  %j.next = add i64 %j, 1
+  %j.done = icmp eq i64 %j.next, %n
+  br i1 %j.done, label %exit, label %second
+exit:
+  ret void
+}
+)ll";
+
+TEST(CpuTarget, OutlineLoopNestsAboveThreshold) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic error;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(kTwoLoops, error, context);
+  ASSERT_TRUE(module) << error.getMessage().str();
+  unsigned size = module->getFunction("two_loops")->getInstructionCount();
+  // At the threshold nothing moves; 0 turns outlining off.
+  EXPECT_EQ(graphc::outlineLoopNests(*module, size), 0u);
+  EXPECT_EQ(graphc::outlineLoopNests(*module, 0), 0u);
+  EXPECT_EQ(graphc::outlineLoopNests(*module, size - 1), 2u);
+  unsigned outlined = 0;
+  for (llvm::Function &fn : *module) {
+    if (fn.getName().starts_with("two_loops.loop")) {
+      ++outlined;
+      EXPECT_TRUE(fn.hasFnAttribute(llvm::Attribute::NoInline));
+      EXPECT_TRUE(fn.hasInternalLinkage());
+    }
+  }
+  EXPECT_EQ(outlined, 2u);
+  // The new functions each hold one loop and the caller none: outlining
+  // again moves nothing.
+  EXPECT_EQ(graphc::outlineLoopNests(*module, 1), 0u);
 }
 
 TEST(CpuTarget, HostDetectionIsConsistent) {

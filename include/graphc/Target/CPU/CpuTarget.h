@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace llvm {
+class Module;
 class TargetMachine;
 class raw_ostream;
 } // namespace llvm
@@ -62,6 +63,12 @@ struct CpuTargetOptions {
   unsigned optLevel = 3;
   /// Position-independent code, required for shared objects.
   bool pic = true;
+  /// Functions of more instructions than this have each top-level loop nest
+  /// moved into a function of its own before optimisation (0: never). LLVM's
+  /// loop passes and code generation are superlinear in a function's size
+  /// (docs/design/cpu-codegen.md, "Compile time"); a task compiled without
+  /// OpenMP is otherwise one function holding every loop of the model.
+  unsigned outlineLoopsAbove = 4096;
 };
 
 /// Builds an LLVM TargetMachine for `options` (host CPU where unset).
@@ -72,7 +79,13 @@ createCpuTargetMachine(const CpuTargetOptions &options);
 /// leaves in a module (builtin, LLVM, OpenMP).
 void registerCpuTranslations(mlir::DialectRegistry &registry);
 
+/// Moves every top-level loop nest of each function in `module` with more
+/// than `threshold` instructions into an internal, never-inlined function of
+/// its own (LLVM's CodeExtractor). Returns how many loops were moved.
+unsigned outlineLoopNests(llvm::Module &module, unsigned threshold);
+
 /// Translates `module` (LLVM dialect, possibly with OpenMP ops) to LLVM IR,
+/// outlines the loop nests of very large functions (outlineLoopNests),
 /// optimises it at `options.optLevel` for the target, and writes an ELF
 /// object to `os`. Emits a diagnostic at the module's location on failure.
 mlir::LogicalResult emitObject(mlir::ModuleOp module,
