@@ -46,22 +46,22 @@ func.func @main(%x: tensor<6x4xf32> {graph.name = "x"}, %y: tensor<6xi64> {graph
 // CHECK-LABEL: func.func @main(
 // CHECK-SAME: -> tensor<f32>
 // CHECK: %[[W1:.*]] = graph.read_variable @w1 : tensor<4x5xf32>
-// CHECK-NEXT: %[[W1L:.*]] = graph.cast %[[W1]] {to = bf16} : (tensor<4x5xf32>) -> tensor<4x5xbf16>
+// CHECK-NEXT: %[[W1L:.*]] = graph.cast %[[W1]] {{{.*}}to = bf16} : (tensor<4x5xf32>) -> tensor<4x5xbf16>
 // CHECK-NEXT: %[[B1:.*]] = graph.read_variable @b1 : tensor<5xf32>
-// CHECK-NEXT: %[[B1L:.*]] = graph.cast %[[B1]] {to = bf16}
+// CHECK-NEXT: %[[B1L:.*]] = graph.cast %[[B1]] {{{.*}}to = bf16}
 // CHECK-NEXT: %[[W2:.*]] = graph.read_variable @w2 : tensor<5x3xf32>
-// CHECK-NEXT: %[[W2L:.*]] = graph.cast %[[W2]] {to = bf16}
+// CHECK-NEXT: %[[W2L:.*]] = graph.cast %[[W2]] {{{.*}}to = bf16}
 // CHECK-NEXT: %[[XS:.*]] = graph.mul %{{.*}}, %{{.*}} : (tensor<6x4xf32>, tensor<6x4xf32>) -> tensor<6x4xf32>
-// CHECK-NEXT: %[[XSL:.*]] = graph.cast %[[XS]] {to = bf16}
+// CHECK-NEXT: %[[XSL:.*]] = graph.cast %[[XS]] {{{.*}}to = bf16}
 // CHECK-NEXT: %[[H:.*]] = graph.matmul %[[XSL]], %[[W1L]] : (tensor<6x4xbf16>, tensor<4x5xbf16>) -> tensor<6x5xbf16>
 // CHECK-NEXT: %[[HB:.*]] = graph.add %[[H]], %[[B1L]] : (tensor<6x5xbf16>, tensor<5xbf16>) -> tensor<6x5xbf16>
 // CHECK-NEXT: %[[A:.*]] = graph.relu %[[HB]] : (tensor<6x5xbf16>) -> tensor<6x5xbf16>
-// CHECK-NEXT: %[[AW:.*]] = graph.cast %[[A]] {to = f32} : (tensor<6x5xbf16>) -> tensor<6x5xf32>
+// CHECK-NEXT: %[[AW:.*]] = graph.cast %[[A]] {{{.*}}to = f32} : (tensor<6x5xbf16>) -> tensor<6x5xf32>
 // CHECK-NEXT: %[[E:.*]] = graph.exp %[[AW]] : (tensor<6x5xf32>) -> tensor<6x5xf32>
 // CHECK-NEXT: %[[R:.*]] = graph.add %[[AW]], %[[E]] : (tensor<6x5xf32>, tensor<6x5xf32>) -> tensor<6x5xf32>
-// CHECK-NEXT: %[[RL:.*]] = graph.cast %[[R]] {to = bf16}
+// CHECK-NEXT: %[[RL:.*]] = graph.cast %[[R]] {{{.*}}to = bf16}
 // CHECK-NEXT: %[[O:.*]] = graph.matmul %[[RL]], %[[W2L]] : (tensor<6x5xbf16>, tensor<5x3xbf16>) -> tensor<6x3xbf16>
-// CHECK-NEXT: %[[OW:.*]] = graph.cast %[[O]] {to = f32} : (tensor<6x3xbf16>) -> tensor<6x3xf32>
+// CHECK-NEXT: %[[OW:.*]] = graph.cast %[[O]] {{{.*}}to = f32} : (tensor<6x3xbf16>) -> tensor<6x3xf32>
 // CHECK-NEXT: %{{.*}}, %{{.*}} = graph.softmax_cross_entropy %[[OW]], %{{.*}} {sparse} : (tensor<6x3xf32>, tensor<6xi64>)
 // CHECK-NEXT: %[[M:.*]] = graph.reduce %{{.*}} : (tensor<6xf32>) -> tensor<f32>
 // CHECK-NEXT: return %[[M]] : tensor<f32>
@@ -73,13 +73,13 @@ func.func @main(%x: tensor<6x4xf32> {graph.name = "x"}, %y: tensor<6xi64> {graph
 // rounded through bf16 (a cast there and back).
 // EMU-LABEL: func.func @main(
 // EMU: %[[W1:.*]] = graph.read_variable @w1 : tensor<4x5xf32>
-// EMU-NEXT: %[[W1N:.*]] = graph.cast %[[W1]] {to = bf16} : (tensor<4x5xf32>) -> tensor<4x5xbf16>
-// EMU-NEXT: %[[W1R:.*]] = graph.cast %[[W1N]] {to = f32} : (tensor<4x5xbf16>) -> tensor<4x5xf32>
+// EMU-NEXT: %[[W1N:.*]] = graph.cast %[[W1]] {{{.*}}to = bf16} : (tensor<4x5xf32>) -> tensor<4x5xbf16>
+// EMU-NEXT: %[[W1R:.*]] = graph.cast %[[W1N]] {{{.*}}to = f32} : (tensor<4x5xbf16>) -> tensor<4x5xf32>
 // EMU: %[[H:.*]] = graph.matmul %{{.*}}, %[[W1R]] : (tensor<6x4xf32>, tensor<4x5xf32>) -> tensor<6x5xf32>
-// EMU-NEXT: %[[HN:.*]] = graph.cast %[[H]] {to = bf16}
-// EMU-NEXT: %[[HR:.*]] = graph.cast %[[HN]] {to = f32}
+// EMU-NEXT: %[[HN:.*]] = graph.cast %[[H]] {{{.*}}to = bf16}
+// EMU-NEXT: %[[HR:.*]] = graph.cast %[[HN]] {{{.*}}to = f32}
 // EMU-NEXT: %[[HB:.*]] = graph.add %[[HR]], %{{.*}} : (tensor<6x5xf32>, tensor<5xf32>) -> tensor<6x5xf32>
-// EMU-NEXT: graph.cast %[[HB]] {to = bf16}
+// EMU-NEXT: graph.cast %[[HB]] {{{.*}}to = bf16}
 // EMU-NOT: xbf16>) -> tensor<{{.*}}xbf16>
 // EMU: graph.softmax_cross_entropy %{{.*}} : (tensor<6x3xf32>, tensor<6xi64>)
 // EMU: return %{{.*}} : tensor<f32>
@@ -91,8 +91,8 @@ func.func @main(%x: tensor<6x4xf32> {graph.name = "x"}, %y: tensor<6xi64> {graph
 // STEP-DAG: graph.variable @"w1/adam_v" : tensor<4x5xf32>
 // STEP-DAG: graph.variable @"adam/beta1_power" : tensor<f32>
 // STEP-LABEL: func.func @main(
-// STEP: graph.matmul %{{.*}}, %{{.*}} {transpose_lhs} : (tensor<6x4xbf16>, tensor<6x5xbf16>) -> tensor<4x5xbf16>
-// STEP: %[[GW1:.*]] = graph.cast %{{.*}} {to = f32} : (tensor<4x5xbf16>) -> tensor<4x5xf32>
+// STEP: graph.matmul %{{.*}}, %{{.*}} {{{.*}}transpose_lhs} : (tensor<6x4xbf16>, tensor<6x5xbf16>) -> tensor<4x5xbf16>
+// STEP: %[[GW1:.*]] = graph.cast %{{.*}} {{{.*}}to = f32} : (tensor<4x5xbf16>) -> tensor<4x5xf32>
 // STEP: graph.adam_update %{{.*}}, %{{.*}}, %{{.*}}, %[[GW1]], {{.*}} -> (tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>)
 // STEP: graph.assign_variable @w1, %{{.*}} : tensor<4x5xf32>
 // STEP: return %{{.*}} : tensor<f32>
@@ -101,7 +101,7 @@ func.func @main(%x: tensor<6x4xf32> {graph.name = "x"}, %y: tensor<6xi64> {graph
 // and each f32 gradient is multiplied by 1/1024 before its update.
 // SCALE-LABEL: func.func @main(
 // SCALE: %[[SEED:.*]] = graph.constant dense<1.024000e+03> : tensor<f32>
-// SCALE: %[[GW1:.*]] = graph.cast %{{.*}} {to = f32} : (tensor<4x5xf16>) -> tensor<4x5xf32>
+// SCALE: %[[GW1:.*]] = graph.cast %{{.*}} {{{.*}}to = f32} : (tensor<4x5xf16>) -> tensor<4x5xf32>
 // SCALE: %[[INV:.*]] = graph.constant dense<9.765625E-4> : tensor<f32>
 // SCALE-NEXT: %[[UNSCALED:.*]] = graph.mul %[[GW1]], %[[INV]] : (tensor<4x5xf32>, tensor<f32>) -> tensor<4x5xf32>
 // SCALE: graph.sgd_update %{{.*}}, %[[UNSCALED]], %{{.*}} : (tensor<4x5xf32>, tensor<4x5xf32>, tensor<f32>) -> tensor<4x5xf32>
