@@ -126,14 +126,13 @@ struct GraphPretransposeWeightsPass
     for (auto &entry : constants) {
       SmallVector<ConstantOp> &group = entry.second;
       auto type = dyn_cast<RankedTensorType>(group.front().getType());
-      bool eligible =
-          type && type.getRank() == 2 && type.hasStaticShape() &&
-          references[entry.first] == int64_t(group.size()) &&
-          llvm::all_of(group, [&](ConstantOp op) {
-            return op.getType() == type && op.getValue() ==
-                                               group.front().getValue() &&
-                   onlyTransposedRhs(op);
-          });
+      bool eligible = type && type.getRank() == 2 && type.hasStaticShape() &&
+                      references[entry.first] == int64_t(group.size()) &&
+                      llvm::all_of(group, [&](ConstantOp op) {
+                        return op.getType() == type &&
+                               op.getValue() == group.front().getValue() &&
+                               onlyTransposedRhs(op);
+                      });
       if (!eligible) {
         continue;
       }
@@ -147,8 +146,8 @@ struct GraphPretransposeWeightsPass
         value = dense.resizeSplat(transposed);
       } else if (!raw) {
         continue;
-      } else if (auto resource =
-              dyn_cast<DenseResourceElementsAttr>(group.front().getValue())) {
+      } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(
+                     group.front().getValue())) {
         size_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
         AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
             raw->size(), std::max<size_t>(bytes, alignof(std::max_align_t)));
