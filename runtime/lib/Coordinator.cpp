@@ -1593,6 +1593,14 @@ bool Job::runRange(int64_t count, bool last) {
     std::string cause = findDeadWorker(&dead);
     if (!cause.empty()) {
       workerLost_ = true;
+      // The dead worker's stream may still hold the results of steps it
+      // finished before it died; let its reader drain them (its call ends
+      // once the connection is gone, bounded by the grace) so that the
+      // step named is the one it died in, not the range's first.
+      {
+        std::unique_lock<std::mutex> lock(doneMu);
+        doneCv.wait_for(lock, grace, [&] { return calls[dead]->done; });
+      }
       return stop(taskLabel(workers_[dead]) + " failed in step " +
                   stepOf(dead) + ": " + cause);
     }
