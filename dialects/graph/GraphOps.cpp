@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -160,6 +161,40 @@ std::optional<int64_t> graphc::graph::getStaticSizeInBytes(Type type) {
     bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
   }
   return *n * ((bits + 7) / 8);
+}
+
+std::optional<ArrayRef<char>>
+graphc::graph::getRawElementBytes(Attribute value) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements) {
+    return std::nullopt;
+  }
+  ShapedType type = elements.getShapedType();
+  Type element = type.getElementType();
+  if (!type.hasStaticShape() || !element.isIntOrFloat() ||
+      element.getIntOrFloatBitWidth() % 8 != 0) {
+    return std::nullopt;
+  }
+  ArrayRef<char> raw;
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (dense.isSplat()) {
+      return std::nullopt;
+    }
+    raw = dense.getRawData();
+  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob) {
+      return std::nullopt;
+    }
+    raw = blob->getData();
+  } else {
+    return std::nullopt;
+  }
+  if (raw.size() !=
+      size_t(type.getNumElements()) * (element.getIntOrFloatBitWidth() / 8)) {
+    return std::nullopt;
+  }
+  return raw;
 }
 
 FailureOr<int64_t> graphc::graph::normalizeAxis(std::optional<Location> loc,

@@ -53,6 +53,13 @@ std::optional<int64_t> getStaticNumElements(mlir::Type type);
 /// bytes per element), or std::nullopt.
 std::optional<int64_t> getStaticSizeInBytes(mlir::Type type);
 
+/// The raw row-major bytes behind an elements attribute of a statically
+/// shaped tensor: a non-splat dense attribute's data or a dense_resource
+/// attribute's blob. std::nullopt for a splat, a resource without a blob, an
+/// element type without whole bytes per element (i1, index, complex) or a
+/// blob whose size does not match the type.
+std::optional<llvm::ArrayRef<char>> getRawElementBytes(mlir::Attribute value);
+
 /// Normalises an axis in [-rank, rank) to [0, rank); fails (emitting at `loc`)
 /// when out of range.
 llvm::FailureOr<int64_t> normalizeAxis(std::optional<mlir::Location> loc,

@@ -44,23 +44,6 @@ std::string constantName(Location loc, size_t index) {
   return name.empty() ? "const" + std::to_string(index) : name;
 }
 
-/// The number of raw bytes behind a constant's value: a dense attribute's
-/// (none for a splat, which stays inline), or a dense_resource blob's.
-std::optional<size_t> constantBytes(Attribute value) {
-  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-    if (dense.isSplat()) {
-      return std::nullopt;
-    }
-    return dense.getRawData().size();
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
-      return blob->getData().size();
-    }
-  }
-  return std::nullopt;
-}
-
 /// True for element types the runtime has a whole-byte dtype for: floats
 /// and signless or unsigned integers of 8 bits or more per element (the
 /// small float formats are one byte each). i1 is bit-packed in dense
@@ -91,13 +74,10 @@ struct GraphHoistWeightsPass
           !hasRuntimeDType(type.getElementType())) {
         return;
       }
-      std::optional<size_t> bytes = constantBytes(op.getValue());
-      int64_t expected = type.getNumElements() *
-                         (type.getElementType().getIntOrFloatBitWidth() / 8);
-      // A blob of another size than the tensor's is left to the lowering,
-      // which diagnoses it where it is used.
-      if (!bytes || static_cast<int64_t>(*bytes) != expected ||
-          expected < threshold) {
+      // A splat stays inline; a blob of another size than the tensor's is
+      // left to the lowering, which diagnoses it where it is used.
+      std::optional<ArrayRef<char>> raw = getRawElementBytes(op.getValue());
+      if (!raw || static_cast<int64_t>(raw->size()) < threshold) {
         return;
       }
       constants.push_back(op);

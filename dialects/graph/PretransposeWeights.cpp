@@ -35,37 +35,6 @@ std::optional<BytesKey> bytesKey(Attribute value) {
   return std::nullopt;
 }
 
-/// The constant's raw bytes, row-major, when it is not a splat, has whole
-/// bytes per element and as many as its type needs.
-std::optional<ArrayRef<char>> rawBytes(ConstantOp op) {
-  auto type = cast<RankedTensorType>(op.getType());
-  Type element = type.getElementType();
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0) {
-    return std::nullopt;
-  }
-  ArrayRef<char> raw;
-  if (auto dense = dyn_cast<DenseElementsAttr>(op.getValue())) {
-    if (dense.isSplat()) {
-      return std::nullopt;
-    }
-    raw = dense.getRawData();
-  } else if (auto resource =
-                 dyn_cast<DenseResourceElementsAttr>(op.getValue())) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob) {
-      return std::nullopt;
-    }
-    raw = blob->getData();
-  } else {
-    return std::nullopt;
-  }
-  size_t bytes = element.getIntOrFloatBitWidth() / 8;
-  if (raw.size() != size_t(type.getNumElements()) * bytes) {
-    return std::nullopt;
-  }
-  return raw;
-}
-
 /// True when every use of `op` is the right-hand side of a transpose_rhs
 /// matmul (and not also its left-hand side).
 bool onlyTransposedRhs(ConstantOp op) {
@@ -141,7 +110,8 @@ struct GraphPretransposeWeightsPass
           RankedTensorType::get({cols, rows}, type.getElementType());
       ElementsAttr value;
       auto dense = dyn_cast<DenseElementsAttr>(group.front().getValue());
-      std::optional<ArrayRef<char>> raw = rawBytes(group.front());
+      std::optional<ArrayRef<char>> raw =
+          getRawElementBytes(group.front().getValue());
       if (dense && dense.isSplat()) {
         value = dense.resizeSplat(transposed);
       } else if (!raw) {

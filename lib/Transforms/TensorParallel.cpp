@@ -521,23 +521,13 @@ static ElementsAttr sliceElements(ElementsAttr value, Sharding s,
       dense && dense.isSplat()) {
     return dense.resizeSplat(local);
   }
-  ArrayRef<char> raw;
-  unsigned bits = type.getElementTypeBitWidth();
-  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-    raw = dense.getRawData();
-  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
-      raw = blob->getData();
-    }
-  }
-  if (bits % 8 == 0 && !type.getElementType().isIndex() &&
-      raw.size() == size_t(type.getNumElements() * bits / 8)) {
-    size_t bytes = bits / 8;
+  if (std::optional<ArrayRef<char>> raw = graph::getRawElementBytes(value)) {
+    size_t bytes = type.getElementTypeBitWidth() / 8;
     std::vector<char> data;
     data.reserve(local.getNumElements() * bytes);
     forEachRun(type.getShape(), s, shards, k, [&](int64_t start, int64_t n) {
-      data.insert(data.end(), raw.begin() + start * bytes,
-                  raw.begin() + (start + n) * bytes);
+      data.insert(data.end(), raw->begin() + start * bytes,
+                  raw->begin() + (start + n) * bytes);
     });
     return DenseElementsAttr::getFromRawBuffer(local, data);
   }
