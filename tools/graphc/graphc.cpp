@@ -17,6 +17,7 @@
 #include "graphc/InitAll.h"
 #include "graphc/Pipelines/CudaCodegen.h"
 #include "graphc/Pipelines/GraphcPipelines.h"
+#include "graphc/Target/CPU/CpuTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -209,6 +210,13 @@ cl::opt<std::string> machineModelFile(
 cl::opt<bool> noOpenmp("no-openmp",
                        cl::desc("Single-threaded code that needs no libomp"),
                        cl::init(false), cl::cat(graphcCategory));
+cl::opt<std::string> targetCpu(
+    "mcpu",
+    cl::desc("Generate CPU tasks for this CPU instead of the host: an LLVM "
+             "CPU name (x86-64-v3, x86-64-v4, znver4, sapphirerapids, ...; "
+             "`llc-22 -mcpu=help` lists them). Vector width and register "
+             "tiles follow it; the bundle runs on that CPU and newer ones"),
+    cl::value_desc("cpu"), cl::init(""), cl::cat(graphcCategory));
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Fix the shape of an input: NAME:DxDx... for imported models, "
@@ -499,6 +507,22 @@ static LogicalResult configurePassManager(PassManager &pm) {
   return success();
 }
 
+/// The CPU code generation options of every task pipeline: OpenMP, and the
+/// vector width of --mcpu's CPU (0: the host's, found by the pass).
+static graphc::TaskCodegenOptions taskCodegenOptions() {
+  graphc::TaskCodegenOptions codegen;
+  codegen.cpu.openmp = !noOpenmp;
+  if (!targetCpu.empty()) {
+    if (llvm::Expected<graphc::CpuInfo> info = graphc::describeCpu(targetCpu)) {
+      codegen.cpu.vectorWidth = info->vectorBits / 32;
+    } else {
+      // checkTargetFlags has reported an unknown CPU before any pipeline.
+      llvm::consumeError(info.takeError());
+    }
+  }
+  return codegen;
+}
+
 /// Runs the named pipelines of the stages after `from` up to `stage` (graph,
 /// dist, linalg, llvm; the file stages need all four), exactly what
 /// graph-opt replays.
@@ -607,8 +631,7 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
       task.addPass(graphc::createGraphrtTaskDescriptor());
     }
   } else if (stage >= EmitStage::LLVM) {
-    graphc::TaskCodegenOptions codegen;
-    codegen.cpu.openmp = !noOpenmp;
+    graphc::TaskCodegenOptions codegen = taskCodegenOptions();
     graphc::buildTaskCodegenPipeline(pm, codegen);
   }
   return pm.run(module);
@@ -617,6 +640,7 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
 static graphc::BundleOptions bundleOptions() {
   graphc::BundleOptions options;
   options.openmp = !noOpenmp;
+  options.target.cpu = targetCpu;
   llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
   options.jobName = stem.empty() ? "job" : stem.str();
   return options;
@@ -694,8 +718,7 @@ static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
   graphc::TaskLoweringOptions lowering;
   lowering.entry = entryName;
   graphc::buildTaskLoweringPipeline(pm, lowering);
-  graphc::TaskCodegenOptions codegen;
-  codegen.cpu.openmp = !noOpenmp;
+  graphc::TaskCodegenOptions codegen = taskCodegenOptions();
   graphc::buildTaskCodegenPipeline(pm, codegen);
   if (failed(pm.run(*eval))) {
     return kExitFailed;
@@ -768,6 +791,19 @@ static int checkTargetFlags() {
     llvm::errs() << "graphc: error: --emit=stablehlo needs --target=tpu (or "
                     "stablehlo)\n";
     return kExitUsage;
+  }
+  if (!targetCpu.empty()) {
+    if (target != Target::Cpu) {
+      llvm::errs() << "graphc: error: --mcpu names a CPU for --target=cpu; "
+                      "drop it or the --target\n";
+      return kExitUsage;
+    }
+    if (llvm::Expected<graphc::CpuInfo> info = graphc::describeCpu(targetCpu);
+        !info) {
+      llvm::errs() << "graphc: error: --mcpu: "
+                   << llvm::toString(info.takeError()) << "\n";
+      return kExitUsage;
+    }
   }
   return 0;
 }

@@ -17,6 +17,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -72,6 +73,47 @@ CpuInfo detectHostCpu() {
   info.features = llvm::join(features, ",");
   info.vectorBits = vectorBitsFromFeatures(info.features);
   info.hasFma = map.lookup("fma");
+  return info;
+}
+
+llvm::Expected<CpuInfo> describeCpu(llvm::StringRef cpu) {
+  if (cpu.empty()) {
+    return detectHostCpu();
+  }
+  static bool initialised = [] {
+    llvm::InitializeNativeTarget();
+    return true;
+  }();
+  (void)initialised;
+  CpuInfo info;
+  info.triple = llvm::sys::getProcessTriple();
+  info.cpu = cpu.str();
+  llvm::Triple triple(info.triple);
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    return llvm::createStringError("no LLVM target for triple '" + info.triple +
+                                   "': " + error);
+  }
+  // Checked on the generic subtarget first: creating one for an unknown
+  // name would print LLVM's own warning beside our error.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(triple, "", ""));
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget;
+  if (generic && generic->isCPUStringValid(cpu)) {
+    subtarget.reset(target->createMCSubtargetInfo(triple, cpu, ""));
+  }
+  if (!subtarget) {
+    return llvm::createStringError(
+        "unknown CPU '" + cpu.str() + "' for " + info.triple +
+        "; LLVM's names are listed by `llc-22 -mcpu=help` (for example "
+        "x86-64-v3, x86-64-v4, znver4, sapphirerapids)");
+  }
+  bool avx512f = subtarget->checkFeatures("+avx512f");
+  bool avx = subtarget->checkFeatures("+avx");
+  info.vectorBits = avx512f ? 512 : avx ? 256 : 128;
+  info.hasFma = subtarget->checkFeatures("+fma");
   return info;
 }
 

@@ -48,6 +48,12 @@ struct CpuInfo {
 /// getHostCPUFeatures. Never fails: unknown features mean a 128-bit baseline.
 CpuInfo detectHostCpu();
 
+/// Describes the CPU named `cpu` (an LLVM CPU name: x86-64-v3, znver4,
+/// sapphirerapids, ...) for the host's triple: its own features, vector
+/// width and FMA. An empty name is the host (detectHostCpu). Fails with a
+/// message naming the CPU when LLVM does not know it for this triple.
+llvm::Expected<CpuInfo> describeCpu(llvm::StringRef cpu);
+
 /// Returns the vector width in bits that `features` (LLVM's "+a,-b" list)
 /// allows for f32 arithmetic.
 unsigned vectorBitsFromFeatures(llvm::StringRef features);
