@@ -126,7 +126,7 @@ void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
   // The tasks, then fewer, larger all-reduces (what strategy=auto runs on
   // each candidate too).
   transforms::buildPostPlacementPasses(pm, options.entry, options.bucketBytes,
-                                      options.overlapCollectives);
+                                       options.overlapCollectives);
 }
 
 void buildTaskLoweringPipeline(OpPassManager &pm,

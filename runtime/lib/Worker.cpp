@@ -1291,12 +1291,12 @@ Status LoadedTask::runStep(const rpc::RunStepRequest &req,
   // its error path, so anything left is a task that broke the contract.
   Status left;
   if (size_t n = collectives_.drain(&left); n > 0 && st.isOk()) {
-    st = Status(GRAPHRT_STATUS_INTERNAL,
-                "task '" + name() + "' returned from step " +
-                    std::to_string(req.step()) + " with " + std::to_string(n) +
-                    " started collective(s) not waited on" +
-                    (left.isOk() ? "" : " (the first failed: " +
-                                            left.message() + ")"));
+    st = Status(
+        GRAPHRT_STATUS_INTERNAL,
+        "task '" + name() + "' returned from step " +
+            std::to_string(req.step()) + " with " + std::to_string(n) +
+            " started collective(s) not waited on" +
+            (left.isOk() ? "" : " (the first failed: " + left.message() + ")"));
   }
   if (!st.isOk()) {
     return st;

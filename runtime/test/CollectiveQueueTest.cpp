@@ -250,10 +250,10 @@ TEST(CollectiveQueue, PeerDyingMidCollectiveIsNamed) {
     return g0.allReduce(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F32, &x, &w, 1);
   });
   // start returns at once: the task's thread computes meanwhile.
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                          start)
-                .count(),
-            1.0);
+  EXPECT_LT(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count(),
+      1.0);
   Status s2 = queue.wait(second);
   double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -278,9 +278,8 @@ TEST(CollectiveQueue, PeerDyingMidCollectiveIsNamed) {
 TEST(CollectiveQueue, DrainCountsUnwaitedCalls) {
   CollectiveQueue queue;
   queue.start("ok", [] { return Status::ok(); });
-  queue.start("bad", [] {
-    return Status(GRAPHRT_STATUS_UNAVAILABLE, "peer gone");
-  });
+  queue.start("bad",
+              [] { return Status(GRAPHRT_STATUS_UNAVAILABLE, "peer gone"); });
   Status first;
   EXPECT_EQ(queue.drain(&first), 2u);
   EXPECT_EQ(first.code(), GRAPHRT_STATUS_UNAVAILABLE);

@@ -567,8 +567,7 @@ private:
                           {ctxArg, g, d, p[0], p[1], n});
     };
     StringRef kind = raw->getName().stripDialect();
-    if (isa<dist::AllReduceOp>(raw) &&
-        raw->hasAttr(transforms::kOverlapAttr)) {
+    if (isa<dist::AllReduceOp>(raw) && raw->hasAttr(transforms::kOverlapAttr)) {
       auto emitStart = [&](Location l, Value ctxArg, Value fn,
                            ArrayRef<Value> p, Value request) -> Value {
         return indirectCall(l, fn, {ptr, ptr, i32, i32, ptr, ptr, i64, ptr},
@@ -597,9 +596,8 @@ private:
   /// else the load of the status the task returns.
   Operation *firstUse(Operation *op) {
     Block *block = op->getBlock();
-    Operation *first = statusLoad->getBlock() == block
-                           ? statusLoad
-                           : block->getTerminator();
+    Operation *first =
+        statusLoad->getBlock() == block ? statusLoad : block->getTerminator();
     for (Operation *user : op->getResult(0).getUsers()) {
       Operation *top = block->findAncestorOpInBlock(*user);
       if (!top) {
@@ -669,9 +667,9 @@ private:
                        b, l2, ValueRange{LLVM::ZeroOp::create(b, l2, ptr)});
                  });
              Value startFn = pick.getResult(0);
-             Value none = LLVM::ICmpOp::create(
-                 b, l, LLVM::ICmpPredicate::eq, startFn,
-                 LLVM::ZeroOp::create(b, l, ptr));
+             Value none =
+                 LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::eq, startFn,
+                                      LLVM::ZeroOp::create(b, l, ptr));
              auto call = scf::IfOp::create(
                  b, l, none,
                  [&](OpBuilder &, Location l2) {
@@ -689,8 +687,7 @@ private:
     b.setInsertionPoint(waitAt);
     auto key = cast<dist::AllReduceOp>(op).getKey();
     Value inAgain = toBuffer(loc, input, (key + "/wait").str());
-    helper(op, "wait", {request}, {inAgain, out}, [&](Location l,
-                                                      Block *body) {
+    helper(op, "wait", {request}, {inAgain, out}, [&](Location l, Block *body) {
       Value ctxArg = body->getArgument(0);
       Value services = body->getArgument(1);
       Value statusSlot = body->getArgument(2);

@@ -379,9 +379,9 @@ typedef struct graphrt_services_v1_t {
   graphrt_status_t (*all_reduce_start)(graphrt_context_t *ctx,
                                        const char *group,
                                        graphrt_reduce_op_t op,
-                                       graphrt_dtype_t dtype,
-                                       const void *input, void *output,
-                                       size_t count, uint64_t *out_request);
+                                       graphrt_dtype_t dtype, const void *input,
+                                       void *output, size_t count,
+                                       uint64_t *out_request);
   /// Waits for a started collective and returns its status (the errors of
   /// the blocking call: a dead peer, the receive deadline, cancellation).
   /// Every started request must be waited on once before `step` returns,

@@ -49,8 +49,7 @@ static int inFlight;
 static graphrt_status_t allReduceStart(graphrt_context_t *c, const char *g,
                                        graphrt_reduce_op_t op,
                                        graphrt_dtype_t d, const void *in,
-                                       void *out, size_t n,
-                                       uint64_t *request) {
+                                       void *out, size_t n, uint64_t *request) {
   graphrt_status_t st =
       service("all_reduce_start", g, out, n * graphrt_dtype_size(d));
   *request = st == GRAPHRT_OK ? 1000 + (uint64_t)calls : 0;
