@@ -1,11 +1,12 @@
 //===- OverlapCollectives.cpp - all-reduces that overlap the backward pass ===//
 //
-// Marks each top-level `dist.all_reduce` of a task to be started as soon as
-// its input exists and waited on only where its result is first used
-// (dist-to-runtime lowers a marked op to all_reduce_start there and wait
-// before that use), and moves it up to that point. A marked op never moves
-// past another communication op, so every task keeps its communication in
-// the order partitioning gave it, the same on every member of a group: the
+// Moves each top-level `dist.all_reduce` of a task up to just after its
+// input and its side-effect-free users down to their own first use, and marks
+// it (`dist.overlap`) when the task has work to do in between:
+// dist-to-runtime lowers a marked op to all_reduce_start where it stands and
+// wait before the first use of its result. An all-reduce never moves past
+// another communication op, so every task keeps its communication in the
+// order partitioning gave it, the same on every member of a group: the
 // runtime runs started collectives in start order, and the members pair up
 // as the blocking calls did.
 //

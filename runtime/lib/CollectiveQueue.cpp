@@ -42,8 +42,9 @@ void CollectiveQueue::loop() {
     }
     uint64_t id = queue_.front();
     queue_.pop_front();
-    Request &r = requests_.at(id); // stays put: std::map, erased by wait only
-                                   // once done
+    // Stays put while it runs: a std::map entry, erased by wait or drain
+    // only once done.
+    Request &r = requests_.at(id);
     Status st;
     if (!failedWhat_.empty()) {
       st = Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
