@@ -27,12 +27,21 @@ For each model (an MLP 784-512-512-10 and ResNet-18) at global batch 16:
 
 ResNet-18's batch normalisation uses the running statistics on both sides
 (graphc --batch-norm=running, the PyTorch model in eval() while its weights
-train): dist-place refuses batch-norm training under --replicas, since each
-replica's batch statistics would not be the global batch's.
+train). Batch-statistics training would not compare the same computation:
+graphc --replicas synchronises the batch statistics across the replicas
+(the global batch's, as SyncBatchNorm), while DDP's default BatchNorm uses
+each process's own half batch; with running statistics both sides compute
+the same step.
 
-Printed: graphc's scaling efficiency = (1-task step / 2-worker step) / 2
-(goal >= 90%), throughput against DDP = DDP step / graphc 2-worker step
-(goal >= 1.0), and PyTorch's own scaling efficiency for context.
+Two data-parallel figures, each against the 1-task step at batch 16:
+* strong scaling (the issue's definition, global batch 16, 8 per worker):
+  (1-task step / 2-worker step) / 2, goal >= 90%;
+* weak scaling (16 per worker, global batch 32): 1-task step at 16 /
+  2-worker step at 32, the same work per worker, so 100% is perfect.
+Printed besides: throughput against DDP = DDP step / graphc 2-worker step
+at global batch 16 (goal >= 1.0), PyTorch's own strong and weak scaling, and
+graphc's 2-worker step with --overlap-collectives=false (every all-reduce
+blocking where it stands) for the effect of the overlap.
 """
 import contextlib
 import json
@@ -82,7 +91,7 @@ def free_port():
 
 # --- The peer: one PyTorch process (run as `train.py --peer ...`) -----------
 
-def peer(name, data, world, rank, port, warmup, repeat):
+def peer(name, data, world, rank, port, warmup, repeat, batch):
     torch.set_num_threads(1)
     make = MODELS[name][0]
     model = make()
@@ -92,7 +101,7 @@ def peer(name, data, world, rank, port, warmup, repeat):
         model.eval()
     x = torch.from_numpy(np.load(os.path.join(data, "x.npy")))
     y = torch.from_numpy(np.load(os.path.join(data, "y.npy")))
-    share = BATCH // world
+    share = batch // world
     x, y = x[rank * share:(rank + 1) * share], y[rank * share:(rank + 1) * share]
     if world > 1:
         torch.distributed.init_process_group(
@@ -117,13 +126,15 @@ def peer(name, data, world, rank, port, warmup, repeat):
         torch.distributed.destroy_process_group()
 
 
-def run_peer(name, data, world, warmup, repeat):
-    """Starts `world` peer processes and waits for them. Returns (median step
-    ms: per step the slowest rank, first-step loss averaged over ranks)."""
+def run_peer(name, data, world, warmup, repeat, batch=BATCH):
+    """Starts `world` peer processes on the global batch `batch` (in
+    data/x.npy) and waits for them. Returns (median step ms: per step the
+    slowest rank, first-step loss averaged over ranks)."""
     port = free_port()
     procs = [subprocess.Popen(
         [sys.executable, os.path.abspath(__file__), "--peer", name, data,
-         str(world), str(rank), str(port), str(warmup), str(repeat)],
+         str(world), str(rank), str(port), str(warmup), str(repeat),
+         str(batch)],
         env=peer_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         text=True) for rank in range(world)]
     errors = []
@@ -141,7 +152,8 @@ def run_peer(name, data, world, warmup, repeat):
 
 # --- graphc -----------------------------------------------------------------
 
-def run_graphc(build, onnx_path, data, workers, flags, repeat, per_step=False):
+def run_graphc(build, onnx_path, data, workers, flags, repeat, per_step=False,
+               tag=""):
     """Compiles (once per worker count) and runs the training step; returns
     (step ms, first-step loss, compile s: None when the bundle was there).
     The batch comes from --data files of exactly one batch, so every step
@@ -149,7 +161,7 @@ def run_graphc(build, onnx_path, data, workers, flags, repeat, per_step=False):
     real one: by default each worker runs all the steps with one RunSteps
     call and cuts its batches itself; `per_step` is graph-run --per-step
     (one RunStep per step and worker, the batch sent by graph-run)."""
-    job = os.path.join(data, "train%d.gjob" % workers)
+    job = os.path.join(data, "train%d%s.gjob" % (workers, tag))
     replicas = ["--replicas=%d" % workers] if workers > 1 else []
     secs = None
     if not os.path.exists(job):
@@ -183,9 +195,10 @@ def main():
                    "on 127.0.0.1, OPENBLAS_CORETYPE=%s"
                    % (torch.__version__, WORKERS,
                       env.get("OPENBLAS_CORETYPE", "unset (not an AVX-512 Intel CPU)")))
-    print("train bench: global batch %d, SGD lr %g, softmax cross-entropy; "
-          "graphc --train, 1 thread per worker, vs DistributedDataParallel; "
-          "%s; %s" % (BATCH, LR, common.cpu_name(), common.load_info()))
+    print("train bench: global batch %d (and %d per worker for weak "
+          "scaling), SGD lr %g, softmax cross-entropy; graphc --train, 1 "
+          "thread per worker, vs DistributedDataParallel; %s; %s"
+          % (BATCH, BATCH, LR, common.cpu_name(), common.load_info()))
     print("peer: " + peer_config)
     rows, ratios = [], []
     for name in names:
@@ -199,46 +212,67 @@ def main():
         with (contextlib.nullcontext(os.path.abspath(os.path.join(work, name)))
               if work else
               tempfile.TemporaryDirectory(prefix="graphc-train-")) as data:
-            rng = np.random.default_rng(0)
-            np.save(os.path.join(data, "x.npy"),
-                    rng.standard_normal((BATCH,) + shape).astype(np.float32))
-            np.save(os.path.join(data, "y.npy"),
-                    rng.integers(0, classes, BATCH).astype(np.int64))
-            onnx_path = os.path.join(data, name + ".onnx")
-            if not os.path.exists(onnx_path):
-                torch_models.export(make(), torch.randn(BATCH, *shape),
-                                    onnx_path, dynamic_batch=False,
-                                    keep_batch_norm=True)
+            # Global batch 16 in data/, and 16 per worker (global 32, the
+            # weak-scaling figure) in data/weak/.
+            weak = os.path.join(data, "weak")
+            os.makedirs(weak, exist_ok=True)
+            onnx = {}
+            for d, batch in ((data, BATCH), (weak, WORKERS * BATCH)):
+                rng = np.random.default_rng(0)
+                np.save(os.path.join(d, "x.npy"),
+                        rng.standard_normal((batch,) + shape).astype(np.float32))
+                np.save(os.path.join(d, "y.npy"),
+                        rng.integers(0, classes, batch).astype(np.int64))
+                onnx[d] = os.path.join(d, name + ".onnx")
+                if not os.path.exists(onnx[d]):
+                    torch_models.export(make(), torch.randn(batch, *shape),
+                                        onnx[d], dynamic_batch=False,
+                                        keep_batch_norm=True)
+            onnx_path = onnx[data]
             got = {}
-            jobs = [("graphc", 1, "1 task", lambda: run_graphc(
+            jobs = [("graphc", 1, BATCH, "1 task", lambda: run_graphc(
                         build, onnx_path, data, 1, flags, repeat)),
-                    ("graphc", WORKERS, "--replicas %d" % WORKERS,
+                    ("graphc", WORKERS, BATCH, "--replicas %d" % WORKERS,
                      lambda: run_graphc(build, onnx_path, data, WORKERS, flags,
                                         repeat)),
-                    ("graphc-per-step", WORKERS,
+                    ("graphc-no-overlap", WORKERS, BATCH,
+                     "--replicas %d --overlap-collectives=false" % WORKERS,
+                     lambda: run_graphc(build, onnx_path, data, WORKERS,
+                                        flags + ["--overlap-collectives=false"],
+                                        repeat, tag="-no-overlap")),
+                    ("graphc-per-step", WORKERS, BATCH,
                      "--replicas %d, graph-run --per-step" % WORKERS,
                      lambda: run_graphc(build, onnx_path, data, WORKERS, flags,
                                         repeat, per_step=True)),
-                    ("torch", 1, "1 process, no DDP",
+                    ("graphc-weak", WORKERS, WORKERS * BATCH,
+                     "--replicas %d, 16 per worker" % WORKERS,
+                     lambda: run_graphc(build, onnx[weak], weak, WORKERS,
+                                        flags, repeat)),
+                    ("torch", 1, BATCH, "1 process, no DDP",
                      lambda: run_peer(name, data, 1, warmup, repeat) + (None,)),
-                        ("torch", WORKERS, "DDP %d processes" % WORKERS,
+                    ("torch", WORKERS, BATCH, "DDP %d processes" % WORKERS,
                      lambda: run_peer(name, data, WORKERS, warmup, repeat) + (None,)),
+                    ("torch-weak", WORKERS, WORKERS * BATCH,
+                     "DDP %d processes, 16 per process" % WORKERS,
+                     lambda: run_peer(name, weak, WORKERS, warmup, repeat,
+                                      WORKERS * BATCH) + (None,)),
                     # Again right after graphc's 2-worker run, so that the
                     # ratio compares two measurements taken back to back on
                     # a shared machine.
-                    ("graphc-again", WORKERS, "--replicas %d (again)" % WORKERS,
+                    ("graphc-again", WORKERS, BATCH,
+                     "--replicas %d (again)" % WORKERS,
                      lambda: run_graphc(build, onnx_path, data, WORKERS, flags,
                                         repeat))]
-            for side, n, label, fn in jobs:
+            for side, n, batch, label, fn in jobs:
                 try:
                     ms, loss, secs = fn()
                 except common.Failed as e:
-                    rows.append([name, label, str(n), str(e)])
+                    rows.append([name, label, str(n), str(batch), str(e)])
                     print("  " + " | ".join(rows[-1]), file=sys.stderr, flush=True)
                     continue
                 got[side, n] = ms
-                rows.append([name, label, str(n), str(repeat), "%.1f" % ms,
-                             "%.1f" % (BATCH * 1e3 / ms),
+                rows.append([name, label, str(n), str(batch), str(repeat),
+                             "%.1f" % ms, "%.1f" % (batch * 1e3 / ms),
                              common.fmt(loss, "%.5f"), common.fmt(secs, "%.1f")])
                 print("  " + " | ".join(rows[-1]), file=sys.stderr, flush=True)
 
@@ -246,29 +280,45 @@ def main():
                 return got[a] / got[b] if a in got and b in got else None
             eff = ratio(("graphc", 1), ("graphc", WORKERS))
             eff1 = ratio(("graphc", 1), ("graphc-per-step", WORKERS))
+            weff = ratio(("graphc", 1), ("graphc-weak", WORKERS))
             teff = ratio(("torch", 1), ("torch", WORKERS))
+            tweff = ratio(("torch", 1), ("torch-weak", WORKERS))
             ratios.append([name, pct(eff and eff / WORKERS),
+                           pct(weff),
                            pct(eff1 and eff1 / WORKERS),
+                           common.fmt(ratio(("graphc-no-overlap", WORKERS),
+                                            ("graphc", WORKERS)), "%.2f"),
                            common.fmt(ratio(("torch", WORKERS),
                                             ("graphc-again", WORKERS)), "%.2f"),
-                           pct(teff and teff / WORKERS)])
-    common.table(["model", "job", "processes", "steps", "step ms (median)",
-                  "examples/s", "first-step loss", "compile s"], rows)
+                           pct(teff and teff / WORKERS), pct(tweff)])
+    common.table(["model", "job", "processes", "global batch", "steps",
+                  "step ms (median)", "examples/s", "first-step loss",
+                  "compile s"], rows)
     print()
-    common.table(["model", "graphc scaling efficiency (goal >= 90%)",
-                  "the same, --per-step",
+    common.table(["model",
+                  "graphc strong scaling, global batch 16 (goal >= 90%)",
+                  "graphc weak scaling, 16 per worker",
+                  "strong, --per-step",
+                  "2-worker step, overlap off / on",
                   "DDP step / graphc 2-worker step (goal >= 1.0)",
-                  "PyTorch DDP scaling efficiency"], ratios)
+                  "DDP strong scaling", "DDP weak scaling"], ratios)
     print("graphc step: graph-run --stats wall_median_ms (the whole job's "
           "step), OMP_NUM_THREADS=1, code compiled --no-openmp, the batch from "
           "--data files of one batch; the DDP ratio takes graphc's 2-worker "
           "run made right after DDP's (the '(again)' row); torch step: "
           "median over as many timed steps of the slowest rank's step, after "
-          "warm-up steps. Scaling efficiency = (1-process step / %d-process step) "
-          "/ %d. ResNet-18: batch norm from the running statistics on both "
-          "sides (graphc --batch-norm=running; PyTorch in eval() while its "
-          "weights train), since dist-place refuses batch-norm training "
-          "under --replicas." % (WORKERS, WORKERS))
+          "warm-up steps. Strong scaling (the issue's figure) = (1-process "
+          "step at global batch %d / %d-process step at global batch %d) / %d; "
+          "weak scaling = 1-process step at %d / %d-process step at global "
+          "batch %d (%d per process). Overlap off / on: the 2-worker step "
+          "compiled --overlap-collectives=false over the default's (> 1: the "
+          "overlap helps). ResNet-18: batch norm from the running statistics "
+          "on both sides (graphc --batch-norm=running; PyTorch in eval() "
+          "while its weights train): graphc --replicas would synchronise "
+          "batch statistics across replicas (SyncBatchNorm), DDP's default "
+          "BatchNorm would not, so running statistics compare the same "
+          "computation." % (BATCH, WORKERS, BATCH, WORKERS, BATCH, WORKERS,
+                            WORKERS * BATCH, BATCH))
     print("peer: %s; %s; %s" % (peer_config, common.cpu_name(),
                                 common.load_info()))
 
@@ -276,6 +326,6 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--peer":
         a = sys.argv[2:]
-        peer(a[0], a[1], *map(int, a[2:7]))
+        peer(a[0], a[1], *map(int, a[2:8]))
     else:
         main()

@@ -87,6 +87,16 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
+  // dist-overlap-collectives' mark (graphc/Transforms/Placement.h,
+  // kOverlapAttr): started where it stands, waited on at its first use.
+  if (name == "dist.overlap") {
+    if (!isa<AllReduceOp>(op) || !isa<UnitAttr>(attr.getValue())) {
+      return op->emitError() << "'" << name
+                             << "' must be a unit attribute on a "
+                                "dist.all_reduce";
+    }
+    return success();
+  }
   return op->emitError() << "unknown dist attribute '" << name << "'";
 }
 

@@ -125,7 +125,8 @@ void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
   pm.addPass(createDistPlace(place));
   // The tasks, then fewer, larger all-reduces (what strategy=auto runs on
   // each candidate too).
-  transforms::buildPostPlacementPasses(pm, options.entry, options.bucketBytes);
+  transforms::buildPostPlacementPasses(pm, options.entry, options.bucketBytes,
+                                       options.overlapCollectives);
 }
 
 void buildTaskLoweringPipeline(OpPassManager &pm,
@@ -272,6 +273,10 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
   Option<int64_t> bucketBytes{*this, "bucket-bytes",
                               llvm::cl::desc("largest fused all-reduce"),
                               llvm::cl::init(4 * 1024 * 1024)};
+  Option<bool> overlapCollectives{
+      *this, "overlap-collectives",
+      llvm::cl::desc("start all-reduces early, wait at first use"),
+      llvm::cl::init(true)};
 };
 
 struct TaskLoweringCL : PassPipelineOptions<TaskLoweringCL> {
@@ -336,6 +341,7 @@ void registerGraphcPipelines() {
         options.defaultDevice = cl.defaultDevice;
         options.entry = cl.entry;
         options.bucketBytes = cl.bucketBytes;
+        options.overlapCollectives = cl.overlapCollectives;
         buildDistPipeline(pm, options);
       });
   PassPipelineRegistration<TaskLoweringCL>(

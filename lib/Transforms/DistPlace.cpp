@@ -146,7 +146,7 @@ bool transforms::isPartitioned(ModuleOp module) {
 }
 
 void transforms::buildPostPlacementPasses(OpPassManager &pm, StringRef entry,
-                                          int64_t bucketBytes) {
+                                          int64_t bucketBytes, bool overlap) {
   // One dist.task per task with send/recv on the cut edges: the form task
   // lowering turns into one module, and one .so, per task.
   DistPartitionOptions partition;
@@ -157,6 +157,11 @@ void transforms::buildPostPlacementPasses(OpPassManager &pm, StringRef entry,
   DistFuseCollectivesOptions fuse;
   fuse.bucketBytes = bucketBytes;
   pm.addPass(createDistFuseCollectives(fuse));
+  // Each bucket's all-reduce started as soon as its gradients exist and
+  // waited on at its first use, so it runs while the backward pass goes on.
+  if (overlap) {
+    pm.addPass(createDistOverlapCollectives());
+  }
 }
 
 //===----------------------------------------------------------------------===//

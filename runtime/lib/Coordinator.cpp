@@ -1777,8 +1777,10 @@ void Job::recordStep(int64_t step, double seconds) {
         traceEvents_.push_back(
             "{\"name\": \"" + jsonEscape(e.name()) + "\", \"cat\": \"" +
             e.category() + "\", \"ph\": \"X\", \"pid\": " +
-            std::to_string(pid) + ", \"tid\": 1, \"ts\": " +
-            std::to_string(e.start_us() - traceOriginUs_) +
+            std::to_string(pid) + ", \"tid\": " +
+            // Started collectives run on the task's communication thread.
+            (e.category() == "collective-async" ? "2" : "1") +
+            ", \"ts\": " + std::to_string(e.start_us() - traceOriginUs_) +
             ", \"dur\": " + std::to_string(e.duration_us()) +
             ", \"args\": {\"step\": " + std::to_string(step) +
             ", \"bytes\": " + std::to_string(e.bytes()) + ", \"peer\": \"" +

@@ -2,6 +2,7 @@
 // tensors between workers.
 #include "Worker.h"
 
+#include "CollectiveQueue.h"
 #include "Collectives.h"
 #include "Context.h"
 #include "DataFeed.h"
@@ -144,9 +145,13 @@ public:
     LoadedTask *t;
   };
   std::atomic<int> inCall_{0};
-  /// Collective scratch, reused across steps (collectives run one at a time
-  /// on the step's thread).
+  /// Collective scratch, reused across steps (collectives run one at a time,
+  /// on the step's thread or the communication thread).
   std::vector<char> workspace_;
+  /// The communication thread: started collectives (all_reduce_start) run
+  /// there in start order; a blocking collective issued while some are in
+  /// flight runs after them.
+  CollectiveQueue collectives_;
   /// The shared-memory path of `group` for a call that wants `bytes` per
   /// slot, set up (or grown) on first need over `call`'s transport; null
   /// when the group's collectives run over the data plane. Every member
@@ -477,28 +482,24 @@ Status collectiveCall(LoadedTask *t, const char *group,
                     "'");
 }
 
-// Runs one collective: over the group's shared-memory segment when its
-// members share this host (`shmBytes`: what the call wants per slot;
-// `shmFn(group)`), else over the data plane (`ringFn(call)`). `bytes` is the
-// tensor size for the trace; `inBytes` what this rank puts in, counted as
-// "shm:<group>" on the shared-memory path.
+// Runs one collective of `t`, member `rank` of `g`, under the key prefix
+// `key`: over the group's shared-memory segment when its members share this
+// host (`shmBytes`: what the call wants per slot; `shmFn(group)`), else over
+// the data plane (`ringFn(call)`). `bytes` is the tensor size for the trace;
+// `inBytes` what this rank puts in, counted as "shm:<group>" on the
+// shared-memory path. Runs on the task's thread or its communication thread
+// (`category` "collective-async"), never on both at once.
 template <typename RingFn, typename ShmFn>
-graphrt_status_t runCollective(graphrt_context_t *ctx, const char *what,
-                               const char *group, size_t bytes, size_t shmBytes,
-                               size_t inBytes, RingFn ringFn, ShmFn shmFn) {
-  LoadedTask *t = taskOf(ctx);
-  const manifest::CollectiveGroup *g;
-  int rank;
-  Status st = collectiveCall(t, group, &g, &rank);
-  if (!st.isOk()) {
-    return st.toC();
-  }
+Status execCollective(LoadedTask *t, const manifest::CollectiveGroup *g,
+                      int rank, const std::string &key, const char *what,
+                      const char *category, size_t bytes, size_t shmBytes,
+                      size_t inBytes, RingFn ringFn, ShmFn shmFn) {
   LoadedTask::InCall inCall(t);
   GroupTransport transport(*t, *g);
-  CollectiveCall call{&transport, rank, g->tasks_size(),
-                      t->nextCollectiveKey(g->name()), &t->workspace_};
+  CollectiveCall call{&transport, rank, g->tasks_size(), key, &t->workspace_};
   int64_t start = LoadedTask::nowUs();
   ShmGroup *shm = nullptr;
+  Status st;
   if constexpr (!std::is_same_v<ShmFn, std::nullptr_t>) {
     st = t->shmGroup(*g, call, shmBytes, &shm);
     if (st.isOk() && shm) {
@@ -512,13 +513,37 @@ graphrt_status_t runCollective(graphrt_context_t *ctx, const char *what,
     st = ringFn(call);
   }
   t->advance();
-  t->traceEvent(std::string(what) + " " + g->name(), "collective", start, bytes,
+  t->traceEvent(std::string(what) + " " + g->name(), category, start, bytes,
                 g->name());
   if (!st.isOk()) {
     st = Status(st.code(),
                 "collective on group '" + g->name() + "': " + st.message());
   }
-  return st.toC();
+  return st;
+}
+
+// A blocking collective: runs at once on the task's thread, or, while
+// started collectives are in flight, after them on the communication thread.
+template <typename RingFn, typename ShmFn>
+graphrt_status_t runCollective(graphrt_context_t *ctx, const char *what,
+                               const char *group, size_t bytes, size_t shmBytes,
+                               size_t inBytes, RingFn ringFn, ShmFn shmFn) {
+  LoadedTask *t = taskOf(ctx);
+  const manifest::CollectiveGroup *g;
+  int rank;
+  Status st = collectiveCall(t, group, &g, &rank);
+  if (!st.isOk()) {
+    return st.toC();
+  }
+  std::string key = t->nextCollectiveKey(g->name());
+  LoadedTask::InCall inCall(t);
+  return t->collectives_
+      .runNow(std::string(what) + " on group '" + g->name() + "'",
+              [&] {
+                return execCollective(t, g, rank, key, what, "collective",
+                                      bytes, shmBytes, inBytes, ringFn, shmFn);
+              })
+      .toC();
 }
 
 graphrt_status_t svcAllReduce(graphrt_context_t *ctx, const char *group,
@@ -534,6 +559,48 @@ graphrt_status_t svcAllReduce(graphrt_context_t *ctx, const char *group,
         return s.allReduce(op, dtype, input, output, count);
       });
 }
+// all_reduce_start: the call is queued for the task's communication thread
+// with its key taken now, so that the members' calls pair in program order.
+graphrt_status_t svcAllReduceStart(graphrt_context_t *ctx, const char *group,
+                                   graphrt_reduce_op_t op,
+                                   graphrt_dtype_t dtype, const void *input,
+                                   void *output, size_t count,
+                                   uint64_t *out_request) {
+  *out_request = 0;
+  LoadedTask *t = taskOf(ctx);
+  const manifest::CollectiveGroup *g;
+  int rank;
+  Status st = collectiveCall(t, group, &g, &rank);
+  if (!st.isOk()) {
+    return st.toC();
+  }
+  size_t bytes = count * graphrt_dtype_size(dtype);
+  std::string key = t->nextCollectiveKey(g->name());
+  std::string what = "all_reduce on group '" + g->name() + "'";
+  auto run = [=]() {
+    return execCollective(
+        t, g, rank, key, "all_reduce", "collective-async", bytes,
+        shmAllReduceBytes(dtype, count), bytes,
+        [&](const CollectiveCall &c) {
+          return ringAllReduce(c, op, dtype, input, output, count);
+        },
+        [&](ShmGroup &s) {
+          return s.allReduce(op, dtype, input, output, count);
+        });
+  };
+  *out_request = t->collectives_.start(what, run);
+  return GRAPHRT_OK;
+}
+
+graphrt_status_t svcWait(graphrt_context_t *ctx, uint64_t request) {
+  LoadedTask *t = taskOf(ctx);
+  LoadedTask::InCall inCall(t);
+  int64_t start = LoadedTask::nowUs();
+  Status st = t->collectives_.wait(request);
+  t->traceEvent("wait", "wait", start, 0, "");
+  return st.toC();
+}
+
 graphrt_status_t svcAllGather(graphrt_context_t *ctx, const char *group,
                               graphrt_dtype_t dtype, const void *input,
                               void *output, size_t count) {
@@ -628,6 +695,8 @@ const graphrt_services_v1_t kServices = {
     svcLog,
     svcIsCancelled,
     nullptr, // gpu: set per task once the runtime has GPU services
+    svcAllReduceStart,
+    svcWait,
 };
 
 } // namespace
@@ -1217,6 +1286,18 @@ Status LoadedTask::runStep(const rpc::RunStepRequest &req,
   Status st = Status::fromC(desc_->step(
       &ctx_, &services_, req.step(), inputs.data(), inputs.size(),
       outputs.data(), outputs.size(), variables_.data(), variables_.size()));
+  // Nothing of the step may still write into its buffers once it has
+  // returned: a compiled task waits on every collective it starts, even on
+  // its error path, so anything left is a task that broke the contract.
+  Status left;
+  if (size_t n = collectives_.drain(&left); n > 0 && st.isOk()) {
+    st = Status(
+        GRAPHRT_STATUS_INTERNAL,
+        "task '" + name() + "' returned from step " +
+            std::to_string(req.step()) + " with " + std::to_string(n) +
+            " started collective(s) not waited on" +
+            (left.isOk() ? "" : " (the first failed: " + left.message() + ")"));
+  }
   if (!st.isOk()) {
     return st;
   }

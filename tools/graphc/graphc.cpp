@@ -148,6 +148,21 @@ cl::opt<int64_t> tensorParallel(
              "(one all-reduce per MLP or attention block; with --replicas R, "
              "R*T tasks) (dist-place strategy=tensor-parallel)"),
     cl::init(1), cl::cat(graphcCategory));
+cl::opt<int64_t> bucketBytes(
+    "bucket-bytes",
+    cl::desc("The largest fused all-reduce (a gradient bucket under "
+             "--replicas), in bytes (default 4 MiB); smaller buckets start "
+             "earlier in the backward pass"),
+    cl::init(4 * 1024 * 1024), cl::cat(graphcCategory));
+cl::opt<bool> overlapCollectives(
+    "overlap-collectives",
+    cl::desc("Start each all-reduce (a gradient bucket under --replicas) as "
+             "soon as its input exists and wait on it only where its result "
+             "is first used, so that it runs on the runtime's communication "
+             "thread while the step computes (default on; "
+             "--overlap-collectives=false: every collective blocks where it "
+             "stands)"),
+    cl::init(true), cl::cat(graphcCategory));
 cl::opt<int64_t> pipelineStages(
     "pipeline-stages",
     cl::desc("Cut the step into N pipeline stages, one task each, balanced "
@@ -590,6 +605,8 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     }
     distOptions.pipelineStages = pipelineStages;
     distOptions.microbatches = microbatches;
+    distOptions.overlapCollectives = overlapCollectives;
+    distOptions.bucketBytes = bucketBytes;
     distOptions.defaultDevice = defaultDevice;
     if (entryName.getNumOccurrences()) {
       distOptions.entry = entryName;

@@ -109,6 +109,9 @@ struct DistPipelineOptions {
   std::string entry;
   /// dist-fuse-collectives: the largest fused all-reduce, in bytes.
   int64_t bucketBytes = 4 * 1024 * 1024;
+  /// dist-overlap-collectives: all-reduces started early and waited on at
+  /// their first use (graphc --overlap-collectives).
+  bool overlapCollectives = true;
 };
 void buildDistPipeline(mlir::OpPassManager &pm,
                        const DistPipelineOptions &options);

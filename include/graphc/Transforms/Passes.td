@@ -142,4 +142,35 @@ def DistFuseCollectives : Pass<"dist-fuse-collectives", "mlir::ModuleOp"> {
   ];
 }
 
+def DistOverlapCollectives : Pass<"dist-overlap-collectives",
+                                  "mlir::ModuleOp"> {
+  let summary = "Start all-reduces early and wait on them at their first use";
+  let description = [{
+    Moves every `dist.all_reduce` at the top level of a `dist.task` up to
+    just after its input's definition, but never above the task's previous
+    communication op (send, recv or collective), so that every task keeps
+    its communication in the order it had, the order every member of a
+    group shares. The side-effect-free ops that use the result (a bucket's
+    slices and reshapes) move down to just before their own first use (the
+    optimizer update). An all-reduce with work (an op other than a
+    constant, variable read, slice or reshape) between it and its first use
+    then gets the unit attribute `dist.overlap`: `convert-dist-to-runtime`
+    lowers it to the runtime's `all_reduce_start` where it stands and
+    `wait` just before the first op that uses its result, and the runtime's
+    communication thread runs the all-reduce while the task computes what
+    comes between (the rest of the backward pass, for a gradient bucket).
+    `graphc --overlap-collectives=false` leaves this pass out: every
+    collective then blocks where it stands.
+  }];
+  let dependentDialects = ["::graphc::dist::DistDialect"];
+  let statistics = [
+    Statistic<"numOverlapped", "num-overlapped",
+              "Number of all-reduces marked to overlap">,
+    Statistic<"numHoisted", "num-hoisted",
+              "Number of all-reduces moved up to their input">,
+    Statistic<"numSunk", "num-sunk",
+              "Number of pure users moved down to their own first use">,
+  ];
+}
+
 #endif // GRAPHC_TRANSFORMS_PASSES_TD

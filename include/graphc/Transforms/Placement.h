@@ -143,10 +143,15 @@ llvm::SmallVector<std::string> getPlacementStrategyNames();
 inline constexpr int64_t kDefaultBucketBytes = 4 * 1024 * 1024;
 
 /// The passes graphc-dist runs after dist-place (partitioning, collective
-/// fusion). `strategy=auto` runs the same on each candidate, so a strategy
-/// that needs another pass between placement and the tasks adds it here.
+/// fusion, and with `overlap` dist-overlap-collectives). `strategy=auto`
+/// runs the same on each candidate, so a strategy that needs another pass
+/// between placement and the tasks adds it here.
 void buildPostPlacementPasses(mlir::OpPassManager &pm, llvm::StringRef entry,
-                              int64_t bucketBytes);
+                              int64_t bucketBytes, bool overlap = true);
+
+/// dist-overlap-collectives' mark on a `dist.all_reduce`: dist-to-runtime
+/// starts it where it is and waits on it before its result's first use.
+inline constexpr llvm::StringLiteral kOverlapAttr = "dist.overlap";
 
 /// What dist-place does after a strategy: checks that `entry`'s ops all got
 /// a task (naming `strategy` when one did not) and sets the module's

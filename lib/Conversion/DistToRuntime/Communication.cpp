@@ -16,6 +16,7 @@
 #include "Communication.h"
 
 #include "graphc/Conversion/DistToRuntime/TaskAttrs.h"
+#include "graphc/Transforms/Placement.h"
 
 #include "dist/DistOps.h"
 #include "graphrt/graphrt.h"
@@ -124,7 +125,8 @@ public:
     LLVM::StoreOp::create(b, loc, LLVM::ZeroOp::create(b, loc, ptr), slot);
     auto ret = cast<func::ReturnOp>(run.getBody().back().getTerminator());
     b.setInsertionPoint(ret);
-    ret->setOperand(0, LLVM::LoadOp::create(b, loc, ptr, slot));
+    statusLoad = LLVM::LoadOp::create(b, loc, ptr, slot);
+    ret->setOperand(0, statusLoad->getResult(0));
 
     for (Operation *op : ops) {
       if (failed(lowerOp(op))) {
@@ -208,49 +210,71 @@ private:
   using EmitCall = llvm::function_ref<Value(
       Location loc, Value ctxArg, Value fn, ArrayRef<Value> pointers)>;
 
-  /// A private helper `(ctx, services, slot, memrefs...)` calling services
-  /// entry `index` through `emit` unless the slot already holds a failure,
-  /// and a call of it before `op`.
-  void callHelper(Operation *op, StringRef kind, int32_t index,
-                  ArrayRef<Value> memrefs, EmitCall emit) {
+  /// A private helper `(ctx, services, slot, extra..., memrefs...)` with
+  /// the body `build` makes (given the helper's arguments), and a call of it
+  /// before `op` with `extra` (!llvm.ptr values of graphc_task_run).
+  using BuildBody = llvm::function_ref<void(Location loc, Block *body)>;
+  void helper(Operation *op, StringRef kind, ArrayRef<Value> extra,
+              ArrayRef<Value> memrefs, BuildBody build) {
     Location loc = op->getLoc();
     SmallVector<Type> argTypes = {ptr, ptr, ptr};
+    for (Value v : extra) {
+      argTypes.push_back(v.getType());
+    }
     for (Value m : memrefs) {
       argTypes.push_back(m.getType());
     }
     std::string name = ("graphc_" + kind + "_" + Twine(helpers++)).str();
-    func::FuncOp helper;
+    func::FuncOp fn;
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(run);
-      helper =
-          func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
-      helper.setPrivate();
-      Block *body = helper.addEntryBlock();
+      fn = func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+      fn.setPrivate();
+      Block *body = fn.addEntryBlock();
       b.setInsertionPointToStart(body);
-      Value statusSlot = body->getArgument(2);
-      Value prev = LLVM::LoadOp::create(b, loc, ptr, statusSlot);
-      Value ok = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, prev,
-                                      LLVM::ZeroOp::create(b, loc, ptr));
-      auto ifOk = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
-      b.setInsertionPointToStart(ifOk.thenBlock());
-      SmallVector<Value> pointers;
-      for (unsigned i = 0; i < memrefs.size(); ++i) {
-        pointers.push_back(dataPointer(loc, body->getArgument(3 + i)));
-      }
-      Value entryAddr =
-          LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(1),
-                              ArrayRef<LLVM::GEPArg>{index});
-      Value fn = LLVM::LoadOp::create(b, loc, ptr, entryAddr);
-      Value status = emit(loc, body->getArgument(0), fn, pointers);
-      LLVM::StoreOp::create(b, loc, status, statusSlot);
+      build(loc, body);
       b.setInsertionPointToEnd(body);
       func::ReturnOp::create(b, loc);
     }
     SmallVector<Value> operands = {run.getArgument(0), run.getArgument(1),
                                    slot};
+    operands.append(extra.begin(), extra.end());
     operands.append(memrefs.begin(), memrefs.end());
-    func::CallOp::create(b, loc, helper, operands);
+    func::CallOp::create(b, loc, fn, operands);
+  }
+
+  /// Services-table entry `index` of the helper's `services` argument.
+  Value serviceEntry(Location loc, Value services, int32_t index) {
+    Value entryAddr = LLVM::GEPOp::create(b, loc, ptr, ptr, services,
+                                          ArrayRef<LLVM::GEPArg>{index});
+    return LLVM::LoadOp::create(b, loc, ptr, entryAddr);
+  }
+
+  /// An scf.if in the helper body on "the slot holds no failure yet".
+  scf::IfOp ifNoFailure(Location loc, Value statusSlot) {
+    Value prev = LLVM::LoadOp::create(b, loc, ptr, statusSlot);
+    Value ok = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, prev,
+                                    LLVM::ZeroOp::create(b, loc, ptr));
+    return scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+  }
+
+  /// A helper calling services entry `index` through `emit` unless the slot
+  /// already holds a failure, and a call of it before `op`.
+  void callHelper(Operation *op, StringRef kind, int32_t index,
+                  ArrayRef<Value> memrefs, EmitCall emit) {
+    helper(op, kind, {}, memrefs, [&](Location loc, Block *body) {
+      Value statusSlot = body->getArgument(2);
+      auto ifOk = ifNoFailure(loc, statusSlot);
+      b.setInsertionPointToStart(ifOk.thenBlock());
+      SmallVector<Value> pointers;
+      for (unsigned i = 0; i < memrefs.size(); ++i) {
+        pointers.push_back(dataPointer(loc, body->getArgument(3 + i)));
+      }
+      Value fn = serviceEntry(loc, body->getArgument(1), index);
+      Value status = emit(loc, body->getArgument(0), fn, pointers);
+      LLVM::StoreOp::create(b, loc, status, statusSlot);
+    });
   }
 
   Value indirectCall(Location loc, Value fn, ArrayRef<Type> argTypes,
@@ -543,7 +567,19 @@ private:
                           {ctxArg, g, d, p[0], p[1], n});
     };
     StringRef kind = raw->getName().stripDialect();
-    callHelper(raw, kind, service, {in, out}, emit);
+    if (isa<dist::AllReduceOp>(raw) && raw->hasAttr(transforms::kOverlapAttr)) {
+      auto emitStart = [&](Location l, Value ctxArg, Value fn,
+                           ArrayRef<Value> p, Value request) -> Value {
+        return indirectCall(l, fn, {ptr, ptr, i32, i32, ptr, ptr, i64, ptr},
+                            {ctxArg, address(l, groupSym),
+                             constant(l, i32, *reduction),
+                             constant(l, i32, *dtype), p[0], p[1],
+                             constant(l, i64, count), request});
+      };
+      startAndWait(raw, input, in, out, emit, emitStart);
+    } else {
+      callHelper(raw, kind, service, {in, out}, emit);
+    }
     Value result = toTensor(loc, callOut, out);
     if (split) {
       result = concatBlocks(loc, result, groupSize, *split, *concat);
@@ -555,6 +591,131 @@ private:
     return success();
   }
 
+  /// The op before which a started collective's result must be there: the
+  /// first op of the task's body that uses `op`'s result (or holds a use),
+  /// else the load of the status the task returns.
+  Operation *firstUse(Operation *op) {
+    Block *block = op->getBlock();
+    Operation *first =
+        statusLoad->getBlock() == block ? statusLoad : block->getTerminator();
+    for (Operation *user : op->getResult(0).getUsers()) {
+      Operation *top = block->findAncestorOpInBlock(*user);
+      if (!top) {
+        // A use in another block of graphc_task_run: wait before this
+        // block ends.
+        top = block->getTerminator();
+      }
+      if (top->isBeforeInBlock(first)) {
+        first = top;
+      }
+    }
+    return first;
+  }
+
+  using EmitStart =
+      llvm::function_ref<Value(Location loc, Value ctxArg, Value fn,
+                               ArrayRef<Value> pointers, Value request)>;
+
+  /// A `dist.overlap` all-reduce (dist-overlap-collectives): a helper that
+  /// calls all_reduce_start where `op` stands (`emitStart`; the blocking
+  /// all_reduce through `emit` when the runtime's table has no
+  /// all_reduce_start), and one that waits on the request just before the
+  /// first use of the result, leaving the insertion point after it. The
+  /// wait helper waits even when an earlier call failed, so that no
+  /// collective still writes into the step's buffers once it returns; it
+  /// reads `input` again (a second to_buffer), so that bufferization keeps
+  /// the input's buffer unwritten and alive until then.
+  void startAndWait(Operation *op, Value input, Value in, Value out,
+                    EmitCall emit, EmitStart emitStart) {
+    Location loc = op->getLoc();
+    Operation *waitAt = firstUse(op);
+    Value request;
+    {
+      // The request id, 0 while none is in flight.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&run.getBody().front());
+      request = LLVM::AllocaOp::create(b, loc, ptr, i64, constant(loc, i64, 1));
+      LLVM::StoreOp::create(b, loc, constant(loc, i64, 0), request);
+    }
+    constexpr int64_t kWithStart =
+        offsetof(graphrt_services_v1_t, wait) + sizeof(void *);
+    helper(op, "all_reduce_start", {request}, {in, out},
+           [&](Location l, Block *body) {
+             Value ctxArg = body->getArgument(0);
+             Value services = body->getArgument(1);
+             Value statusSlot = body->getArgument(2);
+             Value requestSlot = body->getArgument(3);
+             auto ifOk = ifNoFailure(l, statusSlot);
+             b.setInsertionPointToStart(ifOk.thenBlock());
+             SmallVector<Value> p = {dataPointer(l, body->getArgument(4)),
+                                     dataPointer(l, body->getArgument(5))};
+             // The entry exists only in a table of struct_size >= kWithStart.
+             Value size = LLVM::LoadOp::create(b, l, i64, services);
+             Value big =
+                 LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::uge, size,
+                                      constant(l, i64, kWithStart));
+             auto pick = scf::IfOp::create(
+                 b, l, big,
+                 [&](OpBuilder &, Location l2) {
+                   scf::YieldOp::create(
+                       b, l2,
+                       serviceEntry(l2, services,
+                                    SERVICE_INDEX(all_reduce_start)));
+                 },
+                 [&](OpBuilder &, Location l2) {
+                   scf::YieldOp::create(
+                       b, l2, ValueRange{LLVM::ZeroOp::create(b, l2, ptr)});
+                 });
+             Value startFn = pick.getResult(0);
+             Value none =
+                 LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::eq, startFn,
+                                      LLVM::ZeroOp::create(b, l, ptr));
+             auto call = scf::IfOp::create(
+                 b, l, none,
+                 [&](OpBuilder &, Location l2) {
+                   Value fn =
+                       serviceEntry(l2, services, SERVICE_INDEX(all_reduce));
+                   scf::YieldOp::create(b, l2, emit(l2, ctxArg, fn, p));
+                 },
+                 [&](OpBuilder &, Location l2) {
+                   scf::YieldOp::create(
+                       b, l2, emitStart(l2, ctxArg, startFn, p, requestSlot));
+                 });
+             LLVM::StoreOp::create(b, l, call.getResult(0), statusSlot);
+           });
+
+    b.setInsertionPoint(waitAt);
+    auto key = cast<dist::AllReduceOp>(op).getKey();
+    Value inAgain = toBuffer(loc, input, (key + "/wait").str());
+    helper(op, "wait", {request}, {inAgain, out}, [&](Location l, Block *body) {
+      Value ctxArg = body->getArgument(0);
+      Value services = body->getArgument(1);
+      Value statusSlot = body->getArgument(2);
+      Value requestSlot = body->getArgument(3);
+      Value id = LLVM::LoadOp::create(b, l, i64, requestSlot);
+      Value has = LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::ne, id,
+                                       constant(l, i64, 0));
+      auto ifHas = scf::IfOp::create(b, l, has, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(ifHas.thenBlock());
+      LLVM::StoreOp::create(b, l, constant(l, i64, 0), requestSlot);
+      Value st = indirectCall(l, serviceEntry(l, services, SERVICE_INDEX(wait)),
+                              {ptr, i64}, {ctxArg, id});
+      // The first failure is the step's; a later one is released.
+      Value prev = LLVM::LoadOp::create(b, l, ptr, statusSlot);
+      Value first = LLVM::ICmpOp::create(b, l, LLVM::ICmpPredicate::eq, prev,
+                                         LLVM::ZeroOp::create(b, l, ptr));
+      auto keep = scf::IfOp::create(b, l, first, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(keep.thenBlock());
+      LLVM::StoreOp::create(b, l, st, statusSlot);
+      b.setInsertionPointToStart(keep.elseBlock());
+      Value release = serviceEntry(l, services, SERVICE_INDEX(status_release));
+      LLVM::CallOp::create(
+          b, l,
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr}),
+          ValueRange{release, st});
+    });
+  }
+
   func::FuncOp run;
   ModuleOp module;
   StringRef self;
@@ -563,6 +724,8 @@ private:
   OpBuilder b;
   Type ptr, i32, i64;
   Value slot;
+  // The load of `slot` that graphc_task_run returns.
+  Operation *statusLoad = nullptr;
   unsigned helpers = 0;
   llvm::DenseMap<std::pair<Attribute, Type>, StringRef> globals;
   SmallVector<Attribute> channels;

@@ -390,6 +390,11 @@ HIDDEN void graphc_cuda_enter(graphrt_context_t *ctx,
   g_wrapped.reduce_scatter = gpu_reduce_scatter;
   g_wrapped.broadcast = staged_broadcast;
   g_wrapped.all_to_all = staged_all_to_all;
+  /* The runtime's started collectives take host buffers: without them the
+   * dist lowering's start helper falls back to the blocking all_reduce
+   * above. */
+  g_wrapped.all_reduce_start = NULL;
+  g_wrapped.wait = NULL;
 }
 
 HIDDEN const graphrt_services_v1_t *graphc_cuda_services(void) {

@@ -361,6 +361,32 @@ typedef struct graphrt_services_v1_t {
   /// the GPU services of a cuda task, null for a cpu task or a worker
   /// without a usable GPU.
   const graphrt_gpu_services_t *gpu;
+
+  /// Appended after `gpu` (check `struct_size` before reading): collectives
+  /// that overlap the task's computation.
+  ///
+  /// all_reduce_start: starts the all_reduce that `all_reduce` would run
+  /// with the same arguments and returns at once, setting `*out_request`
+  /// (never 0 on success; 0 when it fails). The runtime runs it on its
+  /// communication thread; until `wait` on the request returns, `input`
+  /// must not be written and `output` neither read nor written. It counts
+  /// as the group's next collective at the time of the start: every member
+  /// must start (or call) the group's collectives in the same order. Started
+  /// collectives run one at a time in start order; a blocking collective
+  /// called while some are in flight runs after them. Once a started
+  /// collective fails, those started after it are not run (their wait
+  /// says which one failed).
+  graphrt_status_t (*all_reduce_start)(graphrt_context_t *ctx,
+                                       const char *group,
+                                       graphrt_reduce_op_t op,
+                                       graphrt_dtype_t dtype, const void *input,
+                                       void *output, size_t count,
+                                       uint64_t *out_request);
+  /// Waits for a started collective and returns its status (the errors of
+  /// the blocking call: a dead peer, the receive deadline, cancellation).
+  /// Every started request must be waited on once before `step` returns,
+  /// on its error paths too.
+  graphrt_status_t (*wait)(graphrt_context_t *ctx, uint64_t request);
 } graphrt_services_v1_t;
 
 /*===----------------------------------------------------------------------===*

@@ -1,14 +1,18 @@
 /* fake_services.c: runs one step of a task library against a fake services
  * table and prints its descriptor and what the step called.
  *
- * usage: fake_services LIB.so [FAIL_AT]
+ * usage: fake_services LIB.so [FAIL_AT [v1]]
  * Prints the descriptor's name, signature counts, channels and groups, then
  * runs the step: every service succeeds (filling outputs with 1s), except
  * that the FAIL_AT-th service call (1-based) returns a status the step must
- * hand back unchanged, after which no further service may be called. */
+ * hand back unchanged, after which no further service may be called but
+ * the waits on collectives started before it. "v1": the table as it was
+ * before all_reduce_start and wait were appended (struct_size ends at
+ * `gpu`). */
 #include "graphrt/graphrt.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +41,31 @@ static graphrt_status_t allReduce(graphrt_context_t *c, const char *g,
                                   graphrt_reduce_op_t op, graphrt_dtype_t d,
                                   const void *in, void *out, size_t n) {
   return service("all_reduce", g, out, n * graphrt_dtype_size(d));
+}
+/* all_reduce_start fills the output at once (the runtime would by the
+ * wait); wait fails like any call at FAIL_AT. Started requests are
+ * counted, so that the step must wait on each before it returns. */
+static int inFlight;
+static graphrt_status_t allReduceStart(graphrt_context_t *c, const char *g,
+                                       graphrt_reduce_op_t op,
+                                       graphrt_dtype_t d, const void *in,
+                                       void *out, size_t n, uint64_t *request) {
+  graphrt_status_t st =
+      service("all_reduce_start", g, out, n * graphrt_dtype_size(d));
+  *request = st == GRAPHRT_OK ? 1000 + (uint64_t)calls : 0;
+  inFlight += st == GRAPHRT_OK;
+  return st;
+}
+static graphrt_status_t wait_(graphrt_context_t *c, uint64_t request) {
+  char id[32];
+  snprintf(id, sizeof(id), "%llu", (unsigned long long)request);
+  --inFlight;
+  return service("wait", id, NULL, 0);
+}
+static void statusRelease(graphrt_status_t st) {
+  if (st) {
+    printf("  released a status\n");
+  }
 }
 static graphrt_status_t allGather(graphrt_context_t *c, const char *g,
                                   graphrt_dtype_t d, const void *in, void *out,
@@ -115,12 +144,22 @@ int main(int argc, char **argv) {
   services.reduce_scatter = reduceScatter;
   services.broadcast = broadcast;
   services.all_to_all = allToAll;
+  services.all_reduce_start = allReduceStart;
+  services.wait = wait_;
+  services.status_release = statusRelease;
+  if (argc > 3 && strcmp(argv[3], "v1") == 0) {
+    services.struct_size =
+        offsetof(graphrt_services_v1_t, gpu) + sizeof(services.gpu);
+  }
   graphrt_tensor_t *in = tensors(desc->inputs, desc->num_inputs);
   graphrt_tensor_t *out = tensors(desc->outputs, desc->num_outputs);
   graphrt_tensor_t *vars = tensors(desc->variables, desc->num_variables);
   graphrt_status_t st =
       desc->step(NULL, &services, 0, in, desc->num_inputs, out,
                  desc->num_outputs, vars, desc->num_variables);
+  if (inFlight != 0) {
+    printf("%d started collectives not waited on\n", inFlight);
+  }
   printf("status %s after %d calls\n",
          st == GRAPHRT_OK ? "ok"
          : st == kFailure ? "failure"
