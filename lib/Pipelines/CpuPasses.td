@@ -28,9 +28,9 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       extent where a divisor near `parallel-m`/`parallel-n` exists, and a
       static edge that is not a multiple of `nr` is split into whole `nr`
       tiles, whole vectors and the rest. One whose output has fewer
-      pixels than its filter has taps (and under 64: autodiff's filter
-      gradients) instead gets im2col with the images in N and one
-      `linalg.matmul` per chunk of input channels, accumulated.
+      pixels than its filter has taps and under 8 (autodiff's filter
+      gradients of 1x1 convolutions) instead gets im2col with the images
+      in N and one `linalg.matmul` per chunk of input channels, accumulated.
     * `linalg.conv_2d_ngchw_gfchw` with one input channel per group
       (depthwise, any channel multiplier): a direct kernel, an `scf.forall`
       over (image, group, multiplier) whose task walks blocks of 4 output

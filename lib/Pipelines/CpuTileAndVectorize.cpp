@@ -486,9 +486,25 @@ LogicalResult convToGemm(RewriterBase &rewriter,
 
 /// Output pixels per image below which a convolution whose filter is larger
 /// than its output (below) puts the images into the GEMM's N dimension.
-/// The per-image GEMM of convToGemm has N = the output pixels: 9 (a 3x3
-/// output) fills under a third of one 32-wide register tile.
-constexpr int64_t kMinGemmColumns = 64;
+/// convToGemm's per-image GEMM has N = the output pixels: at 1 (the filter
+/// gradient of a 1x1 convolution) it is a matrix-vector product that reads
+/// the whole filter once per image, and the rewrite took ResNet-18's 1x1
+/// stride-2 filter gradients from 8.9-14.8 to 5.0-7.0 ms of CPU per step.
+/// At 9 (3x3 filter gradients: K = N*Ho*Wo is large) the per-image GEMM
+/// already reuses each filter row 9 times, and the rewrite measured the
+/// same or up to 40% slower (its accumulator, its transpose back and fresh
+/// buffers cost as much as it saved); at 49 (the 7x7 stem) 10% slower.
+constexpr int64_t kMaxWideOutputPixels = 8;
+
+/// Filter bytes above which a convolution with a filter larger than its
+/// output and kMaxWideOutputPixels or more output pixels (3x3 and 7x7
+/// filter gradients) puts its images and pixels into the GEMM's M
+/// (wideFilterConvToGemm): convToGemm's per-image GEMM reads the whole
+/// filter (dY, N*Ho*Wo taps per output channel) once per image, from L2
+/// while it fits there. Measured (CPU time, one thread, batch 8): ResNet-18
+/// layer 1's 3x3 filter gradient (6.4 MB) 50.7 -> 34.2 ms; layer 3's
+/// stride-2 one (1.6 MB) 18.5 -> 21.6 ms, so it stays per image.
+constexpr int64_t kMinWideFilterBytes = int64_t(2) << 20;
 
 /// K of one GEMM in wideFilterConvToGemm: input channels are taken in
 /// chunks of at least this many (channel, tap) rows, so that a 7x7 filter
@@ -498,7 +514,7 @@ constexpr int64_t kMinWideK = 256;
 
 /// Rewrites a convolution whose output is smaller than its filter (fewer
 /// output pixels per image than filter taps, and fewer than
-/// kMinGemmColumns) into im2col + GEMMs with the images in N: autodiff's
+/// kMaxWideOutputPixels) into im2col + GEMMs with the images in N: autodiff's
 /// filter gradient is such a convolution (the forward input with its batch
 /// as channels, convolved by the output adjoint as a filter of
 /// Ho x Wo taps; the output is the KH x KW filter). With `in` [B, C, H, W]
@@ -512,7 +528,7 @@ constexpr int64_t kMinWideK = 256;
 /// carried by an scf.for over the chunks, and `out` = acc transposed to
 /// [B, O, Q] at the end (O*B*Q elements: the filter gradient's size).
 /// convToGemm's per-image GEMM would be O x Q x C*T, one per image: for
-/// ResNet-18's 3x3 filter gradients 64..512 GEMMs with N = 9. Returns
+/// ResNet-18's 1x1 filter gradients 128..512 matrix-vector products. Returns
 /// failure (leaving `conv` alone) unless the convolution has that shape,
 /// is float with static shapes, and one chunk's buffer fits
 /// kMaxIm2colElements.
@@ -535,7 +551,16 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
   int64_t c = ft.getDimSize(1), kh = ft.getDimSize(2), kw = ft.getDimSize(3);
   int64_t h = it.getDimSize(2), w = it.getDimSize(3);
   int64_t q = oh * ow, t = kh * kw;
-  if (b < 2 || q >= t || q >= kMinGemmColumns) {
+  if (b < 2 || q >= t) {
+    return failure();
+  }
+  // Few output pixels: the images and pixels are the GEMM's N (M = O).
+  // Otherwise they are its M and the filter's rows its N, when the filter
+  // is too large for convToGemm's per-image GEMM, which reads all of it
+  // once per image, to find it in L2.
+  bool pixelsInM = q >= kMaxWideOutputPixels;
+  if (pixelsInM && o * c * t * int64_t(et.getIntOrFloatBitWidth() / 8) <=
+                       kMinWideFilterBytes) {
     return failure();
   }
   // The smallest divisor of C whose chunk reaches kMinWideK rows of K.
@@ -565,8 +590,7 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
     }
     unsigned rank = shape.size();
     Value empty = tensor::EmptyOp::create(rewriter, loc, shape, et);
-    SmallVector<utils::IteratorType> iters(rank,
-                                           utils::IteratorType::parallel);
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     return linalg::GenericOp::create(
                rewriter, loc, TypeRange{empty.getType()}, ValueRange{source},
                ValueRange{empty},
@@ -576,23 +600,32 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
         .getResult(0);
   };
 
-  // The accumulator [O, B*Q]: a zero fill, or `init` transposed.
+  // The accumulator, [O, B*Q] (or [B*Q, O] with pixelsInM): a zero fill,
+  // or `init` transposed.
   auto fill = init.getDefiningOp<linalg::FillOp>();
   SmallVector<ReassociationIndices> toBOQ = {{0}, {1}, {2, 3}};
   SmallVector<ReassociationIndices> toOX = {{0}, {1, 2}};
+  SmallVector<ReassociationIndices> toXO = {{0, 1}, {2}};
+  SmallVector<int64_t> accShape = pixelsInM ? SmallVector<int64_t>{b * q, o}
+                                            : SmallVector<int64_t>{o, b * q};
   Value acc;
   if (fill) {
-    Value empty = tensor::EmptyOp::create(rewriter, loc,
-                                          ArrayRef<int64_t>{o, b * q}, et);
-    acc = linalg::FillOp::create(rewriter, loc,
-                                 ValueRange{fill.getInputs()[0]},
+    Value empty = tensor::EmptyOp::create(rewriter, loc, accShape, et);
+    acc = linalg::FillOp::create(rewriter, loc, ValueRange{fill.getInputs()[0]},
                                  ValueRange{empty})
               .getResult(0);
+  } else if (pixelsInM) {
+    Value boq = tensor::CollapseShapeOp::create(rewriter, loc, init, toBOQ);
+    Value bqo = permute(boq, {b, q, o}, {0, 2, 1});
+    acc = tensor::CollapseShapeOp::create(rewriter, loc, bqo, toXO);
   } else {
     Value boq = tensor::CollapseShapeOp::create(rewriter, loc, init, toBOQ);
     Value obq = permute(boq, {o, b, q}, {1, 0, 2});
     acc = tensor::CollapseShapeOp::create(rewriter, loc, obq, toOX);
   }
+  // With pixelsInM the filter is the GEMM's B, [C*T, O]: transposed once.
+  Value filterT =
+      pixelsInM ? permute(filter, {c, kh, kw, o}, {3, 0, 1, 2}) : Value();
 
   // One chunk: im2col of channels [c0, c0 + cb) and its GEMM into `into`.
   auto emitChunk = [&](OpBuilder &ob, Value c0, Value into) -> Value {
@@ -605,9 +638,41 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
     Value images = tensor::ExtractSliceOp::create(
         ob, loc, RankedTensorType::get({b, cb, h, w}, et), input, offsets(4),
         indexAttrs(ob, {b, cb, h, w}), unit);
+    if (pixelsInM) {
+      // colT[b, oh, ow, c, kh, kw]: loops in the write order, K (the filter
+      // taps, along the input's rows) innermost; the GEMM
+      // acc[(b, q), o] += colT[(b, q), (c, t)] * filterT[(c, t), o].
+      SmallVector<OpFoldResult> at(4, ob.getIndexAttr(0));
+      at[0] = c0;
+      Value taps = tensor::ExtractSliceOp::create(
+          ob, loc, RankedTensorType::get({cb, kh, kw, o}, et), filterT, at,
+          indexAttrs(ob, {cb, kh, kw, o}), unit);
+      SmallVector<ReassociationIndices> toKO = {{0, 1, 2}, {3}};
+      Value weights = tensor::CollapseShapeOp::create(ob, loc, taps, toKO);
+      SmallVector<int64_t> colShape = {b, oh, ow, cb, kh, kw};
+      Value empty = tensor::EmptyOp::create(ob, loc, colShape, et);
+      AffineMap read = AffineMap::get(
+          6, 0,
+          {dim(0), dim(3), dim(1) * strides[0] + dim(4) * dilations[0],
+           dim(2) * strides[1] + dim(5) * dilations[1]},
+          ctx);
+      SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+      Value cols = linalg::GenericOp::create(
+                       ob, loc, TypeRange{empty.getType()}, ValueRange{images},
+                       ValueRange{empty},
+                       ArrayRef<AffineMap>{read, ob.getMultiDimIdentityMap(6)},
+                       iters, yieldBody)
+                       .getResult(0);
+      SmallVector<ReassociationIndices> toMK = {{0, 1, 2}, {3, 4, 5}};
+      Value col = tensor::CollapseShapeOp::create(ob, loc, cols, toMK);
+      return linalg::MatmulOp::create(ob, loc, TypeRange{into.getType()},
+                                      ValueRange{col, weights},
+                                      ValueRange{into})
+          .getResult(0);
+    }
     Value taps = tensor::ExtractSliceOp::create(
-        ob, loc, RankedTensorType::get({o, cb, kh, kw}, et), filter,
-        offsets(4), indexAttrs(ob, {o, cb, kh, kw}), unit);
+        ob, loc, RankedTensorType::get({o, cb, kh, kw}, et), filter, offsets(4),
+        indexAttrs(ob, {o, cb, kh, kw}), unit);
     SmallVector<ReassociationIndices> toOK = {{0}, {1, 2, 3}};
     Value weights = tensor::CollapseShapeOp::create(ob, loc, taps, toOK);
     // Loops (c, kh, kw, b, oh, ow), the write order: K rows outermost, the
@@ -620,13 +685,12 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
          dim(5) * strides[1] + dim(2) * dilations[1]},
         ctx);
     SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
-    Value cols =
-        linalg::GenericOp::create(
-            ob, loc, TypeRange{empty.getType()}, ValueRange{images},
-            ValueRange{empty},
-            ArrayRef<AffineMap>{read, ob.getMultiDimIdentityMap(6)}, iters,
-            yieldBody)
-            .getResult(0);
+    Value cols = linalg::GenericOp::create(
+                     ob, loc, TypeRange{empty.getType()}, ValueRange{images},
+                     ValueRange{empty},
+                     ArrayRef<AffineMap>{read, ob.getMultiDimIdentityMap(6)},
+                     iters, yieldBody)
+                     .getResult(0);
     SmallVector<ReassociationIndices> toKN = {{0, 1, 2}, {3, 4, 5}};
     Value col = tensor::CollapseShapeOp::create(ob, loc, cols, toKN);
     return linalg::MatmulOp::create(ob, loc, TypeRange{into.getType()},
@@ -650,11 +714,19 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
     }
     acc = loop.getResult(0);
   }
-  // [O, B*Q] -> [O, B, Q] -> [B, O, Q] -> [B, O, OH, OW].
-  SmallVector<ReassociationIndices> fromOX = {{0}, {1, 2}};
-  Value obq = tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get({o, b, q}, et), acc, fromOX);
-  Value boq = permute(obq, {b, o, q}, {1, 0, 2});
+  // [O, B*Q] -> [O, B, Q] -> [B, O, Q] (or [B*Q, O] -> [B, Q, O] -> [B, O,
+  // Q]) -> [B, O, OH, OW].
+  Value boq;
+  if (pixelsInM) {
+    Value bqo = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({b, q, o}, et), acc, toXO);
+    boq = permute(bqo, {b, o, q}, {0, 2, 1});
+  } else {
+    SmallVector<ReassociationIndices> fromOX = {{0}, {1, 2}};
+    Value obq = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({o, b, q}, et), acc, fromOX);
+    boq = permute(obq, {b, o, q}, {1, 0, 2});
+  }
   Value result = tensor::ExpandShapeOp::create(rewriter, loc, ot, boq, toBOQ);
   rewriter.replaceOp(conv, result);
   return success();

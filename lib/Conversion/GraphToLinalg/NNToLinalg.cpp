@@ -405,10 +405,10 @@ TransposePhase transposePhase(int64_t r, int64_t s, int64_t d, int64_t low,
 /// insertion convolved the spread input, s^2 times as many positions, three
 /// quarters of them zeros at stride 2; a phase with no tap (a 1x1 filter at
 /// stride 2 reaches one phase of four) is no convolution at all.
-Value stridedByPhases(OpBuilder &b, Location loc, Value input,
-                      Value convFilter, int64_t groups,
-                      RankedTensorType resultType, ArrayRef<int64_t> strides,
-                      ArrayRef<int64_t> dilations, ArrayRef<int64_t> low) {
+Value stridedByPhases(OpBuilder &b, Location loc, Value input, Value convFilter,
+                      int64_t groups, RankedTensorType resultType,
+                      ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                      ArrayRef<int64_t> low) {
   auto inputType = cast<RankedTensorType>(input.getType());
   auto filterType = cast<RankedTensorType>(convFilter.getType());
   Type elementType = resultType.getElementType();
@@ -427,9 +427,9 @@ Value stridedByPhases(OpBuilder &b, Location loc, Value input,
     for (int64_t i = spatial - 1; i >= 0; --i) {
       int64_t r = rest % strides[i];
       rest /= strides[i];
-      TransposePhase p = transposePhase(
-          r, strides[i], dilations[i], low[i], filterType.getDimSize(2 + i),
-          resultType.getDimSize(2 + i));
+      TransposePhase p = transposePhase(r, strides[i], dilations[i], low[i],
+                                        filterType.getDimSize(2 + i),
+                                        resultType.getDimSize(2 + i));
       empty |= p.taps == 0;
       per.insert(per.begin(), p);
     }
@@ -477,8 +477,8 @@ Value stridedByPhases(OpBuilder &b, Location loc, Value input,
     // Flipped tap t' of this phase is tap K - 1 - first - (taps - 1 - t') *
     // step of the original filter, i.e. flipped position K - 1 - first -
     // (taps - 1) * step + t' * step.
-    SmallVector<OpFoldResult> tapAt(2, b.getIndexAttr(0)), tapSizes, tapSteps(
-                                                                2, b.getIndexAttr(1));
+    SmallVector<OpFoldResult> tapAt(2, b.getIndexAttr(0)), tapSizes,
+        tapSteps(2, b.getIndexAttr(1));
     SmallVector<int64_t> tapShape(filterType.getShape().take_front(2));
     tapSizes.push_back(b.getIndexAttr(filterType.getDimSize(0)));
     tapSizes.push_back(b.getIndexAttr(filterType.getDimSize(1)));
@@ -497,8 +497,7 @@ Value stridedByPhases(OpBuilder &b, Location loc, Value input,
     for (int64_t i = 0; i < spatial; ++i) {
       const TransposePhase &p = per[i];
       int64_t k = filterType.getDimSize(2 + i);
-      tapAt.push_back(
-          b.getIndexAttr(k - 1 - p.first - (p.taps - 1) * p.step));
+      tapAt.push_back(b.getIndexAttr(k - 1 - p.first - (p.taps - 1) * p.step));
       tapSizes.push_back(b.getIndexAttr(p.taps));
       tapSteps.push_back(b.getIndexAttr(p.step));
       tapShape.push_back(p.taps);
@@ -509,8 +508,8 @@ Value stridedByPhases(OpBuilder &b, Location loc, Value input,
       outSteps.push_back(b.getIndexAttr(strides[i]));
     }
     Value taps = tensor::ExtractSliceOp::create(
-        b, loc, RankedTensorType::get(tapShape, elementType), convFilter,
-        tapAt, tapSizes, tapSteps);
+        b, loc, RankedTensorType::get(tapShape, elementType), convFilter, tapAt,
+        tapSizes, tapSteps);
     Value phase = convolve(b, loc, phaseInput, taps, groups,
                            RankedTensorType::get(phaseShape, elementType), ones,
                            phaseDilations);

@@ -4,10 +4,10 @@ against PyTorch 1.13 autograd, one SGD step at lr 1 on a fixed batch.
 A small CNN whose convolutions cover what the backward lowerings
 distinguish (docs/design/conv-codegen.md, "Backward convolutions"): stride
 1 and 2 with padding, a 7x7 stride-2 stem, dilation 2, groups 2 and 4
-(strided and not), a 1x1 stride-2 projection. Each filter's gradient is
-then a filter-larger-than-output convolution (im2col with the images in N),
-and every data gradient at stride 2 a transposed convolution split into
-output phases. graphc's step (--optimizer=sgd --lr=1 --return-weights)
+(strided and not), a 1x1 stride-2 projection. Every data gradient at
+stride 2 is a transposed convolution split into output phases; the 1x1
+projection's filter gradient (one output pixel) takes im2col with the
+images in N, the others convToGemm's per-image path. graphc's step (--optimizer=sgd --lr=1 --return-weights)
 gives back w - dL/dw; its gradient (initial - updated) is compared with
 PyTorch's for every weight, rtol 1e-4 of the largest element. Prints one
 line per weight and `N of N gradients match`.
