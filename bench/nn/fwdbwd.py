@@ -13,6 +13,11 @@ both on one thread.
   SGD step, torch.set_num_threads(1), median and minimum over N timed
   steps after 2 warm-up steps. Both start from the same weights (the ONNX
   export of the peer's model), and the first-step losses are printed.
+  CPU time per step is printed too (graphc: getrusage of graph-run and its
+  worker, a run of N steps minus a run of 1, over N - 1; torch: the
+  median of time.process_time() per step; the lowest round of each): on a
+  shared machine the wall times swing with the load, the CPU times much
+  less.
 * convs: the backward convolutions of ResNet-18's layer shapes at batch 8,
   standalone. The data gradient is an ONNX ConvTranspose of dY by the
   forward filter (what graph-autodiff emits for it); the filter gradient an
@@ -131,17 +136,18 @@ def peer(spec_path, out_path):
         y = torch.from_numpy(np.load(os.path.join(d, "y.npy")))
         opt = torch.optim.SGD(model.parameters(), lr=LR)
         loss_fn = torch.nn.CrossEntropyLoss()
-        times, losses = [], []
+        times, cpu, losses = [], [], []
         for i in range(2 + spec["repeat"]):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             opt.zero_grad()
             loss = loss_fn(model(x), y)
             loss.backward()
             opt.step()
             if i >= 2:
                 times.append(1e3 * (time.perf_counter() - t))
+                cpu.append(1e3 * (time.process_time() - c))
             losses.append(loss.item())
-        result.update(ms=times, loss=losses[0])
+        result.update(ms=times, cpu_ms=cpu, loss=losses[0])
     else:
         rows = {}
         for case in spec["cases"]:
@@ -186,6 +192,23 @@ def run_peer(spec, d):
     return json.load(open(out_path))
 
 
+def graphc_cpu_ms(build, job, extra, repeat):
+    """CPU ms per step of graph-run and its worker (getrusage of the
+    children): a run of `repeat` steps minus a run of 1, over repeat - 1,
+    so start-up and the warm-up step cancel. On a shared machine this is
+    steadier than wall time (time waiting for a core is not in it)."""
+    import resource
+
+    def cpu(n):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        common.run_job(build, job, {}, n, threads=1, extra=extra)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime + after.ru_stime - before.ru_utime -
+                before.ru_stime)
+    one = cpu(1)
+    return 1e3 * (cpu(repeat) - one) / (repeat - 1)
+
+
 def summary(meds, mins):
     return statistics.median(meds), min(mins)
 
@@ -212,38 +235,44 @@ def bench_resnet18(build, d, rounds, repeat):
             build, onnx_path, job,
             extra=["--train", "--labels=y", "--loss=softmax_cross_entropy",
                    "--optimizer=sgd", "--lr=%g" % LR, "--no-openmp"])
-    g_meds, g_mins, t_meds, t_mins = [], [], [], []
+    g_meds, g_mins, t_meds, t_mins, g_cpu, t_cpu = [], [], [], [], [], []
     g_loss = t_loss = None
     openblas = ""
+    data = ["--steps", "1", "--no-shuffle",
+            "--data", "x=" + os.path.join(d, "x.npy"),
+            "--data", "y=" + os.path.join(d, "y.npy")]
     for _ in range(rounds):
         metrics = job + ".metrics.json"
-        stats, _ = common.run_job(
-            build, job, {}, repeat, threads=1,
-            extra=["--metrics", metrics, "--steps", "1", "--no-shuffle",
-                   "--data", "x=" + os.path.join(d, "x.npy"),
-                   "--data", "y=" + os.path.join(d, "y.npy")])
+        stats, _ = common.run_job(build, job, {}, repeat, threads=1,
+                                  extra=["--metrics", metrics] + data)
         g_meds.append(stats["median_ms"])
         g_mins.append(stats["min_ms"])
         g_loss = json.load(open(metrics))["per_step"][0].get("loss")
+        g_cpu.append(graphc_cpu_ms(build, job, data, repeat))
         r = run_peer({"kind": "resnet18", "dir": d, "repeat": repeat}, d)
         t_meds.append(float(np.median(r["ms"])))
         t_mins.append(min(r["ms"]))
+        t_cpu.append(float(np.median(r["cpu_ms"])))
         t_loss, openblas = r["loss"], r["openblas"]
     g_med, g_min = summary(g_meds, g_mins)
     t_med, t_min = summary(t_meds, t_mins)
     common.table(
         ["model", "steps x rounds", "graphc ms", "torch ms", "ratio",
-         "graphc min", "torch min", "min ratio", "first loss graphc/torch",
-         "compile s"],
+         "graphc min", "torch min", "min ratio", "graphc CPU ms",
+         "torch CPU ms", "CPU ratio", "first loss graphc/torch", "compile s"],
         [["ResNet-18 train step, batch %d" % BATCH,
           "%d x %d" % (repeat, rounds), "%.1f" % g_med, "%.1f" % t_med,
           "%.2f" % (g_med / t_med), "%.1f" % g_min, "%.1f" % t_min,
-          "%.2f" % (g_min / t_min),
+          "%.2f" % (g_min / t_min), "%.0f" % min(g_cpu),
+          "%.0f" % min(t_cpu), "%.2f" % (min(g_cpu) / min(t_cpu)),
           "%s / %.5f" % (common.fmt(g_loss, "%.5f"), t_loss),
           common.fmt(secs, "%.1f")]])
-    print("per-round medians, graphc: %s; torch: %s"
+    print("per-round medians, graphc: %s; torch: %s; CPU ms per step "
+          "(lowest round shown above), graphc: %s; torch: %s"
           % (", ".join("%.0f" % v for v in g_meds),
-             ", ".join("%.0f" % v for v in t_meds)))
+             ", ".join("%.0f" % v for v in t_meds),
+             ", ".join("%.0f" % v for v in g_cpu),
+             ", ".join("%.0f" % v for v in t_cpu)))
     return openblas
 
 
