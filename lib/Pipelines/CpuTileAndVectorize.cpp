@@ -490,10 +490,10 @@ LogicalResult convToGemm(RewriterBase &rewriter,
 /// gradient of a 1x1 convolution) it is a matrix-vector product that reads
 /// the whole filter once per image, and the rewrite took ResNet-18's 1x1
 /// stride-2 filter gradients from 8.9-14.8 to 5.0-7.0 ms of CPU per step.
-/// At 9 (3x3 filter gradients: K = N*Ho*Wo is large) the per-image GEMM
-/// already reuses each filter row 9 times, and the rewrite measured the
-/// same or up to 40% slower (its accumulator, its transpose back and fresh
-/// buffers cost as much as it saved); at 49 (the 7x7 stem) 10% slower.
+/// At 9 (3x3 filter gradients) and 49 (the 7x7 stem) the images-in-N form
+/// measured the same or up to 40% slower (its accumulator, its transpose
+/// back and fresh buffers cost as much as it saved); those take the
+/// images-in-M form or convToGemm instead (kMinWideFilterBytes).
 constexpr int64_t kMaxWideOutputPixels = 8;
 
 /// Filter bytes above which a convolution with a filter larger than its
@@ -513,25 +513,29 @@ constexpr int64_t kMinWideFilterBytes = int64_t(2) << 20;
 constexpr int64_t kMinWideK = 256;
 
 /// Rewrites a convolution whose output is smaller than its filter (fewer
-/// output pixels per image than filter taps, and fewer than
-/// kMaxWideOutputPixels) into im2col + GEMMs with the images in N: autodiff's
-/// filter gradient is such a convolution (the forward input with its batch
-/// as channels, convolved by the output adjoint as a filter of
-/// Ho x Wo taps; the output is the KH x KW filter). With `in` [B, C, H, W]
-/// (padded), `w` [O, C, T] (T = KH*KW taps) and `out` [B, O, Q] (Q =
-/// OH*OW), over chunks of Cb input channels:
+/// output pixels per image than filter taps) into im2col + GEMMs that do
+/// not go image by image: autodiff's filter gradient is such a convolution
+/// (the forward input with its batch as channels, convolved by the output
+/// adjoint as a filter of Ho x Wo taps; the output is the KH x KW filter).
+/// With `in` [B, C, H, W] (padded), `w` [O, C, T] (T = KH*KW taps) and
+/// `out` [B, O, Q] (Q = OH*OW), over chunks of Cb input channels carried by
+/// an scf.for, one linalg.matmul per chunk:
 ///
-///   col[c, kh, kw, b, oh, ow] = in[b, c0 + c, oh*sh + kh*dh, ow*sw + kw*dw]
-///   acc[o, (b, q)] += w[o, (c0 + c, t)] * col[(c, t), (b, q)]
+/// * Q < kMaxWideOutputPixels: the images in N (M = O, N = B*Q, K = Cb*T),
+///     col[c, kh, kw, b, oh, ow] = in[b, c0 + c, oh*sh + kh*dh, ow*sw + kw*dw]
+///     acc[o, (b, q)] += w[o, (c0 + c, t)] * col[(c, t), (b, q)]
+/// * otherwise, when the filter exceeds kMinWideFilterBytes: the images and
+///   pixels in M (M = B*Q, N = O, K = Cb*T), the filter transposed once,
+///     colT[b, oh, ow, c, kh, kw] = in[b, c0 + c, oh*sh + kh*dh, ...]
+///     acc[(b, q), o] += colT[(b, q), (c0 + c, t)] * wT[(c0 + c, t), o]
 ///
-/// one linalg.matmul per chunk (M = O, N = B*Q, K = Cb*T), the accumulator
-/// carried by an scf.for over the chunks, and `out` = acc transposed to
-/// [B, O, Q] at the end (O*B*Q elements: the filter gradient's size).
-/// convToGemm's per-image GEMM would be O x Q x C*T, one per image: for
-/// ResNet-18's 1x1 filter gradients 128..512 matrix-vector products. Returns
-/// failure (leaving `conv` alone) unless the convolution has that shape,
-/// is float with static shapes, and one chunk's buffer fits
-/// kMaxIm2colElements.
+/// and `out` = acc transposed to [B, O, Q] at the end (O*B*Q elements: the
+/// filter gradient's size). convToGemm's per-image GEMM would be O x Q x
+/// C*T, one per image, each reading all of `w`: for ResNet-18's 1x1 filter
+/// gradients 128..512 matrix-vector products, for its first layer's 3x3
+/// ones 64 passes over a 6.4 MB filter. Returns failure (leaving `conv`
+/// alone) unless the convolution has one of those shapes, is float with
+/// static shapes, and one chunk's buffer fits kMaxIm2colElements.
 LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
                                    linalg::Conv2DNchwFchwOp conv) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
