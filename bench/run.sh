@@ -11,6 +11,7 @@
 #   bash bench/run.sh machine-model [OUT.json] [--quick] [--batch N]  # this machine for graphc --machine-model
 #   bash bench/run.sh dist [--quick]      # ResNet-18 batch 8: --replicas 2, a 2-stage pipeline, 2-way tensor parallelism (1 thread each) vs one task
 #   bash bench/run.sh train [--quick]     # MLP, ResNet-18 training at batch 16: --replicas 2 vs torch DDP (gloo)
+#   bash bench/run.sh fwdbwd [--quick] [--rounds R] [--only resnet18|convs]  # ResNet-18 train step (fwd+bwd) at batch 8 and its backward convs vs PyTorch, 1 thread
 # BUILD_DIR (default: build) is the build folder; the suite's targets are
 # built first.
 set -euo pipefail
@@ -50,7 +51,7 @@ case "$name" in
     cmake --build "$build" --target graphc
     /usr/bin/python3 "$root/bench/import/bench.py" "$build" "$@"
     ;;
-  conv|e2e|compile|dist|train|dynamic)
+  conv|e2e|compile|dist|train|dynamic|fwdbwd)
     cmake --build "$build" --target graphc graph-run graph-worker
     [ "$name" = e2e ] && ensure_ort
     /usr/bin/python3 "$root/bench/nn/$name.py" "$build" "$@"
@@ -67,7 +68,7 @@ case "$name" in
     exec "$build/bin/gemm-bench" "$@"
     ;;
   *)
-    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, dynamic, compile, machine-model, dist, train" >&2
+    echo "usage: bash bench/run.sh SUITE [ARGS...]; suites: runtime, gemm, import, conv, e2e, dynamic, compile, machine-model, dist, train, fwdbwd" >&2
     exit 2
     ;;
 esac

@@ -27,7 +27,13 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       strategy above (docs/design/conv-codegen.md). Task tiles divide the
       extent where a divisor near `parallel-m`/`parallel-n` exists, and a
       static edge that is not a multiple of `nr` is split into whole `nr`
-      tiles, whole vectors and the rest.
+      tiles, whole vectors and the rest. One whose output has fewer
+      pixels than its filter has taps (autodiff's filter gradients)
+      instead gets one `linalg.matmul` per chunk of input channels,
+      accumulated: with under 8 output pixels (1x1 filters) the images in
+      N, with a filter past 2 MiB the images and pixels in M against the
+      filter transposed once; other such convolutions keep the per-image
+      GEMM.
     * `linalg.conv_2d_ngchw_gfchw` with one input channel per group
       (depthwise, any channel multiplier): a direct kernel, an `scf.forall`
       over (image, group, multiplier) whose task walks blocks of 4 output
@@ -80,6 +86,10 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Statistic<"numMatmuls", "num-matmuls", "Contractions register-tiled">,
     Statistic<"numConvGemms", "num-conv-gemms",
               "2-D convolutions rewritten into im2col + GEMM">,
+    Statistic<"numWideFilterGemms", "num-wide-filter-gemms",
+              "2-D convolutions with a filter larger than their output "
+              "(filter gradients) rewritten into im2col + GEMMs with the "
+              "images in N or M">,
     Statistic<"numDepthwise", "num-depthwise-convs",
               "Depthwise 2-D convolutions given the direct vector kernel">,
     Statistic<"numVectorized", "num-vectorized", "Linalg ops vectorised">,

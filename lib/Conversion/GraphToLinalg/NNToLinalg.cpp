@@ -13,6 +13,9 @@
 #include "graph/GraphOps.h"
 #include "graph/GraphTypeUtils.h"
 
+#include <algorithm>
+#include <numeric>
+
 using namespace mlir;
 using namespace graphc::graph;
 
@@ -353,12 +356,169 @@ struct ConvLowering : OpConversionPattern<ConvOp> {
 // ConvTransposeOp
 //===----------------------------------------------------------------------===//
 
+/// One phase of a strided transposed convolution along one spatial
+/// dimension: the outputs y = r + s*m (m < size) receive the filter taps
+/// k = first + step*t (t < taps), and are a stride-1 convolution (with
+/// `dilation`) of the input read from `offset` by those taps, flipped.
+struct TransposePhase {
+  int64_t first = 0, step = 1, taps = 0, dilation = 1, offset = 0, size = 0;
+};
+
+/// The phase `r` of a transposed convolution with stride `s`, dilation `d`,
+/// low padding `low` and a filter of `k` taps, whose output has `out`
+/// positions: y = j*s + k*d - low reaches y = r + s*m from the taps k with
+/// k*d = r + low (mod s), at j = m + (r + low - k*d) / s. Empty (taps 0)
+/// when no tap or no output has that phase.
+TransposePhase transposePhase(int64_t r, int64_t s, int64_t d, int64_t low,
+                              int64_t k, int64_t out) {
+  TransposePhase p;
+  p.size = out > r ? (out - r + s - 1) / s : 0;
+  for (int64_t first = 0; first < k; ++first) {
+    if (((first * d - r - low) % s + s) % s == 0) {
+      p.first = first;
+      p.step = s / std::gcd(d, s);
+      p.taps = (k - 1 - first) / p.step + 1;
+      p.dilation = d * p.step / s;
+      // Flipped taps t' = taps - 1 - t read j = m + offset + t' * dilation.
+      p.offset = (r + low - first * d) / s - (p.taps - 1) * p.dilation;
+      break;
+    }
+  }
+  if (p.size == 0) {
+    p.taps = 0;
+  }
+  return p;
+}
+
 /// The transposed convolution as a direct one: the input is spread out by
 /// the stride (zero insertion: a strided tensor.insert_slice into zeros),
 /// padded by `dilation * (K - 1) - pad` at either end (plus output_padding
 /// at the high end; a negative amount crops the result instead), and
 /// convolved at stride 1 with the filter flipped in space and with its
 /// channel dimensions swapped per group.
+/// A transposed convolution with a stride above 1, without zero insertion:
+/// its output splits into prod(strides) phases (output positions r + s*m),
+/// each a stride-1 convolution of the input (cropped or zero-padded to the
+/// rows the phase reads) by the taps of the flipped filter `convFilter`
+/// ([O, C/G, K...]) that land on that phase (a strided slice of it), written
+/// into the zero-filled result with a strided tensor.insert_slice. Zero
+/// insertion convolved the spread input, s^2 times as many positions, three
+/// quarters of them zeros at stride 2; a phase with no tap (a 1x1 filter at
+/// stride 2 reaches one phase of four) is no convolution at all.
+Value stridedByPhases(OpBuilder &b, Location loc, Value input, Value convFilter,
+                      int64_t groups, RankedTensorType resultType,
+                      ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                      ArrayRef<int64_t> low) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto filterType = cast<RankedTensorType>(convFilter.getType());
+  Type elementType = resultType.getElementType();
+  int64_t spatial = strides.size();
+  int64_t rank = spatial + 2;
+  Value zero = createScalar(b, loc, elementType, 0);
+  Value result = createFilled(b, loc, resultType, zero);
+  int64_t phases = 1;
+  for (int64_t s : strides) {
+    phases *= s;
+  }
+  for (int64_t index = 0; index < phases; ++index) {
+    SmallVector<TransposePhase> per;
+    int64_t rest = index;
+    bool empty = false;
+    for (int64_t i = spatial - 1; i >= 0; --i) {
+      int64_t r = rest % strides[i];
+      rest /= strides[i];
+      TransposePhase p = transposePhase(r, strides[i], dilations[i], low[i],
+                                        filterType.getDimSize(2 + i),
+                                        resultType.getDimSize(2 + i));
+      empty |= p.taps == 0;
+      per.insert(per.begin(), p);
+    }
+    // A phase no tap reaches, or whose reads all fall in the padding, stays
+    // zero.
+    for (int64_t i = 0; i < spatial && !empty; ++i) {
+      const TransposePhase &p = per[i];
+      empty = p.offset >= inputType.getDimSize(2 + i) ||
+              p.offset + p.size - 1 + (p.taps - 1) * p.dilation < 0;
+    }
+    if (empty) {
+      continue;
+    }
+    // The input rows this phase reads: [offset, offset + size - 1 +
+    // (taps - 1) * dilation], cropped where inside and zero-padded where
+    // outside the input.
+    SmallVector<OpFoldResult> cropAt(2, b.getIndexAttr(0)), cropSizes;
+    SmallVector<int64_t> cropShape(inputType.getShape().take_front(2));
+    SmallVector<int64_t> padLow, padHigh;
+    cropSizes.push_back(b.getIndexAttr(inputType.getDimSize(0)));
+    cropSizes.push_back(b.getIndexAttr(inputType.getDimSize(1)));
+    bool crop = false;
+    for (int64_t i = 0; i < spatial; ++i) {
+      const TransposePhase &p = per[i];
+      int64_t extent = inputType.getDimSize(2 + i);
+      int64_t first = p.offset;
+      int64_t last = p.offset + p.size - 1 + (p.taps - 1) * p.dilation;
+      int64_t from = std::clamp<int64_t>(first, 0, extent);
+      int64_t to = std::clamp<int64_t>(last + 1, from, extent);
+      crop |= from != 0 || to != extent;
+      cropAt.push_back(b.getIndexAttr(from));
+      cropSizes.push_back(b.getIndexAttr(to - from));
+      cropShape.push_back(to - from);
+      padLow.push_back(from - first);
+      padHigh.push_back(last + 1 - to);
+    }
+    Value phaseInput = input;
+    if (crop) {
+      SmallVector<OpFoldResult> unit(rank, b.getIndexAttr(1));
+      phaseInput = tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get(cropShape, elementType), input, cropAt,
+          cropSizes, unit);
+    }
+    phaseInput = padSpatial(b, loc, phaseInput, padLow, padHigh, zero);
+    // Flipped tap t' of this phase is tap K - 1 - first - (taps - 1 - t') *
+    // step of the original filter, i.e. flipped position K - 1 - first -
+    // (taps - 1) * step + t' * step.
+    SmallVector<OpFoldResult> tapAt(2, b.getIndexAttr(0)), tapSizes,
+        tapSteps(2, b.getIndexAttr(1));
+    SmallVector<int64_t> tapShape(filterType.getShape().take_front(2));
+    tapSizes.push_back(b.getIndexAttr(filterType.getDimSize(0)));
+    tapSizes.push_back(b.getIndexAttr(filterType.getDimSize(1)));
+    SmallVector<int64_t> phaseShape(resultType.getShape().take_front(2));
+    SmallVector<int64_t> phaseDilations, ones(spatial, 1);
+    SmallVector<OpFoldResult> outAt(2, b.getIndexAttr(0)), outSizes,
+        outSteps(2, b.getIndexAttr(1));
+    outSizes.push_back(b.getIndexAttr(resultType.getDimSize(0)));
+    outSizes.push_back(b.getIndexAttr(resultType.getDimSize(1)));
+    rest = index;
+    SmallVector<int64_t> phaseOf(spatial);
+    for (int64_t i = spatial - 1; i >= 0; --i) {
+      phaseOf[i] = rest % strides[i];
+      rest /= strides[i];
+    }
+    for (int64_t i = 0; i < spatial; ++i) {
+      const TransposePhase &p = per[i];
+      int64_t k = filterType.getDimSize(2 + i);
+      tapAt.push_back(b.getIndexAttr(k - 1 - p.first - (p.taps - 1) * p.step));
+      tapSizes.push_back(b.getIndexAttr(p.taps));
+      tapSteps.push_back(b.getIndexAttr(p.step));
+      tapShape.push_back(p.taps);
+      phaseShape.push_back(p.size);
+      phaseDilations.push_back(p.dilation);
+      outAt.push_back(b.getIndexAttr(phaseOf[i]));
+      outSizes.push_back(b.getIndexAttr(p.size));
+      outSteps.push_back(b.getIndexAttr(strides[i]));
+    }
+    Value taps = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get(tapShape, elementType), convFilter, tapAt,
+        tapSizes, tapSteps);
+    Value phase = convolve(b, loc, phaseInput, taps, groups,
+                           RankedTensorType::get(phaseShape, elementType), ones,
+                           phaseDilations);
+    result = tensor::InsertSliceOp::create(b, loc, phase, result, outAt,
+                                           outSizes, outSteps);
+  }
+  return result;
+}
+
 struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -383,6 +543,7 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
     SmallVector<int64_t> outPad = orDefault(op.getOutputPadding(), spatial, 0);
     int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(1);
     int64_t og = filterType.getDimSize(1), cg = c / groups;
+    bool strided = llvm::any_of(strides, [](int64_t v) { return v > 1; });
 
     // Spread and pad the input: [N, C, P...].
     Value zero = createScalar(rewriter, loc, elementType, 0);
@@ -406,10 +567,6 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
       convShape.push_back(size - reach);
       cropOffsets.push_back(std::max<int64_t>(-padLow, 0));
     }
-    Value spread = createFilled(
-        rewriter, loc, RankedTensorType::get(spreadShape, elementType), zero);
-    spread = tensor::InsertSliceOp::create(rewriter, loc, input, spread,
-                                           offsets, sizes, steps);
 
     // [C, O/G, K...] -> [G, C/G, O/G, K...] -> flipped [G, O/G, C/G, K...]
     // -> [O, C/G, K...].
@@ -447,6 +604,19 @@ struct ConvTransposeLowering : OpConversionPattern<ConvTransposeOp> {
     Value convFilter =
         reshapeTo(rewriter, loc, flipped, withShape(filter, convFilterShape));
 
+    if (strided) {
+      Value result = stridedByPhases(rewriter, loc, input, convFilter, groups,
+                                     resultType, strides, dilations, low);
+      if (adaptor.getBias()) {
+        result = addChannelBias(rewriter, loc, result, adaptor.getBias());
+      }
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    Value spread = createFilled(
+        rewriter, loc, RankedTensorType::get(spreadShape, elementType), zero);
+    spread = tensor::InsertSliceOp::create(rewriter, loc, input, spread,
+                                           offsets, sizes, steps);
     SmallVector<int64_t> ones(spatial, 1);
     Value result = convolve(rewriter, loc, spread, convFilter, groups,
                             RankedTensorType::get(convShape, elementType), ones,

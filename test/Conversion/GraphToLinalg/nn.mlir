@@ -232,16 +232,16 @@ func.func @lrn_dynamic(%x: tensor<?x?x7xf32>) -> tensor<?x?x7xf32> {
 
 // -----
 
-// conv_transpose: zero insertion (a strided insert_slice into zeros, which
-// also pads by dilation * (K - 1) - pad), the filter flipped with its
-// channel dims swapped per group, then a stride-1 grouped convolution (a
-// generic for 1-d).
+// conv_transpose at stride 2: no zero insertion. The filter is flipped
+// with its channel dims swapped per group; each output phase (positions
+// r + 2m) is a stride-1 grouped convolution (a generic for 1-d) of the
+// input rows it reads by the flipped taps that reach it (a strided slice
+// of the filter), inserted with stride 2 into zeros. Phase 0 reads all
+// three input columns with tap 1, phase 1 columns 1..2 with tap 0.
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 + d5)>
 // CHECK-DAG: #[[FIL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d4, d5)>
 // CHECK-LABEL: func.func @conv_transpose_grouped_1d
 // CHECK-SAME: (%[[X:.*]]: tensor<1x4x3xf32>, %[[W:.*]]: tensor<4x3x2xf32>)
-// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x4x6xf32>
-// CHECK: %[[S:.*]] = tensor.insert_slice %[[X]] into %[[Z]][0, 0, 0] [1, 4, 3] [1, 1, 2] : tensor<1x4x3xf32> into tensor<1x4x6xf32>
 // CHECK: %[[WG:.*]] = tensor.expand_shape %[[W]] {{.*}} into tensor<2x2x3x2xf32>
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3x2x2xf32>)
 // CHECK: %[[G:.*]] = linalg.index 0
@@ -250,9 +250,21 @@ func.func @lrn_dynamic(%x: tensor<?x?x7xf32>) -> tensor<?x?x7xf32> {
 // CHECK: %[[K:.*]] = linalg.index 3
 // CHECK: %[[KF:.*]] = arith.subi %{{.*}}, %[[K]]
 // CHECK: tensor.extract %[[WG]][%[[G]], %[[D2]], %[[D1]], %[[KF]]] : tensor<2x2x3x2xf32>
+// CHECK: %[[F:.*]] = tensor.collapse_shape {{.*}} into tensor<6x2x2xf32>
+// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x6x5xf32>
+// CHECK-NOT: tensor.insert_slice %[[X]]
+// CHECK: %[[T0:.*]] = tensor.extract_slice %[[F]][0, 0, 0] [6, 2, 1] [1, 1, 2] : tensor<6x2x2xf32> to tensor<6x2x1xf32>
+// CHECK: tensor.expand_shape %[[X]]
 // CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[FIL]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-// CHECK-SAME: outs(%{{.*}} : tensor<1x2x3x5xf32>)
-// CHECK: tensor.collapse_shape {{.*}} into tensor<1x6x5xf32>
+// CHECK-SAME: outs(%{{.*}} : tensor<1x2x3x3xf32>)
+// CHECK: %[[P0:.*]] = tensor.collapse_shape {{.*}} into tensor<1x6x3xf32>
+// CHECK: %[[R0:.*]] = tensor.insert_slice %[[P0]] into %[[Z]][0, 0, 0] [1, 6, 3] [1, 1, 2]
+// CHECK: %[[X1:.*]] = tensor.extract_slice %[[X]][0, 0, 1] [1, 4, 2] [1, 1, 1]
+// CHECK: %[[T1:.*]] = tensor.extract_slice %[[F]][0, 0, 1] [6, 2, 1] [1, 1, 2]
+// CHECK: tensor.expand_shape %[[X1]]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x3x2xf32>)
+// CHECK: %[[P1:.*]] = tensor.collapse_shape {{.*}} into tensor<1x6x2xf32>
+// CHECK: tensor.insert_slice %[[P1]] into %[[R0]][0, 0, 1] [1, 6, 2] [1, 1, 2]
 func.func @conv_transpose_grouped_1d(%x: tensor<1x4x3xf32>, %w: tensor<4x3x2xf32>) -> tensor<1x6x5xf32> {
   %0 = graph.conv_transpose %x, %w {strides = array<i64: 2>, pad_low = array<i64: 1>, pad_high = array<i64: 0>, groups = 2 : i64} : (tensor<1x4x3xf32>, tensor<4x3x2xf32>) -> tensor<1x6x5xf32>
   return %0 : tensor<1x6x5xf32>
@@ -260,12 +272,23 @@ func.func @conv_transpose_grouped_1d(%x: tensor<1x4x3xf32>, %w: tensor<4x3x2xf32
 
 // -----
 
-// With a pad larger than dilation * (K - 1) the low end is cropped after a
-// named convolution (groups = 1).
+// A pad larger than dilation * (K - 1): each of the four phases reads
+// only input row and column 1, by one tap of the (flipped) filter, in a
+// named 1x1 convolution.
 // CHECK-LABEL: func.func @conv_transpose_crop
-// CHECK: tensor.insert_slice {{.*}}[0, 0, 0, 0] [1, 1, 2, 2] [1, 1, 2, 2] : tensor<1x1x2x2xf32> into tensor<1x1x4x4xf32>
-// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x1x3x3xf32>
-// CHECK: tensor.extract_slice %[[C]][0, 0, 1, 1] [1, 1, 2, 2] [1, 1, 1, 1] : tensor<1x1x3x3xf32> to tensor<1x1x2x2xf32>
+// CHECK-SAME: (%[[X:.*]]: tensor<1x1x2x2xf32>, %[[W:.*]]: tensor<1x1x2x2xf32>)
+// CHECK: %[[F:.*]] = tensor.collapse_shape {{.*}} into tensor<1x1x2x2xf32>
+// CHECK: %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x1x2x2xf32>
+// CHECK: %[[X0:.*]] = tensor.extract_slice %[[X]][0, 0, 1, 1] [1, 1, 1, 1] [1, 1, 1, 1]
+// CHECK: %[[T0:.*]] = tensor.extract_slice %[[F]][0, 0, 1, 1] [1, 1, 1, 1] [1, 1, 2, 2]
+// CHECK: %[[C0:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X0]], %[[T0]] : {{.*}}) {{.*}} -> tensor<1x1x1x1xf32>
+// CHECK: %[[R0:.*]] = tensor.insert_slice %[[C0]] into %[[Z]][0, 0, 0, 0] [1, 1, 1, 1] [1, 1, 2, 2]
+// CHECK: tensor.extract_slice %[[F]][0, 0, 1, 0] [1, 1, 1, 1] [1, 1, 2, 2]
+// CHECK: %[[R1:.*]] = tensor.insert_slice {{.*}} into %[[R0]][0, 0, 0, 1] [1, 1, 1, 1] [1, 1, 2, 2]
+// CHECK: tensor.extract_slice %[[F]][0, 0, 0, 1] [1, 1, 1, 1] [1, 1, 2, 2]
+// CHECK: %[[R2:.*]] = tensor.insert_slice {{.*}} into %[[R1]][0, 0, 1, 0] [1, 1, 1, 1] [1, 1, 2, 2]
+// CHECK: tensor.extract_slice %[[F]][0, 0, 0, 0] [1, 1, 1, 1] [1, 1, 2, 2]
+// CHECK: tensor.insert_slice {{.*}} into %[[R2]][0, 0, 1, 1] [1, 1, 1, 1] [1, 1, 2, 2]
 func.func @conv_transpose_crop(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
   %0 = graph.conv_transpose %x, %w {strides = array<i64: 2, 2>, pad_low = array<i64: 2, 2>, pad_high = array<i64: 0, 0>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
