@@ -2,7 +2,7 @@
 # run.sh: build and run a benchmark suite by name; each prints graphc's figures
 # beside a peer measured in the same run, and their ratios.
 #   bash bench/run.sh runtime [--quick]   # transport and collectives vs raw TCP, gRPC, torch gloo
-#   bash bench/run.sh gemm [args...]      # generated SGEMM vs OpenBLAS
+#   bash bench/run.sh gemm [args...]      # generated SGEMM (and M = 1 GEMV) vs OpenBLAS at its best core
 #   bash bench/run.sh import              # a 45 MB ONNX import vs onnx.load + check_model
 #   bash bench/run.sh conv [--quick]      # ResNet-50 conv2d shapes vs PyTorch F.conv2d
 #   bash bench/run.sh e2e [--quick]       # whole-model latency vs PyTorch eager and ONNX Runtime

@@ -2,11 +2,20 @@
 //
 // For each shape (M, N, K) and thread count, compiles C = A * B through the
 // graphc CPU pipeline into a shared object, loads it, and times it against
-// OpenBLAS's cblas_sgemm in the same process, printing both GFLOP/s and the
-// ratio. Results are checked against OpenBLAS before timing.
+// OpenBLAS's cblas_sgemm (cblas_sgemv when M = 1) in the same process,
+// printing both GFLOP/s and the ratio. Results are checked against OpenBLAS
+// before timing.
+//
+// OpenBLAS at its best: Debian's OpenBLAS 0.3.21 (DYNAMIC_ARCH) does not know
+// every CPU model and then falls back to a slow core (Prescott, SSE3: about
+// 5x slower on an Emerald Rapids Xeon). It picks its core in a constructor,
+// before main, from OPENBLAS_CORETYPE; so when that is unset and OpenBLAS
+// reports a fallback core, the bench re-executes itself once with
+// OPENBLAS_CORETYPE set to SkylakeX (AVX-512) or Haswell (AVX2), in its own
+// environment only. A user-set OPENBLAS_CORETYPE is kept as it is.
 //
 // Usage: gemm-bench [--threads=1,2] [--shapes=MxNxK,...] [--min-time=0.1]
-//                   [--rounds=7]
+//                   [--rounds=7] [--cpu-time]
 //                   [--mr=N --nr=N --kc=N --pm=N --pn=N] [--no-openmp]
 //                   [--no-pack-b]
 //        gemm-bench --emit-dir=DIR --cpu=NAME [--vector-width=N] [--shapes=..]
@@ -34,18 +43,27 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
+#include <fstream>
 #include <string>
+#include <time.h>
+#include <unistd.h>
 #include <vector>
 
 extern "C" {
 void omp_set_num_threads(int);
 void openblas_set_num_threads(int);
+int openblas_get_num_threads(void);
+char *openblas_get_corename(void);
+char *openblas_get_config(void);
 enum CBLAS_ORDER { CblasRowMajor = 101 };
-enum CBLAS_TRANSPOSE { CblasNoTrans = 111 };
+enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112 };
 void cblas_sgemm(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, int, int, int,
                  float, const float *, int, const float *, int, float, float *,
                  int);
+void cblas_sgemv(CBLAS_ORDER, CBLAS_TRANSPOSE, int, int, float, const float *,
+                 int, const float *, int, float, float *, int);
 }
 
 namespace {
@@ -96,17 +114,32 @@ std::string gemmSource(const Shape &s) {
          "  return\n}\n";
 }
 
+/// With --cpu-time, batches are timed by the calling thread's CPU time
+/// instead of the wall clock: on a shared machine a 1-thread run then does
+/// not count the time other processes held its core (cache pollution by
+/// them still counts). Only meaningful for 1 thread.
+bool useCpuTime = false;
+
+double now() {
+  if (useCpuTime) {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+  }
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 /// Time per call of one batch of at least `minTime` seconds.
 template <typename F> double batchTime(F &&fn, double minTime) {
   int reps = 0;
-  auto start = std::chrono::steady_clock::now();
+  double start = now();
   double elapsed = 0;
   do {
     fn();
     ++reps;
-    elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
+    elapsed = now() - start;
   } while (elapsed < minTime);
   return elapsed / reps;
 }
@@ -130,9 +163,58 @@ int64_t parseInt(const char *arg, const char *name) {
   return std::atoll(arg + std::strlen(name));
 }
 
+/// The CPU's model name from /proc/cpuinfo ("unknown" elsewhere).
+std::string cpuModelName() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos) {
+        return line.substr(line.find_first_not_of(" \t", colon + 1));
+      }
+    }
+  }
+  return "unknown";
+}
+
+/// The OpenBLAS core this host should run: the best kernel set its
+/// features allow, or empty when OpenBLAS's own choice is to be kept.
+std::string bestOpenblasCore(const graphc::CpuInfo &host) {
+  std::string core = openblas_get_corename();
+  // Cores OpenBLAS 0.3.21 falls back to for models it does not know.
+  bool fallback = core == "Prescott" || core == "Core2" || core == "Nehalem" ||
+                  core == "Sandybridge" || core == "Katmai";
+  if (!fallback) {
+    return "";
+  }
+  if (host.vectorBits >= 512) {
+    return core == "SkylakeX" ? "" : "SkylakeX";
+  }
+  if (host.vectorBits >= 256 && host.hasFma) {
+    return "Haswell";
+  }
+  return "";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  graphc::CpuInfo host = graphc::detectHostCpu();
+  // OpenBLAS has already chosen its core (library constructor): re-execute
+  // once with the best one in the environment if it chose a fallback.
+  const char *userCore = std::getenv("OPENBLAS_CORETYPE");
+  if (!userCore && !std::getenv("GEMM_BENCH_REEXEC")) {
+    std::string best = bestOpenblasCore(host);
+    if (!best.empty()) {
+      setenv("OPENBLAS_CORETYPE", best.c_str(), 1);
+      setenv("GEMM_BENCH_REEXEC", openblas_get_corename(), 1);
+      std::fflush(stdout);
+      execv("/proc/self/exe", argv);
+      std::perror("gemm-bench: re-exec with OPENBLAS_CORETYPE failed");
+      return 1;
+    }
+  }
   std::vector<int> threads = {1, 2};
   double minTime = 0.1;
   int rounds = 7;
@@ -154,6 +236,12 @@ int main(int argc, char **argv) {
       {512, 768, 768, "bert projection"},
       {512, 3072, 768, "bert ffn up"},
       {512, 768, 3072, "bert ffn down"},
+      // Fully connected layers at batch 1 (GEMV, M = 1): AlexNet/VGG's
+      // classifier, [1, K] x [K, N] with B read once.
+      // OpenBLAS's figure for these rows is its sgemv.
+      {1, 4096, 9216, "fc batch 1 (gemv)"},
+      {1, 4096, 4096, "fc batch 1 (gemv)"},
+      {1, 1000, 4096, "fc batch 1 (gemv)"},
   };
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
@@ -187,10 +275,13 @@ int main(int argc, char **argv) {
       target.cpu = arg.str();
     } else if (arg.starts_with("--vector-width=")) {
       options.vectorWidth = parseInt(argv[i], "--vector-width=");
+    } else if (arg == "--cpu-time") {
+      useCpuTime = true;
     } else if (arg == "--no-openmp") {
       options.openmp = false;
     } else if (arg == "--no-pack-b") {
       options.packB = false;
+
     } else if (arg.starts_with("--mr=")) {
       options.mr = parseInt(argv[i], "--mr=");
     } else if (arg.starts_with("--nr=")) {
@@ -230,7 +321,17 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  graphc::CpuInfo host = graphc::detectHostCpu();
+  const char *replaced = std::getenv("GEMM_BENCH_REEXEC");
+  std::printf("cpu: %s\n", cpuModelName().c_str());
+  std::printf(
+      "openblas: core %s (%s), OPENBLAS_CORETYPE=%s%s\n",
+      openblas_get_corename(), openblas_get_config(),
+      std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE")
+                                       : "(unset)",
+      replaced
+          ? (std::string(" set by gemm-bench; its own choice was ") + replaced)
+                .c_str()
+          : "");
   std::printf("host: %s, %u-bit vectors; graphc tiles mr=%ld nr=%ld kc=%ld "
               "task=%ldx%ld%s\n",
               host.cpu.c_str(), host.vectorBits, (long)options.mr,
@@ -269,7 +370,15 @@ int main(int argc, char **argv) {
     MemRef<2> ma = view(a, s.m, s.k), mb = view(b, s.k, s.n),
               mc = view(c, s.m, s.n);
     auto runGraphc = [&] { gemm(&ma, &mb, &mc); };
+    // M = 1 is a GEMV: OpenBLAS 0.3.21's sgemm does not forward it to its
+    // GEMV kernels (it packs B like any GEMM), so the peer at its best is
+    // cblas_sgemv, y = B^T a with B row-major [K, N].
     auto runBlas = [&] {
+      if (s.m == 1) {
+        cblas_sgemv(CblasRowMajor, CblasTrans, s.k, s.n, 1.0f, b.data(), s.n,
+                    a.data(), 1, 0.0f, ref.data(), 1);
+        return;
+      }
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k,
                   1.0f, a.data(), s.k, b.data(), s.n, 0.0f, ref.data(), s.n);
     };
@@ -277,6 +386,10 @@ int main(int argc, char **argv) {
     for (int t : threads) {
       omp_set_num_threads(t);
       openblas_set_num_threads(t);
+      if (openblas_get_num_threads() != t) {
+        std::printf("warning: OpenBLAS runs %d threads, not %d\n",
+                    openblas_get_num_threads(), t);
+      }
       runGraphc();
       runBlas();
       double maxErr = 0, maxRef = 0;

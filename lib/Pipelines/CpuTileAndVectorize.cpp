@@ -59,6 +59,15 @@ constexpr int64_t kMinPackedColumns = 256;
 /// against 0.7-0.8 unpacked on Zen 3 (noisy, loaded machine).
 constexpr int64_t kMinPackedRows = 64;
 
+/// The GEMV strategy (one row of A): rows of B per step, vectors per
+/// register tile, and the widest task. Measured on an Emerald Rapids Xeon
+/// against OpenBLAS's sgemv (1x4096x9216, 1x4096x4096, 1x1000x4096): 4 rows
+/// x 8 vectors with 2048-column tasks was best of 2/4/8 rows, 4/8/16
+/// vectors and 256-2048 columns.
+constexpr int64_t kGemvRows = 4;
+constexpr int64_t kGemvVectors = 8;
+constexpr int64_t kGemvTaskColumns = 2048;
+
 /// Elements below which an op gets no scf.forall: a thread fork costs more.
 constexpr int64_t kMinParallelElements = 4096;
 
@@ -240,6 +249,23 @@ bool isMatmulLike(linalg::LinalgOp op) {
          op.getNumDpsInputs() == 2;
 }
 
+/// The B operand of matmul-like `op` when it is row-major: the input whose
+/// indexing map does not use M and ends in N. Null for a transposed B.
+OpOperand *rowMajorB(linalg::LinalgOp op, unsigned numBatch) {
+  unsigned mDim = numBatch, nDim = numBatch + 1;
+  OpOperand *bOperand = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0 || map.isFunctionOfDim(mDim)) {
+      continue;
+    }
+    if (map.getResults().back() == getAffineDimExpr(nDim, op.getContext())) {
+      bOperand = input;
+    }
+  }
+  return bOperand;
+}
+
 /// The task tile along a matmul dimension of static `extent`: `preferred`,
 /// unless the last task would then have a size that is not a multiple of
 /// the register tile `reg`. Such a task has a dynamic size whose register
@@ -277,6 +303,30 @@ int64_t pickTaskTile(int64_t extent, int64_t preferred, int64_t reg) {
     }
   }
   return best == 0 ? preferred : best;
+}
+
+/// The task width of a GEMV over `columns` (static) columns of B: the
+/// widest divisor of `columns` of at most kGemvTaskColumns that is a
+/// multiple of `lanes` and leaves at least two tasks (a GEMV is bound by
+/// memory, which both cores read faster than one). Each task then starts
+/// on a vector boundary: tasks of 500 columns (1x1000x4096) made every
+/// vector load of the second task straddle two cache lines and ran at half
+/// the speed of one 1000-column task. Without such a divisor, one task of
+/// all columns up to 2 x kGemvTaskColumns, else pickTaskTile's choice.
+int64_t gemvTaskColumns(int64_t columns, int64_t lanes) {
+  if (ShapedType::isDynamic(columns)) {
+    return kGemvTaskColumns;
+  }
+  for (int64_t t = std::min(kGemvTaskColumns, columns / 2) / lanes * lanes;
+       t >= 16 * lanes; t -= lanes) {
+    if (columns % t == 0) {
+      return t;
+    }
+  }
+  if (columns <= 2 * kGemvTaskColumns) {
+    return columns;
+  }
+  return pickTaskTile(columns, kGemvTaskColumns, lanes);
 }
 
 /// The operand types of a convolution `conv` (input, filter, init) when all
@@ -1118,12 +1168,31 @@ private:
 void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
                                           linalg::LinalgOp op) {
   unsigned numBatch = op.getNumLoops() - 3;
-  // Register tiles: 8x32 with AVX-512 (16 of 32 zmm accumulators), 6x16
-  // with AVX2 (12 of 16 ymm; measured faster than 4x16 on Zen 3 on every
-  // gemm-bench shape once B is packed), 4x8 below.
+  // Register tiles: 6x64 with AVX-512 (24 of 32 zmm accumulators, 4 for B;
+  // measured against 8x32, 12x32, 14x32, 4x64 and 7x64 on an Emerald
+  // Rapids Xeon with packed B: 6x64 was fastest on the large and wide
+  // shapes), 6x16 with AVX2 (12 of 16 ymm; measured faster than 4x16 on
+  // Zen 3 on every gemm-bench shape once B is packed), 4x8 below.
   int64_t regM =
-      mr > 0 ? int64_t(mr) : (lanes >= 16 ? 8 : (lanes == 8 ? 6 : 4));
-  int64_t regN = nr > 0 ? int64_t(nr) : 2 * lanes;
+      mr > 0 ? int64_t(mr) : (lanes >= 16 ? 6 : (lanes == 8 ? 6 : 4));
+  int64_t regN = nr > 0 ? int64_t(nr) : (lanes >= 16 ? 4 : 2) * lanes;
+  int64_t kBlock = kc;
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  int64_t rowsM = extents[numBatch], columnsN = extents[numBatch + 1];
+  // One row of A against a row-major B (a fully connected layer at batch
+  // 1): a GEMV, bound by reading B once. Register tiles of 1 x kGemvVectors
+  // vectors walk a task's columns for kGemvRows rows of B at a time, so
+  // each row of B is read contiguously across the task (several rows in
+  // flight) and the output row, in L1, is read and written once per
+  // kGemvRows rows. The matmul tiles (1 x 64 columns over a K block of 256
+  // rows) read 256 B of each row of B per page and ran at 0.4-0.7 of
+  // OpenBLAS's sgemv.
+  bool gemv = rowsM == 1 && rowMajorB(op, numBatch);
+  if (gemv) {
+    regM = 1;
+    regN = kGemvVectors * lanes;
+    kBlock = kGemvRows;
+  }
   auto withBatch = [&](int64_t batch, std::initializer_list<int64_t> rest) {
     SmallVector<int64_t> sizes(numBatch, batch);
     sizes.append(rest);
@@ -1133,8 +1202,6 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   // A B panel is reused by every register tile of the task's rows; with
   // few rows (a batch-1 fully connected layer, ResNet's 7x7 conv5_x GEMM of
   // 49 rows) the copy is not amortised.
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  int64_t rowsM = extents[numBatch], columnsN = extents[numBatch + 1];
   bool packRows =
       packB &&
       (ShapedType::isDynamic(rowsM) ||
@@ -1151,7 +1218,8 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   if (parallel) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t taskM = pickTaskTile(ranges[numBatch], parallelM, regM);
-    int64_t taskN = pickTaskTile(ranges[numBatch + 1], parallelN, regN);
+    int64_t taskN = gemv ? gemvTaskColumns(columnsN, lanes)
+                         : pickTaskTile(ranges[numBatch + 1], parallelN, regN);
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(
         op->getContext(), withBatch(1, {taskM, taskN, 0})));
@@ -1185,7 +1253,7 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   // Cache: a K block keeps a kc x nr panel of B in L1 while every register
   // tile of the task streams over it.
   FailureOr<Operation *> tiled =
-      tileOp(rewriter, current, withBatch(0, {0, 0, kc}),
+      tileOp(rewriter, current, withBatch(0, {0, 0, kBlock}),
              /*forall=*/false);
   if (failed(tiled)) {
     return;
@@ -1227,6 +1295,54 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
     registerTile(rewriter, piece, numBatch, regM, width, packRows);
   }
   ++numMatmuls;
+}
+
+/// The most f32 elements one row of a packing copy moves as one vector
+/// (16 zmm registers' worth); wider rows keep the tiled linalg.copy.
+constexpr int64_t kMaxCopyRowElements = 256;
+
+/// Copies `source` (a tensor whose dimensions are all static but `rowDim`)
+/// into `dest` of the same shape as an scf.for over `rowDim` whose body moves
+/// one row as a single vector transfer, and returns the copied tensor. The
+/// tiled linalg.copy that the leaf phase would make of it folds to 1 x 16
+/// slice copies, which bufferize to memref.copy and reach LLVM as scalar
+/// loops (one vmovss per element). Returns null, emitting nothing, when
+/// another dimension is dynamic or a row exceeds kMaxCopyRowElements.
+Value vectorRowCopy(OpBuilder &b, Location loc, Value source, Value dest,
+                    unsigned rowDim) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<int64_t> rowShape(type.getShape());
+  rowShape[rowDim] = 1;
+  int64_t elements = 1;
+  for (int64_t extent : rowShape) {
+    if (ShapedType::isDynamic(extent)) {
+      return nullptr;
+    }
+    elements *= extent;
+  }
+  if (elements > kMaxCopyRowElements) {
+    return nullptr;
+  }
+  auto vectorType = VectorType::get(rowShape, type.getElementType());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value rows = tensor::DimOp::create(b, loc, source, rowDim);
+  Value pad = arith::ConstantOp::create(b, loc, type.getElementType(),
+                                        b.getZeroAttr(type.getElementType()));
+  SmallVector<bool> inBounds(rowShape.size(), true);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, rows, one, ValueRange{dest},
+      [&](OpBuilder &nested, Location l, Value row, ValueRange iters) {
+        SmallVector<Value> indices(rowShape.size(), zero);
+        indices[rowDim] = row;
+        Value v = vector::TransferReadOp::create(nested, l, vectorType, source,
+                                                 indices, pad, inBounds);
+        Value written = vector::TransferWriteOp::create(nested, l, v, iters[0],
+                                                        indices, inBounds)
+                            .getResult();
+        scf::YieldOp::create(nested, l, written);
+      });
+  return loop.getResult(0);
 }
 
 /// Tiles `op` (one K block of a matmul task) into regM x regN register
@@ -1284,17 +1400,7 @@ void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
 /// as it is.
 void CpuTileAndVectorize::packPanelB(RewriterBase &rewriter,
                                      linalg::LinalgOp op, unsigned numBatch) {
-  unsigned mDim = numBatch, nDim = numBatch + 1;
-  OpOperand *bOperand = nullptr;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (map.getNumResults() == 0 || map.isFunctionOfDim(mDim)) {
-      continue;
-    }
-    if (map.getResults().back() == getAffineDimExpr(nDim, op.getContext())) {
-      bOperand = input;
-    }
-  }
+  OpOperand *bOperand = rowMajorB(op, numBatch);
   if (!bOperand) {
     return;
   }
@@ -1332,8 +1438,14 @@ void CpuTileAndVectorize::packPanelB(RewriterBase &rewriter,
       tensor::getMixedSizes(rewriter, loc, panel.getResult());
   Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
                                         panel.getResultType().getElementType());
-  Value packed = linalg::CopyOp::create(rewriter, loc, panel.getResult(), empty)
-                     .getResult(0);
+  // B's rows run along K: the K dimension of the panel is the row loop.
+  AffineMap bMap = op.getMatchingIndexingMap(bOperand);
+  unsigned rowDim = bMap.getNumResults() - 2;
+  Value packed = vectorRowCopy(rewriter, loc, panel.getResult(), empty, rowDim);
+  if (!packed) {
+    packed = linalg::CopyOp::create(rewriter, loc, panel.getResult(), empty)
+                 .getResult(0);
+  }
   rewriter.modifyOpInPlace(op, [&] { bOperand->set(packed); });
   if (slice->use_empty()) {
     rewriter.eraseOp(slice);

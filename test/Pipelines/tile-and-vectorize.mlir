@@ -1,24 +1,30 @@
 // RUN: graph-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 parallel-m=64 parallel-n=256}),canonicalize,cse)' \
+// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 mr=8 nr=32 parallel-m=64 parallel-n=256}),canonicalize,cse)' \
 // RUN: | FileCheck %s
 // RUN: graph-opt %s --split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 parallel-m=64 parallel-n=256 pack-b=0}),canonicalize,cse)' \
+// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 mr=8 nr=32 parallel-m=64 parallel-n=256 pack-b=0}),canonicalize,cse)' \
 // RUN: | FileCheck %s --check-prefix=NOPACK
+// RUN: graph-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16}),canonicalize,cse)' \
+// RUN: | FileCheck %s --check-prefix=DEFAULT
 
 // The matmul strategy: one scf.forall task per 64x256 output tile with the
 // fill fused in, register tiles of 8x32 with N outer, a K loop of step 1
 // around one vector.contract (8x1 times 1x32). Per N tile, the 256x32
-// micro-panel of B is first copied row by row into a contiguous buffer,
-// which the micro-kernel then reads (pack-b); without pack-b it reads B in
-// place.
+// micro-panel of B is first copied into a contiguous buffer, one vector
+// transfer per row (a tiled linalg.copy became scalar loops), which the
+// micro-kernel then reads (pack-b); without pack-b it reads B in place.
+// With 16 lanes the default register tile is 6x64 (24 zmm accumulators).
 // CHECK-LABEL: func.func @matmul
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 256)
 // CHECK:         vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
 // CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
 // CHECK:           %[[PANEL:.*]] = tensor.extract_slice %{{.*}}[0, %[[N]]] [256, 32] [1, 1] : tensor<256x256xf32> to tensor<256x32xf32>
 // CHECK:           %[[BUF:.*]] = tensor.empty() : tensor<256x32xf32>
-// CHECK:           %[[PACKED:.*]] = scf.for %[[R:.*]] = %c0 to %c256 step %c1 iter_args(%{{.*}} = %[[BUF]])
-// CHECK:             tensor.extract_slice %[[PANEL]][%[[R]], %{{.*}}] [1, 16] [1, 1]
+// CHECK:           %[[PACKED:.*]] = scf.for %[[R:.*]] = %c0 to %c256 step %c1 iter_args(%[[ACC:.*]] = %[[BUF]])
+// CHECK-NEXT:        %[[ROW:.*]] = vector.transfer_read %[[PANEL]][%[[R]], %c0]{{.*}} : tensor<256x32xf32>, vector<1x32xf32>
+// CHECK-NEXT:        %[[NEXT:.*]] = vector.transfer_write %[[ROW]], %[[ACC]][%[[R]], %c0]{{.*}} : vector<1x32xf32>, tensor<256x32xf32>
+// CHECK-NEXT:        scf.yield %[[NEXT]]
 // CHECK:           scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %c8
 // CHECK:             scf.for %[[K:.*]] = %{{.*}} to %c256 step %c1
 // CHECK:               tensor.extract_slice %[[PACKED]][%[[K]], 0] [1, 32] [1, 1] : tensor<256x32xf32> to tensor<1x32xf32>
@@ -27,6 +33,13 @@
 // CHECK:       scf.forall.in_parallel
 // CHECK-NOT:   linalg.matmul
 // NOPACK-LABEL: func.func @matmul
+// DEFAULT-LABEL: func.func @matmul
+// DEFAULT:         scf.forall (%{{.*}}) = (0) to (512) step (128)
+// DEFAULT:           vector.transfer_read %{{.*}} : tensor<256x64xf32>, vector<1x64xf32>
+// DEFAULT:           vector.contract
+// DEFAULT-SAME:        vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// DEFAULT:           vector.contract
+// DEFAULT-SAME:        vector<2x1xf32>, vector<1x64xf32> into vector<2x64xf32>
 // NOPACK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
 // NOPACK-NOT:       tensor.empty
 // NOPACK:           scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %c8
@@ -78,6 +91,55 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
   %r = linalg.matmul ins(%a, %b : tensor<8x128xf32>, tensor<128x256xf32>)
                      outs(%c : tensor<8x256xf32>) -> tensor<8x256xf32>
   return %r : tensor<8x256xf32>
+}
+
+// -----
+
+// One row of A against a row-major B (batch-1 fully connected layer): the
+// GEMV strategy, whatever mr, nr and the task tiles say. Tasks of 2048
+// columns (two for 4096), K in steps of 4 rows outside register tiles of
+// 1 x 128 (8 vectors), so each row of B is read contiguously across the
+// task and the output row is updated once per 4 rows; B is not packed.
+// 1000 columns have no divisor on a vector boundary: one task, its edge
+// split into 96 and 8 columns. A transposed B keeps the matmul tiles.
+// CHECK-LABEL: func.func @gemv
+// CHECK:       scf.forall (%{{.*}}) = (0) to (4096) step (2048)
+// CHECK:         scf.for %{{.*}} = %c0 to %c512 step %c4
+// CHECK-NEXT:      tensor.extract_slice
+// CHECK:           scf.for %{{.*}} = %c0 to %c2048 step %c128
+// CHECK:             scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:               vector.contract
+// CHECK-SAME:            vector<1x1xf32>, vector<1x128xf32> into vector<1x128xf32>
+// CHECK-NOT:   tensor.empty
+// CHECK-LABEL: func.func @gemv_odd
+// CHECK-NOT:   scf.forall
+// CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c4
+// CHECK:         vector<1x1xf32>, vector<1x128xf32> into vector<1x128xf32>
+// CHECK:         vector<1x1xf32>, vector<1x96xf32> into vector<1x96xf32>
+// CHECK:         vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
+// CHECK-LABEL: func.func @gemv_transpose_b
+// CHECK:       scf.for %{{.*}} = %c0 to %c512 step %c256
+// CHECK:         vector<1x1xf32>, vector<32x1xf32> into vector<1x32xf32>
+func.func @gemv(%a: tensor<1x512xf32>, %b: tensor<512x4096xf32>) -> tensor<1x4096xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4096xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x4096xf32>) -> tensor<1x4096xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x512xf32>, tensor<512x4096xf32>)
+                     outs(%f : tensor<1x4096xf32>) -> tensor<1x4096xf32>
+  return %r : tensor<1x4096xf32>
+}
+func.func @gemv_odd(%a: tensor<1x64xf32>, %b: tensor<64x1000xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1x64xf32>, tensor<64x1000xf32>)
+                     outs(%c : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  return %r : tensor<1x1000xf32>
+}
+func.func @gemv_transpose_b(%a: tensor<1x512xf32>, %b: tensor<1000x512xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+                     ins(%a, %b : tensor<1x512xf32>, tensor<1000x512xf32>)
+                     outs(%c : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  return %r : tensor<1x1000xf32>
 }
 
 // -----
