@@ -209,6 +209,21 @@ cl::opt<std::string> machineModelFile(
 cl::opt<bool> noOpenmp("no-openmp",
                        cl::desc("Single-threaded code that needs no libomp"),
                        cl::init(false), cl::cat(graphcCategory));
+cl::opt<unsigned> codegenThreads(
+    "j",
+    cl::desc("Threads that optimise and generate the code of a task's "
+             "parts at once (default 0: one per hardware thread); the "
+             "output is the same whatever N"),
+    cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(graphcCategory));
+cl::alias codegenThreadsLong("codegen-threads", cl::desc("Alias for -j"),
+                             cl::aliasopt(codegenThreads),
+                             cl::cat(graphcCategory));
+cl::opt<unsigned> codegenPartSize(
+    "codegen-part-size",
+    cl::desc("LLVM instructions per code generation part (0: one part); the "
+             "parts, not -j, decide the output"),
+    cl::init(graphc::CpuTargetOptions().instructionsPerPart), cl::Hidden,
+    cl::cat(graphcCategory));
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Fix the shape of an input: NAME:DxDx... for imported models, "
@@ -617,6 +632,8 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
 static graphc::BundleOptions bundleOptions() {
   graphc::BundleOptions options;
   options.openmp = !noOpenmp;
+  options.target.threads = codegenThreads;
+  options.target.instructionsPerPart = codegenPartSize;
   llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
   options.jobName = stem.empty() ? "job" : stem.str();
   return options;
