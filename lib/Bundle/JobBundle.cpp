@@ -12,6 +12,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -153,6 +154,37 @@ static FailureOr<StringRef> variableBytes(ModuleOp task, const TensorInfo &var,
   return bytes;
 }
 
+/// Frees the resource blobs that hold the tasks' variables' initial values
+/// (written to the weights files already), except those the tasks' code
+/// also uses. The variables' attributes stay; their blobs are then empty.
+static void
+releaseVariableBlobs(ArrayRef<std::pair<ModuleOp, TaskInfo>> tasks) {
+  using Entry = DialectResourceBlobManager::BlobEntry;
+  llvm::SmallPtrSet<Entry *, 16> usedByCode;
+  for (const auto &entry : tasks) {
+    ModuleOp m = entry.first;
+    // The task module's own attributes are the variables' (graphrt.*); its
+    // body is the code.
+    m.getBody()->walk([&](Operation *op) {
+      op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
+        usedByCode.insert(attr.getRawHandle().getResource());
+      });
+    });
+  }
+  for (auto &[m, info] : tasks) {
+    for (const TensorInfo &var : info.variables) {
+      auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(var.value);
+      if (!resource) {
+        continue;
+      }
+      Entry *entry = resource.getRawHandle().getResource();
+      if (entry && entry->getBlob() && !usedByCode.contains(entry)) {
+        entry->setBlob(AsmResourceBlob());
+      }
+    }
+  }
+}
+
 /// Appends one signature per tensor; `files[i]`, when not empty, is tensor
 /// i's weights file.
 static void addSignatures(
@@ -207,22 +239,19 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
     return std::string(p);
   };
 
-  std::vector<std::string> files;
   // Identical initial values share one weights file (replicas' copies of a
   // variable, tied weights): files are found by the SHA-256 of their bytes,
   // which the manifest records anyway, so the bytes are neither kept nor
-  // read back.
+  // read back. The weights are written before any library, so that with
+  // releaseWeights their memory is freed before code generation.
   llvm::StringMap<std::string> fileOfHash;
   llvm::StringMap<std::pair<std::string, uint64_t>> hashOfFile;
   std::vector<std::vector<std::string>> weightFiles;
+  std::vector<std::vector<std::string>> newWeightFiles;
   std::string storage;
   for (auto &[m, info] : *tasks) {
-    std::string library = info.name + kind.suffix.str();
-    if (failed(kind.write(m, path(library)))) {
-      return failure();
-    }
-    files.push_back(library);
     std::vector<std::string> &names = weightFiles.emplace_back();
+    std::vector<std::string> &written = newWeightFiles.emplace_back();
     for (auto [i, var] : llvm::enumerate(info.variables)) {
       if (!var.value) {
         names.push_back(""); // zeroed by the runtime
@@ -239,7 +268,7 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
         if (failed(writeFile(loc, path(it->second), *bytes))) {
           return failure();
         }
-        files.push_back(it->second);
+        written.push_back(it->second);
         hashOfFile[it->second] = {hash, bytes->size()};
       }
       names.push_back(it->second);
@@ -247,6 +276,21 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
   }
   storage.clear();
   storage.shrink_to_fit();
+  if (options.releaseWeights) {
+    releaseVariableBlobs(*tasks);
+  }
+
+  // Each task's library, then its weights files, in the manifest.
+  std::vector<std::string> files;
+  for (auto [t, entry] : llvm::enumerate(*tasks)) {
+    auto &[m, info] = entry;
+    std::string library = info.name + kind.suffix.str();
+    if (failed(kind.write(m, path(library)))) {
+      return failure();
+    }
+    files.push_back(library);
+    llvm::append_range(files, newWeightFiles[t]);
+  }
 
   graphrt::manifest::Manifest manifest;
   manifest.set_format_version(graphrt::kManifestFormatVersion);

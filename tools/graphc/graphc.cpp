@@ -749,15 +749,19 @@ static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
   return 0;
 }
 
-/// --emit=job: the bundle directory -o names.
-static int writeJob(ModuleOp module) {
+/// --emit=job: the bundle directory -o names. `releaseWeights`: nothing
+/// reads the module's weights afterwards (no eval job shares them), so the
+/// bundle writer may free them before code generation.
+static int writeJob(ModuleOp module, bool releaseWeights) {
   if (target == Target::Stablehlo) {
     return failed(graphc::writeStablehloBundle(module, outputFilename,
                                                bundleOptions()))
                ? kExitFailed
                : 0;
   }
-  if (failed(graphc::writeJobBundle(module, outputFilename, bundleOptions()))) {
+  graphc::BundleOptions options = bundleOptions();
+  options.releaseWeights = releaseWeights;
+  if (failed(graphc::writeJobBundle(module, outputFilename, options))) {
     return kExitFailed;
   }
   return 0;
@@ -1191,7 +1195,7 @@ int main(int argc, char **argv) {
   if (emit == EmitStage::Job) {
     // Translation to LLVM IR, O3, code generation and linking.
     TimingScope bundleTiming = rootTiming.nest("Job bundle (LLVM, link)");
-    if (int status = writeJob(*module)) {
+    if (int status = writeJob(*module, /*releaseWeights=*/!evalModule)) {
       return status;
     }
     bundleTiming.stop();
