@@ -12,6 +12,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -110,32 +111,38 @@ static LogicalResult writeGlueObject(Location loc,
 }
 
 /// The runtime's bytes of a variable's initial value (raw little-endian,
-/// row-major, one byte per element below 8 bits), or an error naming it.
-static FailureOr<std::string> variableBytes(ModuleOp task,
-                                            const TensorInfo &var) {
+/// row-major, one byte per element below 8 bits), or an error naming it. A
+/// view of the attribute's own data where that is already the runtime's
+/// layout (the weights are not copied); else built in `storage` (splats,
+/// bit-packed i1).
+static FailureOr<StringRef> variableBytes(ModuleOp task, const TensorInfo &var,
+                                          std::string &storage) {
   auto type = cast<ShapedType>(var.value.getType());
   Type element = type.getElementType();
   int64_t elementBytes =
       std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
   int64_t size = type.getNumElements() * elementBytes;
-  std::string bytes;
+  storage.clear();
+  StringRef bytes;
   if (auto dense = dyn_cast<DenseElementsAttr>(var.value)) {
     if (element.isInteger(1)) {
       // i1 may be bit-packed in the attribute; the runtime's bool is a byte.
       for (bool v : dense.getValues<bool>()) {
-        bytes.push_back(v ? 1 : 0);
+        storage.push_back(v ? 1 : 0);
       }
+      bytes = storage;
     } else if (dense.isSplat()) {
       ArrayRef<char> one = dense.getRawData();
       for (int64_t i = 0; i < type.getNumElements(); ++i) {
-        bytes.append(one.begin(), one.end());
+        storage.append(one.begin(), one.end());
       }
+      bytes = storage;
     } else {
-      bytes.assign(dense.getRawData().begin(), dense.getRawData().end());
+      bytes = StringRef(dense.getRawData().data(), dense.getRawData().size());
     }
   } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(var.value)) {
     if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
-      bytes.assign(blob->getData().begin(), blob->getData().end());
+      bytes = StringRef(blob->getData().data(), blob->getData().size());
     }
   }
   if (static_cast<int64_t>(bytes.size()) != size) {
@@ -145,6 +152,37 @@ static FailureOr<std::string> variableBytes(ModuleOp task,
            << bytes.size() << " bytes, its type " << type << " needs " << size;
   }
   return bytes;
+}
+
+/// Frees the resource blobs that hold the tasks' variables' initial values
+/// (written to the weights files already), except those the tasks' code
+/// also uses. The variables' attributes stay; their blobs are then empty.
+static void
+releaseVariableBlobs(ArrayRef<std::pair<ModuleOp, TaskInfo>> tasks) {
+  using Entry = DialectResourceBlobManager::BlobEntry;
+  llvm::SmallPtrSet<Entry *, 16> usedByCode;
+  for (const auto &entry : tasks) {
+    ModuleOp m = entry.first;
+    // The task module's own attributes are the variables' (graphrt.*); its
+    // body is the code.
+    m.getBody()->walk([&](Operation *op) {
+      op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
+        usedByCode.insert(attr.getRawHandle().getResource());
+      });
+    });
+  }
+  for (auto &[m, info] : tasks) {
+    for (const TensorInfo &var : info.variables) {
+      auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(var.value);
+      if (!resource) {
+        continue;
+      }
+      Entry *entry = resource.getRawHandle().getResource();
+      if (entry && entry->getBlob() && !usedByCode.contains(entry)) {
+        entry->setBlob(AsmResourceBlob());
+      }
+    }
+  }
 }
 
 /// Appends one signature per tensor; `files[i]`, when not empty, is tensor
@@ -201,37 +239,57 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
     return std::string(p);
   };
 
-  std::vector<std::string> files;
   // Identical initial values share one weights file (replicas' copies of a
-  // variable, tied weights).
-  llvm::StringMap<std::string> fileOfBytes;
+  // variable, tied weights): files are found by the SHA-256 of their bytes,
+  // which the manifest records anyway, so the bytes are neither kept nor
+  // read back. The weights are written before any library, so that with
+  // releaseWeights their memory is freed before code generation.
+  llvm::StringMap<std::string> fileOfHash;
+  llvm::StringMap<std::pair<std::string, uint64_t>> hashOfFile;
   std::vector<std::vector<std::string>> weightFiles;
+  std::vector<std::vector<std::string>> newWeightFiles;
+  std::string storage;
   for (auto &[m, info] : *tasks) {
-    std::string library = info.name + kind.suffix.str();
-    if (failed(kind.write(m, path(library)))) {
-      return failure();
-    }
-    files.push_back(library);
     std::vector<std::string> &names = weightFiles.emplace_back();
+    std::vector<std::string> &written = newWeightFiles.emplace_back();
     for (auto [i, var] : llvm::enumerate(info.variables)) {
       if (!var.value) {
         names.push_back(""); // zeroed by the runtime
         continue;
       }
-      FailureOr<std::string> bytes = variableBytes(m, var);
+      FailureOr<StringRef> bytes = variableBytes(m, var, storage);
       if (failed(bytes)) {
         return failure();
       }
-      auto [it, inserted] = fileOfBytes.try_emplace(
-          *bytes, info.name + ".w" + std::to_string(i) + ".bin");
+      std::string hash = sha256Hex(*bytes);
+      auto [it, inserted] = fileOfHash.try_emplace(
+          hash, info.name + ".w" + std::to_string(i) + ".bin");
       if (inserted) {
         if (failed(writeFile(loc, path(it->second), *bytes))) {
           return failure();
         }
-        files.push_back(it->second);
+        written.push_back(it->second);
+        hashOfFile[it->second] = {hash, bytes->size()};
       }
       names.push_back(it->second);
     }
+  }
+  storage.clear();
+  storage.shrink_to_fit();
+  if (options.releaseWeights) {
+    releaseVariableBlobs(*tasks);
+  }
+
+  // Each task's library, then its weights files, in the manifest.
+  std::vector<std::string> files;
+  for (auto [t, entry] : llvm::enumerate(*tasks)) {
+    auto &[m, info] = entry;
+    std::string library = info.name + kind.suffix.str();
+    if (failed(kind.write(m, path(library)))) {
+      return failure();
+    }
+    files.push_back(library);
+    llvm::append_range(files, newWeightFiles[t]);
   }
 
   graphrt::manifest::Manifest manifest;
@@ -288,14 +346,20 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
     }
   }
   for (const std::string &file : files) {
+    graphrt::manifest::File *f = manifest.add_files();
+    f->set_path(file);
+    auto known = hashOfFile.find(file);
+    if (known != hashOfFile.end()) {
+      f->set_sha256(known->second.first);
+      f->set_size(known->second.second);
+      continue;
+    }
     auto buffer = llvm::MemoryBuffer::getFile(path(file), /*IsText=*/false,
                                               /*RequiresNullTerminator=*/false);
     if (!buffer) {
       return emitError(loc) << "cannot read back '" << path(file)
                             << "': " << buffer.getError().message();
     }
-    graphrt::manifest::File *f = manifest.add_files();
-    f->set_path(file);
     f->set_sha256(sha256Hex((*buffer)->getBuffer()));
     f->set_size((*buffer)->getBufferSize());
   }

@@ -63,23 +63,33 @@ LogicalResult emitSharedObject(ModuleOp module, bool openmp,
                                const CpuTargetOptions &target,
                                llvm::StringRef soPath,
                                const LinkOptions &link) {
-  llvm::SmallString<128> objPath;
-  int fd;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("graphc-cpu", "o", fd, objPath)) {
-    return module.emitError()
-           << "cannot create a temporary object file: " << ec.message();
+  // One object per code generation part (emitObjects), linked together.
+  std::vector<std::string> objects;
+  if (failed(emitObjects(module, target, objects))) {
+    return failure();
   }
-  llvm::FileRemover removeObject(objPath);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    if (failed(emitObject(module, target, os))) {
-      return failure();
+  std::vector<std::string> objPaths;
+  std::vector<llvm::FileRemover> removeObjects;
+  removeObjects.reserve(objects.size());
+  for (std::string &object : objects) {
+    llvm::SmallString<128> objPath;
+    int fd;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "graphc-cpu", "o", fd, objPath)) {
+      return module.emitError()
+             << "cannot create a temporary object file: " << ec.message();
     }
+    removeObjects.emplace_back(objPath);
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << object;
+    os.close();
     if (os.has_error()) {
       return module.emitError()
              << "cannot write '" << objPath << "': " << os.error().message();
     }
+    objPaths.push_back(objPath.str().str());
+    object.clear();
+    object.shrink_to_fit();
   }
 
   LinkOptions linkOptions = link;
@@ -101,8 +111,7 @@ LogicalResult emitSharedObject(ModuleOp module, bool openmp,
     linkOptions.libraries.push_back("omp");
   }
   linkOptions.libraries.push_back("m");
-  if (llvm::Error err =
-          linkSharedObject({objPath.str().str()}, soPath, linkOptions)) {
+  if (llvm::Error err = linkSharedObject(objPaths, soPath, linkOptions)) {
     return module.emitError() << llvm::toString(std::move(err));
   }
   return success();

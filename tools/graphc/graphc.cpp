@@ -232,6 +232,21 @@ cl::opt<std::string> targetCpu(
              "`llc-22 -mcpu=help` lists them). Vector width and register "
              "tiles follow it; the bundle runs on that CPU and newer ones"),
     cl::value_desc("cpu"), cl::init(""), cl::cat(graphcCategory));
+cl::opt<unsigned> codegenThreads(
+    "j",
+    cl::desc("Threads that optimise and generate the code of a task's "
+             "parts at once (default 0: one per hardware thread); the "
+             "output is the same whatever N"),
+    cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(graphcCategory));
+cl::alias codegenThreadsLong("codegen-threads", cl::desc("Alias for -j"),
+                             cl::aliasopt(codegenThreads),
+                             cl::cat(graphcCategory));
+cl::opt<unsigned> codegenPartSize(
+    "codegen-part-size",
+    cl::desc("LLVM instructions per code generation part (0: one part); the "
+             "parts, not -j, decide the output"),
+    cl::init(graphc::CpuTargetOptions().instructionsPerPart), cl::Hidden,
+    cl::cat(graphcCategory));
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Fix the shape of an input: NAME:DxDx... for imported models, "
@@ -658,6 +673,8 @@ static graphc::BundleOptions bundleOptions() {
   graphc::BundleOptions options;
   options.openmp = !noOpenmp;
   options.target.cpu = targetCpu;
+  options.target.threads = codegenThreads;
+  options.target.instructionsPerPart = codegenPartSize;
   llvm::StringRef stem = llvm::sys::path::stem(inputFilename);
   options.jobName = stem.empty() ? "job" : stem.str();
   return options;
@@ -772,15 +789,19 @@ static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
   return 0;
 }
 
-/// --emit=job: the bundle directory -o names.
-static int writeJob(ModuleOp module) {
+/// --emit=job: the bundle directory -o names. `releaseWeights`: nothing
+/// reads the module's weights afterwards (no eval job shares them), so the
+/// bundle writer may free them before code generation.
+static int writeJob(ModuleOp module, bool releaseWeights) {
   if (target == Target::Stablehlo) {
     return failed(graphc::writeStablehloBundle(module, outputFilename,
                                                bundleOptions()))
                ? kExitFailed
                : 0;
   }
-  if (failed(graphc::writeJobBundle(module, outputFilename, bundleOptions()))) {
+  graphc::BundleOptions options = bundleOptions();
+  options.releaseWeights = releaseWeights;
+  if (failed(graphc::writeJobBundle(module, outputFilename, options))) {
     return kExitFailed;
   }
   return 0;
@@ -1227,7 +1248,7 @@ int main(int argc, char **argv) {
   if (emit == EmitStage::Job) {
     // Translation to LLVM IR, O3, code generation and linking.
     TimingScope bundleTiming = rootTiming.nest("Job bundle (LLVM, link)");
-    if (int status = writeJob(*module)) {
+    if (int status = writeJob(*module, /*releaseWeights=*/!evalModule)) {
       return status;
     }
     bundleTiming.stop();

@@ -34,6 +34,14 @@ struct BundleOptions {
   bool openmp = true;
   CpuTargetOptions target;
   LinkOptions link;
+  /// Nothing reads the module's variables after the bundle is written: the
+  /// weights files are written first and the memory of the initial values
+  /// held as resource blobs (the importers' weights) is freed before the
+  /// tasks' code is generated, unless the code itself uses the blob. The
+  /// module's variables then have no initial values left; a caller that
+  /// writes another bundle from the same context (graphc's eval job, a
+  /// clone sharing the blobs) must leave this off.
+  bool releaseWeights = false;
 };
 
 /// Registers what a context must hold before compiling a task: the upstream

@@ -13,21 +13,31 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/DeadArgumentElimination.h"
+#include "llvm/Transforms/IPO/FunctionAttrs.h"
+#include "llvm/Transforms/IPO/GlobalOpt.h"
 #include "llvm/Transforms/IPO/MergeFunctions.h"
+#include "llvm/Transforms/IPO/SCCP.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
 
 using namespace mlir;
@@ -230,8 +240,194 @@ unsigned outlineLoopNests(llvm::Module &module, unsigned threshold) {
   return outlined;
 }
 
-LogicalResult emitObject(ModuleOp module, const CpuTargetOptions &options,
-                         llvm::raw_ostream &os) {
+llvm::DenseMap<const llvm::Function *, unsigned>
+assignCodegenParts(const llvm::Module &module, unsigned instructionsPerPart,
+                   unsigned maxParts, unsigned &parts) {
+  llvm::DenseMap<const llvm::Function *, unsigned> partOf;
+  parts = 1;
+  struct Sized {
+    unsigned size;
+    unsigned index; // in module order
+    const llvm::Function *fn;
+  };
+  llvm::SmallVector<Sized> sizes;
+  uint64_t total = 0;
+  for (const llvm::Function &fn : module) {
+    if (fn.isDeclaration()) {
+      continue;
+    }
+    sizes.push_back(
+        {fn.getInstructionCount(), static_cast<unsigned>(sizes.size()), &fn});
+    total += sizes.back().size;
+  }
+  auto assignAllToOne = [&] {
+    for (const Sized &s : sizes) {
+      partOf[s.fn] = 0;
+    }
+    return partOf;
+  };
+  if (instructionsPerPart == 0 || maxParts < 2 || sizes.size() < 2) {
+    return assignAllToOne();
+  }
+  // What must stay together: an alias and its aliasee, a comdat's members,
+  // a function and the users of its block addresses. The modules graphc
+  // makes have none of them; a module that does is not split.
+  if (!module.alias_empty() || !module.ifunc_empty() ||
+      !module.getComdatSymbolTable().empty()) {
+    return assignAllToOne();
+  }
+  for (const llvm::Function &fn : module) {
+    for (const llvm::BasicBlock &block : fn) {
+      if (block.hasAddressTaken()) {
+        return assignAllToOne();
+      }
+    }
+  }
+  uint64_t wanted = (total + instructionsPerPart - 1) / instructionsPerPart;
+  parts = static_cast<unsigned>(
+      std::min<uint64_t>({wanted, maxParts, sizes.size()}));
+  if (parts < 2) {
+    parts = 1;
+    return assignAllToOne();
+  }
+  // Largest first onto the lightest part; module order among equal sizes,
+  // and the lowest-numbered part among equally light ones, so the
+  // assignment depends on the module alone.
+  llvm::sort(sizes, [](const Sized &a, const Sized &b) {
+    return a.size != b.size ? a.size > b.size : a.index < b.index;
+  });
+  std::vector<uint64_t> load(parts, 0);
+  for (const Sized &s : sizes) {
+    unsigned lightest =
+        std::min_element(load.begin(), load.end()) - load.begin();
+    partOf[s.fn] = lightest;
+    load[lightest] += s.size;
+  }
+  return partOf;
+}
+
+/// What O3 would have done across functions before the module is split
+/// and each part is optimised alone, where those functions are external:
+/// constants passed to an outlined loop nest become constants in its body
+/// (IPSCCP), unused arguments go, internal functions get the fast calling
+/// convention (GlobalOpt), and arguments are marked nocapture/readonly from
+/// their callees' bodies.
+static void optimiseAcrossFunctions(llvm::Module &module,
+                                    llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager loopAnalyses;
+  llvm::FunctionAnalysisManager functionAnalyses;
+  llvm::CGSCCAnalysisManager cgsccAnalyses;
+  llvm::ModuleAnalysisManager moduleAnalyses;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(moduleAnalyses);
+  builder.registerCGSCCAnalyses(cgsccAnalyses);
+  builder.registerFunctionAnalyses(functionAnalyses);
+  builder.registerLoopAnalyses(loopAnalyses);
+  builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
+                               moduleAnalyses);
+  llvm::ModulePassManager passes;
+  passes.addPass(llvm::IPSCCPPass());
+  passes.addPass(llvm::GlobalOptPass());
+  passes.addPass(llvm::DeadArgumentEliminationPass());
+  passes.addPass(llvm::createModuleToPostOrderCGSCCPassAdaptor(
+      llvm::PostOrderFunctionAttrsPass()));
+  passes.addPass(llvm::ReversePostOrderFunctionAttrsPass());
+  passes.run(module, moduleAnalyses);
+}
+
+/// Makes every local symbol defined in `module` a hidden global one, so a
+/// part can call a function or read a constant another part defines. Hidden
+/// symbols stay inside the shared object; the prefix keeps them apart from
+/// the symbols of any object linked beside the task's.
+static void externalizeLocals(llvm::Module &module) {
+  for (llvm::GlobalValue &value : module.global_values()) {
+    if (value.isDeclaration() || !value.hasLocalLinkage()) {
+      continue;
+    }
+    std::string name = value.hasName() ? value.getName().str() : "unnamed";
+    value.setName("__graphc_local." + name);
+    value.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    value.setVisibility(llvm::GlobalValue::HiddenVisibility);
+  }
+}
+
+/// Part `part` of `module`: the definitions of its functions (and, for part
+/// 0, of every global variable), the rest declared. As bitcode, so another
+/// thread can read it into an LLVMContext of its own.
+static std::string
+partBitcode(const llvm::Module &module,
+            const llvm::DenseMap<const llvm::Function *, unsigned> &partOf,
+            unsigned part) {
+  llvm::ValueToValueMapTy map;
+  std::unique_ptr<llvm::Module> clone =
+      llvm::CloneModule(module, map, [&](const llvm::GlobalValue *value) {
+        if (auto *fn = dyn_cast<llvm::Function>(value)) {
+          return partOf.lookup(fn) == part;
+        }
+        return part == 0;
+      });
+  if (part != 0) {
+    clone->setModuleInlineAsm("");
+    // llvm.global_ctors and the like are defined once, in part 0; the
+    // declarations left here would mean nothing.
+    for (llvm::GlobalVariable &global :
+         llvm::make_early_inc_range(clone->globals())) {
+      if (global.getName().starts_with("llvm.") && global.use_empty()) {
+        global.eraseFromParent();
+      }
+    }
+  }
+  std::string bitcode;
+  llvm::raw_string_ostream os(bitcode);
+  llvm::WriteBitcodeToFile(*clone, os);
+  return bitcode;
+}
+
+/// Generates the code of `module` for `machine` into an ELF object.
+static llvm::Error generateCode(llvm::Module &module,
+                                llvm::TargetMachine &machine,
+                                std::string &object) {
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream bufferStream(buffer);
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, bufferStream, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile)) {
+    return llvm::createStringError("target '" +
+                                   machine.getTargetTriple().str() +
+                                   "' cannot emit object files");
+  }
+  codegen.run(module);
+  object.assign(buffer.begin(), buffer.end());
+  return llvm::Error::success();
+}
+
+/// One part, on a worker thread: its bitcode read into a context of its
+/// own, optimised at `options.optLevel` and compiled for a target machine
+/// of its own (neither LLVMContext nor TargetMachine may be shared by
+/// threads).
+static llvm::Error compilePart(llvm::StringRef bitcode,
+                               const CpuTargetOptions &options,
+                               std::string &object) {
+  llvm::LLVMContext context;
+  llvm::Expected<std::unique_ptr<llvm::Module>> module =
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "part"), context);
+  if (!module) {
+    return module.takeError();
+  }
+  auto machine = createCpuTargetMachine(options);
+  if (!machine) {
+    return machine.takeError();
+  }
+  auto optimise = makeOptimizingTransformer(options.optLevel,
+                                            /*sizeLevel=*/0, machine->get());
+  if (llvm::Error err = optimise(module->get())) {
+    return err;
+  }
+  return generateCode(**module, **machine, object);
+}
+
+LogicalResult emitObjects(ModuleOp module, const CpuTargetOptions &options,
+                          std::vector<std::string> &objects) {
   auto machineOr = createCpuTargetMachine(options);
   if (!machineOr) {
     return module.emitError() << llvm::toString(machineOr.takeError());
@@ -269,23 +465,82 @@ LogicalResult emitObject(ModuleOp module, const CpuTargetOptions &options,
     fn.addFnAttr("target-features", machine.getTargetFeatureString());
   }
 
-  auto optimise = makeOptimizingTransformer(options.optLevel,
-                                            /*sizeLevel=*/0, &machine);
-  if (llvm::Error err = optimise(llvmModule.get())) {
-    return module.emitError()
-           << "LLVM optimisation failed: " << llvm::toString(std::move(err));
+  unsigned parts = 1;
+  assignCodegenParts(*llvmModule, options.instructionsPerPart, options.maxParts,
+                     parts);
+  if (parts == 1) {
+    auto optimise = makeOptimizingTransformer(options.optLevel,
+                                              /*sizeLevel=*/0, &machine);
+    if (llvm::Error err = optimise(llvmModule.get())) {
+      return module.emitError()
+             << "LLVM optimisation failed: " << llvm::toString(std::move(err));
+    }
+    if (llvm::Error err =
+            generateCode(*llvmModule, machine, objects.emplace_back())) {
+      return module.emitError() << llvm::toString(std::move(err));
+    }
+    return success();
   }
 
-  llvm::SmallString<0> buffer;
-  llvm::raw_svector_ostream bufferStream(buffer);
-  llvm::legacy::PassManager codegen;
-  if (machine.addPassesToEmitFile(codegen, bufferStream, nullptr,
-                                  llvm::CodeGenFileType::ObjectFile)) {
-    return module.emitError() << "target '" << machine.getTargetTriple().str()
-                              << "' cannot emit object files";
+  // Several parts, each optimised (O3) and compiled on its own: what O3
+  // does across functions happens first, on the whole module, and may
+  // replace functions, so the parts are chosen after it.
+  optimiseAcrossFunctions(*llvmModule, machine);
+  llvm::DenseMap<const llvm::Function *, unsigned> partOf = assignCodegenParts(
+      *llvmModule, options.instructionsPerPart, options.maxParts, parts);
+  // The parts are made here one after the other (they read the one
+  // module) and compiled on the pool as each is ready.
+  externalizeLocals(*llvmModule);
+  unsigned threads = std::min(
+      parts,
+      llvm::hardware_concurrency(options.threads).compute_thread_count());
+  std::optional<llvm::DefaultThreadPool> pool;
+  if (threads > 1) {
+    pool.emplace(llvm::hardware_concurrency(threads));
   }
-  codegen.run(*llvmModule);
-  os << buffer;
+  std::vector<std::string> bitcodes(parts), partObjects(parts);
+  std::vector<std::string> errors(parts);
+  for (unsigned part = 0; part < parts; ++part) {
+    bitcodes[part] = partBitcode(*llvmModule, partOf, part);
+    auto work = [&, part] {
+      if (llvm::Error err =
+              compilePart(bitcodes[part], options, partObjects[part])) {
+        errors[part] = llvm::toString(std::move(err));
+      }
+      bitcodes[part].clear();
+      bitcodes[part].shrink_to_fit();
+    };
+    if (pool) {
+      pool->async(work);
+    } else {
+      work();
+    }
+  }
+  // The whole module is no longer needed while the last parts compile.
+  partOf.clear();
+  llvmModule.reset();
+  if (pool) {
+    pool->wait();
+  }
+  for (unsigned part = 0; part < parts; ++part) {
+    if (!errors[part].empty()) {
+      return module.emitError() << "code generation of part " << part
+                                << " failed: " << errors[part];
+    }
+    objects.push_back(std::move(partObjects[part]));
+  }
+  return success();
+}
+
+LogicalResult emitObject(ModuleOp module, const CpuTargetOptions &options,
+                         llvm::raw_ostream &os) {
+  CpuTargetOptions onePart = options;
+  onePart.instructionsPerPart = 0;
+  std::vector<std::string> objects;
+  if (failed(emitObjects(module, onePart, objects))) {
+    return failure();
+  }
+  os << objects.front();
   os.flush();
   return success();
 }

@@ -182,6 +182,28 @@ TEST_F(CpuTargetTest, MatmulBiasTanhSerialOutlined) {
   checkMatmulBias(compile(kMatmulBias, opts, target));
 }
 
+// Every function in a code generation part of its own, the parts compiled
+// on two threads and linked together: the same numbers.
+TEST_F(CpuTargetTest, MatmulBiasTanhInParts) {
+  graphc::CpuCodegenOptions opts;
+  opts.parallelM = 32;
+  opts.parallelN = 32;
+  graphc::CpuTargetOptions target;
+  target.instructionsPerPart = 1;
+  target.threads = 2;
+  checkMatmulBias(compile(kMatmulBias, opts, target));
+}
+
+TEST_F(CpuTargetTest, MatmulBiasTanhSerialOutlinedInParts) {
+  graphc::CpuCodegenOptions opts;
+  opts.openmp = false;
+  graphc::CpuTargetOptions target;
+  target.outlineLoopsAbove = 1;
+  target.instructionsPerPart = 1;
+  target.threads = 3;
+  checkMatmulBias(compile(kMatmulBias, opts, target));
+}
+
 // Two top-level loops in one function; the second reads what the first
 // wrote.
 constexpr const char *kTwoLoops = R"ll(
@@ -234,6 +256,77 @@ TEST(CpuTarget, OutlineLoopNestsAboveThreshold) {
   // The new functions each hold one loop and the caller none: outlining
   // again moves nothing.
   EXPECT_EQ(graphc::outlineLoopNests(*module, 1), 0u);
+}
+
+constexpr const char *kFourFunctions = R"ll(
+define void @big(ptr %p) {
+  store i32 1, ptr %p
+  store i32 2, ptr %p
+  store i32 3, ptr %p
+  store i32 4, ptr %p
+  store i32 5, ptr %p
+  ret void
+}
+define internal void @mid(ptr %p) {
+  store i32 1, ptr %p
+  store i32 2, ptr %p
+  store i32 3, ptr %p
+  ret void
+}
+define void @small1(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+define void @small2(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+declare void @external(ptr)
+)ll";
+
+TEST(CpuTarget, CodegenPartsBalanceInstructions) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic error;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(kFourFunctions, error, context);
+  ASSERT_TRUE(module) << error.getMessage().str();
+  auto part = [&](const auto &map, llvm::StringRef name) {
+    return map.lookup(module->getFunction(name));
+  };
+  // 6 + 4 + 2 + 2 instructions: two parts of 7, largest first onto the
+  // lightest part.
+  unsigned parts = 0;
+  auto two = graphc::assignCodegenParts(*module, 7, 16, parts);
+  EXPECT_EQ(parts, 2u);
+  EXPECT_EQ(two.size(), 4u); // declarations have no part
+  EXPECT_EQ(part(two, "big"), 0u);
+  EXPECT_EQ(part(two, "mid"), 1u);
+  EXPECT_EQ(part(two, "small1"), 1u);
+  EXPECT_EQ(part(two, "small2"), 0u);
+  // Capped by maxParts, and by the functions there are.
+  graphc::assignCodegenParts(*module, 1, 3, parts);
+  EXPECT_EQ(parts, 3u);
+  graphc::assignCodegenParts(*module, 1, 16, parts);
+  EXPECT_EQ(parts, 4u);
+  // 0 turns splitting off; a small module is one part.
+  auto one = graphc::assignCodegenParts(*module, 0, 16, parts);
+  EXPECT_EQ(parts, 1u);
+  EXPECT_EQ(part(one, "mid"), 0u);
+  graphc::assignCodegenParts(*module, 1000, 16, parts);
+  EXPECT_EQ(parts, 1u);
+}
+
+TEST(CpuTarget, CodegenPartsKeepAliasesWhole) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic error;
+  std::string source =
+      std::string(kFourFunctions) + "@alias = alias void (ptr), ptr @big\n";
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(source, error, context);
+  ASSERT_TRUE(module) << error.getMessage().str();
+  unsigned parts = 0;
+  graphc::assignCodegenParts(*module, 1, 16, parts);
+  EXPECT_EQ(parts, 1u);
 }
 
 TEST(CpuTarget, HostDetectionIsConsistent) {

@@ -11,6 +11,7 @@
 
 #include "mlir/Support/LLVM.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -18,6 +19,7 @@
 #include <vector>
 
 namespace llvm {
+class Function;
 class Module;
 class TargetMachine;
 class raw_ostream;
@@ -75,6 +77,17 @@ struct CpuTargetOptions {
   /// (docs/design/cpu-codegen.md, "Compile time"); a task compiled without
   /// OpenMP is otherwise one function holding every loop of the model.
   unsigned outlineLoopsAbove = 4096;
+  /// Code generation is split into parts of about this many LLVM
+  /// instructions each (after outlining and merging), compiled on `threads`
+  /// threads and linked together (0: one part). The parts depend on the
+  /// module only, never on `threads`, so the output is the same whatever
+  /// the thread count.
+  unsigned instructionsPerPart = 4000;
+  /// At most this many parts.
+  unsigned maxParts = 16;
+  /// Threads that compile the parts at once; 0 means one per hardware
+  /// thread of this machine. Never changes the output.
+  unsigned threads = 0;
 };
 
 /// Builds an LLVM TargetMachine for `options` (host CPU where unset).
@@ -90,10 +103,28 @@ void registerCpuTranslations(mlir::DialectRegistry &registry);
 /// its own (LLVM's CodeExtractor). Returns how many loops were moved.
 unsigned outlineLoopNests(llvm::Module &module, unsigned threshold);
 
+/// Assigns each function defined in `module` to one of at most `maxParts`
+/// parts of about `instructionsPerPart` instructions: largest first onto the
+/// lightest part, ties in module order. Returns the part of every defined
+/// function (global variables go with part 0) and sets `parts`; a module
+/// that cannot be split (aliases, comdats, block addresses) or is small gets
+/// one part. Depends on the module alone.
+llvm::DenseMap<const llvm::Function *, unsigned>
+assignCodegenParts(const llvm::Module &module, unsigned instructionsPerPart,
+                   unsigned maxParts, unsigned &parts);
+
 /// Translates `module` (LLVM dialect, possibly with OpenMP ops) to LLVM IR,
 /// outlines the loop nests of very large functions (outlineLoopNests),
-/// optimises it at `options.optLevel` for the target, and writes an ELF
-/// object to `os`. Emits a diagnostic at the module's location on failure.
+/// optimises it at `options.optLevel` for the target, and appends ELF
+/// objects to `objects`: one per part (assignCodegenParts), the parts
+/// compiled on `options.threads` threads, their local symbols made hidden
+/// globals so the parts link together. Emits a diagnostic at the module's
+/// location on failure.
+mlir::LogicalResult emitObjects(mlir::ModuleOp module,
+                                const CpuTargetOptions &options,
+                                std::vector<std::string> &objects);
+
+/// emitObjects in one part: a single ELF object written to `os`.
 mlir::LogicalResult emitObject(mlir::ModuleOp module,
                                const CpuTargetOptions &options,
                                llvm::raw_ostream &os);
