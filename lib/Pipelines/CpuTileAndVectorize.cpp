@@ -1168,14 +1168,16 @@ private:
 void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
                                           linalg::LinalgOp op) {
   unsigned numBatch = op.getNumLoops() - 3;
-  // Register tiles: 6x64 with AVX-512 (24 of 32 zmm accumulators, 4 for B;
-  // measured against 8x32, 12x32, 14x32, 4x64 and 7x64 on an Emerald
-  // Rapids Xeon with packed B: 6x64 was fastest on the large and wide
-  // shapes), 6x16 with AVX2 (12 of 16 ymm; measured faster than 4x16 on
-  // Zen 3 on every gemm-bench shape once B is packed), 4x8 below.
+  // Register tiles: 8x32 with AVX-512 (16 of 32 zmm accumulators), 6x16
+  // with AVX2 (12 of 16 ymm; measured faster than 4x16 on Zen 3 on every
+  // gemm-bench shape once B is packed), 4x8 below. 6x64 with AVX-512 won
+  // about 10% on gemm-bench's shapes on an Emerald Rapids Xeon but made the
+  // convolution models 4-14x slower (light/ ResNet-50 at batch 1, one
+  // thread: 96-139 ms with 8x32, 1358-1370 ms with 6x64; cause not found,
+  // docs/design/cpu-codegen.md), so it is left to the mr/nr options.
   int64_t regM =
-      mr > 0 ? int64_t(mr) : (lanes >= 16 ? 6 : (lanes == 8 ? 6 : 4));
-  int64_t regN = nr > 0 ? int64_t(nr) : (lanes >= 16 ? 4 : 2) * lanes;
+      mr > 0 ? int64_t(mr) : (lanes >= 16 ? 8 : (lanes == 8 ? 6 : 4));
+  int64_t regN = nr > 0 ? int64_t(nr) : 2 * lanes;
   int64_t kBlock = kc;
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
   int64_t rowsM = extents[numBatch], columnsN = extents[numBatch + 1];

@@ -1,5 +1,5 @@
 // The whole pipeline ends in the LLVM dialect: the matmul micro-kernel as
-// vector FMAs on 64-wide rows (6x64 register tiles with 16 lanes), parallel tasks as an OpenMP worksharing loop,
+// vector FMAs on 32-wide rows, parallel tasks as an OpenMP worksharing loop,
 // and without OpenMP no omp ops at all.
 // RUN: graph-opt %s --graphc-cpu-codegen="vector-width=16" | FileCheck %s
 // RUN: graph-opt %s --graphc-cpu-codegen="vector-width=16 openmp=0" \
@@ -9,7 +9,7 @@
 // CHECK:         omp.parallel
 // CHECK:           omp.wsloop
 // CHECK:             omp.loop_nest
-// CHECK-COUNT-6:       llvm.intr.fmuladd({{.*}}) : (vector<64xf32>, vector<64xf32>, vector<64xf32>) -> vector<64xf32>
+// CHECK-COUNT-8:       llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
 // CHECK-NOT:     linalg.
 // CHECK-NOT:     vector.
 // CHECK-NOT:     memref.

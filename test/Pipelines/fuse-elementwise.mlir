@@ -16,7 +16,7 @@
 // TILED-LABEL: func.func @linear_keeps_matmul
 // TILED:       scf.forall
 // TILED:         vector.contract
-// TILED-SAME:      vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// TILED-SAME:      vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // TILED-LABEL: func.func @no_fusion_into_contraction
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #bias3 = affine_map<(d0, d1, d2) -> (d2)>

@@ -14,7 +14,7 @@
 // micro-panel of B is first copied into a contiguous buffer, one vector
 // transfer per row (a tiled linalg.copy became scalar loops), which the
 // micro-kernel then reads (pack-b); without pack-b it reads B in place.
-// With 16 lanes the default register tile is 6x64 (24 zmm accumulators).
+// With 16 lanes the default register tile is 8x32 (16 zmm accumulators).
 // CHECK-LABEL: func.func @matmul
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 256)
 // CHECK:         vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
@@ -35,11 +35,10 @@
 // NOPACK-LABEL: func.func @matmul
 // DEFAULT-LABEL: func.func @matmul
 // DEFAULT:         scf.forall (%{{.*}}) = (0) to (512) step (128)
-// DEFAULT:           vector.transfer_read %{{.*}} : tensor<256x64xf32>, vector<1x64xf32>
+// DEFAULT:           vector.transfer_read %{{.*}} : tensor<256x32xf32>, vector<1x32xf32>
 // DEFAULT:           vector.contract
-// DEFAULT-SAME:        vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
-// DEFAULT:           vector.contract
-// DEFAULT-SAME:        vector<2x1xf32>, vector<1x64xf32> into vector<2x64xf32>
+// DEFAULT-SAME:        vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// DEFAULT-NOT:         into vector<6x64xf32>
 // NOPACK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
 // NOPACK-NOT:       tensor.empty
 // NOPACK:           scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %c8

@@ -1,7 +1,7 @@
 // graphc --mcpu: CPU tasks are generated for a named CPU instead of the host,
 // so a bundle built on an AVX-512 machine runs on an AVX2 one. The register
 // tiles follow the named CPU's vector width: 6x16 on AVX2 (two 8-lane
-// vectors per row), 6x64 on AVX-512 (four 16-lane vectors).
+// vectors per row), 8x32 on AVX-512 (two 16-lane vectors).
 // REQUIRES: compiler
 // RUN: graphc %s --emit=llvm --mcpu=x86-64-v3 | FileCheck %s --check-prefix=AVX2
 // RUN: graphc %s --emit=llvm --mcpu=x86-64-v4 | FileCheck %s --check-prefix=AVX512
@@ -13,8 +13,8 @@
 // RUN: %python %S/../Inputs/expect_exit.py 2 -- graphc %s --mcpu=x86-64-v3 --target=tpu -o %t.bad | FileCheck %s --check-prefix=TPU
 
 // AVX2: vector<16xf32>
-// AVX2-NOT: vector<64xf32>
-// AVX512: vector<64xf32>
+// AVX2-NOT: vector<32xf32>
+// AVX512: vector<32xf32>
 // BAD: graphc: error: --mcpu: unknown CPU 'pentium9'
 // BAD-SAME: llc-22 -mcpu=help
 // TPU: --mcpu names a CPU for --target=cpu
