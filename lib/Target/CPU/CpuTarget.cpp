@@ -152,6 +152,15 @@ createCpuTargetMachine(const CpuTargetOptions &options) {
   std::string features = options.features.empty() && options.cpu.empty()
                              ? host.features
                              : options.features;
+  // f16 arithmetic the same on every x86 host: with AVX512-FP16 (Sapphire
+  // and Emerald Rapids) LLVM keeps f16 values in f16 registers through
+  // whole expressions, elsewhere it widens them to f32 around each
+  // operation, and the results differed (ONNX's fp16 attention tests
+  // failed on Emerald Rapids only). Without the feature every host widens.
+  if (triple.isX86() &&
+      options.features.find("avx512fp16") == std::string::npos) {
+    features += features.empty() ? "-avx512fp16" : ",-avx512fp16";
+  }
 
   std::string error;
   const llvm::Target *target =
