@@ -692,6 +692,21 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
     Value images = tensor::ExtractSliceOp::create(
         ob, loc, RankedTensorType::get({b, cb, h, w}, et), input, offsets(4),
         indexAttrs(ob, {b, cb, h, w}), unit);
+    // The chunk's im2col: a parallel copy of `images` read through `read`
+    // into a 6-D `colShape`, whose first and last three dimensions are the
+    // GEMM operand's rows and columns.
+    auto gather = [&](ArrayRef<int64_t> colShape, AffineMap read) -> Value {
+      Value empty = tensor::EmptyOp::create(ob, loc, colShape, et);
+      SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+      Value cols = linalg::GenericOp::create(
+                       ob, loc, TypeRange{empty.getType()}, ValueRange{images},
+                       ValueRange{empty},
+                       ArrayRef<AffineMap>{read, ob.getMultiDimIdentityMap(6)},
+                       iters, yieldBody)
+                       .getResult(0);
+      SmallVector<ReassociationIndices> to2D = {{0, 1, 2}, {3, 4, 5}};
+      return tensor::CollapseShapeOp::create(ob, loc, cols, to2D);
+    };
     if (pixelsInM) {
       // colT[b, oh, ow, c, kh, kw]: loops in the write order, K (the filter
       // taps, along the input's rows) innermost; the GEMM
@@ -703,22 +718,13 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
           indexAttrs(ob, {cb, kh, kw, o}), unit);
       SmallVector<ReassociationIndices> toKO = {{0, 1, 2}, {3}};
       Value weights = tensor::CollapseShapeOp::create(ob, loc, taps, toKO);
-      SmallVector<int64_t> colShape = {b, oh, ow, cb, kh, kw};
-      Value empty = tensor::EmptyOp::create(ob, loc, colShape, et);
-      AffineMap read = AffineMap::get(
-          6, 0,
-          {dim(0), dim(3), dim(1) * strides[0] + dim(4) * dilations[0],
-           dim(2) * strides[1] + dim(5) * dilations[1]},
-          ctx);
-      SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
-      Value cols = linalg::GenericOp::create(
-                       ob, loc, TypeRange{empty.getType()}, ValueRange{images},
-                       ValueRange{empty},
-                       ArrayRef<AffineMap>{read, ob.getMultiDimIdentityMap(6)},
-                       iters, yieldBody)
-                       .getResult(0);
-      SmallVector<ReassociationIndices> toMK = {{0, 1, 2}, {3, 4, 5}};
-      Value col = tensor::CollapseShapeOp::create(ob, loc, cols, toMK);
+      Value col =
+          gather({b, oh, ow, cb, kh, kw},
+                 AffineMap::get(6, 0,
+                                {dim(0), dim(3),
+                                 dim(1) * strides[0] + dim(4) * dilations[0],
+                                 dim(2) * strides[1] + dim(5) * dilations[1]},
+                                ctx));
       return linalg::MatmulOp::create(ob, loc, TypeRange{into.getType()},
                                       ValueRange{col, weights},
                                       ValueRange{into})
@@ -731,22 +737,13 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
     Value weights = tensor::CollapseShapeOp::create(ob, loc, taps, toOK);
     // Loops (c, kh, kw, b, oh, ow), the write order: K rows outermost, the
     // image's output columns innermost. A scalar copy, as convToGemm's.
-    SmallVector<int64_t> colShape = {cb, kh, kw, b, oh, ow};
-    Value empty = tensor::EmptyOp::create(ob, loc, colShape, et);
-    AffineMap read = AffineMap::get(
-        6, 0,
-        {dim(3), dim(0), dim(4) * strides[0] + dim(1) * dilations[0],
-         dim(5) * strides[1] + dim(2) * dilations[1]},
-        ctx);
-    SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
-    Value cols = linalg::GenericOp::create(
-                     ob, loc, TypeRange{empty.getType()}, ValueRange{images},
-                     ValueRange{empty},
-                     ArrayRef<AffineMap>{read, ob.getMultiDimIdentityMap(6)},
-                     iters, yieldBody)
-                     .getResult(0);
-    SmallVector<ReassociationIndices> toKN = {{0, 1, 2}, {3, 4, 5}};
-    Value col = tensor::CollapseShapeOp::create(ob, loc, cols, toKN);
+    Value col =
+        gather({cb, kh, kw, b, oh, ow},
+               AffineMap::get(6, 0,
+                              {dim(3), dim(0),
+                               dim(4) * strides[0] + dim(1) * dilations[0],
+                               dim(5) * strides[1] + dim(2) * dilations[1]},
+                              ctx));
     return linalg::MatmulOp::create(ob, loc, TypeRange{into.getType()},
                                     ValueRange{weights, col}, ValueRange{into})
         .getResult(0);
