@@ -2,7 +2,7 @@
 # run.sh: build and run a benchmark suite by name; each prints graphc's figures
 # beside a peer measured in the same run, and their ratios.
 #   bash bench/run.sh runtime [--quick]   # transport and collectives vs raw TCP, gRPC, torch gloo
-#   bash bench/run.sh gemm [args...]      # generated SGEMM (and M = 1 GEMV) vs OpenBLAS at its best core
+#   bash bench/run.sh gemm [args...]      # generated SGEMM (and M = 1 GEMV) vs OpenBLAS at its best core, oneDNN, libxsmm
 #   bash bench/run.sh import              # a 45 MB ONNX import vs onnx.load + check_model
 #   bash bench/run.sh conv [--quick]      # ResNet-50 conv2d shapes vs PyTorch F.conv2d
 #   bash bench/run.sh e2e [--quick]       # whole-model latency vs PyTorch eager and ONNX Runtime
@@ -64,6 +64,16 @@ case "$name" in
     /usr/bin/python3 "$root/bench/machine_model/measure.py" "$build" "$out" "$@"
     ;;
   gemm)
+    # The libraries timed beside OpenBLAS (oneDNN, libxsmm): Debian's
+    # packages, installed when missing and we may; the bench runs without.
+    if ! dpkg -s libdnnl-dev libxsmm-dev >/dev/null 2>&1; then
+      if [ "$(id -u)" = 0 ]; then
+        apt-get install -y libdnnl-dev libxsmm-dev >&2 || true
+      elif command -v sudo >/dev/null; then
+        sudo -n apt-get install -y libdnnl-dev libxsmm-dev >&2 || true
+      fi
+      cmake "$build" >/dev/null
+    fi
     cmake --build "$build" --target gemm-bench
     exec "$build/bin/gemm-bench" "$@"
     ;;

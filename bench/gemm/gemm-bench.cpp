@@ -17,7 +17,7 @@
 // Usage: gemm-bench [--threads=1,2] [--shapes=MxNxK,...] [--min-time=0.1]
 //                   [--rounds=7] [--cpu-time]
 //                   [--mr=N --nr=N --kc=N --pm=N --pn=N] [--no-openmp]
-//                   [--no-pack-b]
+//                   [--no-pack-b] [--peers=openblas,dnnl,xsmm]
 //        gemm-bench --emit-dir=DIR --cpu=NAME [--vector-width=N] [--shapes=..]
 //   writes DIR/gemm_MxNxK.so for another machine (bench/gemm/remote.py).
 //
@@ -46,10 +46,18 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <time.h>
 #include <unistd.h>
 #include <vector>
+
+#ifdef GRAPHC_HAVE_DNNL
+#include <oneapi/dnnl/dnnl.h>
+#endif
+#ifdef GRAPHC_HAVE_XSMM
+#include <libxsmm.h>
+#endif
 
 extern "C" {
 void omp_set_num_threads(int);
@@ -144,19 +152,49 @@ template <typename F> double batchTime(F &&fn, double minTime) {
   return elapsed / reps;
 }
 
-/// Best time per call of `a` and of `b` over `rounds` rounds that alternate
-/// one batch of each, so both see the same machine load; the best batch is
-/// the one least disturbed by other processes.
-template <typename A, typename B>
-std::pair<double, double> timePair(A &&a, B &&b, double minTime, int rounds) {
-  a(); // warm up (page faults, thread pool start)
-  b();
-  double bestA = 1e30, bestB = 1e30;
-  for (int r = 0; r < rounds; ++r) {
-    bestA = std::min(bestA, batchTime(a, minTime));
-    bestB = std::min(bestB, batchTime(b, minTime));
+/// Best time per call of each callable over `rounds` rounds that alternate
+/// one batch of each, so all see the same machine load; the best batch is the
+/// one least disturbed by other processes.
+std::vector<double> timeAll(const std::vector<std::function<void()>> &fns,
+                            double minTime, int rounds) {
+  for (const auto &fn : fns) {
+    fn(); // warm up (page faults, thread pool start)
   }
-  return {bestA, bestB};
+  std::vector<double> best(fns.size(), 1e30);
+  for (int r = 0; r < rounds; ++r) {
+    for (size_t i = 0; i < fns.size(); ++i) {
+      best[i] = std::min(best[i], batchTime(fns[i], minTime));
+    }
+  }
+  return best;
+}
+
+/// A library timed beside OpenBLAS: C = A * B into `out`, row-major.
+struct Peer {
+  const char *name;
+  std::function<void(const Shape &, const float *, const float *, float *)> run;
+};
+
+std::vector<Peer> availablePeers() {
+  std::vector<Peer> peers;
+#ifdef GRAPHC_HAVE_DNNL
+  peers.push_back(
+      {"onednn", [](const Shape &s, const float *a, const float *b, float *c) {
+         dnnl_sgemm('N', 'N', s.m, s.n, s.k, 1.0f, a, s.k, b, s.n, 0.0f, c,
+                    s.n);
+       }});
+#endif
+#ifdef GRAPHC_HAVE_XSMM
+  peers.push_back(
+      {"libxsmm", [](const Shape &s, const float *a, const float *b, float *c) {
+         // Column-major: C^T = B^T * A^T.
+         libxsmm_blasint m = s.n, n = s.m, k = s.k;
+         float alpha = 1.0f, beta = 0.0f;
+         libxsmm_sgemm("N", "N", &m, &n, &k, &alpha, b, &m, a, &k, &beta, c,
+                       &m);
+       }});
+#endif
+  return peers;
 }
 
 int64_t parseInt(const char *arg, const char *name) {
@@ -216,6 +254,7 @@ int main(int argc, char **argv) {
     }
   }
   std::vector<int> threads = {1, 2};
+  std::vector<Peer> peers = availablePeers();
   double minTime = 0.1;
   int rounds = 7;
   graphc::CpuCodegenOptions options;
@@ -275,6 +314,28 @@ int main(int argc, char **argv) {
       target.cpu = arg.str();
     } else if (arg.starts_with("--vector-width=")) {
       options.vectorWidth = parseInt(argv[i], "--vector-width=");
+    } else if (arg.consume_front("--peers=")) {
+      llvm::SmallVector<llvm::StringRef> names;
+      arg.split(names, ',');
+      std::vector<Peer> kept;
+      for (llvm::StringRef name : names) {
+        if (name == "openblas") {
+          continue;
+        }
+        auto it = std::find_if(peers.begin(), peers.end(),
+                               [&](const Peer &p) { return name == p.name; });
+        if (it == peers.end()) {
+          llvm::errs() << "gemm-bench: peer '" << name
+                       << "' is not built in (this build has openblas";
+          for (const Peer &p : peers) {
+            llvm::errs() << ", " << p.name;
+          }
+          llvm::errs() << ")\n";
+          return 2;
+        }
+        kept.push_back(*it);
+      }
+      peers = kept;
     } else if (arg == "--cpu-time") {
       useCpuTime = true;
     } else if (arg == "--no-openmp") {
@@ -337,8 +398,38 @@ int main(int argc, char **argv) {
               host.cpu.c_str(), host.vectorBits, (long)options.mr,
               (long)options.nr, (long)options.kc, (long)options.parallelM,
               (long)options.parallelN, options.packB ? " pack-b" : "");
-  std::printf("%-22s %16s %3s %10s %10s %7s\n", "shape", "MxNxK", "thr",
-              "graphc", "openblas", "ratio");
+#ifdef GRAPHC_HAVE_DNNL
+  if (const dnnl_version_t *v = dnnl_version()) {
+    std::printf("onednn: %d.%d.%d, cpu runtime %s, isa %s\n", v->major,
+                v->minor, v->patch,
+                v->cpu_runtime == DNNL_RUNTIME_OMP ? "OpenMP" : "other", [] {
+                  switch (dnnl_get_effective_cpu_isa()) {
+                  case dnnl_cpu_isa_avx512_core_amx:
+                    return "avx512_core_amx";
+                  case dnnl_cpu_isa_avx512_core_bf16:
+                    return "avx512_core_bf16";
+                  case dnnl_cpu_isa_avx512_core_vnni:
+                    return "avx512_core_vnni";
+                  case dnnl_cpu_isa_avx512_core:
+                    return "avx512_core";
+                  case dnnl_cpu_isa_avx2:
+                    return "avx2";
+                  default:
+                    return "other";
+                  }
+                }());
+  }
+#endif
+#ifdef GRAPHC_HAVE_XSMM
+  std::printf("libxsmm: %s, JIT for M*N*K <= %d (BLAS above), target %s\n",
+              LIBXSMM_VERSION, LIBXSMM_MAX_MNK, libxsmm_get_target_arch());
+#endif
+  std::printf("%-22s %16s %3s %10s %10s %7s", "shape", "MxNxK", "thr", "graphc",
+              "openblas", "ratio");
+  for (const Peer &p : peers) {
+    std::printf(" %10s %7s", p.name, "ratio");
+  }
+  std::printf("\n");
 
   int failures = 0;
   for (const Shape &s : shapes) {
@@ -399,19 +490,43 @@ int main(int argc, char **argv) {
       }
       bool ok = maxErr <= 1e-4 * std::max(1.0, maxRef) * std::sqrt(s.k);
       double flops = 2.0 * s.m * s.n * s.k;
-      auto [tg, tb] = timePair(runGraphc, runBlas, minTime, rounds);
-      std::printf("%-22s %16s %3d %10.1f %10.1f %7.2f%s\n", s.name.c_str(),
+      // The other libraries, each checked against OpenBLAS (M = 1 rows
+      // against its sgemv, as above).
+      std::vector<std::function<void()>> fns = {runGraphc, runBlas};
+      std::vector<std::vector<float>> outs(peers.size(),
+                                           std::vector<float>(c.size()));
+      std::vector<bool> peerOk(peers.size(), true);
+      for (size_t p = 0; p < peers.size(); ++p) {
+        float *out = outs[p].data();
+        const Peer &peer = peers[p];
+        fns.push_back([&, out] { peer.run(s, a.data(), b.data(), out); });
+        fns.back()();
+        for (size_t i = 0; i < c.size(); ++i) {
+          if (std::abs(out[i] - ref[i]) >
+              1e-4 * std::max(1.0, maxRef) * std::sqrt(s.k)) {
+            peerOk[p] = false;
+            break;
+          }
+        }
+      }
+      std::vector<double> times = timeAll(fns, minTime, rounds);
+      double tg = times[0], tb = times[1];
+      std::printf("%-22s %16s %3d %10.1f %10.1f %7.2f", s.name.c_str(),
                   (std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
                    std::to_string(s.k))
                       .c_str(),
-                  t, flops / tg * 1e-9, flops / tb * 1e-9, tb / tg,
-                  ok ? "" : "  WRONG RESULT");
+                  t, flops / tg * 1e-9, flops / tb * 1e-9, tb / tg);
+      for (size_t p = 0; p < peers.size(); ++p) {
+        std::printf(" %10.1f %7.2f%s", flops / times[2 + p] * 1e-9,
+                    times[2 + p] / tg, peerOk[p] ? "" : " WRONG");
+      }
+      std::printf("%s\n", ok ? "" : "  WRONG RESULT");
       std::fflush(stdout);
       failures += !ok;
     }
     dlclose(handle);
   }
-  std::printf(
-      "GFLOP/s columns; ratio = graphc / openblas (higher is better)\n");
+  std::printf("GFLOP/s columns; ratio = graphc / openblas (higher is better); "
+              "a library's ratio column = graphc / that library\n");
   return failures ? 1 : 0;
 }

@@ -15,6 +15,14 @@ runtime's own per-step floor measured on a trivial job.
 --rounds R measures every case R times, alternating graphc and PyTorch, and
 reports the median of the R medians and the minimum of the R minima: on a
 loaded machine one round can land entirely in a busy spell of either side.
+--batch 1,8,32 picks the batch sizes (default 1 and 8).
+
+PyTorch's convolutions are oneDNN's (Debian's torch links libdnnl 2.6.3).
+F.conv2d on dense NCHW tensors reorders input, weights and output to
+oneDNN's blocked layouts on every call; the "onednn" columns run the same
+convolution as oneDNN at its best, a `torch.utils.mkldnn` module on an
+input already in the blocked layout (no reorders), as a model kept in that
+layout would (docs/design/cpu-codegen.md, "Kernel libraries").
 --only keeps the shapes whose name contains SUBSTRING.
 """
 import statistics
@@ -26,6 +34,7 @@ import numpy as np
 import onnx
 import torch
 import torch.nn.functional as F
+import torch.utils.mkldnn  # noqa: F401  (the oneDNN blocked-layout peer)
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper
@@ -71,7 +80,8 @@ def main():
     quick = "--quick" in sys.argv
     batches = [1, 8]
     if "--batch" in sys.argv:
-        batches = [int(sys.argv[sys.argv.index("--batch") + 1])]
+        batches = [int(b) for b in
+                   sys.argv[sys.argv.index("--batch") + 1].split(",")]
     budget = 300 if quick else 1500
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     rounds = (int(sys.argv[sys.argv.index("--rounds") + 1])
@@ -80,6 +90,7 @@ def main():
           "%s F.conv2d; %s" % (common.THREADS, torch.__version__,
                                common.load_info()))
     rows, ratios, min_ratios = [], [], []
+    blk_ratios, blk_min_ratios = [], []
     with tempfile.TemporaryDirectory(prefix="graphc-conv-") as tmp:
         common.print_floor(build, tmp)
         rng = np.random.default_rng(0)
@@ -97,6 +108,14 @@ def main():
                                       groups=groups)
                 with torch.no_grad():
                     want = fn().numpy()
+                    conv = torch.nn.Conv2d(cin, cout, k, stride, k // 2,
+                                           groups=groups, bias=False).eval()
+                    conv.weight.copy_(tw)
+                    blocked = torch.utils.mkldnn.to_mkldnn(conv)
+                    bx = tx.to_mkldnn()
+                    b_err = float(np.max(np.abs(
+                        blocked(bx).to_dense().numpy() - want)))
+                blk = lambda: blocked(bx)
                 # Size the run from one timed PyTorch call.
                 probe = common.torch_time_ms(fn, 3, warmup=1)[1]
                 repeat = common.pick_repeat(probe, budget)
@@ -108,6 +127,7 @@ def main():
                     ctime, _ = common.compile_model(build, model, job)
                     paths, _ = common.write_inputs(job, tmp, given={"x": x})
                     g_meds, g_mins, t_meds, t_mins, walls = [], [], [], [], []
+                    b_meds, b_mins = [], []
                     for _ in range(rounds):
                         stats, outs = common.run_job(build, job, paths, repeat,
                                                      outdir=job + ".out")
@@ -117,6 +137,10 @@ def main():
                         t_med, t_min1 = common.torch_time_ms(fn, repeat)
                         t_meds.append(t_med)
                         t_mins.append(t_min1)
+                        with torch.no_grad():
+                            b_med, b_min1 = common.torch_time_ms(blk, repeat)
+                        b_meds.append(b_med)
+                        b_mins.append(b_min1)
                     err = float(np.max(np.abs(outs["y"] - want)))
                     ok = np.allclose(outs["y"], want, rtol=1e-3, atol=1e-3)
                     g_ms = statistics.median(g_meds)
@@ -127,19 +151,30 @@ def main():
                 stats = {"min_ms": min(g_mins),
                          "wall_median_ms": statistics.median(walls)}
                 ratio = g_ms / t_ms
+                b_ms, b_min = statistics.median(b_meds), min(b_mins)
+                blk_ratios.append(g_ms / b_ms)
+                blk_min_ratios.append(min(g_mins) / b_min)
                 ratios.append(ratio)
                 min_ratios.append(stats["min_ms"] / t_min)
                 rows.append(row + [
                     "%.3f" % g_ms, "%.3f" % t_ms, "%.2f" % ratio,
                     "%.3f" % stats["min_ms"], "%.3f" % t_min,
-                    "%.2f" % min_ratios[-1], "%.3f" % stats["wall_median_ms"],
+                    "%.2f" % min_ratios[-1], "%.3f" % b_ms, "%.3f" % b_min,
+                    "%.2f" % blk_ratios[-1], "%.2f" % blk_min_ratios[-1],
+                    "%.3f" % stats["wall_median_ms"],
                     ("%.1e" % err) if ok else "MISMATCH max err %.3g" % err,
+                    "%.1e" % b_err,
                     "%.1f" % ctime])
     common.table(["shape", "N", "steps", "graphc ms", "torch ms",
                   "ratio", "graphc min", "torch min", "min ratio",
-                  "graphc wall ms", "max abs err", "compile s"], rows)
+                  "onednn ms", "onednn min", "ratio", "min ratio",
+                  "graphc wall ms", "max abs err", "onednn err", "compile s"],
+                 rows)
     if ratios:
         common.print_ratio_summary(ratios, min_ratios, GOAL)
+        print("graphc/onednn (blocked layout, no reorders) geometric mean: "
+              "%.2f of medians, %.2f of minima" % (
+                  common.geomean(blk_ratios), common.geomean(blk_min_ratios)))
     print("graphc ms/min: graph-run --stats median_ms/min_ms (inside the "
           "worker); torch ms/min: median/min of as many F.conv2d calls; "
           "ratio = graphc/torch; graphc wall ms: the step as graph-run sees it "
