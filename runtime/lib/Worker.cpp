@@ -522,42 +522,68 @@ Status execCollective(LoadedTask *t, const manifest::CollectiveGroup *g,
   return st;
 }
 
+// The task, group, rank and next key of a collective call on `group`.
+struct CollectiveTarget {
+  LoadedTask *task;
+  const manifest::CollectiveGroup *group;
+  int rank;
+  std::string key;
+  std::string describe(const char *what) const {
+    return std::string(what) + " on group '" + group->name() + "'";
+  }
+};
+
+Status collectiveTarget(graphrt_context_t *ctx, const char *group,
+                        CollectiveTarget *out) {
+  out->task = taskOf(ctx);
+  Status st = collectiveCall(out->task, group, &out->group, &out->rank);
+  if (st.isOk()) {
+    out->key = out->task->nextCollectiveKey(out->group->name());
+  }
+  return st;
+}
+
 // A blocking collective: runs at once on the task's thread, or, while
 // started collectives are in flight, after them on the communication thread.
 template <typename RingFn, typename ShmFn>
 graphrt_status_t runCollective(graphrt_context_t *ctx, const char *what,
                                const char *group, size_t bytes, size_t shmBytes,
                                size_t inBytes, RingFn ringFn, ShmFn shmFn) {
-  LoadedTask *t = taskOf(ctx);
-  const manifest::CollectiveGroup *g;
-  int rank;
-  Status st = collectiveCall(t, group, &g, &rank);
-  if (!st.isOk()) {
+  CollectiveTarget c;
+  if (Status st = collectiveTarget(ctx, group, &c); !st.isOk()) {
     return st.toC();
   }
-  std::string key = t->nextCollectiveKey(g->name());
-  LoadedTask::InCall inCall(t);
-  return t->collectives_
-      .runNow(std::string(what) + " on group '" + g->name() + "'",
+  LoadedTask::InCall inCall(c.task);
+  return c.task->collectives_
+      .runNow(c.describe(what),
               [&] {
-                return execCollective(t, g, rank, key, what, "collective",
-                                      bytes, shmBytes, inBytes, ringFn, shmFn);
+                return execCollective(c.task, c.group, c.rank, c.key, what,
+                                      "collective", bytes, shmBytes, inBytes,
+                                      ringFn, shmFn);
               })
       .toC();
+}
+
+// The ring and shared-memory forms of one all-reduce, for runCollective or
+// a started call.
+auto allReduceFns(graphrt_reduce_op_t op, graphrt_dtype_t dtype,
+                  const void *input, void *output, size_t count) {
+  return std::make_pair(
+      [=](const CollectiveCall &c) {
+        return ringAllReduce(c, op, dtype, input, output, count);
+      },
+      [=](ShmGroup &s) {
+        return s.allReduce(op, dtype, input, output, count);
+      });
 }
 
 graphrt_status_t svcAllReduce(graphrt_context_t *ctx, const char *group,
                               graphrt_reduce_op_t op, graphrt_dtype_t dtype,
                               const void *input, void *output, size_t count) {
   size_t bytes = count * graphrt_dtype_size(dtype);
-  return runCollective(
-      ctx, "all_reduce", group, bytes, shmAllReduceBytes(dtype, count), bytes,
-      [&](const CollectiveCall &c) {
-        return ringAllReduce(c, op, dtype, input, output, count);
-      },
-      [&](ShmGroup &s) {
-        return s.allReduce(op, dtype, input, output, count);
-      });
+  auto [ring, shm] = allReduceFns(op, dtype, input, output, count);
+  return runCollective(ctx, "all_reduce", group, bytes,
+                       shmAllReduceBytes(dtype, count), bytes, ring, shm);
 }
 // all_reduce_start: the call is queued for the task's communication thread
 // with its key taken now, so that the members' calls pair in program order.
@@ -567,28 +593,18 @@ graphrt_status_t svcAllReduceStart(graphrt_context_t *ctx, const char *group,
                                    void *output, size_t count,
                                    uint64_t *out_request) {
   *out_request = 0;
-  LoadedTask *t = taskOf(ctx);
-  const manifest::CollectiveGroup *g;
-  int rank;
-  Status st = collectiveCall(t, group, &g, &rank);
-  if (!st.isOk()) {
+  CollectiveTarget c;
+  if (Status st = collectiveTarget(ctx, group, &c); !st.isOk()) {
     return st.toC();
   }
   size_t bytes = count * graphrt_dtype_size(dtype);
-  std::string key = t->nextCollectiveKey(g->name());
-  std::string what = "all_reduce on group '" + g->name() + "'";
-  auto run = [=]() {
-    return execCollective(
-        t, g, rank, key, "all_reduce", "collective-async", bytes,
-        shmAllReduceBytes(dtype, count), bytes,
-        [&](const CollectiveCall &c) {
-          return ringAllReduce(c, op, dtype, input, output, count);
-        },
-        [&](ShmGroup &s) {
-          return s.allReduce(op, dtype, input, output, count);
-        });
+  auto run = [c, bytes, shmBytes = shmAllReduceBytes(dtype, count),
+              fns = allReduceFns(op, dtype, input, output, count)]() {
+    return execCollective(c.task, c.group, c.rank, c.key, "all_reduce",
+                          "collective-async", bytes, shmBytes, bytes, fns.first,
+                          fns.second);
   };
-  *out_request = t->collectives_.start(what, run);
+  *out_request = c.task->collectives_.start(c.describe("all_reduce"), run);
   return GRAPHRT_OK;
 }
 
