@@ -162,7 +162,8 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   // register tile, the shape the FMA units want.
   ConvertVectorToLLVMPassOptions toLLVM;
   toLLVM.vectorContractLowering = vector::VectorContractLowering::OuterProduct;
-  toLLVM.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle1D;
+  toLLVM.vectorTransposeLowering =
+      vector::VectorTransposeLowering::Shuffle16x16;
   // Floating-point reductions may be reassociated into a tree.
   toLLVM.reassociateFPReductions = true;
   pm.addPass(createConvertVectorToLLVMPass(toLLVM));

@@ -101,6 +101,9 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
               "Linalg ops left scalar (the vectoriser rejected them)">,
     Statistic<"numPackedPanels", "num-packed-panels",
               "B micro-panels copied into contiguous buffers">,
+    Statistic<"numBlockedTransposes", "num-blocked-transposes",
+              "Transposed reads of a lanes x lanes tile turned into row "
+              "reads and a register transpose">,
   ];
 }
 

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassManager.h"
@@ -193,6 +194,29 @@ FailureOr<Operation *> tileOp(RewriterBase &rewriter, Operation *target,
     }
   }
   return result->tiledOps.front();
+}
+
+/// Whether all-parallel `op` reads an input transposed in its two innermost
+/// loops: the input's innermost index is the second-innermost loop and its
+/// second-innermost index the innermost loop, while the output is written
+/// in loop order (a linalg.transpose of the last two dimensions, or an
+/// elementwise op with such an operand).
+bool transposesInnerLoops(linalg::LinalgOp op) {
+  unsigned n = op.getNumLoops();
+  if (n < 2 || op.getNumDpsInits() != 1 || op.getNumParallelLoops() != n ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity()) {
+    return false;
+  }
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    unsigned r = map.getNumResults();
+    if (r >= 2 &&
+        map.getResult(r - 1) == getAffineDimExpr(n - 2, op.getContext()) &&
+        map.getResult(r - 2) == getAffineDimExpr(n - 1, op.getContext())) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /// Peels the last partial iteration off `loop` so the main loop's tiles all
@@ -1526,6 +1550,16 @@ void CpuTileAndVectorize::tileLeaf(RewriterBase &rewriter,
   int64_t last = bounds.back();
   int64_t width = ShapedType::isDynamic(last) ? lanes : std::min(last, lanes);
   sizes.back() = width;
+  // A transposing op gets lanes x lanes tiles: the vectoriser then reads
+  // whole rows of the transposed input and transposes the block in
+  // registers, where a 1 x lanes tile gathers one element per lane from
+  // lanes rows (the forward transposes of a training step's weights).
+  bool blocked = transposesInnerLoops(op) && last % lanes == 0 &&
+                 !ShapedType::isDynamic(bounds[numLoops - 2]) &&
+                 bounds[numLoops - 2] >= lanes;
+  if (blocked) {
+    sizes[numLoops - 2] = lanes;
+  }
   if (llvm::all_of(llvm::zip(bounds, sizes), [](auto pair) {
         return std::get<0>(pair) == std::get<1>(pair);
       })) {
@@ -1552,6 +1586,15 @@ void CpuTileAndVectorize::tileLeaf(RewriterBase &rewriter,
     if (auto inner =
             dyn_cast<scf::ForOp>(result->loops.back().getOperation())) {
       peel(rewriter, inner);
+    }
+  }
+  // Likewise the rows of a blocked transpose: the last rows (fewer than
+  // lanes) keep 1 x lanes tiles of their own.
+  if (blocked && bounds[numLoops - 2] % lanes != 0 &&
+      result->loops.size() >= 2) {
+    if (auto rows = dyn_cast<scf::ForOp>(
+            result->loops[result->loops.size() - 2].getOperation())) {
+      peel(rewriter, rows);
     }
   }
 }
@@ -1686,6 +1729,54 @@ void CpuTileAndVectorize::runOnOperation() {
     if (op.hasPureTensorSemantics()) {
       vectorizeLeaf(rewriter, op);
     }
+  }
+
+  // A lanes x lanes tile read transposed (blocked transposes, see tileLeaf)
+  // becomes a read of whole rows and a transpose in registers: shuffles,
+  // lowered here already, because the canonicalizer would otherwise fold
+  // the row extracts of the unrolled transfer_write through the
+  // vector.transpose back into one extracted element per lane. Left as it
+  // is, the transfer would be unrolled into one gathered element per lane.
+  SmallVector<Operation *> registerTransposes;
+  func.walk([&](vector::TransferReadOp read) {
+    VectorType type = read.getVectorType();
+    AffineMap map = read.getPermutationMap();
+    auto source = dyn_cast<ShapedType>(read.getBase().getType());
+    unsigned rank = map.getNumDims();
+    if (type.getRank() != 2 || type.getDimSize(0) != lanes ||
+        type.getDimSize(1) != lanes || read.getMask() || !source ||
+        map.getNumResults() != 2 || rank < 2 ||
+        map.getResult(0) != getAffineDimExpr(rank - 1, ctx) ||
+        map.getResult(1) != getAffineDimExpr(rank - 2, ctx)) {
+      return;
+    }
+    // Only whole tiles: the read covers the source's last two dimensions
+    // exactly (a tile's slice), so no element is out of bounds.
+    ArrayRef<int64_t> shape = source.getShape();
+    if (shape[rank - 1] != lanes || shape[rank - 2] != lanes ||
+        !isZeroInteger(read.getIndices()[rank - 1]) ||
+        !isZeroInteger(read.getIndices()[rank - 2])) {
+      return;
+    }
+    rewriter.setInsertionPoint(read);
+    auto rows = vector::TransferReadOp::create(
+        rewriter, read.getLoc(), type, read.getBase(), read.getIndices(),
+        AffineMapAttr::get(AffineMap::getMinorIdentityMap(rank, 2, ctx)),
+        read.getPadding(), /*mask=*/Value(),
+        rewriter.getBoolArrayAttr({true, true}));
+    auto transpose = rewriter.replaceOpWithNewOp<vector::TransposeOp>(
+        read, rows, ArrayRef<int64_t>{1, 0});
+    registerTransposes.push_back(transpose);
+    ++numBlockedTransposes;
+  });
+  if (!registerTransposes.empty()) {
+    // 16x16 (AVX-512): unpacks and 128-bit lane shuffles; other sizes: one
+    // flat shuffle, which LLVM turns into permutes.
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, lanes == 16 ? vector::VectorTransposeLowering::Shuffle16x16
+                              : vector::VectorTransposeLowering::Shuffle1D);
+    (void)applyOpPatternsGreedily(registerTransposes, std::move(patterns));
   }
 
   func.walk([](Operation *op) { op->removeAttr(kScalarMarker); });

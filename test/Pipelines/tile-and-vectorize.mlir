@@ -315,3 +315,24 @@ func.func @count_windows(%w: tensor<2x2x2xf32>) -> tensor<1x1x2x2x2xf32> {
   } -> tensor<1x1x2x2x2xf32>
   return %r : tensor<1x1x2x2x2xf32>
 }
+
+// -----
+
+// A transpose gets 16x16 tiles (vector-width=16): whole rows of the input
+// are read and transposed in registers (vector.shuffle), not gathered one
+// element per lane. The task's 49 rows are 3 tiles and one peeled row whose
+// 1x16 tile keeps the transposed read.
+// CHECK-LABEL: func.func @transpose_blocked
+// CHECK:         scf.forall
+// CHECK:           scf.for {{.*}} step %c16
+// CHECK:             scf.for {{.*}} step %c16
+// CHECK:               vector.transfer_read {{.*}} {in_bounds = [true, true]} : tensor<16x16xf32>, vector<16x16xf32>
+// CHECK-NOT:           permutation_map
+// CHECK-COUNT-64:      vector.shuffle
+// CHECK:               vector.transfer_write {{.*}} : vector<16x16xf32>, tensor<16x16xf32>
+// CHECK:           vector.transfer_read {{.*}} permutation_map = {{.*}} : tensor<16x1xf32>, vector<1x16xf32>
+func.func @transpose_blocked(%a: tensor<512x784xf32>) -> tensor<784x512xf32> {
+  %e = tensor.empty() : tensor<784x512xf32>
+  %t = linalg.transpose ins(%a : tensor<512x784xf32>) outs(%e : tensor<784x512xf32>) permutation = [1, 0]
+  return %t : tensor<784x512xf32>
+}

@@ -95,6 +95,10 @@ def batch_matmul(b, m, k, n):
     return np.einsum("bmk,bkn->bmn", x, y)
 
 
+def transpose_add(m, n):
+    return make(0, (n, m)).T + make(1, (m, n))
+
+
 def parse(text):
     m = re.search(r"sizes = \[([0-9, ]*)\].*?data =\s*(.*)", text, re.S)
     if not m:
