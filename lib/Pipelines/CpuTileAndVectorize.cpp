@@ -1191,11 +1191,14 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   unsigned numBatch = op.getNumLoops() - 3;
   // Register tiles: 8x32 with AVX-512 (16 of 32 zmm accumulators), 6x16
   // with AVX2 (12 of 16 ymm; measured faster than 4x16 on Zen 3 on every
-  // gemm-bench shape once B is packed), 4x8 below. 6x64 with AVX-512 won
-  // about 10% on gemm-bench's shapes on an Emerald Rapids Xeon but made the
-  // convolution models 4-14x slower (light/ ResNet-50 at batch 1, one
-  // thread: 96-139 ms with 8x32, 1358-1370 ms with 6x64; cause not found,
-  // docs/design/cpu-codegen.md), so it is left to the mr/nr options.
+  // gemm-bench shape once B is packed), 4x8 below. 6x64 with AVX-512 wins
+  // 5-10% on gemm-bench's large shapes on an Emerald Rapids Xeon. It once
+  // made the convolution models 4-14x slower: their N edges became 48-column
+  // (3-vector) tiles, which LLVM loads and stores element by element (now
+  // split into power-of-two groups below). Since then the models measured
+  // 0-10% slower with 6x64 than with 8x32 (one thread, CPU time, loaded
+  // machine; docs/design/cpu-codegen.md), so it stays with the mr/nr
+  // options.
   int64_t regM =
       mr > 0 ? int64_t(mr) : (lanes >= 16 ? 8 : (lanes == 8 ? 6 : 4));
   int64_t regN = nr > 0 ? int64_t(nr) : 2 * lanes;
@@ -1292,25 +1295,43 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   Operation *rest = *tiled;
   if (!ShapedType::isDynamic(extentN) && extentN > lanes &&
       extentN % regN != 0) {
-    int64_t bounds[] = {extentN - extentN % regN, extentN - extentN % lanes};
-    int64_t widths[] = {regN, extentN % regN - extentN % lanes};
-    int64_t done = 0;
-    for (int i = 0; i < 2; ++i) {
-      if (bounds[i] <= done || bounds[i] >= extentN) {
-        continue;
+    // Piece ends and register-tile widths: whole nr tiles, then the whole
+    // vectors left in power-of-two groups (48 columns as 32 + 16: an LLVM
+    // vector of 3 x 16 floats, which the 6x64 tile's edges made, is loaded
+    // and stored one scalar at a time, with vinsertps to rebuild it), then
+    // the last partial vector.
+    SmallVector<std::pair<int64_t, int64_t>> ends;
+    int64_t end = extentN - extentN % regN;
+    if (end > 0) {
+      ends.push_back({end, regN});
+    }
+    for (int64_t group = int64_t(llvm::bit_floor(
+             uint64_t(std::max<int64_t>((extentN % regN) / lanes, 1))));
+         group >= 1; group /= 2) {
+      if ((extentN - end) / lanes >= group) {
+        end += group * lanes;
+        ends.push_back({end, group * lanes});
       }
+    }
+    if (end < extentN) {
+      ends.push_back({extentN, extentN - end});
+    }
+    int64_t done = 0;
+    int64_t lastWidth = ends.back().second;
+    for (auto [bound, width] : ArrayRef(ends).drop_back()) {
       rewriter.setInsertionPoint(rest);
       auto [head, tail] =
           linalg::splitOp(rewriter, cast<TilingInterface>(rest), nDim,
-                          rewriter.getIndexAttr(bounds[i] - done));
+                          rewriter.getIndexAttr(bound - done));
       if (!head || !tail) {
+        lastWidth = std::min(regN, extentN - done);
         break;
       }
-      pieces.push_back({head.getOperation(), widths[i]});
+      pieces.push_back({head.getOperation(), width});
       rest = tail.getOperation();
-      done = bounds[i];
+      done = bound;
     }
-    pieces.push_back({rest, std::min(regN, extentN - done)});
+    pieces.push_back({rest, lastWidth});
   } else {
     pieces.push_back({rest, regN});
   }
@@ -1368,6 +1389,148 @@ Value vectorRowCopy(OpBuilder &b, Location loc, Value source, Value dest,
   return loop.getResult(0);
 }
 
+/// Packs, before the N register-tile loop `nLoop`, every kc x nr micro-panel
+/// of B that its iterations read into one [N/nr][kc][nr] buffer, and makes
+/// `slice` (the panel of one N iteration, inside `nLoop`) a slice of it.
+/// The copy walks B row by row, each row's N columns in one pass (one vector
+/// transfer per panel): a per-iteration panel copy read only nr columns
+/// (two cache lines) of each of kc rows per pass, a new page per row when
+/// B's rows are 4 KiB or more apart, and the prefetchers, which stop at
+/// page ends, fetched none of them; at 2048^3 those copies took 15% of the
+/// time. Returns false, emitting nothing, unless `nLoop` starts at 0 and
+/// walks B's whole static N extent in steps of the panel width, and the
+/// panel's other sizes match its source (batch dims of 1 aside).
+bool packBlockB(RewriterBase &rewriter, tensor::ExtractSliceOp slice,
+                scf::ForOp mLoop, unsigned rowDim) {
+  auto nLoop = mLoop->getParentOfType<scf::ForOp>();
+  if (!nLoop) {
+    return false;
+  }
+  Value source = slice.getSource();
+  if (nLoop.getRegion().isAncestor(source.getParentRegion())) {
+    return false;
+  }
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  RankedTensorType panelType = slice.getResultType();
+  unsigned rank = sourceType.getRank();
+  unsigned nDim = rank - 1;
+  if (panelType.getRank() != int64_t(rank) || rowDim + 1 != nDim) {
+    return false;
+  }
+  std::optional<int64_t> lb = getConstantIntValue(nLoop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(nLoop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(nLoop.getStep());
+  int64_t extentN = sourceType.getDimSize(nDim);
+  int64_t width = panelType.getDimSize(nDim);
+  if (!lb || !ub || !step || *lb != 0 || *ub != extentN || *step != width ||
+      ShapedType::isDynamic(width) || extentN % width != 0 ||
+      width > kMaxCopyRowElements) {
+    return false;
+  }
+  // The panel: offset the loop's IV along N, the whole extent along K, and
+  // batch offsets (if any) from outside the loop.
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  if (!llvm::all_of(slice.getMixedStrides(),
+                    [](OpFoldResult s) { return isConstantIntValue(s, 1); })) {
+    return false;
+  }
+  auto iv = dyn_cast_if_present<Value>(offsets[nDim]);
+  if (iv != nLoop.getInductionVar() ||
+      !isConstantIntValue(offsets[rowDim], 0)) {
+    return false;
+  }
+  for (unsigned d = 0; d < rowDim; ++d) {
+    if (!isConstantIntValue(sizes[d], 1)) {
+      return false;
+    }
+    if (auto v = dyn_cast<Value>(offsets[d]);
+        v && nLoop.getRegion().isAncestor(v.getParentRegion())) {
+      return false;
+    }
+  }
+  int64_t rows = sourceType.getDimSize(rowDim);
+  if (panelType.getDimSize(rowDim) != rows) {
+    return false;
+  }
+  OpFoldResult rowsValue = sizes[rowDim];
+  if (auto v = dyn_cast<Value>(rowsValue);
+      v && nLoop.getRegion().isAncestor(v.getParentRegion())) {
+    return false;
+  }
+  // (A dynamic K extent is the source's: the slice spans it whole.)
+
+  Location loc = slice.getLoc();
+  rewriter.setInsertionPoint(nLoop);
+  Type element = sourceType.getElementType();
+  int64_t tiles = extentN / width;
+  // packed[j, b.., k, c] = source[b.., k, j * width + c]
+  SmallVector<OpFoldResult> packedSizes = {rewriter.getIndexAttr(tiles)};
+  for (unsigned d = 0; d < rank; ++d) {
+    packedSizes.push_back(d == nDim ? OpFoldResult(rewriter.getIndexAttr(width))
+                                    : sizes[d]);
+  }
+  Value empty = tensor::EmptyOp::create(rewriter, loc, packedSizes, element);
+  SmallVector<int64_t> rowShape(rank, 1);
+  rowShape[nDim] = width;
+  auto vectorType = VectorType::get(rowShape, element);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value rowCount = getValueOrCreateConstantIndexOp(rewriter, loc, rowsValue);
+  Value tileCount = arith::ConstantIndexOp::create(rewriter, loc, tiles);
+  Value widthValue = arith::ConstantIndexOp::create(rewriter, loc, width);
+  Value pad = arith::ConstantOp::create(rewriter, loc, element,
+                                        rewriter.getZeroAttr(element));
+  SmallVector<bool> inBounds(rank, true);
+  SmallVector<Value> batchOffsets;
+  for (unsigned d = 0; d < rowDim; ++d) {
+    batchOffsets.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, offsets[d]));
+  }
+  auto rowLoop = scf::ForOp::create(
+      rewriter, loc, zero, rowCount, one, ValueRange{empty},
+      [&](OpBuilder &b, Location l, Value row, ValueRange rowIters) {
+        auto tileLoop = scf::ForOp::create(
+            b, l, zero, tileCount, one, ValueRange{rowIters[0]},
+            [&](OpBuilder &nb, Location nl, Value tile, ValueRange iters) {
+              Value column = arith::MulIOp::create(nb, nl, tile, widthValue);
+              SmallVector<Value> readAt(batchOffsets);
+              readAt.append({row, column});
+              SmallVector<Value> writeAt = {tile};
+              writeAt.append(rowDim, zero);
+              writeAt.append({row, zero});
+              Value v = vector::TransferReadOp::create(
+                  nb, nl, vectorType, source, readAt, pad, inBounds);
+              AffineMap minor = AffineMap::getMinorIdentityMap(rank + 1, rank,
+                                                               nb.getContext());
+              Value written =
+                  vector::TransferWriteOp::create(nb, nl, v, iters[0], writeAt,
+                                                  AffineMapAttr::get(minor),
+                                                  nb.getBoolArrayAttr(inBounds))
+                      .getResult();
+              scf::YieldOp::create(nb, nl, written);
+            });
+        scf::YieldOp::create(b, l, tileLoop.getResult(0));
+      });
+  Value packed = rowLoop.getResult(0);
+
+  // Inside the loop: the IV's panel of the packed buffer.
+  rewriter.setInsertionPoint(slice);
+  Value index = arith::DivUIOp::create(
+      rewriter, loc, iv, arith::ConstantIndexOp::create(rewriter, loc, width));
+  SmallVector<OpFoldResult> panelOffsets = {index};
+  panelOffsets.append(rank, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> panelSizes = {rewriter.getIndexAttr(1)};
+  for (unsigned d = 0; d < rank; ++d) {
+    panelSizes.push_back(packedSizes[d + 1]);
+  }
+  SmallVector<OpFoldResult> unit(rank + 1, rewriter.getIndexAttr(1));
+  auto panel = tensor::ExtractSliceOp::create(rewriter, loc, panelType, packed,
+                                              panelOffsets, panelSizes, unit);
+  rewriter.replaceOp(slice, panel.getResult());
+  return true;
+}
+
 /// Tiles `op` (one K block of a matmul task) into regM x regN register
 /// tiles, N outer so the B micro-panel is reused by each M tile, then K
 /// innermost with step 1 (marked for vector.contract); edge tiles are
@@ -1415,9 +1578,10 @@ void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
 /// stride that is a multiple of 4 KiB (N = 1024, 2048, 3072) the kc rows of
 /// the panel mapped to one L1 set (4K aliasing) and each was a new page, and
 /// the kernel ran at a third of its speed. Packed, the kernel streams kc x nr
-/// contiguous elements. Over the N loop this packs the task's B block into
-/// [N_task/nr][kc][nr] panels, one panel at a time (each is read once per K
-/// block either way), so the buffer is one panel, not the whole block.
+/// contiguous elements. Where the N loop walks whole panels of a static B
+/// block, the whole block is packed before it into [N_task/nr][kc][nr]
+/// (packBlockB, reading each row of B once); otherwise (dynamic N, a single
+/// N tile) one panel at a time, before the M loop.
 /// B is the input whose indexing map does not use M and ends in N (row-major
 /// B); a transposed B, or a tile whose panel serves one M tile only, is left
 /// as it is.
@@ -1454,16 +1618,20 @@ void CpuTileAndVectorize::packPanelB(RewriterBase &rewriter,
     return;
   }
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(reuseLoop);
   Location loc = op.getLoc();
+  AffineMap bMap = op.getMatchingIndexingMap(bOperand);
+  unsigned rowDim = bMap.getNumResults() - 2;
+  if (packBlockB(rewriter, slice, reuseLoop, rowDim)) {
+    ++numPackedPanels;
+    return;
+  }
+  rewriter.setInsertionPoint(reuseLoop);
   auto panel = cast<tensor::ExtractSliceOp>(rewriter.clone(*slice));
   SmallVector<OpFoldResult> sizes =
       tensor::getMixedSizes(rewriter, loc, panel.getResult());
   Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
                                         panel.getResultType().getElementType());
   // B's rows run along K: the K dimension of the panel is the row loop.
-  AffineMap bMap = op.getMatchingIndexingMap(bOperand);
-  unsigned rowDim = bMap.getNumResults() - 2;
   Value packed = vectorRowCopy(rewriter, loc, panel.getResult(), empty, rowDim);
   if (!packed) {
     packed = linalg::CopyOp::create(rewriter, loc, panel.getResult(), empty)

@@ -7,27 +7,36 @@
 // RUN: graph-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16}),canonicalize,cse)' \
 // RUN: | FileCheck %s --check-prefix=DEFAULT
+// RUN: graph-opt %s --split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 mr=6 nr=64 parallel-m=64 parallel-n=256}),canonicalize,cse)' \
+// RUN: | FileCheck %s --check-prefix=WIDE
 
 // The matmul strategy: one scf.forall task per 64x256 output tile with the
 // fill fused in, register tiles of 8x32 with N outer, a K loop of step 1
-// around one vector.contract (8x1 times 1x32). Per N tile, the 256x32
-// micro-panel of B is first copied into a contiguous buffer, one vector
-// transfer per row (a tiled linalg.copy became scalar loops), which the
-// micro-kernel then reads (pack-b); without pack-b it reads B in place.
+// around one vector.contract (8x1 times 1x32). Before the N loop, the
+// task's 256x256 block of B is packed into 8 contiguous 256x32 micro-panels
+// (packed[j, k, c] = B[k, 32 j + c]), walking each row of B once, one vector
+// transfer per panel (a tiled linalg.copy became scalar loops); each N tile
+// then reads its panel, which the micro-kernel streams (pack-b); without
+// pack-b it reads B in place.
 // With 16 lanes the default register tile is 8x32 (16 zmm accumulators).
 // CHECK-LABEL: func.func @matmul
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 256)
+// CHECK:         %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[0, %{{.*}}] [256, 256] [1, 1] : tensor<256x512xf32> to tensor<256x256xf32>
 // CHECK:         vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
-// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
-// CHECK:           %[[PANEL:.*]] = tensor.extract_slice %{{.*}}[0, %[[N]]] [256, 32] [1, 1] : tensor<256x256xf32> to tensor<256x32xf32>
-// CHECK:           %[[BUF:.*]] = tensor.empty() : tensor<256x32xf32>
-// CHECK:           %[[PACKED:.*]] = scf.for %[[R:.*]] = %c0 to %c256 step %c1 iter_args(%[[ACC:.*]] = %[[BUF]])
-// CHECK-NEXT:        %[[ROW:.*]] = vector.transfer_read %[[PANEL]][%[[R]], %c0]{{.*}} : tensor<256x32xf32>, vector<1x32xf32>
-// CHECK-NEXT:        %[[NEXT:.*]] = vector.transfer_write %[[ROW]], %[[ACC]][%[[R]], %c0]{{.*}} : vector<1x32xf32>, tensor<256x32xf32>
+// CHECK:         %[[BUF:.*]] = tensor.empty() : tensor<8x256x32xf32>
+// CHECK:         %[[PACKED:.*]] = scf.for %[[R:.*]] = %c0 to %c256 step %c1 iter_args(%[[ACC:.*]] = %[[BUF]])
+// CHECK-NEXT:      scf.for %[[J:.*]] = %c0 to %c8 step %c1 iter_args(%[[ACC2:.*]] = %[[ACC]])
+// CHECK-NEXT:        %[[COL:.*]] = arith.muli %[[J]], %c32
+// CHECK-NEXT:        %[[ROW:.*]] = vector.transfer_read %[[BLOCK]][%[[R]], %[[COL]]]{{.*}} : tensor<256x256xf32>, vector<1x32xf32>
+// CHECK-NEXT:        %[[NEXT:.*]] = vector.transfer_write %[[ROW]], %[[ACC2]][%[[J]], %[[R]], %c0]{{.*}} : vector<1x32xf32>, tensor<8x256x32xf32>
 // CHECK-NEXT:        scf.yield %[[NEXT]]
+// CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
 // CHECK:           scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %c8
+// CHECK:             %[[TILE:.*]] = arith.divui %[[N]], %c32
+// CHECK:             %[[PANEL:.*]] = tensor.extract_slice %[[PACKED]][%[[TILE]], 0, 0] [1, 256, 32] [1, 1, 1] : tensor<8x256x32xf32> to tensor<256x32xf32>
 // CHECK:             scf.for %[[K:.*]] = %{{.*}} to %c256 step %c1
-// CHECK:               tensor.extract_slice %[[PACKED]][%[[K]], 0] [1, 32] [1, 1] : tensor<256x32xf32> to tensor<1x32xf32>
+// CHECK:               tensor.extract_slice %[[PANEL]][%[[K]], 0] [1, 32] [1, 1] : tensor<256x32xf32> to tensor<1x32xf32>
 // CHECK:               vector.contract
 // CHECK-SAME:            vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK:       scf.forall.in_parallel
@@ -35,7 +44,7 @@
 // NOPACK-LABEL: func.func @matmul
 // DEFAULT-LABEL: func.func @matmul
 // DEFAULT:         scf.forall (%{{.*}}) = (0) to (512) step (128)
-// DEFAULT:           vector.transfer_read %{{.*}} : tensor<256x32xf32>, vector<1x32xf32>
+// DEFAULT:           vector.transfer_read %{{.*}} : tensor<256x128xf32>, vector<1x32xf32>
 // DEFAULT:           vector.contract
 // DEFAULT-SAME:        vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // DEFAULT-NOT:         into vector<6x64xf32>
@@ -100,7 +109,7 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // 1 x 128 (8 vectors), so each row of B is read contiguously across the
 // task and the output row is updated once per 4 rows; B is not packed.
 // 1000 columns have no divisor on a vector boundary: one task, its edge
-// split into 96 and 8 columns. A transposed B keeps the matmul tiles.
+// split into 64, 32 and 8 columns (whole vectors in power-of-two groups). A transposed B keeps the matmul tiles.
 // CHECK-LABEL: func.func @gemv
 // CHECK:       scf.forall (%{{.*}}) = (0) to (4096) step (2048)
 // CHECK:         scf.for %{{.*}} = %c0 to %c512 step %c4
@@ -114,7 +123,8 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // CHECK-NOT:   scf.forall
 // CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c4
 // CHECK:         vector<1x1xf32>, vector<1x128xf32> into vector<1x128xf32>
-// CHECK:         vector<1x1xf32>, vector<1x96xf32> into vector<1x96xf32>
+// CHECK:         vector<1x1xf32>, vector<1x64xf32> into vector<1x64xf32>
+// CHECK:         vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
 // CHECK:         vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
 // CHECK-LABEL: func.func @gemv_transpose_b
 // CHECK:       scf.for %{{.*}} = %c0 to %c512 step %c256
@@ -314,6 +324,27 @@ func.func @count_windows(%w: tensor<2x2x2xf32>) -> tensor<1x1x2x2x2xf32> {
     linalg.yield %s : f32
   } -> tensor<1x1x2x2x2xf32>
   return %r : tensor<1x1x2x2x2xf32>
+}
+
+// -----
+
+// Columns left after the whole nr tiles go in power-of-two groups of
+// vectors: with 64-column tiles, 176 columns are 2 x 64 + 32 + 16, never
+// one 48-column (3-vector) tile, which LLVM loads and stores one element at
+// a time (the convolution models' 6x64 slowdown). A 6-row tile on 64 rows
+// leaves a 4-row edge.
+// WIDE-LABEL: func.func @wide_edges
+// WIDE:         vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// WIDE:         vector<4x1xf32>, vector<1x64xf32> into vector<4x64xf32>
+// WIDE:         vector<6x1xf32>, vector<1x32xf32> into vector<6x32xf32>
+// WIDE:         vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// WIDE:         vector<6x1xf32>, vector<1x16xf32> into vector<6x16xf32>
+// WIDE:         vector<4x1xf32>, vector<1x16xf32> into vector<4x16xf32>
+// WIDE-NOT:     vector<1x48xf32>
+func.func @wide_edges(%a: tensor<64x256xf32>, %b: tensor<256x176xf32>, %c: tensor<64x176xf32>) -> tensor<64x176xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x256xf32>, tensor<256x176xf32>)
+                     outs(%c : tensor<64x176xf32>) -> tensor<64x176xf32>
+  return %r : tensor<64x176xf32>
 }
 
 // -----
