@@ -15,6 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuPasses.h"
+
+#include <cstring>
+#include <vector>
+
 #include "graphc/Target/CPU/CpuTarget.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -60,17 +64,21 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
   return r;
 }
 
-/// The filter [F, C, KH, KW] re-laid out as [F/fb, KH, KW, C, fb], so the
-/// fb output channels of one tap and input channel are contiguous. A
-/// constant filter (dense or resource elements) is re-laid out here, at
-/// compile time; any other one by a linalg.transpose at run time.
+/// The filter [F, C, KH, KW] re-laid out as [F/fb, C*KH*KW, fb], so the fb
+/// output channels of one input channel and tap are contiguous: per block of
+/// fb output channels, the [fb, K] matrix transposed. A constant filter
+/// (dense or resource elements) is re-laid out here, at compile time; any
+/// other one at run time by an `scf.forall` over the blocks that transposes
+/// fb x 16 tiles in registers (`lanes`-wide loads and stores; the last tile
+/// of a K that is not a multiple of 16 is a static smaller one).
 Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
                  int64_t fb) {
   auto ft = cast<RankedTensorType>(filter.getType());
-  int64_t f = ft.getDimSize(0), c = ft.getDimSize(1), kh = ft.getDimSize(2),
-          kw = ft.getDimSize(3);
+  int64_t f = ft.getDimSize(0);
+  int64_t k = ft.getDimSize(1) * ft.getDimSize(2) * ft.getDimSize(3);
+  int64_t blocks = f / fb;
   Type et = ft.getElementType();
-  auto packedType = RankedTensorType::get({f / fb, kh, kw, c, fb}, et);
+  auto packedType = RankedTensorType::get({blocks, k, fb}, et);
   Attribute attr;
   if (matchPattern(filter, m_Constant(&attr))) {
     ArrayRef<char> raw;
@@ -85,20 +93,15 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
         raw = blob->getData();
       }
     }
-    int64_t count = f * c * kh * kw;
+    int64_t count = f * k;
     if (et.isF32() && int64_t(raw.size()) == count * int64_t(sizeof(float))) {
-      // Unaligned-safe reads of the source elements.
+      // Copied first: the blob need not be aligned for float.
       std::vector<float> src(count), dst(count);
       std::memcpy(src.data(), raw.data(), raw.size());
-      int64_t i = 0;
-      for (int64_t fo = 0; fo < f / fb; ++fo) {
-        for (int64_t y = 0; y < kh; ++y) {
-          for (int64_t x = 0; x < kw; ++x) {
-            for (int64_t ci = 0; ci < c; ++ci) {
-              for (int64_t fi = 0; fi < fb; ++fi) {
-                dst[i++] = src[(((fo * fb + fi) * c + ci) * kh + y) * kw + x];
-              }
-            }
+      for (int64_t b = 0; b < blocks; ++b) {
+        for (int64_t i = 0; i < k; ++i) {
+          for (int64_t j = 0; j < fb; ++j) {
+            dst[(b * k + i) * fb + j] = src[(b * fb + j) * k + i];
           }
         }
       }
@@ -107,16 +110,59 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
           DenseElementsAttr::get(packedType, ArrayRef<float>(dst)));
     }
   }
-  // [F, C, KH, KW] -> [F/fb, fb, C, KH, KW] -> [F/fb, KH, KW, C, fb].
-  auto expandedType = RankedTensorType::get({f / fb, fb, c, kh, kw}, et);
-  Value expanded = tensor::ExpandShapeOp::create(
-      rewriter, loc, expandedType, filter,
-      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value matrix = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({f, k}, et), filter,
+      SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
   Value empty = tensor::EmptyOp::create(rewriter, loc, packedType.getShape(),
                                         et);
-  return linalg::TransposeOp::create(rewriter, loc, expanded, empty,
-                                     ArrayRef<int64_t>{0, 3, 4, 2, 1})
-      ->getResult(0);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+  auto forall = scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
+                                      ValueRange{empty}, std::nullopt);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  Value b = forall.getInductionVars()[0];
+  Value out = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> offsets = {b, rewriter.getIndexAttr(0),
+                                       rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, k, fb});
+  SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1, 1});
+  Value block = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({k, fb}, et), out, offsets, sizes,
+      unit);
+  Value row0 = arith::MulIOp::create(rewriter, loc, b, idx(fb));
+  constexpr int64_t kTile = 16;
+  auto transposeTile = [&](Value acc, Value k0, int64_t width) -> Value {
+    Value t = vector::TransferReadOp::create(
+        rewriter, loc, VectorType::get({fb, width}, et), matrix,
+        ValueRange{row0, k0}, std::optional<Value>(pad),
+        ArrayRef<bool>{true, true});
+    t = vector::TransposeOp::create(rewriter, loc, t, ArrayRef<int64_t>{1, 0});
+    return vector::TransferWriteOp::create(rewriter, loc, t, acc,
+                                           ValueRange{k0, idx(0)},
+                                           ArrayRef<bool>{true, true})
+        .getResult();
+  };
+  int64_t kMain = k - k % kTile;
+  if (kMain > 0) {
+    auto loop = scf::ForOp::create(
+        rewriter, loc, idx(0), idx(kMain), idx(kTile), ValueRange{block},
+        [&](OpBuilder &, Location, Value k0, ValueRange args) {
+          scf::YieldOp::create(rewriter, loc,
+                               transposeTile(args[0], k0, kTile));
+        });
+    block = loop.getResult(0);
+  }
+  if (k % kTile != 0) {
+    block = transposeTile(block, idx(kMain), k % kTile);
+  }
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, block, out, offsets,
+                                        sizes, unit);
+  return forall.getResult(0);
 }
 
 /// Rewrites `conv` (NCHW input, already padded; FCHW filter; f32, static
@@ -242,12 +288,14 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
               rewriter, loc, idx(0), idx(kw), idx(1), yAccs,
               [&](OpBuilder &, Location, Value x, ValueRange xAccs) {
                 Value col = add(colBase, mul(x, dw));
+                Value yx = add(mul(y, kw), x);
                 auto cLoop = scf::ForOp::create(
                     rewriter, loc, idx(0), idx(c), idx(1), xAccs,
                     [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
+                      Value tap = add(mul(ci, kh * kw), yx);
                       Value w = vector::TransferReadOp::create(
                           rewriter, loc, rowType, packed,
-                          ValueRange{fBlock, y, x, ci, idx(0)},
+                          ValueRange{fBlock, tap, idx(0)},
                           std::optional<Value>(pad), ArrayRef<bool>{true});
                       SmallVector<Value> next;
                       for (int64_t i = 0; i < owb; ++i) {

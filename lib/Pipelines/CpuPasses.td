@@ -116,8 +116,8 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     filter columns and input channels in `scf.for` loops that carry one
     accumulator vector per column. Per input channel and tap the kernel
     loads one filter row (the filter re-laid out to
-    [F/fb, KH, KW, C, fb]: at compile time when it is a constant, else by a
-    `linalg.transpose` at run time) and, per column, broadcasts one input
+    [F/fb, C*KH*KW, fb]: at compile time when it is a constant, else at run
+    time by fb x 16 transposes in registers) and, per column, broadcasts one input
     element (`vector.fma`). Input and output stay NCHW: the tile is
     transposed in registers before it is stored. The scheme of oneDNN's
     brgconv and ONNX Runtime's MLAS NCHWc kernels; see "Direct

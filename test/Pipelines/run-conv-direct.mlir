@@ -15,12 +15,20 @@
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.8
 // RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided_acc 2,5,15,30,48,3,2,2,1,1,2 %t.8
 // The kernel: tasks over (image, output row, channel block), the filter
-// re-laid out to [F/fb, KH, KW, C, fb], loops over channel blocks, column
+// re-laid out to [F/fb, C*KH*KW, fb] (16x16 transposes), loops over channel blocks, column
 // tiles, filter rows, filter columns and input channels, broadcast FMAs, and
 // the tile transposed before the store.
 // RUN: graph-opt %s --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s
 // CHECK-LABEL: func.func @conv
-// CHECK:       linalg.transpose ins(%{{.*}} : tensor<3x16x5x3x2xf32>) outs(%{{.*}} : tensor<3x3x2x5x16xf32>) permutation = [0, 3, 4, 2, 1]
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<48x5x3x2xf32> into tensor<48x30xf32>
+// CHECK:       scf.forall (%{{.*}}) in (3)
+// CHECK:       scf.for
+// CHECK:       vector.transfer_read {{.*}} : tensor<48x30xf32>, vector<16x16xf32>
+// CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// CHECK:       vector.transfer_write {{.*}} : vector<16x16xf32>, tensor<30x16xf32>
+// CHECK:       vector.transfer_read {{.*}} : tensor<48x30xf32>, vector<16x14xf32>
+// CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<16x14xf32> to vector<14x16xf32>
+// CHECK:       vector.transfer_write {{.*}} : vector<14x16xf32>, tensor<30x16xf32>
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 7, 1)
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c48{{(_[0-9]+)?}} step %c16{{(_[0-9]+)?}}
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c28{{(_[0-9]+)?}} step %c14{{(_[0-9]+)?}}
@@ -29,7 +37,7 @@
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c3{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c2{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c5{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
-// CHECK:       vector.transfer_read {{.*}} : tensor<3x3x2x5x16xf32>, vector<16xf32>
+// CHECK:       vector.transfer_read {{.*}} : tensor<3x30x16xf32>, vector<16xf32>
 // CHECK:       tensor.extract
 // CHECK:       vector.broadcast %{{.*}} : f32 to vector<16xf32>
 // CHECK:       vector.fma
