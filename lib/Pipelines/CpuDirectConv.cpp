@@ -205,18 +205,29 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   if (owb < 4 && owb != ow) {
     return failure();
   }
-  // Tasks: (image, output row), and blocks of output channels when those
-  // are too few.
+  // Tasks: (image, chunk of output rows, chunk of output channel blocks),
+  // at least kMinTasks of them when the images alone are fewer. Channel
+  // blocks are split first: a task walks its rows inside each channel
+  // block, so the block's filter (KH*KW*C*fb elements) is read from memory
+  // once per task and reused from cache over its rows; splitting rows
+  // multiplies that traffic, splitting channels does not.
   int64_t fBlocks = f / fb;
+  int64_t need = llvm::divideCeil(kMinTasks, n);
   int64_t split = 1;
-  for (int64_t d = std::min(int64_t(llvm::divideCeil(kMinTasks, n * oh)), fBlocks);
-       d >= 1; --d) {
+  for (int64_t d = std::min(need, fBlocks); d >= 1; --d) {
     if (fBlocks % d == 0) {
       split = d;
       break;
     }
   }
-  int64_t taskF = f / split;
+  int64_t rowChunks = oh;
+  for (int64_t d = llvm::divideCeil(need, split); d <= oh; ++d) {
+    if (oh % d == 0) {
+      rowChunks = d;
+      break;
+    }
+  }
+  int64_t taskF = f / split, taskRows = oh / rowChunks;
 
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
@@ -239,29 +250,31 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // never read; otherwise they start from the accumulator's elements.
   Value dest = fill ? fill.getOutputs()[0] : init;
   auto forall = scf::ForallOp::create(
-      rewriter, loc, indexAttrs(rewriter, {n, oh, split}), ValueRange{dest},
-      std::nullopt);
+      rewriter, loc, indexAttrs(rewriter, {n, rowChunks, split}),
+      ValueRange{dest}, std::nullopt);
   rewriter.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
   Value fBase = mul(ivs[2], taskF);
-  SmallVector<OpFoldResult> outOffsets = {ivs[0], fBase, ivs[1],
+  Value rowBase = mul(ivs[1], taskRows);
+  SmallVector<OpFoldResult> outOffsets = {ivs[0], fBase, rowBase,
                                           rewriter.getIndexAttr(0)};
-  SmallVector<OpFoldResult> outSizes = indexAttrs(rewriter, {1, taskF, 1, ow});
+  SmallVector<OpFoldResult> outSizes =
+      indexAttrs(rewriter, {1, taskF, taskRows, ow});
   SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1, 1, 1});
-  Value plane = tensor::ExtractSliceOp::create(
-      rewriter, loc, RankedTensorType::get({taskF, ow}, et), out, outOffsets,
-      outSizes, unit);
+  auto taskType = RankedTensorType::get({taskF, taskRows, ow}, et);
+  auto planeType = RankedTensorType::get({taskF, ow}, et);
+  Value taskOut = tensor::ExtractSliceOp::create(
+      rewriter, loc, taskType, out, outOffsets, outSizes, unit);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
   auto rowType = VectorType::get({fb}, et);
   auto tileType = VectorType::get({owb, fb}, et);
   auto tileTType = VectorType::get({fb, owb}, et);
-  Value rowBase = mul(ivs[1], sh);
 
   // One register tile: output channels [fi, fi + fb) of the task by output
-  // columns [col0, col0 + owb).
-  auto tile = [&](Value acc, Value fi, Value col0) -> Value {
+  // columns [col0, col0 + owb) of output row `oy` (`acc`: the row's plane).
+  auto tile = [&](Value acc, Value fi, Value oy, Value col0) -> Value {
     SmallVector<Value> accs;
     if (fill) {
       Value splat =
@@ -283,7 +296,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     auto yLoop = scf::ForOp::create(
         rewriter, loc, idx(0), idx(kh), idx(1), accs,
         [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
-          Value row = add(rowBase, mul(y, dh));
+          Value row = add(mul(oy, sh), mul(y, dh));
           auto xLoop = scf::ForOp::create(
               rewriter, loc, idx(0), idx(kw), idx(1), yAccs,
               [&](OpBuilder &, Location, Value x, ValueRange xAccs) {
@@ -329,16 +342,32 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
         .getResult();
   };
 
+  SmallVector<OpFoldResult> planeSizes = indexAttrs(rewriter, {taskF, 1, ow});
+  SmallVector<OpFoldResult> planeStrides = indexAttrs(rewriter, {1, 1, 1});
   auto fLoop = scf::ForOp::create(
-      rewriter, loc, idx(0), idx(taskF), idx(fb), ValueRange{plane},
+      rewriter, loc, idx(0), idx(taskF), idx(fb), ValueRange{taskOut},
       [&](OpBuilder &, Location, Value fi, ValueRange fArgs) {
-        auto colLoop = scf::ForOp::create(
-            rewriter, loc, idx(0), idx(ow), idx(owb), fArgs,
-            [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
-              scf::YieldOp::create(rewriter, loc,
-                                   tile(colArgs[0], fi, col0));
+        auto rowLoop = scf::ForOp::create(
+            rewriter, loc, idx(0), idx(taskRows), idx(1), fArgs,
+            [&](OpBuilder &, Location, Value r, ValueRange rArgs) {
+              SmallVector<OpFoldResult> planeOffsets = {
+                  rewriter.getIndexAttr(0), r, rewriter.getIndexAttr(0)};
+              Value plane = tensor::ExtractSliceOp::create(
+                  rewriter, loc, planeType, rArgs[0], planeOffsets,
+                  planeSizes, planeStrides);
+              Value oy = add(rowBase, r);
+              auto colLoop = scf::ForOp::create(
+                  rewriter, loc, idx(0), idx(ow), idx(owb), ValueRange{plane},
+                  [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
+                    scf::YieldOp::create(rewriter, loc,
+                                         tile(colArgs[0], fi, oy, col0));
+                  });
+              Value updated = tensor::InsertSliceOp::create(
+                  rewriter, loc, colLoop.getResult(0), rArgs[0], planeOffsets,
+                  planeSizes, planeStrides);
+              scf::YieldOp::create(rewriter, loc, updated);
             });
-        scf::YieldOp::create(rewriter, loc, colLoop.getResults());
+        scf::YieldOp::create(rewriter, loc, rowLoop.getResults());
       });
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, fLoop.getResult(0), out,
