@@ -70,7 +70,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   // the vectoriser sees exact shapes.
   // Direct (im2col-free) kernels for the convolution classes asked for;
   // the rest keep im2col + GEMM below.
-  if (!options.directConv.empty()) {
+  if (!options.directConv.empty() && options.directConv != "none") {
     CpuDirectConvOptions direct;
     direct.vectorWidth = options.vectorWidth;
     direct.convs_ = options.directConv;

@@ -116,12 +116,13 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
   Value matrix = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({f, k}, et), filter,
       SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
-  Value empty = tensor::EmptyOp::create(rewriter, loc, packedType.getShape(),
-                                        et);
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, packedType.getShape(), et);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
-  auto forall = scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
-                                      ValueRange{empty}, std::nullopt);
+  auto forall =
+      scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
+                            ValueRange{empty}, std::nullopt);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(forall.getTerminator());
   Value b = forall.getInductionVars()[0];
@@ -167,13 +168,14 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
 
 /// Rewrites `conv` (NCHW input, already padded; FCHW filter; f32, static
 /// shapes) into the direct kernel described at the top of the file: an
-/// `scf.forall` over (image, output row, block of output channels), whose
-/// task walks blocks of `fb` output channels by `owb` output columns and
+/// `scf.forall` over (image, chunk of output rows, chunk of output-channel
+/// blocks), whose task walks, per block of `fb` output channels, its output
+/// rows in tiles of `owb` output columns and
 /// reduces over filter rows, filter columns and input channels in
 /// `scf.for` loops that carry the owb accumulator vectors. Returns failure
 /// (and leaves `conv` alone) for other element types, dynamic shapes, an
 /// output channel count that is not a multiple of `lanes`, or an output
-/// width with no divisor between 4 and `owBlock`.
+/// width above `owBlock` with no divisor from 4 to `owBlock`.
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                          int64_t lanes, int64_t owBlock, int64_t fVectors) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
@@ -264,8 +266,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1, 1, 1});
   auto taskType = RankedTensorType::get({taskF, taskRows, ow}, et);
   auto planeType = RankedTensorType::get({taskF, ow}, et);
-  Value taskOut = tensor::ExtractSliceOp::create(
-      rewriter, loc, taskType, out, outOffsets, outSizes, unit);
+  Value taskOut = tensor::ExtractSliceOp::create(rewriter, loc, taskType, out,
+                                                 outOffsets, outSizes, unit);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
   auto rowType = VectorType::get({fb}, et);
@@ -277,8 +279,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   auto tile = [&](Value acc, Value fi, Value oy, Value col0) -> Value {
     SmallVector<Value> accs;
     if (fill) {
-      Value splat =
-          vector::BroadcastOp::create(rewriter, loc, rowType, fill.getInputs()[0]);
+      Value splat = vector::BroadcastOp::create(rewriter, loc, rowType,
+                                                fill.getInputs()[0]);
       accs.assign(owb, splat);
     } else {
       Value t = vector::TransferReadOp::create(
@@ -315,12 +317,10 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                         Value v = tensor::ExtractOp::create(
                             rewriter, loc, input,
                             ValueRange{ivs[0], ci, row, add(col, idx(i * sw))});
-                        Value b =
-                            vector::BroadcastOp::create(rewriter, loc, rowType,
-                                                        v);
-                        next.push_back(
-                            vector::FMAOp::create(rewriter, loc, b, w,
-                                                  cAccs[i]));
+                        Value b = vector::BroadcastOp::create(rewriter, loc,
+                                                              rowType, v);
+                        next.push_back(vector::FMAOp::create(rewriter, loc, b,
+                                                             w, cAccs[i]));
                       }
                       scf::YieldOp::create(rewriter, loc, next);
                     });
@@ -353,8 +353,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
               SmallVector<OpFoldResult> planeOffsets = {
                   rewriter.getIndexAttr(0), r, rewriter.getIndexAttr(0)};
               Value plane = tensor::ExtractSliceOp::create(
-                  rewriter, loc, planeType, rArgs[0], planeOffsets,
-                  planeSizes, planeStrides);
+                  rewriter, loc, planeType, rArgs[0], planeOffsets, planeSizes,
+                  planeStrides);
               Value oy = add(rowBase, r);
               auto colLoop = scf::ForOp::create(
                   rewriter, loc, idx(0), idx(ow), idx(owb), ValueRange{plane},
@@ -379,28 +379,30 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   return success();
 }
 
-/// Which convolutions a `convs` option value admits: "all", or a
-/// comma-separated list of classes ("3x3", "1x1", "strided", "other").
+/// Which convolutions a `convs` option value admits: "all", "none", or a
+/// comma-separated list of classes: "strided" (a stride above 1, any
+/// filter), else "3x3", "1x1" or "other" by the filter.
 bool admitted(StringRef classes, linalg::Conv2DNchwFchwOp conv) {
   if (classes == "all") {
     return true;
   }
+  if (classes == "none") {
+    return false;
+  }
   auto ft = cast<ShapedType>(conv.getInputs()[1].getType());
-  bool strided =
-      llvm::any_of(conv.getStrides().getValues<int64_t>(),
-                   [](int64_t s) { return s != 1; });
+  bool strided = llvm::any_of(conv.getStrides().getValues<int64_t>(),
+                              [](int64_t s) { return s != 1; });
   int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
-  StringRef cls = strided                  ? "strided"
-                  : kh == 3 && kw == 3     ? "3x3"
-                  : kh == 1 && kw == 1     ? "1x1"
-                                           : "other";
+  StringRef cls = strided              ? "strided"
+                  : kh == 3 && kw == 3 ? "3x3"
+                  : kh == 1 && kw == 1 ? "1x1"
+                                       : "other";
   SmallVector<StringRef> list;
   classes.split(list, ',', -1, /*KeepEmpty=*/false);
   return llvm::is_contained(list, cls);
 }
 
-struct CpuDirectConv
-    : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
+struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -413,16 +415,17 @@ struct CpuDirectConv
                      "f-vectors must be positive");
       return signalPassFailure();
     }
-    if (convs_ != "all") {
+    if (convs_ != "all" && convs_ != "none") {
       SmallVector<StringRef> list;
       StringRef(convs_).split(list, ',', -1, /*KeepEmpty=*/false);
       for (StringRef cls : list) {
         if (!llvm::is_contained({"3x3", "1x1", "strided", "other"}, cls)) {
-          func.emitError() << "graphc-cpu-direct-conv: unknown convolution "
-                              "class '"
-                           << cls
-                           << "' (expected all, or a comma-separated list of "
-                              "3x3, 1x1, strided, other)";
+          func.emitError()
+              << "graphc-cpu-direct-conv: unknown convolution "
+                 "class '"
+              << cls
+              << "' (expected all, none, or a comma-separated list "
+                 "of 3x3, 1x1, strided, other)";
           return signalPassFailure();
         }
       }

@@ -110,16 +110,17 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
   let description = [{
     Rewrites `linalg.conv_2d_nchw_fchw` over f32 with static shapes (input
     already padded) into a direct kernel that materialises no im2col
-    buffer: an `scf.forall` over (image, output row, block of output
-    channels); each task walks register tiles of `ow-block` output columns
-    by `f-vectors` vectors of output channels and reduces over filter rows,
-    filter columns and input channels in `scf.for` loops that carry one
-    accumulator vector per column. Per input channel and tap the kernel
-    loads one filter row (the filter re-laid out to
+    buffer: an `scf.forall` over (image, chunk of output rows, chunk of
+    output-channel blocks); each task walks, per channel block, its rows
+    (the block's filter stays in cache) in register tiles of `ow-block`
+    output columns by `f-vectors` vectors of output channels, and reduces
+    over filter rows, filter columns and input channels in `scf.for` loops
+    that carry one accumulator vector per column. Per input channel and
+    tap the kernel loads one filter row (the filter re-laid out to
     [F/fb, C*KH*KW, fb]: at compile time when it is a constant, else at run
-    time by fb x 16 transposes in registers) and, per column, broadcasts one input
-    element (`vector.fma`). Input and output stay NCHW: the tile is
-    transposed in registers before it is stored. The scheme of oneDNN's
+    time by fb x 16 transposes in registers) and, per column, broadcasts
+    one input element (`vector.fma`). Input and output stay NCHW: the tile
+    is transposed in registers before it is stored. The scheme of oneDNN's
     brgconv and ONNX Runtime's MLAS NCHWc kernels; see "Direct
     convolution" in docs/design/cpu-codegen.md.
 
