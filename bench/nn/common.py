@@ -11,6 +11,7 @@ reader can tell compute from overhead.
 import json
 import platform
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -89,6 +90,9 @@ def compile_model(build, model, job, input_shapes=(), extra=(), timeout=1800):
     input_shapes: "NAME:DxD" strings; extra: more graphc flags. Raises
     Failed with the first error."""
     cmd = [tool(build, "graphc"), model, "-o", job] + list(extra)
+    # GRAPHC_FLAGS: more graphc flags for every model of a bench run, to
+    # compare code generation options back to back (e.g. --direct-conv=all).
+    cmd += shlex.split(os.environ.get("GRAPHC_FLAGS", ""))
     for s in input_shapes:
         cmd.append("--input-shape=" + s)
     r = subprocess.run(["/usr/bin/time", "-f", "@@ %e %M"] + cmd,

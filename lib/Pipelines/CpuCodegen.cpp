@@ -68,6 +68,14 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   // Threads (scf.forall), caches and registers for matmul/conv, vector tiles
   // for everything else; vectorised while slices are still value-based so
   // the vectoriser sees exact shapes.
+  // Direct (im2col-free) kernels for the convolution classes asked for;
+  // the rest keep im2col + GEMM below.
+  if (!options.directConv.empty() && options.directConv != "none") {
+    CpuDirectConvOptions direct;
+    direct.vectorWidth = options.vectorWidth;
+    direct.convs_ = options.directConv;
+    pm.addNestedPass<func::FuncOp>(createCpuDirectConv(direct));
+  }
   CpuTileAndVectorizeOptions tiling;
   tiling.vectorWidth = options.vectorWidth;
   tiling.mr = options.mr;

@@ -48,6 +48,13 @@ struct CpuCodegenPipelineOptions
       llvm::cl::desc("copy each matmul B micro-panel into a contiguous buffer"),
       llvm::cl::init(true)};
 
+  Option<std::string> directConv{
+      *this, "direct-conv",
+      llvm::cl::desc("2-D NCHW f32 convolutions given the direct "
+                     "(im2col-free) kernel: all, or a comma-separated list "
+                     "of 3x3, 1x1, strided, other (default: none)"),
+      llvm::cl::init("")};
+
   CpuCodegenOptions options() const {
     CpuCodegenOptions o;
     o.vectorWidth = vectorWidth;
@@ -60,6 +67,7 @@ struct CpuCodegenPipelineOptions
     o.numThreads = numThreads;
     o.convGemm = convGemm;
     o.packB = packB;
+    o.directConv = directConv;
     return o;
   }
 };

@@ -107,6 +107,57 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
   ];
 }
 
+def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
+  let summary = "Direct (im2col-free) vector kernels for 2-D NCHW "
+                "convolutions";
+  let description = [{
+    Rewrites `linalg.conv_2d_nchw_fchw` over f32 with static shapes (input
+    already padded) into a direct kernel that materialises no im2col
+    buffer: an `scf.forall` over (image, chunk of output rows, chunk of
+    output-channel blocks); each task walks, per channel block, its rows
+    (the block's filter stays in cache) in register tiles of `ow-block`
+    output columns by `f-vectors` vectors of output channels, and reduces
+    over filter rows, filter columns and input channels in `scf.for` loops
+    that carry one accumulator vector per column. Per input channel and
+    tap the kernel loads one filter row (the filter re-laid out to
+    [F/fb, C*KH*KW, fb]: at compile time when it is a constant, else at run
+    time by fb x 16 transposes in registers) and, per column, broadcasts
+    one input element (`vector.fma`). Input and output stay NCHW: the tile
+    is transposed in registers before it is stored. The scheme of oneDNN's
+    brgconv and ONNX Runtime's MLAS NCHWc kernels; see "Direct
+    convolution" in docs/design/cpu-codegen.md.
+
+    Skipped (left to `graphc-cpu-tile-and-vectorize`): other element types,
+    dynamic shapes, output channels not a multiple of the vector width,
+    output widths with no divisor from 4 to `ow-block`, and classes not in
+    `convs`. Run before `graphc-cpu-tile-and-vectorize`; the CPU pipeline
+    runs it with `direct-conv`.
+
+    Example: `graph-opt --graphc-cpu-direct-conv="convs=3x3 ow-block=8"`.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
+           "f32 lanes per vector register (0: detect the host)">,
+    Option<"owBlock", "ow-block", "int64_t", /*default=*/"14",
+           "Output columns of the register tile (the largest divisor of the "
+           "output width up to this)">,
+    Option<"fVectors", "f-vectors", "int64_t", /*default=*/"2",
+           "Vectors of output channels in the register tile">,
+    Option<"convs_", "convs", "std::string", /*default=*/"\"all\"",
+           "Convolution classes rewritten: all, or a comma-separated list of "
+           "3x3, 1x1, strided (any stride above 1), other">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect", "mlir::vector::VectorDialect",
+    "mlir::linalg::LinalgDialect"
+  ];
+  let statistics = [
+    Statistic<"numDirectConvs", "num-direct-convs",
+              "2-D convolutions given the direct kernel">,
+  ];
+}
+
 def CpuHoistVectorTransfers : Pass<"graphc-cpu-hoist-vector-transfers",
                                    "mlir::func::FuncOp"> {
   let summary = "Keep loop-carried vector tiles in registers";

@@ -225,6 +225,13 @@ cl::opt<std::string> machineModelFile(
 cl::opt<bool> noOpenmp("no-openmp",
                        cl::desc("Single-threaded code that needs no libomp"),
                        cl::init(false), cl::cat(graphcCategory));
+cl::opt<std::string> directConv(
+    "direct-conv",
+    cl::desc("CPU: give 2-D f32 convolutions of these classes the direct "
+             "(im2col-free) kernel instead of im2col + GEMM: all, or a "
+             "comma-separated list of 3x3, 1x1, strided, other (default: "
+             "none; docs/design/cpu-codegen.md, \"Direct convolution\")"),
+    cl::value_desc("classes"), cl::init(""), cl::cat(graphcCategory));
 cl::opt<std::string> targetCpu(
     "mcpu",
     cl::desc("Generate CPU tasks for this CPU instead of the host: an LLVM "
@@ -542,6 +549,7 @@ static LogicalResult configurePassManager(PassManager &pm) {
 static graphc::TaskCodegenOptions taskCodegenOptions() {
   graphc::TaskCodegenOptions codegen;
   codegen.cpu.openmp = !noOpenmp;
+  codegen.cpu.directConv = directConv;
   if (!targetCpu.empty()) {
     if (llvm::Expected<graphc::CpuInfo> info = graphc::describeCpu(targetCpu)) {
       codegen.cpu.vectorWidth = info->vectorBits / 32;

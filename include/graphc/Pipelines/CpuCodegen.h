@@ -13,6 +13,7 @@
 #include "graphc/Target/CPU/CpuTarget.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mlir {
 class OpPassManager;
@@ -48,6 +49,11 @@ struct CpuCodegenOptions {
   /// per N tile and K block (docs/design/cpu-codegen.md, GEMM performance);
   /// false reads B in place (for comparisons).
   bool packB = true;
+  /// 2-D NCHW f32 convolutions of these classes get the direct
+  /// (im2col-free) kernel of graphc-cpu-direct-conv instead of im2col +
+  /// GEMM: "" (none), "all", or a comma-separated list of 3x3, 1x1,
+  /// strided, other (docs/design/cpu-codegen.md, "Direct convolution").
+  std::string directConv;
 };
 
 /// Appends the CPU pipeline to `pm`, which must be anchored on a ModuleOp
