@@ -26,7 +26,9 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       K goes in steps of 4 outside register tiles of 1 x 8 vectors over
       tasks of up to 2048 columns, and B is read in place.
     * `linalg.conv_2d_nchw_fchw` (`conv-gemm`, the default): rewritten into
-      im2col (one copy generic) and a `linalg.batch_matmul`
+      im2col (vector copies of input row segments, stride-2 ones compacted
+      by a shuffle; a copy generic for rows under 4 elements or wider
+      strides) and a `linalg.batch_matmul`
       with the filter broadcast over the batch, which takes the contraction
       strategy above (docs/design/conv-codegen.md). Task tiles divide the
       extent where a divisor near `parallel-m`/`parallel-n` exists, and a

@@ -30,6 +30,8 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <functional>
+
 namespace graphc {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZE
 #define GEN_PASS_DEF_CPUHOISTVECTORTRANSFERS
@@ -388,6 +390,191 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
   return r;
 }
 
+/// Where one dimension of an im2col buffer reads its input ([N, C, H, W]):
+/// the input dimension it indexes and its coefficient there.
+struct GatherDim {
+  unsigned input;
+  int64_t scale;
+};
+
+/// The widest input stride along a copied row that im2colByRows copies with
+/// vectors: a stride-2 row is read as twice its elements (one more load) and
+/// compacted by a shuffle. Wider strides keep the scalar copy.
+constexpr int64_t kMaxVectorGatherStride = 2;
+
+/// Elements per copied row below which im2colByRows leaves the copy scalar
+/// (the 1x1 filter gradients' rows of one element).
+constexpr int64_t kMinVectorGatherRow = 4;
+
+/// Emits an im2col buffer of the 6-D shape `colShape` as vector copies:
+///
+///   col[i0, ..., i5] = images[j0, j1, j2, j3],
+///   jk = sum of dims[d].scale * id over the d with dims[d].input == k.
+///
+/// The innermost dimension must read the input's rows (W) at a stride of at
+/// most kMaxVectorGatherStride: each row of `col` is then a segment of an
+/// input row (padding was applied before), copied in whole vectors of
+/// `lanes` f32 widths by a loop, then static power-of-two pieces (56 = 3 x
+/// 16 + 8), each one vector.transfer_read and one vector.transfer_write; a
+/// stride-2 segment is read contiguously and compacted by a shuffle. The
+/// other dimensions are loops: the outer three an scf.forall (tasks) when
+/// `parallel` and the buffer has kMinParallelElements or more, the rest
+/// scf.for. The linalg.generic with the strides in its input map that this
+/// replaces is rejected by the vectoriser (a non-permutation map) and
+/// became one scalar load and store per element; one vectorised copy per
+/// filter tap instead multiplied compile time by 10-30 (49 taps of a 7x7
+/// filter), while this loop nest is the same few bodies for any filter.
+/// Returns a null Value (emitting nothing) when the rows are not such
+/// segments or are shorter than kMinVectorGatherRow elements.
+Value im2colByRows(OpBuilder &b, Location loc, Value images,
+                   ArrayRef<int64_t> colShape, ArrayRef<GatherDim> dims,
+                   int64_t lanes, bool parallel) {
+  auto imagesType = cast<RankedTensorType>(images.getType());
+  Type et = imagesType.getElementType();
+  unsigned bits = et.getIntOrFloatBitWidth();
+  if (colShape.size() != 6 || dims.size() != 6 || imagesType.getRank() != 4 ||
+      dims[5].input != 3 || dims[5].scale < 1 ||
+      dims[5].scale > kMaxVectorGatherStride ||
+      colShape[5] < kMinVectorGatherRow || bits < 8 ||
+      (32 * lanes) % bits != 0) {
+    return Value();
+  }
+  int64_t vlen = 32 * lanes / bits;
+  int64_t stride = dims[5].scale, row = colShape[5];
+  int64_t rowMain = row - row % vlen;
+  SmallVector<int64_t> tails;
+  for (int64_t rest = row % vlen; rest > 0;) {
+    int64_t piece = int64_t(llvm::bit_floor(uint64_t(rest)));
+    tails.push_back(piece);
+    rest -= piece;
+  }
+  // The furthest start along W that the outer dimensions reach: whether a
+  // piece may read w*stride contiguous elements and stay inside the row.
+  int64_t farthest = 0;
+  for (unsigned d = 0; d < 5; ++d) {
+    if (dims[d].input == 3) {
+      farthest += dims[d].scale * (colShape[d] - 1);
+    }
+  }
+  int64_t width = imagesType.getDimSize(3);
+  auto wideFits = [&](int64_t col0, int64_t w) {
+    return farthest + (col0 + w) * stride <= width;
+  };
+  int64_t elements = 1;
+  for (int64_t e : colShape) {
+    elements *= e;
+  }
+  unsigned outer = parallel && elements >= kMinParallelElements ? 3 : 0;
+
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto mul = [&](Value x, int64_t y) -> Value {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, idx(y));
+  };
+  Value pad = arith::ConstantOp::create(b, loc, et, b.getZeroAttr(et));
+
+  // Copies the row of `col` at `ivs` (dimensions 0-4) into `tile` (the
+  // dimensions from `outer` on).
+  auto copyRow = [&](Value tile, ArrayRef<Value> ivs) -> Value {
+    SmallVector<Value> base(4, Value());
+    for (unsigned d = 0; d < 5; ++d) {
+      Value term = mul(ivs[d], dims[d].scale);
+      Value &at = base[dims[d].input];
+      at = at ? add(at, term) : term;
+    }
+    for (Value &at : base) {
+      if (!at) {
+        at = idx(0);
+      }
+    }
+    auto piece = [&](Value into, Value col0, int64_t w, bool wide) -> Value {
+      int64_t len = stride == 1 || w == 1
+                        ? w
+                        : (wide ? w * stride : (w - 1) * stride + 1);
+      SmallVector<Value> from(base.begin(), base.end());
+      from[3] = add(base[3], mul(col0, stride));
+      Value v = vector::TransferReadOp::create(
+          b, loc, VectorType::get({len}, et), images, from,
+          std::optional<Value>(pad), ArrayRef<bool>{true});
+      if (len != w) {
+        SmallVector<int64_t> picks;
+        for (int64_t l = 0; l < w; ++l) {
+          picks.push_back(l * stride);
+        }
+        v = vector::ShuffleOp::create(b, loc, v, v, picks);
+      }
+      SmallVector<Value> to(ivs.begin() + outer, ivs.end());
+      to.push_back(col0);
+      return vector::TransferWriteOp::create(b, loc, v, into, to,
+                                             ArrayRef<bool>{true})
+          .getResult();
+    };
+    if (rowMain > 0) {
+      bool wide = wideFits(rowMain - vlen, vlen);
+      auto loop = scf::ForOp::create(
+          b, loc, idx(0), idx(rowMain), idx(vlen), ValueRange{tile},
+          [&](OpBuilder &, Location l, Value col0, ValueRange args) {
+            scf::YieldOp::create(b, l, piece(args[0], col0, vlen, wide));
+          });
+      tile = loop.getResult(0);
+    }
+    int64_t col0 = rowMain;
+    for (int64_t w : tails) {
+      tile = piece(tile, idx(col0), w, wideFits(col0, w));
+      col0 += w;
+    }
+    return tile;
+  };
+  // Loops over dimensions `d` to 4 around copyRow.
+  std::function<Value(Value, SmallVector<Value> &, unsigned)> nest =
+      [&](Value tile, SmallVector<Value> &ivs, unsigned d) -> Value {
+    if (d == 5) {
+      return copyRow(tile, ivs);
+    }
+    auto loop = scf::ForOp::create(
+        b, loc, idx(0), idx(colShape[d]), idx(1), ValueRange{tile},
+        [&](OpBuilder &, Location l, Value iv, ValueRange args) {
+          ivs.push_back(iv);
+          Value next = nest(args[0], ivs, d + 1);
+          ivs.pop_back();
+          scf::YieldOp::create(b, l, next);
+        });
+    return loop.getResult(0);
+  };
+
+  Value empty = tensor::EmptyOp::create(b, loc, colShape, et);
+  if (outer == 0) {
+    SmallVector<Value> ivs;
+    return nest(empty, ivs, 0);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  auto forall =
+      scf::ForallOp::create(b, loc, indexAttrs(b, colShape.take_front(outer)),
+                            ValueRange{empty}, std::nullopt);
+  b.setInsertionPoint(forall.getTerminator());
+  SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
+  Value out = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> offsets(6, b.getIndexAttr(0));
+  SmallVector<int64_t> sizes(colShape);
+  for (unsigned d = 0; d < outer; ++d) {
+    offsets[d] = ivs[d];
+    sizes[d] = 1;
+  }
+  SmallVector<OpFoldResult> unit(6, b.getIndexAttr(1));
+  Value tile = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(colShape.drop_front(outer), et), out,
+      offsets, indexAttrs(b, sizes), unit);
+  tile = nest(tile, ivs, outer);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, tile, out, offsets,
+                                        indexAttrs(b, sizes), unit);
+  return forall.getResult(0);
+}
+
 /// Rewrites `conv` (NCHW input, already padded; FCHW filter) into im2col
 /// (one copy generic) plus a GEMM-shaped contraction that
 /// the matmul strategy register-tiles:
@@ -401,8 +588,8 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
 /// copy). Returns failure (and leaves `conv` alone) for non-float or mixed
 /// element types, non-static shapes, and when the im2col buffer would exceed
 /// kMaxIm2colElements.
-LogicalResult convToGemm(RewriterBase &rewriter,
-                         linalg::Conv2DNchwFchwOp conv) {
+LogicalResult convToGemm(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
+                         int64_t lanes, bool parallel) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
   Value init = conv->getOperand(2);
   std::optional<ConvTypes> types = staticFloatConv(conv);
@@ -438,6 +625,25 @@ LogicalResult convToGemm(RewriterBase &rewriter,
   SmallVector<ReassociationIndices> toNOP = {{0}, {1}, {2, 3}};
   auto fill = init.getDefiningOp<linalg::FillOp>();
 
+  // The scalar im2col, where im2colByRows does not apply (strides above 2,
+  // rows under 4 columns): one generic with the strides and dilations in
+  // its input map, over loops (c, kh, kw, n, oh, ow), C outermost.
+  auto scalarIm2col = [&](Value images, ArrayRef<int64_t> colShape) -> Value {
+    Value empty = tensor::EmptyOp::create(rewriter, loc, colShape, et);
+    AffineMap read =
+        AffineMap::get(6, 0,
+                       {d(3), d(0), d(4) * strides[0] + d(1) * dilations[0],
+                        d(5) * strides[1] + d(2) * dilations[1]},
+                       ctx);
+    AffineMap write =
+        AffineMap::get(6, 0, {d(3), d(0), d(1), d(2), d(4), d(5)}, ctx);
+    SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+    return linalg::GenericOp::create(rewriter, loc, TypeRange{empty.getType()},
+                                     ValueRange{images}, ValueRange{empty},
+                                     ArrayRef<AffineMap>{read, write}, iters,
+                                     yieldBody)
+        .getResult(0);
+  };
   // im2col of `images` ([nb, C, H, W]) and the GEMM into `acc` ([nb, O, P]).
   auto emitGemm = [&](Value images, Value acc, int64_t nb) -> Value {
     Value col;
@@ -445,27 +651,20 @@ LogicalResult convToGemm(RewriterBase &rewriter,
       SmallVector<ReassociationIndices> toNKP = {{0}, {1}, {2, 3}};
       col = tensor::CollapseShapeOp::create(rewriter, loc, images, toNKP);
     } else {
-      // One generic with the strides and dilations in its input map, over
-      // loops (c, kh, kw, n, oh, ow): C outermost to spread over threads
-      // even at batch 1, output columns innermost. The vectoriser rejects
-      // the non-permutation map, so it stays a scalar copy; one vectorised
-      // copy per filter tap was tried and made compile time 10-30x longer
-      // (49 copies for a 7x7 filter), see docs/design/conv-codegen.md.
+      // Rows of output columns are segments of input rows: vector copies
+      // (im2colByRows), C outermost to spread over threads even at batch 1.
       SmallVector<int64_t> colShape = {nb, c, kh, kw, oh, ow};
-      Value empty = tensor::EmptyOp::create(rewriter, loc, colShape, et);
-      AffineMap read =
-          AffineMap::get(6, 0,
-                         {d(3), d(0), d(4) * strides[0] + d(1) * dilations[0],
-                          d(5) * strides[1] + d(2) * dilations[1]},
-                         ctx);
-      AffineMap write =
-          AffineMap::get(6, 0, {d(3), d(0), d(1), d(2), d(4), d(5)}, ctx);
-      SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
-      Value cols = linalg::GenericOp::create(
-                       rewriter, loc, TypeRange{empty.getType()},
-                       ValueRange{images}, ValueRange{empty},
-                       ArrayRef<AffineMap>{read, write}, iters, yieldBody)
-                       .getResult(0);
+      Value cols = im2colByRows(rewriter, loc, images, colShape,
+                                {{0, 1},
+                                 {1, 1},
+                                 {2, dilations[0]},
+                                 {3, dilations[1]},
+                                 {2, strides[0]},
+                                 {3, strides[1]}},
+                                lanes, parallel);
+      if (!cols) {
+        cols = scalarIm2col(images, colShape);
+      }
       SmallVector<ReassociationIndices> toNKP = {{0}, {1, 2, 3}, {4, 5}};
       col = tensor::CollapseShapeOp::create(rewriter, loc, cols, toNKP);
     }
@@ -611,7 +810,8 @@ constexpr int64_t kMinWideK = 256;
 /// alone) unless the convolution has one of those shapes, is float with
 /// static shapes, and one chunk's buffer fits kMaxIm2colElements.
 LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
-                                   linalg::Conv2DNchwFchwOp conv) {
+                                   linalg::Conv2DNchwFchwOp conv, int64_t lanes,
+                                   bool parallel) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
   Value init = conv->getOperand(2);
   std::optional<ConvTypes> types = staticFloatConv(conv);
@@ -716,18 +916,26 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
     Value images = tensor::ExtractSliceOp::create(
         ob, loc, RankedTensorType::get({b, cb, h, w}, et), input, offsets(4),
         indexAttrs(ob, {b, cb, h, w}), unit);
-    // The chunk's im2col: a parallel copy of `images` read through `read`
-    // into a 6-D `colShape`, whose first and last three dimensions are the
-    // GEMM operand's rows and columns.
-    auto gather = [&](ArrayRef<int64_t> colShape, AffineMap read) -> Value {
-      Value empty = tensor::EmptyOp::create(ob, loc, colShape, et);
-      SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
-      Value cols = linalg::GenericOp::create(
-                       ob, loc, TypeRange{empty.getType()}, ValueRange{images},
-                       ValueRange{empty},
-                       ArrayRef<AffineMap>{read, ob.getMultiDimIdentityMap(6)},
-                       iters, yieldBody)
-                       .getResult(0);
+    // The chunk's im2col: a copy of `images` into a 6-D `colShape`, whose
+    // first and last three dimensions are the GEMM operand's rows and
+    // columns, and whose dimension d reads input dimension gathers[d]
+    // (im2colByRows). Vector copies along input rows where those are the
+    // innermost dimension, else a parallel generic reading through `read`.
+    auto gather = [&](ArrayRef<int64_t> colShape, ArrayRef<GatherDim> gathers,
+                      AffineMap read) -> Value {
+      Value cols =
+          im2colByRows(ob, loc, images, colShape, gathers, lanes, parallel);
+      if (!cols) {
+        Value empty = tensor::EmptyOp::create(ob, loc, colShape, et);
+        SmallVector<utils::IteratorType> iters(6,
+                                               utils::IteratorType::parallel);
+        cols = linalg::GenericOp::create(
+                   ob, loc, TypeRange{empty.getType()}, ValueRange{images},
+                   ValueRange{empty},
+                   ArrayRef<AffineMap>{read, ob.getMultiDimIdentityMap(6)},
+                   iters, yieldBody)
+                   .getResult(0);
+      }
       SmallVector<ReassociationIndices> to2D = {{0, 1, 2}, {3, 4, 5}};
       return tensor::CollapseShapeOp::create(ob, loc, cols, to2D);
     };
@@ -744,6 +952,12 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
       Value weights = tensor::CollapseShapeOp::create(ob, loc, taps, toKO);
       Value col =
           gather({b, oh, ow, cb, kh, kw},
+                 {{0, 1},
+                  {2, strides[0]},
+                  {3, strides[1]},
+                  {1, 1},
+                  {2, dilations[0]},
+                  {3, dilations[1]}},
                  AffineMap::get(6, 0,
                                 {dim(0), dim(3),
                                  dim(1) * strides[0] + dim(4) * dilations[0],
@@ -760,9 +974,15 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
     SmallVector<ReassociationIndices> toOK = {{0}, {1, 2, 3}};
     Value weights = tensor::CollapseShapeOp::create(ob, loc, taps, toOK);
     // Loops (c, kh, kw, b, oh, ow), the write order: K rows outermost, the
-    // image's output columns innermost. A scalar copy, as convToGemm's.
+    // image's output columns innermost.
     Value col =
         gather({cb, kh, kw, b, oh, ow},
+               {{1, 1},
+                {2, dilations[0]},
+                {3, dilations[1]},
+                {0, 1},
+                {2, strides[0]},
+                {3, strides[1]}},
                AffineMap::get(6, 0,
                               {dim(3), dim(0),
                                dim(4) * strides[0] + dim(1) * dilations[0],
@@ -1809,9 +2029,9 @@ void CpuTileAndVectorize::runOnOperation() {
       if (!conv.hasPureTensorSemantics()) {
         continue;
       }
-      if (succeeded(wideFilterConvToGemm(rewriter, conv))) {
+      if (succeeded(wideFilterConvToGemm(rewriter, conv, lanes, parallel))) {
         ++numWideFilterGemms;
-      } else if (succeeded(convToGemm(rewriter, conv))) {
+      } else if (succeeded(convToGemm(rewriter, conv, lanes, parallel))) {
         ++numConvGemms;
       }
     }
@@ -1835,7 +2055,8 @@ void CpuTileAndVectorize::runOnOperation() {
       }
       FailureOr<linalg::Conv2DNchwFchwOp> perGroup =
           groupedConvToPerGroup(rewriter, conv);
-      if (succeeded(perGroup) && succeeded(convToGemm(rewriter, *perGroup))) {
+      if (succeeded(perGroup) &&
+          succeeded(convToGemm(rewriter, *perGroup, lanes, parallel))) {
         ++numConvGemms;
       }
     }
