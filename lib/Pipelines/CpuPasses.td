@@ -21,7 +21,8 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       is first copied into a contiguous buffer), and a K loop of step 1 whose body is vectorised into one
       `vector.contract` of `mr x 1` by `1 x nr`. After hoisting, the C tile
       lives in registers across the K loop: the BLIS micro-kernel shape.
-      Defaults: 6 x 64 with 16 lanes, 6 x 16 with 8. The B panel copy is one
+      Defaults: 8 x 32 with 16 lanes, 6 x 16 with 8 (columns past the
+      last whole tile in power-of-two groups of vectors). The B panel copy is one
       vector transfer per row. With one row of A and a row-major B (a GEMV),
       K goes in steps of 4 outside register tiles of 1 x 8 vectors over
       tasks of up to 2048 columns, and B is read in place.
