@@ -907,6 +907,38 @@ NormGrads normGrads(GradientBuilder &gb, Value g, Value xhat, Value rstd,
                     ArrayRef<int64_t> paramAxes, bool wantX,
                     bool batchStatistics = false) {
   NormGrads out;
+  auto mark = [&](Value sum) {
+    if (batchStatistics) {
+      if (Operation *def = sum.getDefiningOp()) {
+        def->setAttr("graph.batch_statistic", UnitAttr::get(def->getContext()));
+      }
+    }
+    return sum;
+  };
+  if (wantX && ArrayRef<int64_t>(axes) == paramAxes) {
+    // Batch norm: the parameters are per channel, the statistics over the
+    // other axes, so sum(g*scale) and sum(g*scale*xhat) in dx are the
+    // channel's scale times dbias and dscale. Two sums over the data, not
+    // four: dx = rstd*scale * (g - sum(g)/M - xhat*sum(g*xhat)/M). Under
+    // --replicas the sums are all-reduced where they are computed
+    // (batchStatistics), so dbias and dscale are the global batch's
+    // already, which is what the all-reduce of a gradient would make them.
+    Value sg = mark(gb.sum(g, axes, /*keepdims=*/true));
+    Value sgx = mark(gb.sum(gb.mul(g, xhat), axes, /*keepdims=*/true));
+    SmallVector<int64_t> paramShape;
+    for (auto [i, size] :
+         llvm::enumerate(GradientBuilder::typeOf(g).getShape())) {
+      if (!llvm::is_contained(axes, int64_t(i))) {
+        paramShape.push_back(size);
+      }
+    }
+    out.dbias = gb.reshape(sg, paramShape);
+    out.dscale = gb.reshape(sgx, paramShape);
+    Value centered = gb.sub(gb.sub(g, gb.scale(sg, 1.0 / m)),
+                            gb.mul(xhat, gb.scale(sgx, 1.0 / m)));
+    out.dx = gb.mul(gb.mul(rstd, scale), centered);
+    return out;
+  }
   out.dbias = gb.sum(g, paramAxes, /*keepdims=*/false);
   out.dscale = gb.sum(gb.mul(g, xhat), paramAxes, /*keepdims=*/false);
   if (!wantX) {
@@ -916,13 +948,8 @@ NormGrads normGrads(GradientBuilder &gb, Value g, Value xhat, Value rstd,
   Value gh = gb.mul(g, scale);
   Value s1 = gb.sum(gh, axes, /*keepdims=*/true);
   Value s2 = gb.sum(gb.mul(gh, xhat), axes, /*keepdims=*/true);
-  if (batchStatistics) {
-    for (Value sum : {s1, s2}) {
-      if (Operation *def = sum.getDefiningOp()) {
-        def->setAttr("graph.batch_statistic", UnitAttr::get(def->getContext()));
-      }
-    }
-  }
+  mark(s1);
+  mark(s2);
   Value inner = gb.sub(gb.sub(gb.scale(gh, m), s1), gb.mul(xhat, s2));
   out.dx = gb.mul(gb.scale(rstd, 1.0 / m), inner);
   return out;
