@@ -828,44 +828,63 @@ void poolRule(Rule &r, PoolOp op) {
         {}, {gb.attr("value", DenseElementsAttr::get(invType, inv))});
     gScaled = gb.mul(g, divisor);
   }
-  // One strided slice of the padded input per window tap: output cell o
-  // reads padded cell o*stride + tap*dilation.
-  SmallVector<int64_t> tap(k, 0);
-  Value taken, total;
-  while (true) {
-    SmallVector<int64_t> starts(rank, 0), limits(padded), strides(rank, 1);
-    for (size_t i = 0; i < k; ++i) {
-      starts[i + 2] = tap[i] * win.dilations[i];
-      limits[i + 2] = starts[i + 2] + (ys[i + 2] - 1) * win.strides[i] + 1;
-      strides[i + 2] = win.strides[i];
-    }
-    Value contribution = gScaled;
-    if (isMax) {
-      // The first maximum of the window (row-major taps) takes it all.
-      Value hit = gb.compare(gb.slice(xp, starts, limits, strides), y, CD::eq);
-      if (taken) {
-        hit = gb.value<AndOp>({hit, gb.value<NotOp>({taken})});
-        taken = gb.value<OrOp>({taken, hit});
-      } else {
-        taken = hit;
+  // The adjoint is a gather, not one scatter per tap: each window's
+  // gradient is spread over its taps as a column of Col2Im's input
+  // [N, C * taps, positions] (the tap's share, or zero), and graph.col2im
+  // sums, for each input cell, the columns of the windows that cover it.
+  // The earlier form unsliced every tap's share into a zero tensor of the
+  // padded input's size and added them: taps full-size buffers, several
+  // passes each (docs/design/training.md).
+  int64_t n = xs[0], c = xs[1], taps = 1, positions = 1;
+  for (size_t i = 0; i < k; ++i) {
+    taps *= window[i];
+    positions *= ys[i + 2];
+  }
+  SmallVector<int64_t> column = {n, c, 1, positions};
+  SmallVector<int64_t> columns = {n, c, taps, positions};
+  Value cols;
+  if (isMax) {
+    // The first maximum of the window (row-major taps) takes it all: `first`
+    // is that tap's index, `taps` where none matches (a NaN window), built
+    // from the last tap backwards.
+    Type i32 = gb.builder().getI32Type();
+    Value first = gb.scalar(i32, taps);
+    for (int64_t t = taps; t-- > 0;) {
+      SmallVector<int64_t> starts(rank, 0), limits(padded), strides(rank, 1);
+      for (int64_t i = k, rest = t; i-- > 0; rest /= window[i]) {
+        starts[i + 2] = (rest % window[i]) * win.dilations[i];
+        limits[i + 2] = starts[i + 2] + (ys[i + 2] - 1) * win.strides[i] + 1;
+        strides[i + 2] = win.strides[i];
       }
-      contribution = gb.select(hit, g, gb.scalar(e, 0));
+      Value hit = gb.compare(gb.slice(xp, starts, limits, strides), y, CD::eq);
+      first = gb.select(hit, gb.scalar(i32, t), first);
     }
-    Value spread = gb.unslice(contribution, padded, starts, limits, strides);
-    total = total ? gb.add(total, spread) : spread;
-    size_t i = k;
-    while (i > 0 && ++tap[i - 1] == window[i - 1]) {
-      tap[--i] = 0;
+    SmallVector<int32_t> ids;
+    for (int64_t t = 0; t < taps; ++t) {
+      ids.push_back(t);
     }
-    if (i == 0) {
-      break;
-    }
+    auto idsType = RankedTensorType::get({taps, 1}, i32);
+    Value tapIds = gb.value<ConstantOp>(
+        {}, {gb.attr("value",
+                     DenseElementsAttr::get(idsType, ArrayRef<int32_t>(ids)))});
+    Value taken = gb.compare(gb.reshape(first, column), tapIds, CD::eq);
+    cols = gb.select(taken, gb.reshape(g, column), gb.scalar(e, 0));
+  } else {
+    cols = gb.broadcastTo(gb.reshape(gScaled, column), columns);
   }
-  SmallVector<int64_t> limits, strides(rank, 1);
-  for (size_t i = 0; i < rank; ++i) {
-    limits.push_back(low[i] + xs[i]);
+  SmallVector<int64_t> pads;
+  for (size_t i = 0; i < k; ++i) {
+    pads.push_back(low[i + 2]);
   }
-  r.set(0, gb.slice(total, low, limits, strides));
+  for (size_t i = 0; i < k; ++i) {
+    pads.push_back(high[i + 2]);
+  }
+  r.set(0, gb.value<Col2ImOp>({gb.reshape(cols, {n, c * taps, positions})},
+                              {gb.i64s("image_shape", xs.drop_front(2)),
+                               gb.i64s("block_shape", window),
+                               gb.i64s("dilations", win.dilations),
+                               gb.i64s("pads", pads),
+                               gb.i64s("strides", win.strides)}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -888,6 +907,38 @@ NormGrads normGrads(GradientBuilder &gb, Value g, Value xhat, Value rstd,
                     ArrayRef<int64_t> paramAxes, bool wantX,
                     bool batchStatistics = false) {
   NormGrads out;
+  auto mark = [&](Value sum) {
+    if (batchStatistics) {
+      if (Operation *def = sum.getDefiningOp()) {
+        def->setAttr("graph.batch_statistic", UnitAttr::get(def->getContext()));
+      }
+    }
+    return sum;
+  };
+  if (wantX && ArrayRef<int64_t>(axes) == paramAxes) {
+    // Batch norm: the parameters are per channel, the statistics over the
+    // other axes, so sum(g*scale) and sum(g*scale*xhat) in dx are the
+    // channel's scale times dbias and dscale. Two sums over the data, not
+    // four: dx = rstd*scale * (g - sum(g)/M - xhat*sum(g*xhat)/M). Under
+    // --replicas the sums are all-reduced where they are computed
+    // (batchStatistics), so dbias and dscale are the global batch's
+    // already, which is what the all-reduce of a gradient would make them.
+    Value sg = mark(gb.sum(g, axes, /*keepdims=*/true));
+    Value sgx = mark(gb.sum(gb.mul(g, xhat), axes, /*keepdims=*/true));
+    SmallVector<int64_t> paramShape;
+    for (auto [i, size] :
+         llvm::enumerate(GradientBuilder::typeOf(g).getShape())) {
+      if (!llvm::is_contained(axes, int64_t(i))) {
+        paramShape.push_back(size);
+      }
+    }
+    out.dbias = gb.reshape(sg, paramShape);
+    out.dscale = gb.reshape(sgx, paramShape);
+    Value centered = gb.sub(gb.sub(g, gb.scale(sg, 1.0 / m)),
+                            gb.mul(xhat, gb.scale(sgx, 1.0 / m)));
+    out.dx = gb.mul(gb.mul(rstd, scale), centered);
+    return out;
+  }
   out.dbias = gb.sum(g, paramAxes, /*keepdims=*/false);
   out.dscale = gb.sum(gb.mul(g, xhat), paramAxes, /*keepdims=*/false);
   if (!wantX) {
@@ -897,13 +948,8 @@ NormGrads normGrads(GradientBuilder &gb, Value g, Value xhat, Value rstd,
   Value gh = gb.mul(g, scale);
   Value s1 = gb.sum(gh, axes, /*keepdims=*/true);
   Value s2 = gb.sum(gb.mul(gh, xhat), axes, /*keepdims=*/true);
-  if (batchStatistics) {
-    for (Value sum : {s1, s2}) {
-      if (Operation *def = sum.getDefiningOp()) {
-        def->setAttr("graph.batch_statistic", UnitAttr::get(def->getContext()));
-      }
-    }
-  }
+  mark(s1);
+  mark(s2);
   Value inner = gb.sub(gb.sub(gb.scale(gh, m), s1), gb.mul(xhat, s2));
   out.dx = gb.mul(gb.scale(rstd, 1.0 / m), inner);
   return out;

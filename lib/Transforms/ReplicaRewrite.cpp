@@ -115,7 +115,7 @@ constexpr llvm::StringLiteral kBatchStatistic = "graph.batch_statistic";
 
 static bool isPerExample(Operation *op) {
   return isa<graph::ConvOp, graph::ConvTransposeOp, graph::PoolOp,
-             graph::BatchNormOp, graph::LRNOp>(op);
+             graph::BatchNormOp, graph::LRNOp, graph::Col2ImOp>(op);
 }
 
 static dist::ReductionKind toReduction(graph::ReduceKind kind) {

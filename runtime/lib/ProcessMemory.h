@@ -10,7 +10,9 @@ namespace graphrt {
 /// the kernel on free, so the next step page-faults and zero-fills the same
 /// memory again: an MLP training step spent more than half its time in the
 /// kernel doing that. This raises both thresholds (the mmap one to glibc's
-/// maximum, 32 MiB) so a step's buffers are reused by the next step. It
+/// maximum, 32 MiB) and the top pad to a whole heap of a thread's arena (64
+/// MiB, else glibc unmaps every heap a free empties) so a step's buffers
+/// are reused by the next step. It
 /// leaves malloc alone when the user set GLIBC_TUNABLES or a MALLOC_*_
 /// variable, and does nothing outside glibc. Returns whether it applied.
 bool keepFreedMemory();

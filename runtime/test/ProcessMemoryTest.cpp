@@ -17,6 +17,9 @@
 
 #if defined(__GLIBC__) && !defined(GRAPHRT_SANITIZED_MALLOC)
 #include <malloc.h>
+#include <sys/resource.h>
+
+#include <thread>
 
 namespace {
 
@@ -43,6 +46,46 @@ TEST(ProcessMemory, StepSizedBuffersStayInTheHeap) {
   // Freed, it stays in the heap (the trim threshold is 1 GiB): the next
   // step's malloc of the same size gets the same pages back.
   EXPECT_GE(mallinfo2().fordblks, kBytes);
+}
+
+long minorFaults() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// A step on a thread of its own (as in graph-worker) whose buffers span
+// several of its arena's 64 MiB heaps: glibc unmaps a heap that a free
+// empties unless the top pad covers it, and the next step faults the same
+// 96 MiB in again (about 24 k faults).
+TEST(ProcessMemory, AThreadsStepBuffersStayMapped) {
+  if (std::getenv("GLIBC_TUNABLES")) {
+    GTEST_SKIP() << "GLIBC_TUNABLES is set; keepFreedMemory leaves it alone";
+  }
+  ASSERT_TRUE(graphrt::keepFreedMemory());
+  constexpr size_t kBytes = 24 << 20;
+  // The first step maps the buffers (unless an earlier thread's arena
+  // already holds them); the second must find them mapped.
+  long faults[2] = {0, 0};
+  std::thread worker([&] {
+    for (long &stepFaults : faults) {
+      long before = minorFaults();
+      void *buffers[4];
+      for (void *&p : buffers) {
+        p = std::malloc(kBytes);
+        ASSERT_NE(p, nullptr);
+        std::memset(p, 1, kBytes);
+        // Keeps the stores: freed right after, they would be dead.
+        asm volatile("" : : "r"(p) : "memory");
+      }
+      for (void *p : buffers) {
+        std::free(p);
+      }
+      stepFaults = minorFaults() - before;
+    }
+  });
+  worker.join();
+  EXPECT_LT(faults[1], 1000) << "the second step faulted its buffers in again";
 }
 
 TEST(ProcessMemory, LeavesAUsersMallocSettingsAlone) {

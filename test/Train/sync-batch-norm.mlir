@@ -9,7 +9,6 @@
 
 // CHECK: %[[X:.*]] = dist.replica_split %arg0 axis 0 {{.*}} -> tensor<4x3x4x4xf32>
 // CHECK-DAG: %[[INV_M:.*]] = graph.constant {{.*}}dense<7.812500e-03> : tensor<f32>
-// CHECK-DAG: %[[M:.*]] = graph.constant {{.*}}dense<1.280000e+02> : tensor<f32>
 // CHECK: %[[IN:.*]] = graph.mul %[[X]], %{{.*}} : (tensor<4x3x4x4xf32>, tensor<1x3x1x1xf32>)
 // CHECK: %[[MEAN1:.*]] = graph.reduce %[[IN]] {axes = array<i64: 0, 2, 3>, {{.*}}graph.batch_statistic, kind = #graph<reduce_kind mean>}
 // CHECK-NEXT: %[[MEAN:.*]] = dist.replica_all_reduce mean %[[MEAN1]] {{.*}}: tensor<3xf32>
@@ -24,20 +23,25 @@
 // CHECK: %[[RV:.*]] = graph.mul %[[VAR]], %{{.*}}
 // CHECK-NEXT: %[[RV2:.*]] = graph.add %{{.*}}, %[[RV]]
 // CHECK-NEXT: graph.assign_variable @const4, %[[RV2]]
-// The input gradient: sum(g * scale) and sum(g * scale * xhat) over the
-// batch, all-reduced, then combined with the local rows.
-// CHECK: %[[S1L:.*]] = graph.reduce %[[GH:.*]] {axes = array<i64: 0, 2, 3>, {{.*}}graph.batch_statistic, {{.*}}keepdims, kind = #graph<reduce_kind sum>}
+// The input gradient: sum(g) and sum(g * xhat) over the batch, all-reduced,
+// then combined with the local rows. They are the BatchNorm's bias and scale
+// gradients too, the global batch's already: no all-reduce of their own.
+// CHECK: %[[S1L:.*]] = graph.reduce %[[G:[^ ]*]] {axes = array<i64: 0, 2, 3>, {{.*}}graph.batch_statistic, {{.*}}keepdims, kind = #graph<reduce_kind sum>}
 // CHECK-NEXT: %[[S1:.*]] = dist.replica_all_reduce sum %[[S1L]] {{.*}}: tensor<1x3x1x1xf32>
-// CHECK: %[[S2L:.*]] = graph.reduce %{{.*}} {axes = array<i64: 0, 2, 3>, {{.*}}graph.batch_statistic, {{.*}}keepdims, kind = #graph<reduce_kind sum>}
+// CHECK-NEXT: %[[GX:.*]] = graph.mul %[[G]], %{{.*}}
+// CHECK-NEXT: %[[S2L:.*]] = graph.reduce %[[GX]] {axes = array<i64: 0, 2, 3>, {{.*}}graph.batch_statistic, {{.*}}keepdims, kind = #graph<reduce_kind sum>}
 // CHECK-NEXT: %[[S2:.*]] = dist.replica_all_reduce sum %[[S2L]] {{.*}}: tensor<1x3x1x1xf32>
-// CHECK-NEXT: %[[MGH:.*]] = graph.mul %[[GH]], %[[M]]
-// CHECK-NEXT: graph.sub %[[MGH]], %[[S1]]
-// CHECK-NEXT: graph.mul %{{.*}}, %[[S2]]
-// CHECK: graph.mul %{{.*}}, %[[INV_M]]
-// Then the input scale's gradient (the scale and bias of the BatchNorm were
-// all-reduced before the input gradient), and nothing else.
+// CHECK-NEXT: %[[DB:.*]] = graph.reshape %[[S1]] {{.*}} -> tensor<3xf32>
+// CHECK-NEXT: %[[DS:.*]] = graph.reshape %[[S2]] {{.*}} -> tensor<3xf32>
+// CHECK-NEXT: %[[S1M:.*]] = graph.mul %[[S1]], %[[INV_M]]
+// CHECK-NEXT: graph.sub %[[G]], %[[S1M]]
+// CHECK-NEXT: graph.mul %[[S2]], %[[INV_M]]
+// Then the input scale's gradient, and nothing else.
 // CHECK: dist.replica_all_reduce sum %{{.*}} : tensor<1x3x1x1xf32>
 // CHECK-NOT: dist.replica_all_reduce
+// CHECK: graph.sgd_update %{{.*}}, %[[DS]]
+// CHECK-NOT: dist.replica_all_reduce
+// CHECK: graph.sgd_update %{{.*}}, %[[DB]]
 func.func @main(%x: tensor<8x3x4x4xf32> {graph.name = "x"}) -> (tensor<8x10xf32> {graph.name = "logits"}) {
   %k = graph.constant dense<[[[[0.5]], [[1.5]], [[2.0]]]]> : tensor<1x3x1x1xf32>
   %s = graph.constant dense<[1.0, 1.5, 0.5]> : tensor<3xf32>
