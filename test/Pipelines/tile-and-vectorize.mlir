@@ -8,15 +8,16 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16}),canonicalize,cse)' \
 // RUN: | FileCheck %s --check-prefix=DEFAULT
 
-// The matmul strategy: one scf.forall task per 64x256 output tile with the
-// fill fused in, register tiles of 8x32 with N outer, a K loop of step 1
+// The matmul strategy: one scf.forall task per output tile with the fill
+// fused in (64x256 asked for, but a GEMM of 2^20 multiply-adds or more is
+// split into at least 8 tasks, so 32x256), register tiles of 8x32 with N outer, a K loop of step 1
 // around one vector.contract (8x1 times 1x32). Per N tile, the 256x32
 // micro-panel of B is first copied into a contiguous buffer, one vector
 // transfer per row (a tiled linalg.copy became scalar loops), which the
 // micro-kernel then reads (pack-b); without pack-b it reads B in place.
 // With 16 lanes the default register tile is 8x32 (16 zmm accumulators).
 // CHECK-LABEL: func.func @matmul
-// CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 256)
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (32, 256)
 // CHECK:         vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
 // CHECK:         scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %c32
 // CHECK:           %[[PANEL:.*]] = tensor.extract_slice %{{.*}}[0, %[[N]]] [256, 32] [1, 1] : tensor<256x256xf32> to tensor<256x32xf32>
@@ -34,7 +35,7 @@
 // CHECK-NOT:   linalg.matmul
 // NOPACK-LABEL: func.func @matmul
 // DEFAULT-LABEL: func.func @matmul
-// DEFAULT:         scf.forall (%{{.*}}) = (0) to (512) step (128)
+// DEFAULT:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 128)
 // DEFAULT:           vector.transfer_read %{{.*}} : tensor<256x32xf32>, vector<1x32xf32>
 // DEFAULT:           vector.contract
 // DEFAULT-SAME:        vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
@@ -178,6 +179,48 @@ func.func @elementwise(%x: tensor<256x100xf32>) -> tensor<256x100xf32> {
     linalg.yield %v : f32
   } -> tensor<256x100xf32>
   return %r : tensor<256x100xf32>
+}
+
+// -----
+
+// An NCHW elementwise op at batch 1 (a bias + ReLU after a convolution):
+// the unit batch loop is skipped and the 64 channels make the tasks (one
+// task ran everything before).
+// CHECK-LABEL: func.func @elementwise_batch1
+// CHECK:       scf.forall (%{{.*}}) = (0) to (64) step (4)
+// CHECK:         arith.maximumf %{{.*}} : vector<1x1x1x16xf32>
+// CHECK:         arith.maximumf %{{.*}} : vector<1x1x1x7xf32>
+#nchw = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#chan = affine_map<(d0, d1, d2, d3) -> (d1)>
+func.func @elementwise_batch1(%x: tensor<1x64x55x55xf32>, %b: tensor<64xf32>) -> tensor<1x64x55x55xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64x55x55xf32>
+  %r = linalg.generic {indexing_maps = [#nchw, #chan, #nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %b : tensor<1x64x55x55xf32>, tensor<64xf32>) outs(%e : tensor<1x64x55x55xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %v = arith.maximumf %s, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<1x64x55x55xf32>
+  return %r : tensor<1x64x55x55xf32>
+}
+
+// -----
+
+// SqueezeNet's 3x3 expand convolution at 13x13 as the GEMM convToGemm
+// makes of it (256 x 169 x 576, one image): one 256x256 task by default,
+// which ran the whole GEMM on one thread; split by rows into 8 tasks of 32.
+// DEFAULT-LABEL: func.func @gemm_few_tasks
+// DEFAULT:       scf.forall (%{{.*}}) = (0) to (256) step (32)
+// DEFAULT:         vector.contract
+// DEFAULT-SAME:      vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+func.func @gemm_few_tasks(%w: tensor<256x576xf32>, %col: tensor<576x169xf32>) -> tensor<256x169xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x169xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x169xf32>) -> tensor<256x169xf32>
+  %r = linalg.matmul ins(%w, %col : tensor<256x576xf32>, tensor<576x169xf32>)
+                     outs(%f : tensor<256x169xf32>) -> tensor<256x169xf32>
+  return %r : tensor<256x169xf32>
 }
 
 // -----
