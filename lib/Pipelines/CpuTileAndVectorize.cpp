@@ -82,6 +82,14 @@ constexpr int64_t kMaxConvUnroll = 4096;
 /// (loop-nest) path instead of becoming a GEMM: 2^26 f32 are 256 MiB.
 constexpr int64_t kMaxIm2colElements = int64_t(1) << 26;
 
+/// Elements of a whole batch's im2col buffer up to which convToGemm makes
+/// one batched GEMM (one parallel region, tasks over images and tiles) rather
+/// than a loop of one GEMM per image. mnist-8's two convolutions at batch 8
+/// (157 k and 313 k elements) were 16 GEMMs of 0.2-0.6 M multiply-adds, each
+/// its own fork and join of the thread team; 4 MiB stays within L2 + L3
+/// reach, where the per-image loop was introduced for buffers of 58 MB.
+constexpr int64_t kMaxBatchIm2colElements = int64_t(1) << 20;
+
 /// Whether some value `op` yields, in an op with a reduction loop, is
 /// computed from no input element: e.g. `out + 1.0`, which the elementwise
 /// fusion of a pooling over a tensor of ones leaves (the divisor of an
@@ -527,7 +535,7 @@ LogicalResult convToGemm(RewriterBase &rewriter,
            : tensor::CollapseShapeOp::create(rewriter, loc, init, toNOP)
                  .getResult();
   Value gemm;
-  if (pointwise || n == 1) {
+  if (pointwise || n == 1 || n * k * p <= kMaxBatchIm2colElements) {
     gemm = emitGemm(input, fill ? freshFill(n) : collapsedInit, n);
   } else {
     // One image per iteration: im2col of the whole batch materialised a

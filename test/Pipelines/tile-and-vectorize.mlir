@@ -225,6 +225,39 @@ func.func @gemm_few_tasks(%w: tensor<256x576xf32>, %col: tensor<576x169xf32>) ->
 
 // -----
 
+// Convolutions at batch 8: mnist-8's second one (a whole-batch im2col
+// buffer of 313 k elements) is one batched GEMM, one parallel region with
+// a task per image and tile; a 3x3 64->64 layer at 56x56 (14.5 M elements)
+// still goes one image at a time, its im2col buffer one image's.
+// DEFAULT-LABEL: func.func @conv_batched
+// DEFAULT-NOT:   -> (tensor<8x16x196xf32>)
+// DEFAULT:       tensor<8x8x5x5x14x14xf32> into tensor<8x200x196xf32>
+// DEFAULT:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (8, 196) step (1, 98)
+// DEFAULT:         vector.contract
+// DEFAULT-LABEL: func.func @conv_per_image
+// DEFAULT:       scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}}) -> (tensor<8x64x3136xf32>)
+// DEFAULT:         tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0, 0] [1, 64, 58, 58]
+// DEFAULT:         scf.forall
+// DEFAULT:           vector.contract
+func.func @conv_batched(%x: tensor<8x8x18x18xf32>, %w: tensor<16x8x5x5xf32>) -> tensor<8x16x14x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16x14x14xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16x14x14xf32>) -> tensor<8x16x14x14xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<8x8x18x18xf32>, tensor<16x8x5x5xf32>) outs(%f : tensor<8x16x14x14xf32>) -> tensor<8x16x14x14xf32>
+  return %r : tensor<8x16x14x14xf32>
+}
+func.func @conv_per_image(%x: tensor<8x64x58x58xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<8x64x56x56xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x64x56x56xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64x56x56xf32>) -> tensor<8x64x56x56xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<8x64x58x58xf32>, tensor<64x64x3x3xf32>) outs(%f : tensor<8x64x56x56xf32>) -> tensor<8x64x56x56xf32>
+  return %r : tensor<8x64x56x56xf32>
+}
+
+// -----
+
 // A row reduction: vectorised into a multi-reduction over 16 lanes.
 // CHECK-LABEL: func.func @row_sum
 // CHECK:       vector.multi_reduction <add>, %{{.*}} [1] : vector<1x16xf32> to vector<1xf32>
