@@ -1750,7 +1750,14 @@ void CpuTileAndVectorize::parallelizeOther(RewriterBase &rewriter,
   for (unsigned i = 0; i < dim; ++i) {
     sizes[i] = 1;
   }
-  sizes[dim] = llvm::divideCeil(bounds[dim], 16);
+  // A tile that divides the extent: a partial last task has dynamic sizes,
+  // and dynamic shapes stay scalar (1000 channels in tiles of 63 made the
+  // whole op scalar; tiles of 100 do not).
+  int64_t tile = llvm::divideCeil(bounds[dim], 16);
+  while (bounds[dim] % tile != 0) {
+    ++tile;
+  }
+  sizes[dim] = tile;
   (void)tileOp(rewriter, op.getOperation(), sizes,
                /*forall=*/true);
 }

@@ -207,6 +207,27 @@ func.func @elementwise_batch1(%x: tensor<1x64x55x55xf32>, %b: tensor<64xf32>) ->
 
 // -----
 
+// 1000 channels (SqueezeNet's last convolution): tasks of a divisor of the
+// extent (100), not of 63 with a partial last task, whose dynamic sizes
+// would keep the op scalar.
+// CHECK-LABEL: func.func @elementwise_divisor_tiles
+// CHECK:       scf.forall (%{{.*}}) = (0) to (1000) step (100)
+// CHECK:         arith.maximumf %{{.*}} : vector<1x1x1x13xf32>
+#nchw1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @elementwise_divisor_tiles(%x: tensor<1x1000x13x13xf32>) -> tensor<1x1000x13x13xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1000x13x13xf32>
+  %r = linalg.generic {indexing_maps = [#nchw1, #nchw1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x1000x13x13xf32>) outs(%e : tensor<1x1000x13x13xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<1x1000x13x13xf32>
+  return %r : tensor<1x1000x13x13xf32>
+}
+
+// -----
+
 // SqueezeNet's 3x3 expand convolution at 13x13 as the GEMM convToGemm
 // makes of it (256 x 169 x 576, one image): one 256x256 task by default,
 // which ran the whole GEMM on one thread; split by rows into 8 tasks of 32.
