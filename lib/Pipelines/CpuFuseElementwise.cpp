@@ -58,6 +58,13 @@ struct CpuFuseElementwise
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
                                                       fuseOutsideKernelRoots);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
+    // tensor.concat becomes a tensor.empty and one insert_slice per operand,
+    // so that empty-tensor elimination lets each operand's producer (a bias
+    // + ReLU after a convolution: SqueezeNet's fire modules, Inception's
+    // branches, DenseNet's blocks) compute straight into its slice of the
+    // result; the concat bufferized into a fresh buffer and a serial scalar
+    // copy of every operand.
+    tensor::populateDecomposeTensorConcatPatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);

@@ -99,6 +99,8 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
               "images in N or M">,
     Statistic<"numDepthwise", "num-depthwise-convs",
               "Depthwise 2-D convolutions given the direct vector kernel">,
+    Statistic<"numPools", "num-pools",
+              "2-D NCHW max/sum poolings given the direct vector kernel">,
     Statistic<"numVectorized", "num-vectorized", "Linalg ops vectorised">,
     Statistic<"numScalar", "num-scalar",
               "Linalg ops left scalar (the vectoriser rejected them)">,
@@ -193,6 +195,12 @@ def CpuFuseElementwise : Pass<"graphc-cpu-fuse-elementwise"> {
     recognises, so both ran as scalar loop nests (a transformer encoder
     layer 12-22x slower than PyTorch). Elementwise chains, and producers of
     reductions (softmax, layer norm), fuse as upstream.
+
+    `tensor.concat` is decomposed into a `tensor.empty` and one
+    `tensor.insert_slice` per operand, so that empty-tensor elimination
+    during bufferization lets each operand's producer write its slice of
+    the concatenation in place instead of into a buffer of its own that a
+    copy then moves.
 
     Example: `graph-opt --graphc-cpu-fuse-elementwise`.
   }];

@@ -85,6 +85,14 @@ constexpr int64_t kMaxConvUnroll = 4096;
 /// (loop-nest) path instead of becoming a GEMM: 2^26 f32 are 256 MiB.
 constexpr int64_t kMaxIm2colElements = int64_t(1) << 26;
 
+/// Elements of a whole batch's im2col buffer up to which convToGemm makes
+/// one batched GEMM (one parallel region, tasks over images and tiles) rather
+/// than a loop of one GEMM per image. mnist-8's two convolutions at batch 8
+/// (157 k and 313 k elements) were 16 GEMMs of 0.2-0.6 M multiply-adds, each
+/// its own fork and join of the thread team; 4 MiB stays within L2 + L3
+/// reach, where the per-image loop was introduced for buffers of 58 MB.
+constexpr int64_t kMaxBatchIm2colElements = int64_t(1) << 20;
+
 /// Whether some value `op` yields, in an op with a reduction loop, is
 /// computed from no input element: e.g. `out + 1.0`, which the elementwise
 /// fusion of a pooling over a tensor of ones leaves (the divisor of an
@@ -329,6 +337,57 @@ int64_t pickTaskTile(int64_t extent, int64_t preferred, int64_t reg) {
     }
   }
   return best == 0 ? preferred : best;
+}
+
+/// Tasks below which a GEMM's rows are split further: with one task of
+/// 256x169 (SqueezeNet's 3x3 expand convolutions at 13x13, one image at a
+/// time) the whole GEMM ran on one thread while the other waited. 8 tasks
+/// balance 2 and 4 threads exactly and cost one fork either way.
+constexpr int64_t kMinGemmTasks = 8;
+
+/// Multiply-adds below which a GEMM is not split for kMinGemmTasks: a fork
+/// and join of the thread team costs microseconds, about what 2^20
+/// multiply-adds take on one core.
+constexpr int64_t kMinSplitMacs = int64_t(1) << 20;
+
+/// The task rows of a GEMM with loop ranges `ranges` (batch loops, M, N,
+/// K) and task tiles `taskM` x `taskN`: `taskM` unless the GEMM would make
+/// fewer than kMinGemmTasks tasks, then the rows that give about that many
+/// (a multiple of the register tile `regM`, chosen by pickTaskTile so every
+/// task has the same static size); GEMMs under kMinSplitMacs keep `taskM`.
+/// Rows, not columns: each task then reads its own rows of A (the filter) and
+/// shares B, which stays in cache.
+int64_t splitTaskRows(ArrayRef<int64_t> ranges, unsigned numBatch,
+                      int64_t taskM, int64_t taskN, int64_t regM) {
+  int64_t tasks = 1;
+  for (int64_t i = 0, e = numBatch + 2; i < e; ++i) {
+    if (ShapedType::isDynamic(ranges[i])) {
+      return taskM;
+    }
+  }
+  for (unsigned i = 0; i < numBatch; ++i) {
+    tasks *= ranges[i];
+  }
+  int64_t rows = ranges[numBatch], columns = ranges[numBatch + 1];
+  int64_t depth = ranges.size() > numBatch + 2 ? ranges[numBatch + 2] : 1;
+  if (ShapedType::isDynamic(depth) ||
+      tasks * rows * columns * depth < kMinSplitMacs) {
+    return taskM;
+  }
+  tasks *= llvm::divideCeil(columns, taskN);
+  if (tasks * llvm::divideCeil(rows, taskM) >= kMinGemmTasks) {
+    return taskM;
+  }
+  int64_t wanted = llvm::divideCeil(kMinGemmTasks, tasks);
+  int64_t preferred = std::max<int64_t>(
+      regM, llvm::divideCeil(llvm::divideCeil(rows, wanted), regM) * regM);
+  if (preferred >= taskM) {
+    return taskM;
+  }
+  // Only a tile that is a multiple of the register tile: another would
+  // leave each task a scalar or odd-width edge.
+  int64_t tile = pickTaskTile(rows, preferred, regM);
+  return tile < taskM && tile % regM == 0 ? tile : taskM;
 }
 
 /// The task width of a GEMV over `columns` (static) columns of B: the
@@ -699,7 +758,7 @@ LogicalResult convToGemm(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
            : tensor::CollapseShapeOp::create(rewriter, loc, init, toNOP)
                  .getResult();
   Value gemm;
-  if (pointwise || n == 1) {
+  if (pointwise || n == 1 || n * k * p <= kMaxBatchIm2colElements) {
     gemm = emitGemm(input, fill ? freshFill(n) : collapsedInit, n);
   } else {
     // One image per iteration: im2col of the whole batch materialised a
@@ -1027,79 +1086,70 @@ LogicalResult wideFilterConvToGemm(RewriterBase &rewriter,
   return success();
 }
 
-/// Output rows a depthwise task computes together: each row is an
-/// independent chain of KH*KW fused multiply-adds, so several rows keep both
-/// FMA ports busy (one chain waits out the FMA latency on every tap), and
-/// with stride 1 neighbouring rows read the same input rows from L1.
+/// Output rows a depthwise or pooling task computes together: each row is
+/// an independent chain of KH*KW fused multiply-adds (or maxima), so several
+/// rows keep both vector ports busy (one chain waits out the latency on
+/// every tap), and with stride 1 neighbouring rows read the same input rows
+/// from L1.
 constexpr int64_t kDepthwiseRows = 4;
 
-/// Rewrites a depthwise `conv` (linalg.conv_2d_ngchw_gfchw with one input
-/// channel per group: input [N, G, 1, H, W] already padded, filter
-/// [G, M, 1, KH, KW], M output channels per group) into a direct kernel: an
-/// `scf.forall` over (n, g, m), one output plane per task, whose body walks
-/// blocks of kDepthwiseRows output rows by `lanes` output columns. For each
-/// block it keeps one accumulator vector per row and, unrolled over the
-/// filter window, loads an input row segment and multiply-adds the tap
-/// (broadcast once per task). Strided columns are read as one contiguous
-/// vector and compacted by a shuffle. Columns that do not fill a vector go
-/// in static power-of-two pieces (no masks, no odd widths that LLVM would
-/// split into shuffles); rows that do not fill a block are one static block.
-/// Depthwise convolutions have K = KH*KW per output, too little reuse for
-/// im2col + GEMM. Returns failure (and leaves `conv` alone) when the op is
-/// not such a convolution over f32 or f64 with static shapes, or when the
-/// unrolled body would exceed kMaxConvUnroll operations.
-LogicalResult depthwiseConv(RewriterBase &rewriter,
-                            linalg::Conv2DNgchwGfchwOp conv, int64_t lanes) {
-  Value input = conv->getOperand(0), filter = conv->getOperand(1);
-  Value init = conv->getOperand(2);
-  std::optional<ConvTypes> types = staticFloatConv(conv);
-  if (!types) {
-    return failure();
-  }
-  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
-  Type et = types->element;
-  // f16 and bf16 keep the old path: a fused multiply-add rounds once where
-  // the old path also rounded each product, which changes half-precision
-  // results, and only f32 was measured.
-  if (it.getDimSize(2) != 1 || !(et.isF32() || et.isF64())) {
-    return failure();
-  }
-  SmallVector<int64_t> strides =
-      llvm::to_vector(conv.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations =
-      llvm::to_vector(conv.getDilations().getValues<int64_t>());
-  int64_t sh = strides[0], sw = strides[1], dh = dilations[0],
-          dw = dilations[1];
-  int64_t n = ot.getDimSize(0), g = ot.getDimSize(1), m = ot.getDimSize(2);
-  int64_t oh = ot.getDimSize(3), ow = ot.getDimSize(4);
-  int64_t hp = it.getDimSize(3), wp = it.getDimSize(4);
-  int64_t kh = ft.getDimSize(3), kw = ft.getDimSize(4);
-  if (ow == 0 || oh == 0) {
-    return failure();
-  }
-  // Columns: a loop over whole vectors, then the rest as static
-  // power-of-two pieces (12 = 8 + 4, 7 = 4 + 2 + 1).
-  int64_t owMain = ow - ow % lanes;
+/// One output plane of a window op that works plane by plane (a depthwise
+/// convolution, a pooling): output [oh, ow] from a padded input plane
+/// [hp, wp], window kh x kw, strides and dilations.
+struct PlaneWindow {
+  int64_t oh, ow, hp, wp, kh, kw, sh, sw, dh, dw;
+  Type element;
+};
+
+/// Columns of a plane kernel: a loop over whole vectors of `lanes`, then the
+/// rest as static power-of-two pieces (12 = 8 + 4, 7 = 4 + 2 + 1).
+SmallVector<int64_t> planeTails(int64_t ow, int64_t lanes) {
   SmallVector<int64_t> tails;
   for (int64_t rest = ow % lanes; rest > 0;) {
     int64_t piece = int64_t(llvm::bit_floor(uint64_t(rest)));
     tails.push_back(piece);
     rest -= piece;
   }
-  int64_t rows = std::min(kDepthwiseRows, oh);
-  int64_t ohMain = oh - oh % rows, ohTail = oh % rows;
-  int64_t bodies =
-      (int64_t(owMain > 0) + int64_t(tails.size())) * (ohTail > 0 ? 2 : 1);
-  if (kh * kw * rows * bodies > kMaxConvUnroll) {
-    return failure();
-  }
+  return tails;
+}
 
-  Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  // With a fill the accumulators start as its value and the plane is never
-  // read; otherwise they start from the accumulator's elements.
-  Value dest = fill ? fill.getOutputs()[0] : init;
+/// Whether planeWindowLoops would unroll past kMaxConvUnroll operations.
+bool planeWindowTooLarge(const PlaneWindow &pw, int64_t lanes) {
+  if (pw.ow == 0 || pw.oh == 0) {
+    return true;
+  }
+  int64_t owMain = pw.ow - pw.ow % lanes;
+  int64_t tails = int64_t(planeTails(pw.ow, lanes).size());
+  int64_t rows = std::min(kDepthwiseRows, pw.oh);
+  int64_t bodies = (int64_t(owMain > 0) + tails) * (pw.oh % rows ? 2 : 1);
+  return pw.kh * pw.kw * rows * bodies > kMaxConvUnroll;
+}
+
+/// Folds the input vector `v` of tap `tap` (row-major in the window) into
+/// the accumulator vector `acc` of width `width`.
+using TapCombiner =
+    function_ref<Value(Value acc, Value v, int64_t tap, int64_t width)>;
+
+/// Emits, at the rewriter's insertion point, the loops that compute one
+/// output plane `plane` ([oh, ow]) from the input plane `image` ([hp, wp])
+/// and returns the new plane. They walk blocks of kDepthwiseRows output rows
+/// by `lanes` output columns; for each block they keep one accumulator
+/// vector per row (starting at `init` broadcast, or at the plane's elements
+/// when `init` is null) and, unrolled over the window, load an input row
+/// segment and `combine` it in. A strided row segment is loaded as one
+/// contiguous vector and compacted by a shuffle. Columns that do not fill a
+/// vector go in static power-of-two pieces (no masks, no odd widths that
+/// LLVM would split into shuffles); rows that do not fill a block are one
+/// static block. Callers check planeWindowTooLarge first.
+Value planeWindowLoops(RewriterBase &rewriter, Location loc,
+                       const PlaneWindow &pw, int64_t lanes, Value image,
+                       Value plane, Value init, TapCombiner combine) {
+  Type et = pw.element;
+  int64_t owMain = pw.ow - pw.ow % lanes;
+  SmallVector<int64_t> tails = planeTails(pw.ow, lanes);
+  int64_t rows = std::min(kDepthwiseRows, pw.oh);
+  int64_t ohMain = pw.oh - pw.oh % rows, ohTail = pw.oh % rows;
+  int64_t sh = pw.sh, sw = pw.sw, kh = pw.kh, kw = pw.kw;
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
@@ -1109,92 +1159,8 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   auto mul = [&](Value a, int64_t b) -> Value {
     return b == 1 ? a : arith::MulIOp::create(rewriter, loc, a, idx(b));
   };
-  auto attrs = [&](ArrayRef<int64_t> values) {
-    return indexAttrs(rewriter, values);
-  };
-
-  auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, g, m}),
-                                      ValueRange{dest}, std::nullopt);
-  rewriter.setInsertionPoint(forall.getTerminator());
-  SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
-  Value out = forall.getRegionIterArgs()[0];
-  SmallVector<OpFoldResult> outOffsets = {ivs[0], ivs[1], ivs[2],
-                                          rewriter.getIndexAttr(0),
-                                          rewriter.getIndexAttr(0)};
-  SmallVector<OpFoldResult> outSizes = attrs({1, 1, 1, oh, ow});
-  SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
-  Value plane = tensor::ExtractSliceOp::create(
-      rewriter, loc, RankedTensorType::get({oh, ow}, et), out, outOffsets,
-      outSizes, unit);
-  SmallVector<OpFoldResult> inOffsets = {
-      ivs[0], ivs[1], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-      rewriter.getIndexAttr(0)};
-  // The input plane. When it is the image padded by a constant on H and W
-  // (graph-to-linalg's tensor.pad, then expand_shape to [N, G, 1, H, W]),
-  // each task pads its own plane instead: the padded copy of the whole batch
-  // (13 MB for MobileNet-v2's first depthwise layer at batch 8, a fresh
-  // allocation every step) was written and read back from DRAM, and its page
-  // faults cost more than the convolution; one plane stays in L2.
-  Value image;
-  auto expand = input.getDefiningOp<tensor::ExpandShapeOp>();
-  auto padOp =
-      expand ? expand.getSrc().getDefiningOp<tensor::PadOp>() : tensor::PadOp();
-  Value padValue = padOp ? padOp.getConstantPaddingValue() : Value();
-  auto source = padOp ? dyn_cast<RankedTensorType>(padOp.getSourceType())
-                      : RankedTensorType();
-  if (padValue && source && source.hasStaticShape() && source.getRank() == 4 &&
-      padOp.getStaticLow().size() == 4 &&
-      !ShapedType::isDynamicShape(padOp.getStaticLow()) &&
-      !ShapedType::isDynamicShape(padOp.getStaticHigh()) &&
-      padOp.getStaticLow()[0] == 0 && padOp.getStaticLow()[1] == 0 &&
-      padOp.getStaticHigh()[0] == 0 && padOp.getStaticHigh()[1] == 0 &&
-      padValue.getParentRegion()->isAncestor(forall->getParentRegion())) {
-    int64_t h = source.getDimSize(2), w = source.getDimSize(3);
-    SmallVector<OpFoldResult> srcOffsets = {
-        ivs[0], ivs[1], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
-    Value sourcePlane = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({h, w}, et), padOp.getSource(),
-        srcOffsets, attrs({1, 1, h, w}), attrs({1, 1, 1, 1}));
-    image = tensor::PadOp::create(
-        rewriter, loc, RankedTensorType::get({hp, wp}, et), sourcePlane,
-        attrs(padOp.getStaticLow().drop_front(2)),
-        attrs(padOp.getStaticHigh().drop_front(2)), padValue);
-  } else {
-    image = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({hp, wp}, et), input, inOffsets,
-        attrs({1, 1, 1, hp, wp}), unit);
-  }
-  SmallVector<OpFoldResult> wOffsets = {
-      ivs[1], ivs[2], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-      rewriter.getIndexAttr(0)};
-  Value window = tensor::ExtractSliceOp::create(
-      rewriter, loc, RankedTensorType::get({kh, kw}, et), filter, wOffsets,
-      attrs({1, 1, 1, kh, kw}), unit);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
-  // The taps, broadcast once per task to each vector width used.
-  SmallVector<Value> taps;
-  for (int64_t i = 0; i < kh; ++i) {
-    for (int64_t j = 0; j < kw; ++j) {
-      taps.push_back(tensor::ExtractOp::create(rewriter, loc, window,
-                                               ValueRange{idx(i), idx(j)}));
-    }
-  }
-  llvm::SmallDenseMap<int64_t, SmallVector<Value>> broadcast;
-  SmallVector<int64_t> widths = tails;
-  if (owMain > 0) {
-    widths.push_back(lanes);
-  }
-  for (int64_t w : widths) {
-    if (broadcast.count(w)) {
-      continue;
-    }
-    auto vt = VectorType::get({w}, et);
-    for (Value tap : taps) {
-      broadcast[w].push_back(
-          vector::BroadcastOp::create(rewriter, loc, vt, tap));
-    }
-  }
 
   // One block: `nrows` output rows from `row0` by `w` columns from `col0`.
   // `wide`: reading w*sw contiguous elements stays inside the row, so a
@@ -1205,14 +1171,13 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
     SmallVector<Value> outRows, accs;
     for (int64_t r = 0; r < nrows; ++r) {
       outRows.push_back(add(row0, idx(r)));
-      accs.push_back(fill ? vector::BroadcastOp::create(rewriter, loc, vt,
-                                                        fill.getInputs()[0])
-                                .getResult()
-                          : vector::TransferReadOp::create(
-                                rewriter, loc, vt, acc,
-                                ValueRange{outRows[r], col0},
-                                std::optional<Value>(pad), ArrayRef<bool>{true})
-                                .getResult());
+      accs.push_back(
+          init
+              ? vector::BroadcastOp::create(rewriter, loc, vt, init).getResult()
+              : vector::TransferReadOp::create(
+                    rewriter, loc, vt, acc, ValueRange{outRows[r], col0},
+                    std::optional<Value>(pad), ArrayRef<bool>{true})
+                    .getResult());
     }
     int64_t len = sw == 1 || w == 1 ? w : (wide ? w * sw : (w - 1) * sw + 1);
     auto rawType = VectorType::get({len}, et);
@@ -1223,17 +1188,16 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
     Value colBase = mul(col0, sw);
     for (int64_t i = 0; i < kh; ++i) {
       for (int64_t j = 0; j < kw; ++j) {
-        Value col = add(colBase, idx(j * dw));
+        Value col = add(colBase, idx(j * pw.dw));
         for (int64_t r = 0; r < nrows; ++r) {
-          Value row = add(mul(outRows[r], sh), idx(i * dh));
+          Value row = add(mul(outRows[r], sh), idx(i * pw.dh));
           Value v = vector::TransferReadOp::create(
               rewriter, loc, rawType, image, ValueRange{row, col},
               std::optional<Value>(pad), ArrayRef<bool>{true});
           if (len != w) {
             v = vector::ShuffleOp::create(rewriter, loc, v, v, picks);
           }
-          accs[r] = vector::FMAOp::create(rewriter, loc, v,
-                                          broadcast[w][i * kw + j], accs[r]);
+          accs[r] = combine(accs[r], v, i * kw + j, w);
         }
       }
     }
@@ -1248,7 +1212,7 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   // Whether a block of `w` columns starting at output column `col0` may
   // read w*sw contiguous elements at its last tap.
   auto wideFits = [&](int64_t col0, int64_t w) {
-    return col0 * sw + (kw - 1) * dw + w * sw <= wp;
+    return col0 * sw + (kw - 1) * pw.dw + w * sw <= pw.wp;
   };
   // One band of `nrows` output rows from `row0`: whole vectors in a loop,
   // then the static pieces.
@@ -1282,12 +1246,276 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   if (ohTail > 0) {
     acc = band(acc, idx(ohMain), ohTail);
   }
+  return acc;
+}
+
+/// When `padOp` pads a static [N, C, H, W] tensor by a constant on H and W
+/// only, and its padding value is visible inside `forall`: the padded
+/// [hp, wp] plane (image `n`, channel `c`) built inside the task from the
+/// unpadded source, so that no padded copy of the whole batch is written and
+/// read back (13 MB for MobileNet-v2's first depthwise layer at batch 8, a
+/// fresh allocation every step, whose page faults cost more than the
+/// convolution; one plane stays in L2). Null otherwise.
+Value padPlaneInTask(RewriterBase &rewriter, Location loc, tensor::PadOp padOp,
+                     scf::ForallOp forall, Value n, Value c, int64_t hp,
+                     int64_t wp, Type et) {
+  Value padValue = padOp ? padOp.getConstantPaddingValue() : Value();
+  auto source = padOp ? dyn_cast<RankedTensorType>(padOp.getSourceType())
+                      : RankedTensorType();
+  if (!padValue || !source || !source.hasStaticShape() ||
+      source.getRank() != 4 || padOp.getStaticLow().size() != 4 ||
+      ShapedType::isDynamicShape(padOp.getStaticLow()) ||
+      ShapedType::isDynamicShape(padOp.getStaticHigh()) ||
+      padOp.getStaticLow()[0] != 0 || padOp.getStaticLow()[1] != 0 ||
+      padOp.getStaticHigh()[0] != 0 || padOp.getStaticHigh()[1] != 0 ||
+      !padValue.getParentRegion()->isAncestor(forall->getParentRegion())) {
+    return Value();
+  }
+  int64_t h = source.getDimSize(2), w = source.getDimSize(3);
+  SmallVector<OpFoldResult> srcOffsets = {n, c, rewriter.getIndexAttr(0),
+                                          rewriter.getIndexAttr(0)};
+  Value sourcePlane = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({h, w}, et), padOp.getSource(),
+      srcOffsets, indexAttrs(rewriter, {1, 1, h, w}),
+      indexAttrs(rewriter, {1, 1, 1, 1}));
+  return tensor::PadOp::create(
+      rewriter, loc, RankedTensorType::get({hp, wp}, et), sourcePlane,
+      indexAttrs(rewriter, padOp.getStaticLow().drop_front(2)),
+      indexAttrs(rewriter, padOp.getStaticHigh().drop_front(2)), padValue);
+}
+
+/// Rewrites a depthwise `conv` (linalg.conv_2d_ngchw_gfchw with one input
+/// channel per group: input [N, G, 1, H, W] already padded, filter
+/// [G, M, 1, KH, KW], M output channels per group) into a direct kernel: an
+/// `scf.forall` over (n, g, m), one output plane per task, whose body is
+/// planeWindowLoops with a `vector.fma` of each input segment and its tap
+/// (broadcast once per task). Depthwise convolutions have K = KH*KW per
+/// output, too little reuse for im2col + GEMM. Returns failure (and leaves
+/// `conv` alone) when the op is not such a convolution over f32 or f64 with
+/// static shapes, or when the unrolled body would exceed kMaxConvUnroll
+/// operations.
+LogicalResult depthwiseConv(RewriterBase &rewriter,
+                            linalg::Conv2DNgchwGfchwOp conv, int64_t lanes) {
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  Value init = conv->getOperand(2);
+  std::optional<ConvTypes> types = staticFloatConv(conv);
+  if (!types) {
+    return failure();
+  }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Type et = types->element;
+  // f16 and bf16 keep the old path: a fused multiply-add rounds once where
+  // the old path also rounded each product, which changes half-precision
+  // results, and only f32 was measured.
+  if (it.getDimSize(2) != 1 || !(et.isF32() || et.isF64())) {
+    return failure();
+  }
+  SmallVector<int64_t> strides =
+      llvm::to_vector(conv.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations =
+      llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  int64_t n = ot.getDimSize(0), g = ot.getDimSize(1), m = ot.getDimSize(2);
+  int64_t oh = ot.getDimSize(3), ow = ot.getDimSize(4);
+  int64_t hp = it.getDimSize(3), wp = it.getDimSize(4);
+  int64_t kh = ft.getDimSize(3), kw = ft.getDimSize(4);
+  PlaneWindow pw{oh,         ow,         hp,           wp,           kh, kw,
+                 strides[0], strides[1], dilations[0], dilations[1], et};
+  if (planeWindowTooLarge(pw, lanes)) {
+    return failure();
+  }
+
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  // With a fill the accumulators start as its value and the plane is never
+  // read; otherwise they start from the accumulator's elements.
+  Value dest = fill ? fill.getOutputs()[0] : init;
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  auto attrs = [&](ArrayRef<int64_t> values) {
+    return indexAttrs(rewriter, values);
+  };
+
+  auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, g, m}),
+                                      ValueRange{dest}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
+  Value out = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> outOffsets = {ivs[0], ivs[1], ivs[2],
+                                          rewriter.getIndexAttr(0),
+                                          rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> outSizes = attrs({1, 1, 1, oh, ow});
+  SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
+  Value plane = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({oh, ow}, et), out, outOffsets,
+      outSizes, unit);
+  // The input plane, padded inside the task when the input is
+  // graph-to-linalg's tensor.pad of the images (then expand_shape to
+  // [N, G, 1, H, W]).
+  auto expand = input.getDefiningOp<tensor::ExpandShapeOp>();
+  auto padOp =
+      expand ? expand.getSrc().getDefiningOp<tensor::PadOp>() : tensor::PadOp();
+  Value image =
+      padPlaneInTask(rewriter, loc, padOp, forall, ivs[0], ivs[1], hp, wp, et);
+  if (!image) {
+    SmallVector<OpFoldResult> inOffsets = {
+        ivs[0], ivs[1], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+        rewriter.getIndexAttr(0)};
+    image = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({hp, wp}, et), input, inOffsets,
+        attrs({1, 1, 1, hp, wp}), unit);
+  }
+  SmallVector<OpFoldResult> wOffsets = {
+      ivs[1], ivs[2], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+      rewriter.getIndexAttr(0)};
+  Value window = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({kh, kw}, et), filter, wOffsets,
+      attrs({1, 1, 1, kh, kw}), unit);
+  // The taps, broadcast once per task to each vector width used.
+  SmallVector<Value> taps;
+  for (int64_t i = 0; i < kh; ++i) {
+    for (int64_t j = 0; j < kw; ++j) {
+      taps.push_back(tensor::ExtractOp::create(rewriter, loc, window,
+                                               ValueRange{idx(i), idx(j)}));
+    }
+  }
+  llvm::SmallDenseMap<int64_t, SmallVector<Value>> broadcast;
+  SmallVector<int64_t> widths = planeTails(ow, lanes);
+  if (ow - ow % lanes > 0) {
+    widths.push_back(lanes);
+  }
+  for (int64_t w : widths) {
+    if (broadcast.count(w)) {
+      continue;
+    }
+    auto vt = VectorType::get({w}, et);
+    for (Value tap : taps) {
+      broadcast[w].push_back(
+          vector::BroadcastOp::create(rewriter, loc, vt, tap));
+    }
+  }
+  Value acc = planeWindowLoops(
+      rewriter, loc, pw, lanes, image, plane,
+      fill ? fill.getInputs()[0] : Value(),
+      [&](Value a, Value v, int64_t tap, int64_t w) -> Value {
+        return vector::FMAOp::create(rewriter, loc, v, broadcast[w][tap], a);
+      });
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
                                         outSizes, unit);
   rewriter.replaceOp(conv, forall.getResults());
   for (Operation *dead :
        {fill.getOperation(), expand.getOperation(), padOp.getOperation()}) {
+    if (dead && dead->use_empty()) {
+      rewriter.eraseOp(dead);
+    }
+  }
+  return success();
+}
+
+/// Rewrites a 2-D NCHW max or sum pooling (linalg.pooling_nchw_max/sum over
+/// f32 or f64, static shapes, input already padded) into the direct plane
+/// kernel of depthwiseConv: an `scf.forall` over (n, c), one output plane
+/// per task, whose body is planeWindowLoops with an `arith.maximumf` (the
+/// op's own NaN-propagating maximum) or an `arith.addf` per tap, in the
+/// window's row-major order as the scalar loops summed. When the input is
+/// graph-to-linalg's tensor.pad, each task pads its own plane. The pooling
+/// was a scalar loop nest before (MLIR's vectoriser unrolls a strided 2-D
+/// window per column), on one thread at batch 1 (its scf.forall went over
+/// the batch): 19% of SqueezeNet's step at batch 1, one thread. Returns
+/// failure (leaving `pool` alone) for other types and shapes, or when the
+/// unrolled body would exceed kMaxConvUnroll operations.
+LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
+                         int64_t lanes) {
+  bool isMax = isa<linalg::PoolingNchwMaxOp>(pool.getOperation());
+  if (!isMax && !isa<linalg::PoolingNchwSumOp>(pool.getOperation())) {
+    return failure();
+  }
+  if (pool->getNumResults() != 1 || !pool.hasPureTensorSemantics()) {
+    return failure();
+  }
+  Value input = pool->getOperand(0), window = pool->getOperand(1);
+  Value init = pool->getOperand(2);
+  auto it = dyn_cast<RankedTensorType>(input.getType());
+  auto wt = dyn_cast<RankedTensorType>(window.getType());
+  auto ot = dyn_cast<RankedTensorType>(init.getType());
+  if (!it || !wt || !ot || !it.hasStaticShape() || !wt.hasStaticShape() ||
+      !ot.hasStaticShape() || it.getElementType() != ot.getElementType()) {
+    return failure();
+  }
+  Type et = ot.getElementType();
+  if (!(et.isF32() || et.isF64())) {
+    return failure();
+  }
+  auto strideAttr = pool->getAttrOfType<DenseIntElementsAttr>("strides");
+  auto dilationAttr = pool->getAttrOfType<DenseIntElementsAttr>("dilations");
+  SmallVector<int64_t> strides =
+      strideAttr ? llvm::to_vector(strideAttr.getValues<int64_t>())
+                 : SmallVector<int64_t>{1, 1};
+  SmallVector<int64_t> dilations =
+      dilationAttr ? llvm::to_vector(dilationAttr.getValues<int64_t>())
+                   : SmallVector<int64_t>{1, 1};
+  int64_t n = ot.getDimSize(0), c = ot.getDimSize(1);
+  int64_t oh = ot.getDimSize(2), ow = ot.getDimSize(3);
+  int64_t hp = it.getDimSize(2), wp = it.getDimSize(3);
+  PlaneWindow pw{oh,
+                 ow,
+                 hp,
+                 wp,
+                 wt.getDimSize(0),
+                 wt.getDimSize(1),
+                 strides[0],
+                 strides[1],
+                 dilations[0],
+                 dilations[1],
+                 et};
+  if (planeWindowTooLarge(pw, lanes) ||
+      (oh - 1) * pw.sh + (pw.kh - 1) * pw.dh >= hp ||
+      (ow - 1) * pw.sw + (pw.kw - 1) * pw.dw >= wp) {
+    return failure();
+  }
+  Location loc = pool.getLoc();
+  rewriter.setInsertionPoint(pool);
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  Value dest = fill ? fill.getOutputs()[0] : init;
+  auto attrs = [&](ArrayRef<int64_t> values) {
+    return indexAttrs(rewriter, values);
+  };
+  auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, c}),
+                                      ValueRange{dest}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
+  Value out = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> outOffsets = {
+      ivs[0], ivs[1], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> outSizes = attrs({1, 1, oh, ow});
+  SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1});
+  Value plane = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({oh, ow}, et), out, outOffsets,
+      outSizes, unit);
+  auto padOp = input.getDefiningOp<tensor::PadOp>();
+  Value image =
+      padPlaneInTask(rewriter, loc, padOp, forall, ivs[0], ivs[1], hp, wp, et);
+  if (!image) {
+    image = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({hp, wp}, et), input, outOffsets,
+        attrs({1, 1, hp, wp}), unit);
+  }
+  Value acc = planeWindowLoops(
+      rewriter, loc, pw, lanes, image, plane,
+      fill ? fill.getInputs()[0] : Value(),
+      [&](Value a, Value v, int64_t, int64_t) -> Value {
+        if (isMax) {
+          return arith::MaximumFOp::create(rewriter, loc, a, v);
+        }
+        return arith::AddFOp::create(rewriter, loc, a, v);
+      });
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
+                                        outSizes, unit);
+  rewriter.replaceOp(pool, forall.getResults());
+  for (Operation *dead : {fill.getOperation(), padOp.getOperation()}) {
     if (dead && dead->use_empty()) {
       rewriter.eraseOp(dead);
     }
@@ -1466,6 +1694,9 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
     int64_t taskM = pickTaskTile(ranges[numBatch], parallelM, regM);
     int64_t taskN = gemv ? gemvTaskColumns(columnsN, lanes)
                          : pickTaskTile(ranges[numBatch + 1], parallelN, regN);
+    if (!gemv) {
+      taskM = splitTaskRows(ranges, numBatch, taskM, taskN, regM);
+    }
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(
         op->getContext(), withBatch(1, {taskM, taskN, 0})));
@@ -1913,14 +2144,32 @@ void CpuTileAndVectorize::parallelizeOther(RewriterBase &rewriter,
     elements *= b;
   }
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  // The outermost parallel loop of more than one iteration, past loops of
+  // one (the batch of an NCHW op at batch 1: the bias + ReLU, pooling and
+  // copies of every batch-1 CNN ran on one thread).
+  unsigned dim = 0;
+  while (dim + 1 < bounds.size() && bounds[dim] == 1 &&
+         iters[dim] == utils::IteratorType::parallel) {
+    ++dim;
+  }
   if (elements < kMinParallelElements ||
-      iters.front() != utils::IteratorType::parallel || bounds.front() < 2) {
+      iters[dim] != utils::IteratorType::parallel || bounds[dim] < 2) {
     return;
   }
-  // Up to 16 tasks over the outermost loop; the OpenMP runtime spreads them
-  // over its threads.
+  // Up to 16 tasks over that loop; the OpenMP runtime spreads them over its
+  // threads.
   SmallVector<int64_t> sizes(bounds.size(), 0);
-  sizes.front() = llvm::divideCeil(bounds.front(), 16);
+  for (unsigned i = 0; i < dim; ++i) {
+    sizes[i] = 1;
+  }
+  // A tile that divides the extent: a partial last task has dynamic sizes,
+  // and dynamic shapes stay scalar (1000 channels in tiles of 63 made the
+  // whole op scalar; tiles of 100 do not).
+  int64_t tile = llvm::divideCeil(bounds[dim], 16);
+  while (bounds[dim] % tile != 0) {
+    ++tile;
+  }
+  sizes[dim] = tile;
   (void)tileOp(rewriter, op.getOperation(), sizes,
                /*forall=*/true);
 }
@@ -2058,6 +2307,22 @@ void CpuTileAndVectorize::runOnOperation() {
       if (succeeded(perGroup) &&
           succeeded(convToGemm(rewriter, *perGroup, lanes, parallel))) {
         ++numConvGemms;
+      }
+    }
+  }
+
+  // Phase 0c: 2-D NCHW max and sum pooling get the same direct plane kernel.
+  {
+    SmallVector<linalg::LinalgOp> pools;
+    func.walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(
+              op.getOperation())) {
+        pools.push_back(op);
+      }
+    });
+    for (linalg::LinalgOp pool : pools) {
+      if (succeeded(poolPlanes(rewriter, pool, lanes))) {
+        ++numPools;
       }
     }
   }

@@ -104,3 +104,41 @@ func.func @elementwise_into_reduction(%x: tensor<16x32xf32>, %m: tensor<16xf32>)
   } -> tensor<16xf32>
   return %sum : tensor<16xf32>
 }
+
+// -----
+
+// A concatenation of two ReLUs (SqueezeNet's fire module): the concat
+// becomes a tensor.empty of the result and one insert_slice per operand,
+// so that empty-tensor elimination lets each ReLU write its slice.
+// CHECK-LABEL: func.func @concat_in_place
+// CHECK-NOT: tensor.concat
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x48x5x5xf32>
+// CHECK: %[[I:.*]] = tensor.insert_slice %{{.*}} into %[[E]][0, 0, 0, 0] [1, 16, 5, 5] [1, 1, 1, 1]
+// CHECK: tensor.insert_slice %{{.*}} into %[[I]][0, 16, 0, 0] [1, 32, 5, 5] [1, 1, 1, 1]
+// CHECK-NOT: tensor.concat
+// The whole CPU pipeline then writes each ReLU into the concatenation's
+// buffer: one allocation (the result), no copy loop between buffers.
+// RUN: graph-opt %s --split-input-file --graphc-cpu-codegen="vector-width=16" \
+// RUN: | FileCheck %s --check-prefix=CODEGEN
+// CODEGEN-LABEL: llvm.func @concat_in_place
+// CODEGEN-COUNT-1: llvm.call @malloc
+// CODEGEN-NOT: llvm.call @malloc
+// CODEGEN: llvm.return
+#nchw4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @concat_in_place(%x: tensor<1x16x5x5xf32>, %y: tensor<1x32x5x5xf32>) -> tensor<1x48x5x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x16x5x5xf32>
+  %a = linalg.generic {indexing_maps = [#nchw4, #nchw4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x16x5x5xf32>) outs(%e1 : tensor<1x16x5x5xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x5x5xf32>
+  %e2 = tensor.empty() : tensor<1x32x5x5xf32>
+  %b = linalg.generic {indexing_maps = [#nchw4, #nchw4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y : tensor<1x32x5x5xf32>) outs(%e2 : tensor<1x32x5x5xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x32x5x5xf32>
+  %c = tensor.concat dim(1) %a, %b : (tensor<1x16x5x5xf32>, tensor<1x32x5x5xf32>) -> tensor<1x48x5x5xf32>
+  return %c : tensor<1x48x5x5xf32>
+}

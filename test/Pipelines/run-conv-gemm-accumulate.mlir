@@ -1,22 +1,24 @@
 // Numeric check of the im2col + GEMM rewrite of linalg.conv_2d_nchw_fchw
 // (docs/design/conv-codegen.md) when the convolution accumulates into an
-// init that is not a fill (the GEMM reads it back image by image), batch 3
-// (one im2col + GEMM per image in a loop), strides [2, 1], dilations [1, 2];
-// compared with NumPy (Inputs/reference.py).
+// init that is not a fill (the GEMM reads it back), batch 3 (a whole-batch
+// im2col buffer of 2646 elements, so one batched GEMM with a task per
+// image; large batches go image by image, see tile-and-vectorize.mlir
+// @conv_per_image), strides [2, 1], dilations [1, 2]; compared with NumPy
+// (Inputs/reference.py).
 // REQUIRES: libomp
 // RUN: graph-opt %s --graphc-cpu-codegen \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.out
 // RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided_acc 3,3,15,9,17,3,2,2,1,1,2 %t.out
-// The rewrite happens, with a loop over the images:
+// The rewrite happens, the accumulator read as [N, O, P] by one GEMM:
 // RUN: graph-opt %s --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize))' \
 // RUN: | FileCheck %s
 // CHECK-LABEL: func.func @conv
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
-// CHECK:       scf.for %{{.*}} = %c0 to %c3 step %c1
-// CHECK:       tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0, 0] [1, 3, 15, 9]
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<3x17x7x7xf32> into tensor<3x17x49xf32>
+// CHECK:       tensor.collapse_shape %{{.*}} : tensor<3x3x3x2x7x7xf32> into tensor<3x18x49xf32>
+// CHECK:       scf.forall (%{{.*}}) in (3)
 // CHECK:       vector.contract
-// CHECK:       tensor.insert_slice %{{.*}}[%{{.*}}, 0, 0] [1, 17, 49]
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
 // CHECK-LABEL: func.func @main
 

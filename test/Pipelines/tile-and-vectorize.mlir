@@ -11,17 +11,18 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 mr=6 nr=64 parallel-m=64 parallel-n=256}),canonicalize,cse)' \
 // RUN: | FileCheck %s --check-prefix=WIDE
 
-// The matmul strategy: one scf.forall task per 64x256 output tile with the
-// fill fused in, register tiles of 8x32 with N outer, a K loop of step 1
-// around one vector.contract (8x1 times 1x32). Before the N loop, the
-// task's 256x256 block of B is packed into 8 contiguous 256x32 micro-panels
-// (packed[j, k, c] = B[k, 32 j + c]), walking each row of B once, one vector
-// transfer per panel (a tiled linalg.copy became scalar loops); each N tile
-// then reads its panel, which the micro-kernel streams (pack-b); without
-// pack-b it reads B in place.
+// The matmul strategy: one scf.forall task per output tile with the fill
+// fused in (64x256 asked for, but a GEMM of 2^20 multiply-adds or more is
+// split into at least 8 tasks, so 32x256), register tiles of 8x32 with N
+// outer, a K loop of step 1 around one vector.contract (8x1 times 1x32).
+// Before the N loop, the task's 256x256 block of B is packed into 8
+// contiguous 256x32 micro-panels (packed[j, k, c] = B[k, 32 j + c]),
+// walking each row of B once, one vector transfer per panel (a tiled
+// linalg.copy became scalar loops); each N tile then reads its panel, which
+// the micro-kernel streams (pack-b); without pack-b it reads B in place.
 // With 16 lanes the default register tile is 8x32 (16 zmm accumulators).
 // CHECK-LABEL: func.func @matmul
-// CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 256)
+// CHECK:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (32, 256)
 // CHECK:         %[[BLOCK:.*]] = tensor.extract_slice %{{.*}}[0, %{{.*}}] [256, 256] [1, 1] : tensor<256x512xf32> to tensor<256x256xf32>
 // CHECK:         vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
 // CHECK:         %[[BUF:.*]] = tensor.empty() : tensor<8x256x32xf32>
@@ -43,7 +44,7 @@
 // CHECK-NOT:   linalg.matmul
 // NOPACK-LABEL: func.func @matmul
 // DEFAULT-LABEL: func.func @matmul
-// DEFAULT:         scf.forall (%{{.*}}) = (0) to (512) step (128)
+// DEFAULT:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 512) step (64, 128)
 // DEFAULT:           vector.transfer_read %{{.*}} : tensor<256x128xf32>, vector<1x32xf32>
 // DEFAULT:           vector.contract
 // DEFAULT-SAME:        vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
@@ -188,6 +189,102 @@ func.func @elementwise(%x: tensor<256x100xf32>) -> tensor<256x100xf32> {
     linalg.yield %v : f32
   } -> tensor<256x100xf32>
   return %r : tensor<256x100xf32>
+}
+
+// -----
+
+// An NCHW elementwise op at batch 1 (a bias + ReLU after a convolution):
+// the unit batch loop is skipped and the 64 channels make the tasks (one
+// task ran everything before).
+// CHECK-LABEL: func.func @elementwise_batch1
+// CHECK:       scf.forall (%{{.*}}) = (0) to (64) step (4)
+// CHECK:         arith.maximumf %{{.*}} : vector<1x1x1x16xf32>
+// CHECK:         arith.maximumf %{{.*}} : vector<1x1x1x7xf32>
+#nchw = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#chan = affine_map<(d0, d1, d2, d3) -> (d1)>
+func.func @elementwise_batch1(%x: tensor<1x64x55x55xf32>, %b: tensor<64xf32>) -> tensor<1x64x55x55xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64x55x55xf32>
+  %r = linalg.generic {indexing_maps = [#nchw, #chan, #nchw], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %b : tensor<1x64x55x55xf32>, tensor<64xf32>) outs(%e : tensor<1x64x55x55xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %v = arith.maximumf %s, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<1x64x55x55xf32>
+  return %r : tensor<1x64x55x55xf32>
+}
+
+// -----
+
+// 1000 channels (SqueezeNet's last convolution): tasks of a divisor of the
+// extent (100), not of 63 with a partial last task, whose dynamic sizes
+// would keep the op scalar.
+// CHECK-LABEL: func.func @elementwise_divisor_tiles
+// CHECK:       scf.forall (%{{.*}}) = (0) to (1000) step (100)
+// CHECK:         arith.maximumf %{{.*}} : vector<1x1x1x13xf32>
+#nchw1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @elementwise_divisor_tiles(%x: tensor<1x1000x13x13xf32>) -> tensor<1x1000x13x13xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1000x13x13xf32>
+  %r = linalg.generic {indexing_maps = [#nchw1, #nchw1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x1000x13x13xf32>) outs(%e : tensor<1x1000x13x13xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.maximumf %a, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<1x1000x13x13xf32>
+  return %r : tensor<1x1000x13x13xf32>
+}
+
+// -----
+
+// SqueezeNet's 3x3 expand convolution at 13x13 as the GEMM convToGemm
+// makes of it (256 x 169 x 576, one image): one 256x256 task by default,
+// which ran the whole GEMM on one thread; split by rows into 8 tasks of 32.
+// DEFAULT-LABEL: func.func @gemm_few_tasks
+// DEFAULT:       scf.forall (%{{.*}}) = (0) to (256) step (32)
+// DEFAULT:         vector.contract
+// DEFAULT-SAME:      vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+func.func @gemm_few_tasks(%w: tensor<256x576xf32>, %col: tensor<576x169xf32>) -> tensor<256x169xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x169xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<256x169xf32>) -> tensor<256x169xf32>
+  %r = linalg.matmul ins(%w, %col : tensor<256x576xf32>, tensor<576x169xf32>)
+                     outs(%f : tensor<256x169xf32>) -> tensor<256x169xf32>
+  return %r : tensor<256x169xf32>
+}
+
+// -----
+
+// Convolutions at batch 8: mnist-8's second one (a whole-batch im2col
+// buffer of 313 k elements) is one batched GEMM, one parallel region with
+// a task per image and tile; a 3x3 64->64 layer at 56x56 (14.5 M elements)
+// still goes one image at a time, its im2col buffer one image's.
+// DEFAULT-LABEL: func.func @conv_batched
+// DEFAULT-NOT:   -> (tensor<8x16x196xf32>)
+// DEFAULT:       tensor<8x8x5x5x14x14xf32> into tensor<8x200x196xf32>
+// DEFAULT:       scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (8, 196) step (1, 98)
+// DEFAULT:         vector.contract
+// DEFAULT-LABEL: func.func @conv_per_image
+// DEFAULT:       scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(%{{.*}}) -> (tensor<8x64x3136xf32>)
+// DEFAULT:         tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0, 0] [1, 64, 58, 58]
+// DEFAULT:         scf.forall
+// DEFAULT:           vector.contract
+func.func @conv_batched(%x: tensor<8x8x18x18xf32>, %w: tensor<16x8x5x5xf32>) -> tensor<8x16x14x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16x14x14xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16x14x14xf32>) -> tensor<8x16x14x14xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<8x8x18x18xf32>, tensor<16x8x5x5xf32>) outs(%f : tensor<8x16x14x14xf32>) -> tensor<8x16x14x14xf32>
+  return %r : tensor<8x16x14x14xf32>
+}
+func.func @conv_per_image(%x: tensor<8x64x58x58xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<8x64x56x56xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x64x56x56xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64x56x56xf32>) -> tensor<8x64x56x56xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<8x64x58x58xf32>, tensor<64x64x3x3xf32>) outs(%f : tensor<8x64x56x56xf32>) -> tensor<8x64x56x56xf32>
+  return %r : tensor<8x64x56x56xf32>
 }
 
 // -----

@@ -84,6 +84,36 @@ def conv_grouped_acc(*args):
     return out + make(2, out.shape)
 
 
+def pool(n, c, h, w, kh, kw, sh, sw, pt, pl, pb, pr, avg):
+    """graph.pool of input 0 over kh x kw windows with strides (sh, sw) and
+    padding (top, left, bottom, right): the maximum (avg 0; padding never
+    wins) or the average of the cells inside the input (avg 1; ONNX's
+    count_include_pad = 0)."""
+    x = make(0, (n, c, h, w))
+    fill = 0.0 if avg else -np.inf
+    xp = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=fill)
+    cells = np.pad(np.ones((h, w)), ((pt, pb), (pl, pr)))
+    oh, ow = (h + pt + pb - kh) // sh + 1, (w + pl + pr - kw) // sw + 1
+    out = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, :, i * sh:i * sh + kh, j * sw:j * sw + kw]
+            if avg:
+                count = cells[i * sh:i * sh + kh, j * sw:j * sw + kw].sum()
+                out[:, :, i, j] = win.sum(axis=(2, 3)) / count
+            else:
+                out[:, :, i, j] = win.max(axis=(2, 3))
+    return out
+
+
+def concat_relu(n, c0, c1, h, w):
+    """ReLU of inputs 0 ([n, c0, h, w]) and 1 ([n, c1, h, w], plus one)
+    concatenated along the channels."""
+    a = np.maximum(make(0, (n, c0, h, w)), 0.0)
+    b = np.maximum(make(1, (n, c1, h, w)) + 1.0, 0.0)
+    return np.concatenate([a, b], axis=1)
+
+
 def softmax_rows(m, n):
     x = make(0, (m, n)) * 0.25
     e = np.exp(x - x.max(axis=1, keepdims=True))
