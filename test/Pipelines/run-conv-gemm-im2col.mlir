@@ -28,21 +28,22 @@
 // RUN: | FileCheck %s
 // CHECK-LABEL: func.func @conv_s2
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
-// CHECK:       scf.for %{{.*}} = %c0 to %c2 step %c1
-// CHECK:         %[[IMAGE:.*]] = tensor.extract_slice %{{.*}} [1, 4, 9, 41]
-// CHECK:         scf.forall (%[[C:.*]], %[[KH:.*]]) in (4, 3)
-// CHECK:           tensor.extract_slice %{{.*}}[0, %[[C]], %[[KH]], 0, 0, 0] [1, 1, 1, 3, 7, 20]
-// CHECK:           scf.for %[[KW:.*]] = %c0 to %c3 step %c1
-// CHECK:             scf.for %[[OH:.*]] = %c0 to %c7 step %c1
-// CHECK:               %[[H:.*]] = arith.addi %[[KH]], %[[OH]]
-// CHECK:               vector.transfer_read %[[IMAGE]][%c0, %[[C]], %[[H]], %[[KW]]], %{{.*}} {in_bounds = [true]} : tensor<1x4x9x41xf32>, vector<32xf32>
-// CHECK:               vector.shuffle %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<32xf32>, vector<32xf32>
-// CHECK:               vector.transfer_write %{{.*}}[%[[KW]], %[[OH]], %c0] {in_bounds = [true]} : vector<16xf32>, tensor<3x7x20xf32>
-// CHECK:               vector.transfer_read %[[IMAGE]]{{.*}} : tensor<1x4x9x41xf32>, vector<7xf32>
-// CHECK:               vector.shuffle %{{.*}} [0, 2, 4, 6] : vector<7xf32>, vector<7xf32>
-// CHECK:               vector.transfer_write %{{.*}}[%[[KW]], %[[OH]], %c16] {in_bounds = [true]} : vector<4xf32>, tensor<3x7x20xf32>
-// CHECK:           tensor.parallel_insert_slice
-// CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5]] : tensor<1x4x3x3x7x20xf32> into tensor<1x36x140xf32>
+// Both images' im2col (under 2^20 elements) is one buffer, copied by one
+// scf.forall over (image, channel, filter row), and feeds one batched GEMM.
+// CHECK:       scf.forall (%[[N:.*]], %[[C:.*]], %[[KH:.*]]) in (2, 4, 3)
+// CHECK:         tensor.extract_slice %{{.*}}[%[[N]], %[[C]], %[[KH]], 0, 0, 0] [1, 1, 1, 3, 7, 20]
+// CHECK:         scf.for %[[KW:.*]] = %c0 to %c3 step %c1
+// CHECK:           scf.for %[[OH:.*]] = %c0 to %c7 step %c1
+// CHECK:             %[[H:.*]] = arith.addi %[[KH]], %[[OH]]
+// CHECK:             vector.transfer_read %{{.*}}[%[[N]], %[[C]], %[[H]], %[[KW]]], %{{.*}} {in_bounds = [true]} : tensor<2x4x9x41xf32>, vector<32xf32>
+// CHECK:             vector.shuffle %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<32xf32>, vector<32xf32>
+// CHECK:             vector.transfer_write %{{.*}}[%[[KW]], %[[OH]], %c0] {in_bounds = [true]} : vector<16xf32>, tensor<3x7x20xf32>
+// CHECK:             vector.transfer_read %{{.*}} : tensor<2x4x9x41xf32>, vector<7xf32>
+// CHECK:             vector.shuffle %{{.*}} [0, 2, 4, 6] : vector<7xf32>, vector<7xf32>
+// CHECK:             vector.transfer_write %{{.*}}[%[[KW]], %[[OH]], %c16] {in_bounds = [true]} : vector<4xf32>, tensor<3x7x20xf32>
+// CHECK:         tensor.parallel_insert_slice
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5]] : tensor<2x4x3x3x7x20xf32> into tensor<2x36x140xf32>
+// CHECK:       scf.forall (%{{.*}}) in (2)
 // CHECK:       vector.contract
 // CHECK-LABEL: func.func @conv_wide
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (3, 2, 4)

@@ -111,13 +111,16 @@ func.func @dw_s1(%x: tensor<1x5x9x23xf32>, %w: tensor<5x1x3x3xf32>) -> tensor<1x
   return %r : tensor<1x5x9x23xf32>
 }
 
-// A loop over the 3 groups; per group and image, im2col and a GEMM whose
-// register tile is a vector.contract.
+// A loop over the 3 groups; per group, the im2col of all 8 images (small
+// enough to be one buffer) and one batched GEMM whose register tile is a
+// vector.contract.
 // CHECK-LABEL: func.func @grouped(
 // CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
 // CHECK:       scf.for {{.*}} = %c0 to %c3 step %c1
 // CHECK:       tensor.extract_slice {{.*}} : tensor<8x3x4x16x14xf32> to tensor<8x4x16x14xf32>
-// CHECK:       scf.for {{.*}} = %c0 to %c8 step %c1
+// CHECK:       scf.forall ({{.*}}) in (8, 4, 3)
+// CHECK:       tensor.collapse_shape {{.*}} : tensor<8x4x3x3x6x5xf32> into tensor<8x36x30xf32>
+// CHECK:       scf.forall ({{.*}}) in (8)
 // CHECK:       vector.contract
 // CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
 func.func @grouped(%x: tensor<8x12x13x11xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<8x6x6x5xf32> {

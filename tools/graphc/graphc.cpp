@@ -229,9 +229,11 @@ cl::opt<std::string> directConv(
     "direct-conv",
     cl::desc("CPU: give 2-D f32 convolutions of these classes the direct "
              "(im2col-free) kernel instead of im2col + GEMM: all, or a "
-             "comma-separated list of 3x3, 1x1, strided, other (default: "
-             "none; docs/design/cpu-codegen.md, \"Direct convolution\")"),
-    cl::value_desc("classes"), cl::init(""), cl::cat(graphcCategory));
+             "comma-separated list of 3x3, 1x1, strided, other, or none "
+             "(default: 3x3,strided; docs/design/cpu-codegen.md, \"Direct "
+             "convolution\")"),
+    cl::value_desc("classes"), cl::init("3x3,strided"),
+    cl::cat(graphcCategory));
 cl::opt<std::string> targetCpu(
     "mcpu",
     cl::desc("Generate CPU tasks for this CPU instead of the host: an LLVM "
@@ -848,6 +850,20 @@ static int checkTargetFlags() {
         !info) {
       llvm::errs() << "graphc: error: --mcpu: "
                    << llvm::toString(info.takeError()) << "\n";
+      return kExitUsage;
+    }
+  }
+  // The pass checks the classes too, but only once code generation runs.
+  llvm::SmallVector<llvm::StringRef> classes;
+  llvm::StringRef(directConv).split(classes, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef c : classes) {
+    if (!llvm::is_contained({"all", "none", "3x3", "1x1", "strided", "other"},
+                            c.trim())) {
+      llvm::errs()
+          << "graphc: error: --direct-conv: unknown convolution class '"
+          << c.trim()
+          << "' (expected all, none, or a comma-separated list of "
+             "3x3, 1x1, strided, other)\n";
       return kExitUsage;
     }
   }
