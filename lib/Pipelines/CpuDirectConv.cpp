@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuPasses.h"
+#include "IndexMath.h"
 
 #include <cstring>
 #include <vector>
@@ -110,9 +111,7 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
           DenseElementsAttr::get(packedType, ArrayRef<float>(dst)));
     }
   }
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
+  graphc::IndexMath im{rewriter, loc};
   Value matrix = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({f, k}, et), filter,
       SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
@@ -134,7 +133,7 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
   Value block = tensor::ExtractSliceOp::create(
       rewriter, loc, RankedTensorType::get({k, fb}, et), out, offsets, sizes,
       unit);
-  Value row0 = arith::MulIOp::create(rewriter, loc, b, idx(fb));
+  Value row0 = arith::MulIOp::create(rewriter, loc, b, im.idx(fb));
   constexpr int64_t kTile = 16;
   auto transposeTile = [&](Value acc, Value k0, int64_t width) -> Value {
     Value t = vector::TransferReadOp::create(
@@ -143,14 +142,15 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
         ArrayRef<bool>{true, true});
     t = vector::TransposeOp::create(rewriter, loc, t, ArrayRef<int64_t>{1, 0});
     return vector::TransferWriteOp::create(rewriter, loc, t, acc,
-                                           ValueRange{k0, idx(0)},
+                                           ValueRange{k0, im.idx(0)},
                                            ArrayRef<bool>{true, true})
         .getResult();
   };
   int64_t kMain = k - k % kTile;
   if (kMain > 0) {
     auto loop = scf::ForOp::create(
-        rewriter, loc, idx(0), idx(kMain), idx(kTile), ValueRange{block},
+        rewriter, loc, im.idx(0), im.idx(kMain), im.idx(kTile),
+        ValueRange{block},
         [&](OpBuilder &, Location, Value k0, ValueRange args) {
           scf::YieldOp::create(rewriter, loc,
                                transposeTile(args[0], k0, kTile));
@@ -158,7 +158,7 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
     block = loop.getResult(0);
   }
   if (k % kTile != 0) {
-    block = transposeTile(block, idx(kMain), k % kTile);
+    block = transposeTile(block, im.idx(kMain), k % kTile);
   }
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, block, out, offsets,
@@ -233,18 +233,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
 
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(rewriter, loc, a, b);
-  };
-  auto mul = [&](Value a, int64_t b) -> Value {
-    return b == 1 ? a : arith::MulIOp::create(rewriter, loc, a, idx(b));
-  };
-  auto divi = [&](Value a, int64_t b) -> Value {
-    return b == 1 ? a : arith::DivUIOp::create(rewriter, loc, a, idx(b));
-  };
+  graphc::IndexMath im{rewriter, loc};
 
   Value packed = packFilter(rewriter, loc, filter, fb);
   auto fill = init.getDefiningOp<linalg::FillOp>();
@@ -257,8 +246,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   rewriter.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
-  Value fBase = mul(ivs[2], taskF);
-  Value rowBase = mul(ivs[1], taskRows);
+  Value fBase = im.mul(ivs[2], taskF);
+  Value rowBase = im.mul(ivs[1], taskRows);
   SmallVector<OpFoldResult> outOffsets = {ivs[0], fBase, rowBase,
                                           rewriter.getIndexAttr(0)};
   SmallVector<OpFoldResult> outSizes =
@@ -293,30 +282,31 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
             vector::ExtractOp::create(rewriter, loc, t, ArrayRef<int64_t>{i}));
       }
     }
-    Value fBlock = divi(add(fBase, fi), fb);
-    Value colBase = mul(col0, sw);
+    Value fBlock = im.divu(im.add(fBase, fi), fb);
+    Value colBase = im.mul(col0, sw);
     auto yLoop = scf::ForOp::create(
-        rewriter, loc, idx(0), idx(kh), idx(1), accs,
+        rewriter, loc, im.idx(0), im.idx(kh), im.idx(1), accs,
         [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
-          Value row = add(mul(oy, sh), mul(y, dh));
+          Value row = im.add(im.mul(oy, sh), im.mul(y, dh));
           auto xLoop = scf::ForOp::create(
-              rewriter, loc, idx(0), idx(kw), idx(1), yAccs,
+              rewriter, loc, im.idx(0), im.idx(kw), im.idx(1), yAccs,
               [&](OpBuilder &, Location, Value x, ValueRange xAccs) {
-                Value col = add(colBase, mul(x, dw));
-                Value yx = add(mul(y, kw), x);
+                Value col = im.add(colBase, im.mul(x, dw));
+                Value yx = im.add(im.mul(y, kw), x);
                 auto cLoop = scf::ForOp::create(
-                    rewriter, loc, idx(0), idx(c), idx(1), xAccs,
+                    rewriter, loc, im.idx(0), im.idx(c), im.idx(1), xAccs,
                     [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
-                      Value tap = add(mul(ci, kh * kw), yx);
+                      Value tap = im.add(im.mul(ci, kh * kw), yx);
                       Value w = vector::TransferReadOp::create(
                           rewriter, loc, rowType, packed,
-                          ValueRange{fBlock, tap, idx(0)},
+                          ValueRange{fBlock, tap, im.idx(0)},
                           std::optional<Value>(pad), ArrayRef<bool>{true});
                       SmallVector<Value> next;
                       for (int64_t i = 0; i < owb; ++i) {
                         Value v = tensor::ExtractOp::create(
                             rewriter, loc, input,
-                            ValueRange{ivs[0], ci, row, add(col, idx(i * sw))});
+                            ValueRange{ivs[0], ci, row,
+                                       im.add(col, im.idx(i * sw))});
                         Value b = vector::BroadcastOp::create(rewriter, loc,
                                                               rowType, v);
                         next.push_back(vector::FMAOp::create(rewriter, loc, b,
@@ -345,19 +335,20 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   SmallVector<OpFoldResult> planeSizes = indexAttrs(rewriter, {taskF, 1, ow});
   SmallVector<OpFoldResult> planeStrides = indexAttrs(rewriter, {1, 1, 1});
   auto fLoop = scf::ForOp::create(
-      rewriter, loc, idx(0), idx(taskF), idx(fb), ValueRange{taskOut},
+      rewriter, loc, im.idx(0), im.idx(taskF), im.idx(fb), ValueRange{taskOut},
       [&](OpBuilder &, Location, Value fi, ValueRange fArgs) {
         auto rowLoop = scf::ForOp::create(
-            rewriter, loc, idx(0), idx(taskRows), idx(1), fArgs,
+            rewriter, loc, im.idx(0), im.idx(taskRows), im.idx(1), fArgs,
             [&](OpBuilder &, Location, Value r, ValueRange rArgs) {
               SmallVector<OpFoldResult> planeOffsets = {
                   rewriter.getIndexAttr(0), r, rewriter.getIndexAttr(0)};
               Value plane = tensor::ExtractSliceOp::create(
                   rewriter, loc, planeType, rArgs[0], planeOffsets, planeSizes,
                   planeStrides);
-              Value oy = add(rowBase, r);
+              Value oy = im.add(rowBase, r);
               auto colLoop = scf::ForOp::create(
-                  rewriter, loc, idx(0), idx(ow), idx(owb), ValueRange{plane},
+                  rewriter, loc, im.idx(0), im.idx(ow), im.idx(owb),
+                  ValueRange{plane},
                   [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
                     scf::YieldOp::create(rewriter, loc,
                                          tile(colArgs[0], fi, oy, col0));

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuPasses.h"
+#include "IndexMath.h"
 
 #include "graphc/Target/CPU/CpuTarget.h"
 
@@ -525,15 +526,7 @@ Value im2colByRows(OpBuilder &b, Location loc, Value images,
   }
   unsigned outer = parallel && elements >= kMinParallelElements ? 3 : 0;
 
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto add = [&](Value x, Value y) -> Value {
-    return arith::AddIOp::create(b, loc, x, y);
-  };
-  auto mul = [&](Value x, int64_t y) -> Value {
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, idx(y));
-  };
+  graphc::IndexMath im{b, loc};
   Value pad = arith::ConstantOp::create(b, loc, et, b.getZeroAttr(et));
 
   // Copies the row of `col` at `ivs` (dimensions 0-4) into `tile` (the
@@ -541,13 +534,13 @@ Value im2colByRows(OpBuilder &b, Location loc, Value images,
   auto copyRow = [&](Value tile, ArrayRef<Value> ivs) -> Value {
     SmallVector<Value> base(4, Value());
     for (unsigned d = 0; d < 5; ++d) {
-      Value term = mul(ivs[d], dims[d].scale);
+      Value term = im.mul(ivs[d], dims[d].scale);
       Value &at = base[dims[d].input];
-      at = at ? add(at, term) : term;
+      at = at ? im.add(at, term) : term;
     }
     for (Value &at : base) {
       if (!at) {
-        at = idx(0);
+        at = im.idx(0);
       }
     }
     auto piece = [&](Value into, Value col0, int64_t w, bool wide) -> Value {
@@ -555,7 +548,7 @@ Value im2colByRows(OpBuilder &b, Location loc, Value images,
                         ? w
                         : (wide ? w * stride : (w - 1) * stride + 1);
       SmallVector<Value> from(base.begin(), base.end());
-      from[3] = add(base[3], mul(col0, stride));
+      from[3] = im.add(base[3], im.mul(col0, stride));
       Value v = vector::TransferReadOp::create(
           b, loc, VectorType::get({len}, et), images, from,
           std::optional<Value>(pad), ArrayRef<bool>{true});
@@ -575,7 +568,7 @@ Value im2colByRows(OpBuilder &b, Location loc, Value images,
     if (rowMain > 0) {
       bool wide = wideFits(rowMain - vlen, vlen);
       auto loop = scf::ForOp::create(
-          b, loc, idx(0), idx(rowMain), idx(vlen), ValueRange{tile},
+          b, loc, im.idx(0), im.idx(rowMain), im.idx(vlen), ValueRange{tile},
           [&](OpBuilder &, Location l, Value col0, ValueRange args) {
             scf::YieldOp::create(b, l, piece(args[0], col0, vlen, wide));
           });
@@ -583,7 +576,7 @@ Value im2colByRows(OpBuilder &b, Location loc, Value images,
     }
     int64_t col0 = rowMain;
     for (int64_t w : tails) {
-      tile = piece(tile, idx(col0), w, wideFits(col0, w));
+      tile = piece(tile, im.idx(col0), w, wideFits(col0, w));
       col0 += w;
     }
     return tile;
@@ -595,7 +588,7 @@ Value im2colByRows(OpBuilder &b, Location loc, Value images,
       return copyRow(tile, ivs);
     }
     auto loop = scf::ForOp::create(
-        b, loc, idx(0), idx(colShape[d]), idx(1), ValueRange{tile},
+        b, loc, im.idx(0), im.idx(colShape[d]), im.idx(1), ValueRange{tile},
         [&](OpBuilder &, Location l, Value iv, ValueRange args) {
           ivs.push_back(iv);
           Value next = nest(args[0], ivs, d + 1);
@@ -1150,15 +1143,7 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
   int64_t rows = std::min(kDepthwiseRows, pw.oh);
   int64_t ohMain = pw.oh - pw.oh % rows, ohTail = pw.oh % rows;
   int64_t sh = pw.sh, sw = pw.sw, kh = pw.kh, kw = pw.kw;
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(rewriter, loc, a, b);
-  };
-  auto mul = [&](Value a, int64_t b) -> Value {
-    return b == 1 ? a : arith::MulIOp::create(rewriter, loc, a, idx(b));
-  };
+  graphc::IndexMath im{rewriter, loc};
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
 
@@ -1170,7 +1155,7 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
     auto vt = VectorType::get({w}, et);
     SmallVector<Value> outRows, accs;
     for (int64_t r = 0; r < nrows; ++r) {
-      outRows.push_back(add(row0, idx(r)));
+      outRows.push_back(im.add(row0, im.idx(r)));
       accs.push_back(
           init
               ? vector::BroadcastOp::create(rewriter, loc, vt, init).getResult()
@@ -1185,12 +1170,12 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
     for (int64_t l = 0; l < w; ++l) {
       picks.push_back(l * sw);
     }
-    Value colBase = mul(col0, sw);
+    Value colBase = im.mul(col0, sw);
     for (int64_t i = 0; i < kh; ++i) {
       for (int64_t j = 0; j < kw; ++j) {
-        Value col = add(colBase, idx(j * pw.dw));
+        Value col = im.add(colBase, im.idx(j * pw.dw));
         for (int64_t r = 0; r < nrows; ++r) {
-          Value row = add(mul(outRows[r], sh), idx(i * pw.dh));
+          Value row = im.add(im.mul(outRows[r], sh), im.idx(i * pw.dh));
           Value v = vector::TransferReadOp::create(
               rewriter, loc, rawType, image, ValueRange{row, col},
               std::optional<Value>(pad), ArrayRef<bool>{true});
@@ -1220,7 +1205,8 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
     if (owMain > 0) {
       bool wide = wideFits(owMain - lanes, lanes);
       auto loop = scf::ForOp::create(
-          rewriter, loc, idx(0), idx(owMain), idx(lanes), ValueRange{acc},
+          rewriter, loc, im.idx(0), im.idx(owMain), im.idx(lanes),
+          ValueRange{acc},
           [&](OpBuilder &, Location l, Value col0, ValueRange args) {
             Value r = block(args[0], row0, nrows, col0, lanes, wide);
             scf::YieldOp::create(rewriter, l, r);
@@ -1229,7 +1215,7 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
     }
     int64_t col0 = owMain;
     for (int64_t w : tails) {
-      acc = block(acc, row0, nrows, idx(col0), w, wideFits(col0, w));
+      acc = block(acc, row0, nrows, im.idx(col0), w, wideFits(col0, w));
       col0 += w;
     }
     return acc;
@@ -1237,14 +1223,14 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
   Value acc = plane;
   if (ohMain > 0) {
     auto loop = scf::ForOp::create(
-        rewriter, loc, idx(0), idx(ohMain), idx(rows), ValueRange{acc},
+        rewriter, loc, im.idx(0), im.idx(ohMain), im.idx(rows), ValueRange{acc},
         [&](OpBuilder &, Location l, Value row0, ValueRange args) {
           scf::YieldOp::create(rewriter, l, band(args[0], row0, rows));
         });
     acc = loop.getResult(0);
   }
   if (ohTail > 0) {
-    acc = band(acc, idx(ohMain), ohTail);
+    acc = band(acc, im.idx(ohMain), ohTail);
   }
   return acc;
 }
@@ -1330,9 +1316,7 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   // With a fill the accumulators start as its value and the plane is never
   // read; otherwise they start from the accumulator's elements.
   Value dest = fill ? fill.getOutputs()[0] : init;
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
+  graphc::IndexMath im{rewriter, loc};
   auto attrs = [&](ArrayRef<int64_t> values) {
     return indexAttrs(rewriter, values);
   };
@@ -1376,8 +1360,8 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   SmallVector<Value> taps;
   for (int64_t i = 0; i < kh; ++i) {
     for (int64_t j = 0; j < kw; ++j) {
-      taps.push_back(tensor::ExtractOp::create(rewriter, loc, window,
-                                               ValueRange{idx(i), idx(j)}));
+      taps.push_back(tensor::ExtractOp::create(
+          rewriter, loc, window, ValueRange{im.idx(i), im.idx(j)}));
     }
   }
   llvm::SmallDenseMap<int64_t, SmallVector<Value>> broadcast;
