@@ -1,4 +1,7 @@
-"""sgd_step_check.py: the part the gradient tests against PyTorch share.
+"""sgd_step_check.py: the part the tests against PyTorch share.
+
+tool(name) finds a graphc tool on PATH; run(cmd) runs it, exits with its
+output on failure and returns its output otherwise.
 
 check(model, x, y, out) exports `model` to ONNX (training mode kept, no
 constant folding), takes one graphc --train step (SGD, lr 1,
@@ -29,6 +32,7 @@ def run(cmd):
                        text=True, timeout=600)
     if p.returncode != 0:
         sys.exit("%s exited %d:\n%s" % (" ".join(cmd), p.returncode, p.stdout))
+    return p.stdout
 
 
 def check(model, x, y, out):

@@ -33,13 +33,13 @@ any mismatch.
 """
 import json
 import os
-import shutil
-import subprocess
 import sys
 
 import numpy as np
 import torch
 from torch import nn
+
+from sgd_step_check import run, tool
 
 BATCH, STEPS = 8, 10
 # The distributed runs follow the one-task run for longer.
@@ -103,21 +103,6 @@ class ResNet(nn.Module):
 
 MODELS = {"mlp": (MLP, (16,), OPTIMIZERS), "cnn": (CNN, (3, 8, 8), OPTIMIZERS),
           "resnet": (ResNet, (3, 16, 16), {"momentum": 0.05})}
-
-
-def tool(name):
-    path = shutil.which(name)
-    if not path:
-        sys.exit("train_torch.py: %s is not on PATH" % name)
-    return path
-
-
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=600)
-    if p.returncode != 0:
-        sys.exit("%s exited %d:\n%s" % (" ".join(cmd), p.returncode, p.stdout))
-    return p.stdout
 
 
 def torch_train(make, initial, x, y, optimizer, lr):
