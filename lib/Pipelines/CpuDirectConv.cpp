@@ -17,6 +17,8 @@
 #include "CpuPasses.h"
 #include "IndexMath.h"
 
+#include "graphc/Pipelines/CpuCodegen.h"
+
 #include <cstring>
 #include <vector>
 
@@ -406,20 +408,10 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
                      "f-vectors must be positive");
       return signalPassFailure();
     }
-    if (convs_ != "all" && convs_ != "none") {
-      SmallVector<StringRef> list;
-      StringRef(convs_).split(list, ',', -1, /*KeepEmpty=*/false);
-      for (StringRef cls : list) {
-        if (!llvm::is_contained({"3x3", "1x1", "strided", "other"}, cls)) {
-          func.emitError()
-              << "graphc-cpu-direct-conv: unknown convolution "
-                 "class '"
-              << cls
-              << "' (expected all, none, or a comma-separated list "
-                 "of 3x3, 1x1, strided, other)";
-          return signalPassFailure();
-        }
-      }
+    if (std::string error = graphc::checkDirectConvClasses(convs_);
+        !error.empty()) {
+      func.emitError() << "graphc-cpu-direct-conv: " << error;
+      return signalPassFailure();
     }
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     func.walk([&](linalg::Conv2DNchwFchwOp op) {
@@ -437,3 +429,20 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
 };
 
 } // namespace
+
+std::string graphc::checkDirectConvClasses(llvm::StringRef classes) {
+  if (classes.empty() || classes == "all" || classes == "none") {
+    return "";
+  }
+  SmallVector<StringRef> list;
+  classes.split(list, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef cls : list) {
+    if (!llvm::is_contained({"3x3", "1x1", "strided", "other"}, cls)) {
+      return ("unknown convolution class '" + cls +
+              "' (expected all, none, or a comma-separated list of 3x3, "
+              "1x1, strided, other)")
+          .str();
+    }
+  }
+  return "";
+}

@@ -15,6 +15,7 @@
 #include "graphc/Import/ModelFormat.h"
 #include "graphc/Import/SupportedOps.h"
 #include "graphc/InitAll.h"
+#include "graphc/Pipelines/CpuCodegen.h"
 #include "graphc/Pipelines/CudaCodegen.h"
 #include "graphc/Pipelines/GraphcPipelines.h"
 #include "graphc/Target/CPU/CpuTarget.h"
@@ -853,19 +854,11 @@ static int checkTargetFlags() {
       return kExitUsage;
     }
   }
-  // The pass checks the classes too, but only once code generation runs.
-  llvm::SmallVector<llvm::StringRef> classes;
-  llvm::StringRef(directConv).split(classes, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef c : classes) {
-    if (!llvm::is_contained({"all", "none", "3x3", "1x1", "strided", "other"},
-                            c.trim())) {
-      llvm::errs()
-          << "graphc: error: --direct-conv: unknown convolution class '"
-          << c.trim()
-          << "' (expected all, none, or a comma-separated list of "
-             "3x3, 1x1, strided, other)\n";
-      return kExitUsage;
-    }
+  // The pass checks them too, but only once code generation runs.
+  if (std::string error = graphc::checkDirectConvClasses(directConv);
+      !error.empty()) {
+    llvm::errs() << "graphc: error: --direct-conv: " << error << "\n";
+    return kExitUsage;
   }
   return 0;
 }

@@ -12,6 +12,8 @@
 
 #include "graphc/Target/CPU/CpuTarget.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
 #include <string>
 
@@ -55,6 +57,11 @@ struct CpuCodegenOptions {
   /// strided, other (docs/design/cpu-codegen.md, "Direct convolution").
   std::string directConv;
 };
+
+/// Why `classes` is not a valid directConv value (the message names the
+/// first unknown class), or an empty string when it is. graphc checks its
+/// flag with it before reading anything; the pass checks its option.
+std::string checkDirectConvClasses(llvm::StringRef classes);
 
 /// Appends the CPU pipeline to `pm`, which must be anchored on a ModuleOp
 /// holding func.func ops over tensors (linalg, tensor, arith, math, scf).
