@@ -169,15 +169,15 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
 }
 
 /// Rewrites `conv` (NCHW input, already padded; FCHW filter; f32, static
-/// shapes) into the direct kernel described at the top of the file: an
-/// `scf.forall` over (image, chunk of output rows, chunk of output-channel
-/// blocks), whose task walks, per block of `fb` output channels, its output
-/// rows in tiles of `owb` output columns and
-/// reduces over filter rows, filter columns and input channels in
-/// `scf.for` loops that carry the owb accumulator vectors. Returns failure
-/// (and leaves `conv` alone) for other element types, dynamic shapes, an
-/// output channel count that is not a multiple of `lanes`, or an output
-/// width above `owBlock` with no divisor from 4 to `owBlock`.
+/// shapes but for the batch) into the direct kernel described at the top of the
+/// file: an `scf.forall` over (image, chunk of output rows, chunk of
+/// output-channel blocks), whose task walks, per block of `fb` output channels,
+/// its output rows in tiles of `owb` output columns and reduces over filter
+/// rows, filter columns and input channels in `scf.for` loops that carry the
+/// owb accumulator vectors. Returns failure (and leaves `conv` alone) for other
+/// element types, dynamic sizes other than the batch, an output channel count
+/// that is not a multiple of `lanes`, or an output width above `owBlock` with
+/// no divisor from 4 to `owBlock`.
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                          int64_t lanes, int64_t owBlock, int64_t fVectors) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
@@ -185,8 +185,13 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   auto it = dyn_cast<RankedTensorType>(input.getType());
   auto ft = dyn_cast<RankedTensorType>(filter.getType());
   auto ot = dyn_cast<RankedTensorType>(init.getType());
-  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
-      !ot.hasStaticShape() || !it.getElementType().isF32() ||
+  // The batch may be dynamic (a bundle compiled once for any batch size):
+  // it is only the bound of the task loop. Every other size is static.
+  auto staticPastBatch = [](RankedTensorType t) {
+    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
+  };
+  if (!it || !ft || !ot || !staticPastBatch(it) || !ft.hasStaticShape() ||
+      !staticPastBatch(ot) || !it.getElementType().isF32() ||
       !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
     return failure();
   }
@@ -201,6 +206,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           ow = ot.getDimSize(3);
   int64_t c = it.getDimSize(1);
   int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
+  bool dynamicBatch = ShapedType::isDynamic(n);
   if (n == 0 || f == 0 || oh == 0 || ow == 0 || c == 0 || f % lanes != 0) {
     return failure();
   }
@@ -216,7 +222,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // once per task and reused from cache over its rows; splitting rows
   // multiplies that traffic, splitting channels does not.
   int64_t fBlocks = f / fb;
-  int64_t need = llvm::divideCeil(kMinTasks, n);
+  // A dynamic batch is split as batch 1: more images only add tasks.
+  int64_t need = llvm::divideCeil(kMinTasks, dynamicBatch ? 1 : n);
   int64_t split = 1;
   for (int64_t d = std::min(need, fBlocks); d >= 1; --d) {
     if (fBlocks % d == 0) {
@@ -242,9 +249,13 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // With a fill the accumulators start as its value and the output is
   // never read; otherwise they start from the accumulator's elements.
   Value dest = fill ? fill.getOutputs()[0] : init;
-  auto forall = scf::ForallOp::create(
-      rewriter, loc, indexAttrs(rewriter, {n, rowChunks, split}),
-      ValueRange{dest}, std::nullopt);
+  SmallVector<OpFoldResult> taskCounts =
+      indexAttrs(rewriter, {dynamicBatch ? 1 : n, rowChunks, split});
+  if (dynamicBatch) {
+    taskCounts[0] = tensor::DimOp::create(rewriter, loc, init, 0).getResult();
+  }
+  auto forall = scf::ForallOp::create(rewriter, loc, taskCounts,
+                                      ValueRange{dest}, std::nullopt);
   rewriter.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
