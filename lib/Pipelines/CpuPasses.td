@@ -21,10 +21,11 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       is first copied into a contiguous buffer), and a K loop of step 1 whose body is vectorised into one
       `vector.contract` of `mr x 1` by `1 x nr`. After hoisting, the C tile
       lives in registers across the K loop: the BLIS micro-kernel shape.
-      Defaults (`mr`, `nr`, `kc` 0), chosen per contraction from its static
-      shape: with 16 lanes 8 x 32 and `kc` 256, but 6 x 64 and balanced K
-      blocks of at most 1024 for M >= 128, K >= 512 and N a multiple of 64
-      of at least 128 (the large
+      Defaults (`mr`, `nr`, `kc`, `unroll-k` 0), chosen per contraction
+      from its static shape: with 16 lanes 8 x 32 and `kc` 256, but 6 x 64,
+      balanced K blocks of at most 1024 and the K loop unrolled 4 times
+      (after hoisting, by `graphc-cpu-hoist-vector-transfers`) for
+      M >= 128, K >= 512 and N a multiple of 64 of at least 128 (the large
       matmuls of transformers and fully connected layers; the convolution
       GEMMs, whose N is the output pixels, keep 8 x 32); 6 x 16 with 8
       lanes. Columns past the last whole tile go in power-of-two groups of
@@ -184,7 +185,9 @@ def CpuHoistVectorTransfers : Pass<"graphc-cpu-hoist-vector-transfers",
     vector through `iter_args`, so a matmul accumulator tile is loaded once
     before the K loop and stored once after it, and hoists loop-invariant
     broadcasts. Runs loop-invariant code motion first so the slices become
-    invariant.
+    invariant. Then unrolls each loop that `graphc-cpu-tile-and-vectorize`
+    marked `__graphc_cpu_unroll_k = F` (the K loop of a large matmul's
+    micro-kernel) F times, epilogue loop for the rest, and drops the mark.
 
     Example: `graph-opt --graphc-cpu-hoist-vector-transfers`.
   }];
