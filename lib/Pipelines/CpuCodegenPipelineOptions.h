@@ -33,8 +33,8 @@ struct CpuCodegenPipelineOptions
       llvm::cl::desc("matmul K-loop unroll (0: by shape, 1: none)"),
       llvm::cl::init(0)};
   Option<int64_t> parallelM{*this, "parallel-m",
-                            llvm::cl::desc("matmul task rows"),
-                            llvm::cl::init(256)};
+                            llvm::cl::desc("matmul task rows (0: by shape)"),
+                            llvm::cl::init(0)};
   Option<int64_t> parallelN{*this, "parallel-n",
                             llvm::cl::desc("matmul task columns"),
                             llvm::cl::init(128)};

@@ -85,8 +85,9 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Option<"unrollK", "unroll-k", "int64_t", /*default=*/"0",
            "Unroll factor of the matmul micro-kernel's K loop (0: by shape, "
            "1: not unrolled)">,
-    Option<"parallelM", "parallel-m", "int64_t", /*default=*/"256",
-           "Rows of one matmul task (scf.forall tile)">,
+    Option<"parallelM", "parallel-m", "int64_t", /*default=*/"0",
+           "Rows of one matmul task (scf.forall tile; 0: by shape, 256, or "
+           "512 with the large-matmul tile)">,
     Option<"parallelN", "parallel-n", "int64_t", /*default=*/"128",
            "Columns of one matmul task (scf.forall tile)">,
     Option<"parallel", "parallel", "bool", /*default=*/"true",

@@ -38,9 +38,10 @@ struct CpuCodegenOptions {
   /// unrolled.
   int64_t unrollK = 0;
   /// Matmul output tile of one parallel task. Tall tasks: each kc x nr
-  /// micro-panel of B is reused by 32 register tiles while the 256 x kc block
-  /// of A (256 KiB) stays in L2.
-  int64_t parallelM = 256;
+  /// micro-panel of B is reused by every register tile of the task's rows
+  /// while its block of A stays in L2. parallelM 0: by shape (256 rows,
+  /// 512 with the large-matmul register tile).
+  int64_t parallelM = 0;
   int64_t parallelN = 128;
   /// Parallel loops become OpenMP worksharing loops (libomp at run time);
   /// when false, the generated code is single-threaded and needs no runtime.
