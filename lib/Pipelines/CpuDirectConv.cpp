@@ -172,12 +172,12 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
 /// shapes) into the direct kernel described at the top of the file: an
 /// `scf.forall` over (image, chunk of output rows, chunk of output-channel
 /// blocks), whose task walks, per block of `fb` output channels, its output
-/// rows in tiles of `owb` output columns and
-/// reduces over filter rows, filter columns and input channels in
-/// `scf.for` loops that carry the owb accumulator vectors. Returns failure
-/// (and leaves `conv` alone) for other element types, dynamic shapes, an
-/// output channel count that is not a multiple of `lanes`, or an output
-/// width above `owBlock` with no divisor from 4 to `owBlock`.
+/// rows in tiles of `rb` rows by `owb` output columns (a narrower tile for
+/// the last columns or rows when they do not divide) and reduces over
+/// filter rows, filter columns and input channels in `scf.for` loops that
+/// carry the tile's accumulator vectors. Returns failure (and leaves `conv`
+/// alone) for other element types, dynamic shapes or an output channel
+/// count that is not a multiple of `lanes`.
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                          int64_t lanes, int64_t owBlock, int64_t fVectors) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
@@ -205,10 +205,19 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     return failure();
   }
   int64_t fb = f % (fVectors * lanes) == 0 ? fVectors * lanes : lanes;
-  int64_t owb = pickBlock(ow, owBlock);
-  if (owb < 4 && owb != ow) {
-    return failure();
+  // Column tiles: the whole row when it fits the register tile; else a
+  // divisor of the width when one fills at least half of it (56 -> 14,
+  // 55 -> 11, 27 -> 9), else `owBlock` columns and one narrower tile for
+  // the rest (25 -> 14 + 11, 109 -> 7 x 14 + 11).
+  int64_t owb = ow;
+  if (ow > owBlock) {
+    int64_t d = pickBlock(ow, owBlock);
+    owb = 2 * d >= owBlock ? d : owBlock;
   }
+  int64_t owRem = ow % owb, owMain = ow - owRem;
+  // Row tiles: a row narrower than half the register tile (7, 6) shares it
+  // with the next rows, so one filter load feeds rb * ow columns.
+  int64_t rb = owb == ow ? std::max<int64_t>(1, owBlock / ow) : 1;
   // Tasks: (image, chunk of output rows, chunk of output channel blocks),
   // at least kMinTasks of them when the images alone are fewer. Channel
   // blocks are split first: a task walks its rows inside each channel
@@ -231,7 +240,19 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       break;
     }
   }
+  // A row tile is not split across tasks: fewer tasks rather than tiles of
+  // one row (a 7x7 map stays one chunk of 7 rows, tiles 2 + 2 + 2 + 1).
+  if (oh / rowChunks < rb) {
+    for (int64_t d = rowChunks; d >= 1; --d) {
+      if (oh % d == 0 && oh / d >= rb) {
+        rowChunks = d;
+        break;
+      }
+    }
+  }
   int64_t taskF = f / split, taskRows = oh / rowChunks;
+  rb = std::min(rb, taskRows);
+  int64_t rbRem = taskRows % rb, rbMain = taskRows - rbRem;
 
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
@@ -256,32 +277,38 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       indexAttrs(rewriter, {1, taskF, taskRows, ow});
   SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1, 1, 1});
   auto taskType = RankedTensorType::get({taskF, taskRows, ow}, et);
-  auto planeType = RankedTensorType::get({taskF, ow}, et);
   Value taskOut = tensor::ExtractSliceOp::create(rewriter, loc, taskType, out,
                                                  outOffsets, outSizes, unit);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
   auto rowType = VectorType::get({fb}, et);
-  auto tileType = VectorType::get({owb, fb}, et);
-  auto tileTType = VectorType::get({fb, owb}, et);
 
-  // One register tile: output channels [fi, fi + fb) of the task by output
-  // columns [col0, col0 + owb) of output row `oy` (`acc`: the row's plane).
-  auto tile = [&](Value acc, Value fi, Value oy, Value col0) -> Value {
+  // One register tile: output channels [fi, fi + fb) of the task by `rows`
+  // output rows (from `oy0` in the image, row 0 of `slab`, the task's
+  // [taskF, rows, ow] slice) by `cols` output columns from `col0`.
+  // Accumulator j * cols + i holds row j, column i.
+  auto tile = [&](Value slab, Value fi, Value oy0, Value col0, int64_t rows,
+                  int64_t cols) -> Value {
+    auto tileType = VectorType::get({cols, fb}, et);
+    auto tileTType = VectorType::get({fb, cols}, et);
+    auto slabRowType = VectorType::get({fb, 1, cols}, et);
     SmallVector<Value> accs;
     if (fill) {
       Value splat = vector::BroadcastOp::create(rewriter, loc, rowType,
                                                 fill.getInputs()[0]);
-      accs.assign(owb, splat);
+      accs.assign(rows * cols, splat);
     } else {
-      Value t = vector::TransferReadOp::create(
-          rewriter, loc, tileTType, acc, ValueRange{fi, col0},
-          std::optional<Value>(pad), ArrayRef<bool>{true, true});
-      t = vector::TransposeOp::create(rewriter, loc, t,
-                                      ArrayRef<int64_t>{1, 0});
-      for (int64_t i = 0; i < owb; ++i) {
-        accs.push_back(
-            vector::ExtractOp::create(rewriter, loc, t, ArrayRef<int64_t>{i}));
+      for (int64_t j = 0; j < rows; ++j) {
+        Value t = vector::TransferReadOp::create(
+            rewriter, loc, slabRowType, slab, ValueRange{fi, im.idx(j), col0},
+            std::optional<Value>(pad), ArrayRef<bool>{true, true, true});
+        t = vector::ShapeCastOp::create(rewriter, loc, tileTType, t);
+        t = vector::TransposeOp::create(rewriter, loc, t,
+                                        ArrayRef<int64_t>{1, 0});
+        for (int64_t i = 0; i < cols; ++i) {
+          accs.push_back(vector::ExtractOp::create(rewriter, loc, t,
+                                                   ArrayRef<int64_t>{i}));
+        }
       }
     }
     Value fBlock = im.divu(im.add(fBase, fi), fb);
@@ -289,7 +316,11 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     auto yLoop = scf::ForOp::create(
         rewriter, loc, im.idx(0), im.idx(kh), im.idx(1), accs,
         [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
-          Value row = im.add(im.mul(oy, sh), im.mul(y, dh));
+          SmallVector<Value> inRows;
+          for (int64_t j = 0; j < rows; ++j) {
+            inRows.push_back(
+                im.add(im.mul(im.add(oy0, im.idx(j)), sh), im.mul(y, dh)));
+          }
           auto xLoop = scf::ForOp::create(
               rewriter, loc, im.idx(0), im.idx(kw), im.idx(1), yAccs,
               [&](OpBuilder &, Location, Value x, ValueRange xAccs) {
@@ -304,15 +335,17 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                           ValueRange{fBlock, tap, im.idx(0)},
                           std::optional<Value>(pad), ArrayRef<bool>{true});
                       SmallVector<Value> next;
-                      for (int64_t i = 0; i < owb; ++i) {
-                        Value v = tensor::ExtractOp::create(
-                            rewriter, loc, input,
-                            ValueRange{ivs[0], ci, row,
-                                       im.add(col, im.idx(i * sw))});
-                        Value b = vector::BroadcastOp::create(rewriter, loc,
-                                                              rowType, v);
-                        next.push_back(vector::FMAOp::create(rewriter, loc, b,
-                                                             w, cAccs[i]));
+                      for (int64_t j = 0; j < rows; ++j) {
+                        for (int64_t i = 0; i < cols; ++i) {
+                          Value v = tensor::ExtractOp::create(
+                              rewriter, loc, input,
+                              ValueRange{ivs[0], ci, inRows[j],
+                                         im.add(col, im.idx(i * sw))});
+                          Value b = vector::BroadcastOp::create(rewriter, loc,
+                                                                rowType, v);
+                          next.push_back(vector::FMAOp::create(
+                              rewriter, loc, b, w, cAccs[j * cols + i]));
+                        }
                       }
                       scf::YieldOp::create(rewriter, loc, next);
                     });
@@ -320,47 +353,72 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
               });
           scf::YieldOp::create(rewriter, loc, xLoop.getResults());
         });
-    // The tile in registers is [column][channel]; NCHW wants
-    // [channel][column]: transpose it, then store fb rows of owb.
-    Value t = vector::BroadcastOp::create(rewriter, loc, tileType, pad);
-    for (int64_t i = 0; i < owb; ++i) {
-      t = vector::InsertOp::create(rewriter, loc, yLoop.getResult(i), t,
-                                   ArrayRef<int64_t>{i});
+    // Each row of the tile in registers is [column][channel]; NCHW wants
+    // [channel][column]: transpose it, then store fb rows of cols.
+    for (int64_t j = 0; j < rows; ++j) {
+      Value t = vector::BroadcastOp::create(rewriter, loc, tileType, pad);
+      for (int64_t i = 0; i < cols; ++i) {
+        t = vector::InsertOp::create(rewriter, loc,
+                                     yLoop.getResult(j * cols + i), t,
+                                     ArrayRef<int64_t>{i});
+      }
+      t = vector::TransposeOp::create(rewriter, loc, t,
+                                      ArrayRef<int64_t>{1, 0});
+      t = vector::ShapeCastOp::create(rewriter, loc, slabRowType, t);
+      slab = vector::TransferWriteOp::create(rewriter, loc, t, slab,
+                                             ValueRange{fi, im.idx(j), col0},
+                                             ArrayRef<bool>{true, true, true})
+                 .getResult();
     }
-    t = vector::TransposeOp::create(rewriter, loc, t, ArrayRef<int64_t>{1, 0});
-    return vector::TransferWriteOp::create(rewriter, loc, t, acc,
-                                           ValueRange{fi, col0},
-                                           ArrayRef<bool>{true, true})
-        .getResult();
+    return slab;
   };
 
-  SmallVector<OpFoldResult> planeSizes = indexAttrs(rewriter, {taskF, 1, ow});
-  SmallVector<OpFoldResult> planeStrides = indexAttrs(rewriter, {1, 1, 1});
+  // `rows` output rows of the task from row `r`, channels [fi, fi + fb):
+  // the column tiles over the task's [taskF, rows, ow] slice at row r.
+  auto rowTile = [&](Value task, Value fi, Value r, int64_t rows) -> Value {
+    SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0), r,
+                                         rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {taskF, rows, ow});
+    SmallVector<OpFoldResult> strides = indexAttrs(rewriter, {1, 1, 1});
+    Value slab = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({taskF, rows, ow}, et), task,
+        offsets, sizes, strides);
+    Value oy0 = im.add(rowBase, r);
+    if (owMain > 0) {
+      auto colLoop = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(owMain), im.idx(owb),
+          ValueRange{slab},
+          [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
+            scf::YieldOp::create(rewriter, loc,
+                                 tile(colArgs[0], fi, oy0, col0, rows, owb));
+          });
+      slab = colLoop.getResult(0);
+    }
+    if (owRem > 0) {
+      slab = tile(slab, fi, oy0, im.idx(owMain), rows, owRem);
+    }
+    return tensor::InsertSliceOp::create(rewriter, loc, slab, task, offsets,
+                                         sizes, strides);
+  };
+
   auto fLoop = scf::ForOp::create(
       rewriter, loc, im.idx(0), im.idx(taskF), im.idx(fb), ValueRange{taskOut},
       [&](OpBuilder &, Location, Value fi, ValueRange fArgs) {
-        auto rowLoop = scf::ForOp::create(
-            rewriter, loc, im.idx(0), im.idx(taskRows), im.idx(1), fArgs,
-            [&](OpBuilder &, Location, Value r, ValueRange rArgs) {
-              SmallVector<OpFoldResult> planeOffsets = {
-                  rewriter.getIndexAttr(0), r, rewriter.getIndexAttr(0)};
-              Value plane = tensor::ExtractSliceOp::create(
-                  rewriter, loc, planeType, rArgs[0], planeOffsets, planeSizes,
-                  planeStrides);
-              Value oy = im.add(rowBase, r);
-              auto colLoop = scf::ForOp::create(
-                  rewriter, loc, im.idx(0), im.idx(ow), im.idx(owb),
-                  ValueRange{plane},
-                  [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
-                    scf::YieldOp::create(rewriter, loc,
-                                         tile(colArgs[0], fi, oy, col0));
-                  });
-              Value updated = tensor::InsertSliceOp::create(
-                  rewriter, loc, colLoop.getResult(0), rArgs[0], planeOffsets,
-                  planeSizes, planeStrides);
-              scf::YieldOp::create(rewriter, loc, updated);
-            });
-        scf::YieldOp::create(rewriter, loc, rowLoop.getResults());
+        Value task = fArgs[0];
+        if (rbMain > 0) {
+          auto rowLoop = scf::ForOp::create(
+              rewriter, loc, im.idx(0), im.idx(rbMain), im.idx(rb),
+              ValueRange{task},
+              [&](OpBuilder &, Location, Value r, ValueRange rArgs) {
+                scf::YieldOp::create(rewriter, loc,
+                                     rowTile(rArgs[0], fi, r, rb));
+              });
+          task = rowLoop.getResult(0);
+        }
+        if (rbRem > 0) {
+          task = rowTile(task, fi, im.idx(rbMain), rbRem);
+        }
+        scf::YieldOp::create(rewriter, loc, task);
       });
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, fLoop.getResult(0), out,
