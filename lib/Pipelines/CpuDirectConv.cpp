@@ -430,6 +430,229 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   return success();
 }
 
+/// Output channels of the 1x1 kernel's register tile, and vectors of
+/// output pixels: 8 x 3 accumulators (24 zmm with AVX-512).
+constexpr int64_t kPointwiseF = 8;
+constexpr int64_t kPointwiseVectors = 3;
+
+/// Rewrites a 1x1, stride-1 `conv` (f32, static shapes, output channels a
+/// multiple of 8) as the pointwise kernel: with H x W flattened to P pixels
+/// it is out[f, p] += w[f, c] * in[c, p], whose pixels are contiguous in
+/// NCHW. The register tile is 8 output channels by 3 vectors of pixels;
+/// for every input channel the kernel loads the 3 input vectors (contiguous
+/// rows, no broadcast), broadcasts the 8 filter elements (the filter
+/// re-laid out to [F/8, C, 8]) and multiply-adds: the accumulators are
+/// already output rows, so nothing is transposed. A last tile narrower
+/// than 3 vectors takes the pixels left over (vectors of fewer lanes at the
+/// end). Tasks: (image, chunk of pixels, chunk of output-channel blocks).
+LogicalResult pointwiseConv(RewriterBase &rewriter,
+                            linalg::Conv2DNchwFchwOp conv, int64_t lanes) {
+  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
+  Value init = conv.getOutputs()[0];
+  auto it = dyn_cast<RankedTensorType>(input.getType());
+  auto ft = dyn_cast<RankedTensorType>(filter.getType());
+  auto ot = dyn_cast<RankedTensorType>(init.getType());
+  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
+      !ot.hasStaticShape() || !it.getElementType().isF32() ||
+      !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
+    return failure();
+  }
+  int64_t n = ot.getDimSize(0), f = ot.getDimSize(1), oh = ot.getDimSize(2),
+          ow = ot.getDimSize(3), c = it.getDimSize(1);
+  bool unitStrides = llvm::all_of(conv.getStrides().getValues<int64_t>(),
+                                  [](int64_t s) { return s == 1; });
+  if (ft.getDimSize(2) != 1 || ft.getDimSize(3) != 1 || !unitStrides ||
+      it.getDimSize(2) != oh || it.getDimSize(3) != ow || n == 0 || f == 0 ||
+      oh == 0 || ow == 0 || c == 0 || f % kPointwiseF != 0) {
+    return failure();
+  }
+  Type et = ot.getElementType();
+  int64_t mr = kPointwiseF, p = oh * ow;
+  int64_t tileP = kPointwiseVectors * lanes;
+  int64_t pRem = p % tileP, pMain = p - pRem;
+  // Tasks: (image, chunk of pixels, chunk of output channel blocks), at
+  // least kMinTasks when there is enough to split. Pixels are split first
+  // when an image's input is at least its filter (P >= F): each task then
+  // reads its own input once and the whole filter, which stays in L2.
+  // Otherwise the output channels are split. Inside a task the pixel tiles
+  // are the outer loop, so a tile's input strip (C x 3 vectors) is reused
+  // from cache by every channel block.
+  int64_t tiles = pMain / tileP;
+  int64_t need = llvm::divideCeil(kMinTasks, n);
+  int64_t pChunks = 1, tilesPerChunk = tiles;
+  if (p >= f && tiles > 1) {
+    tilesPerChunk = llvm::divideCeil(tiles, std::min(need, tiles));
+    pChunks = llvm::divideCeil(tiles, tilesPerChunk);
+  }
+  int64_t fBlocks = f / mr;
+  int64_t needF = llvm::divideCeil(need, pChunks);
+  int64_t split = fBlocks;
+  for (int64_t d = std::min(needF, fBlocks); d <= fBlocks; ++d) {
+    if (fBlocks % d == 0) {
+      split = d;
+      break;
+    }
+  }
+  int64_t taskF = f / split, chunk = tilesPerChunk * tileP;
+
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  graphc::IndexMath im{rewriter, loc};
+  Value packed = packFilter(rewriter, loc, filter, mr);
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  Value dest = fill ? fill.getOutputs()[0] : init;
+  SmallVector<ReassociationIndices> flat = {{0}, {1}, {2, 3}};
+  Value x = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({n, c, p}, et), input, flat);
+  auto outType = RankedTensorType::get({n, f, p}, et);
+  Value dest3 =
+      tensor::CollapseShapeOp::create(rewriter, loc, outType, dest, flat);
+  auto forall = scf::ForallOp::create(rewriter, loc,
+                                      indexAttrs(rewriter, {n, pChunks, split}),
+                                      ValueRange{dest3}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
+  Value out = forall.getRegionIterArgs()[0];
+  Value fBase = im.mul(ivs[2], taskF);
+  // The task's pixels: [pStart, pStart + pSize); with one chunk all of
+  // them (static), else `chunk` but the last, which ends at P.
+  Value pStart = im.mul(ivs[1], chunk);
+  OpFoldResult pSize = rewriter.getIndexAttr(p);
+  Value tilesEnd = im.idx(pMain);
+  if (pChunks > 1) {
+    Value left = arith::SubIOp::create(rewriter, loc, im.idx(p), pStart);
+    pSize =
+        arith::MinUIOp::create(rewriter, loc, left, im.idx(chunk)).getResult();
+    Value leftMain =
+        arith::SubIOp::create(rewriter, loc, im.idx(pMain), pStart);
+    tilesEnd = arith::MinUIOp::create(rewriter, loc, leftMain, im.idx(chunk));
+  }
+  SmallVector<OpFoldResult> outOffsets = {ivs[0], fBase, pStart};
+  SmallVector<OpFoldResult> outSizes = {rewriter.getIndexAttr(1),
+                                        rewriter.getIndexAttr(taskF), pSize};
+  SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1, 1});
+  Value taskOut = tensor::ExtractSliceOp::create(
+      rewriter, loc,
+      RankedTensorType::get({taskF, pChunks > 1 ? ShapedType::kDynamic : p},
+                            et),
+      out, outOffsets, outSizes, unit);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+
+  // One register tile: output channels [fi, fi + mr) of the task by `width`
+  // pixels from p0 (of the task), in vectors of `lanes` (the last one
+  // narrower).
+  auto tile = [&](Value acc, Value fi, Value p0, int64_t width) -> Value {
+    SmallVector<int64_t> widths, offs;
+    for (int64_t o = 0; o < width; o += lanes) {
+      offs.push_back(o);
+      widths.push_back(std::min(lanes, width - o));
+    }
+    int64_t nv = widths.size();
+    SmallVector<Value> pix, inPix;
+    for (int64_t v = 0; v < nv; ++v) {
+      pix.push_back(im.add(p0, im.idx(offs[v])));
+      inPix.push_back(im.add(pStart, pix.back()));
+    }
+    SmallVector<Value> accs;
+    for (int64_t m = 0; m < mr; ++m) {
+      Value row = im.add(fi, im.idx(m));
+      for (int64_t v = 0; v < nv; ++v) {
+        auto vt = VectorType::get({widths[v]}, et);
+        if (fill) {
+          accs.push_back(vector::BroadcastOp::create(rewriter, loc, vt,
+                                                     fill.getInputs()[0]));
+        } else {
+          accs.push_back(vector::TransferReadOp::create(
+              rewriter, loc, vt, acc, ValueRange{row, pix[v]},
+              std::optional<Value>(pad), ArrayRef<bool>{true}));
+        }
+      }
+    }
+    Value fBlock = im.divu(im.add(fBase, fi), mr);
+    auto cLoop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), im.idx(c), im.idx(1), accs,
+        [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
+          SmallVector<Value> in;
+          for (int64_t v = 0; v < nv; ++v) {
+            in.push_back(vector::TransferReadOp::create(
+                rewriter, loc, VectorType::get({widths[v]}, et), x,
+                ValueRange{ivs[0], ci, inPix[v]}, std::optional<Value>(pad),
+                ArrayRef<bool>{true}));
+          }
+          SmallVector<Value> next;
+          for (int64_t m = 0; m < mr; ++m) {
+            Value w = tensor::ExtractOp::create(
+                rewriter, loc, packed, ValueRange{fBlock, ci, im.idx(m)});
+            for (int64_t v = 0; v < nv; ++v) {
+              Value b = vector::BroadcastOp::create(
+                  rewriter, loc, VectorType::get({widths[v]}, et), w);
+              next.push_back(vector::FMAOp::create(rewriter, loc, in[v], b,
+                                                   cAccs[m * nv + v]));
+            }
+          }
+          scf::YieldOp::create(rewriter, loc, next);
+        });
+    for (int64_t m = 0; m < mr; ++m) {
+      Value row = im.add(fi, im.idx(m));
+      for (int64_t v = 0; v < nv; ++v) {
+        acc = vector::TransferWriteOp::create(
+                  rewriter, loc, cLoop.getResult(m * nv + v), acc,
+                  ValueRange{row, pix[v]}, ArrayRef<bool>{true})
+                  .getResult();
+      }
+    }
+    return acc;
+  };
+  // Every channel block of the task over the tile at p0.
+  auto allBlocks = [&](Value acc, Value p0, int64_t width) -> Value {
+    auto fLoop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), im.idx(taskF), im.idx(mr), ValueRange{acc},
+        [&](OpBuilder &, Location, Value fi, ValueRange fArgs) {
+          scf::YieldOp::create(rewriter, loc, tile(fArgs[0], fi, p0, width));
+        });
+    return fLoop.getResult(0);
+  };
+
+  if (pMain > 0) {
+    auto pLoop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), tilesEnd, im.idx(tileP), ValueRange{taskOut},
+        [&](OpBuilder &, Location, Value p0, ValueRange pArgs) {
+          scf::YieldOp::create(rewriter, loc, allBlocks(pArgs[0], p0, tileP));
+        });
+    taskOut = pLoop.getResult(0);
+  }
+  if (pRem > 0) {
+    if (pChunks == 1) {
+      taskOut = allBlocks(taskOut, im.idx(pMain), pRem);
+    } else {
+      // Only the last chunk holds the pixels left over.
+      Value last = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, ivs[1], im.idx(pChunks - 1));
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{taskOut.getType()},
+                                    last, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      Value p0 = arith::SubIOp::create(rewriter, loc, im.idx(pMain), pStart);
+      scf::YieldOp::create(rewriter, loc, allBlocks(taskOut, p0, pRem));
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rewriter, loc, taskOut);
+      taskOut = ifOp.getResult(0);
+    }
+  }
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, taskOut, out, outOffsets,
+                                        outSizes, unit);
+  rewriter.setInsertionPointAfter(forall);
+  Value result = tensor::ExpandShapeOp::create(rewriter, loc, ot,
+                                               forall.getResult(0), flat);
+  rewriter.replaceOp(conv, result);
+  if (fill && fill->use_empty()) {
+    rewriter.eraseOp(fill);
+  }
+  return success();
+}
+
 /// Which convolutions a `convs` option value admits: "all", "none", or a
 /// comma-separated list of classes: "strided" (a stride above 1, any
 /// filter), else "3x3", "1x1" or "other" by the filter.
@@ -479,7 +702,8 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
     });
     IRRewriter rewriter(&getContext());
     for (linalg::Conv2DNchwFchwOp conv : convs) {
-      if (succeeded(directConv(rewriter, conv, lanes, owBlock, fVectors))) {
+      if (succeeded(pointwiseConv(rewriter, conv, lanes)) ||
+          succeeded(directConv(rewriter, conv, lanes, owBlock, fVectors))) {
         ++numDirectConvs;
       }
     }
