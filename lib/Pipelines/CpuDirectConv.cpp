@@ -177,7 +177,7 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
 /// filter rows, filter columns and input channels in `scf.for` loops that
 /// carry the tile's accumulator vectors. Returns failure (and leaves `conv`
 /// alone) for other element types, dynamic shapes or an output channel
-/// count that is not a multiple of `lanes`.
+/// count that is not a multiple of `lanes` (with 16 lanes, of 8).
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                          int64_t lanes, int64_t owBlock, int64_t fVectors) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
@@ -201,10 +201,15 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           ow = ot.getDimSize(3);
   int64_t c = it.getDimSize(1);
   int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
-  if (n == 0 || f == 0 || oh == 0 || ow == 0 || c == 0 || f % lanes != 0) {
+  // Channel blocks: fVectors vectors, else one, else (16 lanes) half a
+  // vector when the channels are a multiple of 8 (24, 40, 1000).
+  int64_t fb = f % (fVectors * lanes) == 0               ? fVectors * lanes
+               : f % lanes == 0                          ? lanes
+               : lanes % 16 == 0 && f % (lanes / 2) == 0 ? lanes / 2
+                                                         : 0;
+  if (n == 0 || f == 0 || oh == 0 || ow == 0 || c == 0 || fb == 0) {
     return failure();
   }
-  int64_t fb = f % (fVectors * lanes) == 0 ? fVectors * lanes : lanes;
   // Column tiles: the whole row when it fits the register tile; else a
   // divisor of the width when one fills at least half of it (56 -> 14,
   // 55 -> 11, 27 -> 9), else `owBlock` columns and one narrower tile for

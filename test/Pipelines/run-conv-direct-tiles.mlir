@@ -126,3 +126,16 @@
 // STRIDED-NOT:   tensor.collapse_shape {{.*}} into tensor<1x5x81xf32>
 // STRIDED:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 1, 1)
 // STRIDED:       vector.transfer_write {{.*}} : vector<16x1x5xf32>
+// 24 output channels (a multiple of 8, not of 16), stride 2 into 7
+// columns: channel blocks of half a vector: 1x3x15x15 * 24x3x3x3 -> 7x7.
+// RUN: sed -e 's/@N@/1/g;s/@C@/3/g;s/@H@/15/g;s/@W@/15/g;s/@F@/24/g;s/@KH@/3/g;s/@KW@/3/g;s/@OH@/7/g;s/@OW@/7/g;s/@SH@/2/g;s/@SW@/2/g;s/@DH@/1/g;s/@DW@/1/g;s/@INIT@/%filled/g' %S/Inputs/conv-direct-shape.mlir > %t.l.mlir
+// RUN: graph-opt %t.l.mlir --graphc-cpu-codegen="direct-conv=strided" \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.l.out
+// RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided 1,3,15,15,24,3,3,2,2,1,1 %t.l.out
+// RUN: graph-opt %t.l.mlir --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s --check-prefix=HALF
+// HALF-LABEL: func.func @conv
+// HALF:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 1, 3)
+// HALF:       vector.fma {{.*}} : vector<8xf32>
+// HALF:       vector.transfer_write {{.*}} : vector<8x1x7xf32>, tensor<8x2x7xf32>
+// HALF-NOT:   linalg.conv_2d_nchw_fchw
