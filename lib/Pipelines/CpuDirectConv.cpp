@@ -169,15 +169,16 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
 }
 
 /// Rewrites `conv` (NCHW input, already padded; FCHW filter; f32, static
-/// shapes) into the direct kernel described at the top of the file: an
-/// `scf.forall` over (image, chunk of output rows, chunk of output-channel
-/// blocks), whose task walks, per block of `fb` output channels, its output
-/// rows in tiles of `rb` rows by `owb` output columns (a narrower tile for
-/// the last columns or rows when they do not divide) and reduces over
-/// filter rows, filter columns and input channels in `scf.for` loops that
-/// carry the tile's accumulator vectors. Returns failure (and leaves `conv`
-/// alone) for other element types, dynamic shapes or an output channel
-/// count that is not a multiple of `lanes` (with 16 lanes, of 8).
+/// shapes but for the batch) into the direct kernel described at the top of
+/// the file: an `scf.forall` over (image, chunk of output rows, chunk of
+/// output-channel blocks), whose task walks, per block of `fb` output
+/// channels, its output rows in tiles of `rb` rows by `owb` output columns
+/// (a narrower tile for the last columns or rows when they do not divide)
+/// and reduces over filter rows, filter columns and input channels in
+/// `scf.for` loops that carry the tile's accumulator vectors. Returns
+/// failure (and leaves `conv` alone) for other element types, dynamic sizes
+/// other than the batch, or an output channel count that is not a multiple
+/// of `lanes` (with 16 lanes, of 8).
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                          int64_t lanes, int64_t owBlock, int64_t fVectors) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
@@ -185,8 +186,13 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   auto it = dyn_cast<RankedTensorType>(input.getType());
   auto ft = dyn_cast<RankedTensorType>(filter.getType());
   auto ot = dyn_cast<RankedTensorType>(init.getType());
-  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
-      !ot.hasStaticShape() || !it.getElementType().isF32() ||
+  // The batch may be dynamic (a bundle compiled once for any batch size):
+  // it is only the bound of the task loop. Every other size is static.
+  auto staticPastBatch = [](RankedTensorType t) {
+    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
+  };
+  if (!it || !ft || !ot || !staticPastBatch(it) || !ft.hasStaticShape() ||
+      !staticPastBatch(ot) || !it.getElementType().isF32() ||
       !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
     return failure();
   }
@@ -201,6 +207,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           ow = ot.getDimSize(3);
   int64_t c = it.getDimSize(1);
   int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
+  bool dynamicBatch = ShapedType::isDynamic(n);
   // Channel blocks: fVectors vectors, else one, else (16 lanes) half a
   // vector when the channels are a multiple of 8 (24, 40, 1000).
   int64_t fb = f % (fVectors * lanes) == 0               ? fVectors * lanes
@@ -230,7 +237,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // once per task and reused from cache over its rows; splitting rows
   // multiplies that traffic, splitting channels does not.
   int64_t fBlocks = f / fb;
-  int64_t need = llvm::divideCeil(kMinTasks, n);
+  // A dynamic batch is split as batch 1: more images only add tasks.
+  int64_t need = llvm::divideCeil(kMinTasks, dynamicBatch ? 1 : n);
   int64_t split = 1;
   for (int64_t d = std::min(need, fBlocks); d >= 1; --d) {
     if (fBlocks % d == 0) {
@@ -268,9 +276,13 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // With a fill the accumulators start as its value and the output is
   // never read; otherwise they start from the accumulator's elements.
   Value dest = fill ? fill.getOutputs()[0] : init;
-  auto forall = scf::ForallOp::create(
-      rewriter, loc, indexAttrs(rewriter, {n, rowChunks, split}),
-      ValueRange{dest}, std::nullopt);
+  SmallVector<OpFoldResult> taskCounts =
+      indexAttrs(rewriter, {dynamicBatch ? 1 : n, rowChunks, split});
+  if (dynamicBatch) {
+    taskCounts[0] = tensor::DimOp::create(rewriter, loc, init, 0).getResult();
+  }
+  auto forall = scf::ForallOp::create(rewriter, loc, taskCounts,
+                                      ValueRange{dest}, std::nullopt);
   rewriter.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
@@ -457,13 +469,18 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
   auto it = dyn_cast<RankedTensorType>(input.getType());
   auto ft = dyn_cast<RankedTensorType>(filter.getType());
   auto ot = dyn_cast<RankedTensorType>(init.getType());
-  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
-      !ot.hasStaticShape() || !it.getElementType().isF32() ||
+  // As in directConv, the batch may be dynamic (it only bounds the tasks).
+  auto staticPastBatch = [](RankedTensorType t) {
+    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
+  };
+  if (!it || !ft || !ot || !staticPastBatch(it) || !ft.hasStaticShape() ||
+      !staticPastBatch(ot) || !it.getElementType().isF32() ||
       !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
     return failure();
   }
   int64_t n = ot.getDimSize(0), f = ot.getDimSize(1), oh = ot.getDimSize(2),
           ow = ot.getDimSize(3), c = it.getDimSize(1);
+  bool dynamicBatch = ShapedType::isDynamic(n);
   bool unitStrides = llvm::all_of(conv.getStrides().getValues<int64_t>(),
                                   [](int64_t s) { return s == 1; });
   if (ft.getDimSize(2) != 1 || ft.getDimSize(3) != 1 || !unitStrides ||
@@ -483,7 +500,7 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
   // are the outer loop, so a tile's input strip (C x 3 vectors) is reused
   // from cache by every channel block.
   int64_t tiles = pMain / tileP;
-  int64_t need = llvm::divideCeil(kMinTasks, n);
+  int64_t need = llvm::divideCeil(kMinTasks, dynamicBatch ? 1 : n);
   int64_t pChunks = 1, tilesPerChunk = tiles;
   if (p >= f && tiles > 1) {
     tilesPerChunk = llvm::divideCeil(tiles, std::min(need, tiles));
@@ -512,8 +529,12 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
   auto outType = RankedTensorType::get({n, f, p}, et);
   Value dest3 =
       tensor::CollapseShapeOp::create(rewriter, loc, outType, dest, flat);
-  auto forall = scf::ForallOp::create(rewriter, loc,
-                                      indexAttrs(rewriter, {n, pChunks, split}),
+  SmallVector<OpFoldResult> taskCounts =
+      indexAttrs(rewriter, {dynamicBatch ? 1 : n, pChunks, split});
+  if (dynamicBatch) {
+    taskCounts[0] = tensor::DimOp::create(rewriter, loc, init, 0).getResult();
+  }
+  auto forall = scf::ForallOp::create(rewriter, loc, taskCounts,
                                       ValueRange{dest3}, std::nullopt);
   rewriter.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
