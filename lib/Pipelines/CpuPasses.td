@@ -142,14 +142,18 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     [F/fb, C*KH*KW, fb]: at compile time when it is a constant, else at run
     time by fb x 16 transposes in registers) and, per column, broadcasts
     one input element (`vector.fma`). Input and output stay NCHW: the tile
-    is transposed in registers before it is stored. The scheme of oneDNN's
-    brgconv and ONNX Runtime's MLAS NCHWc kernels; see "Direct
-    convolution" in docs/design/cpu-codegen.md.
+    is transposed in registers before it is stored. Rows narrower than
+    half the tile share it with the next rows (2 x 7 columns), and a width
+    with no divisor filling half the tile gets a narrower last tile. The
+    scheme of oneDNN's brgconv and ONNX Runtime's MLAS NCHWc kernels.
+    1x1 stride-1 convolutions get a pointwise kernel instead: pixels
+    flattened and vectorised (8 output channels x 3 vectors of pixels,
+    filter elements broadcast), tasks over pixel chunks or channel blocks.
+    See "Direct convolution" in docs/design/cpu-codegen.md.
 
     Skipped (left to `graphc-cpu-tile-and-vectorize`): other element types,
-    dynamic shapes, output channels not a multiple of the vector width,
-    output widths with no divisor from 4 to `ow-block`, and classes not in
-    `convs`. Run before `graphc-cpu-tile-and-vectorize`; the CPU pipeline
+    dynamic shapes, output channels not a multiple of the vector width (of
+    8 for the pointwise kernel), and classes not in `convs`. Run before `graphc-cpu-tile-and-vectorize`; the CPU pipeline
     runs it with `direct-conv`.
 
     Example: `graph-opt --graphc-cpu-direct-conv="convs=3x3 ow-block=8"`.
@@ -158,8 +162,8 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
            "f32 lanes per vector register (0: detect the host)">,
     Option<"owBlock", "ow-block", "int64_t", /*default=*/"14",
-           "Output columns of the register tile (the largest divisor of the "
-           "output width up to this)">,
+           "Output columns of the register tile (rows narrower than half of "
+           "it share it with the next rows)">,
     Option<"fVectors", "f-vectors", "int64_t", /*default=*/"2",
            "Vectors of output channels in the register tile">,
     Option<"convs_", "convs", "std::string", /*default=*/"\"all\"",

@@ -21,6 +21,22 @@
 // CHECK:       tensor.parallel_insert_slice {{.*}} into tensor<?x32x7x14xf32>
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
 // CHECK-LABEL: func.func @main
+// The same convolution at 1x1 (made by sed from this file) takes the
+// pointwise kernel with the dynamic batch: 144 pixels, tasks over the
+// batch, 3 chunks of 48 pixels and 4 blocks of 8 channels.
+// RUN: sed -e 's/x3x3xf32/x1x1xf32/g;s/7x14/9x16/g;s/%c4, %c3, %c3)/%c4, %one, %one)/;s/^  %c2 = arith.constant 2 : index$/&\n  %one = arith.constant 1 : index/' %s > %t.pw.mlir
+// RUN: graph-opt %t.pw.mlir --graphc-cpu-codegen=direct-conv=1x1 \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.pw.out
+// RUN: %numpy_python %S/Inputs/reference.py conv_nchw 3,4,9,16,32,1,1 %t.pw.out
+// RUN: graph-opt %t.pw.mlir --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s --check-prefix=PW
+// PW-LABEL: func.func @conv
+// PW:       tensor.collapse_shape {{.*}} : tensor<?x4x9x16xf32> into tensor<?x4x144xf32>
+// PW:       %[[N:.*]] = tensor.dim %{{.*}}, %c0{{(_[0-9]+)?}} : tensor<?x32x9x16xf32>
+// PW:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (%[[N]], 3, 4)
+// PW:       vector.fma {{.*}} : vector<16xf32>
+// PW:       tensor.expand_shape {{.*}} : tensor<?x32x144xf32> into tensor<?x32x9x16xf32>
+// PW-NOT:   linalg.conv_2d_nchw_fchw
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 
