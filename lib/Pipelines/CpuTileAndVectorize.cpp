@@ -1408,8 +1408,7 @@ Value padPlaneInTask(RewriterBase &rewriter, Location loc, Value input,
       auto newType = RankedTensorType::get(shape, et);
       if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape)) {
         unpadded = tensor::ExpandShapeOp::create(
-            rewriter, loc, newType, unpadded,
-            expand.getReassociationIndices());
+            rewriter, loc, newType, unpadded, expand.getReassociationIndices());
       } else {
         unpadded = tensor::CollapseShapeOp::create(
             rewriter, loc, newType, unpadded,
@@ -1726,15 +1725,14 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
     Value x = tensor::CollapseShapeOp::create(rewriter, loc, image, toGKP);
     Value out = tensor::CollapseShapeOp::create(rewriter, loc, acc, toGKP);
     if (fill) {
-      out = linalg::FillOp::create(rewriter, loc,
-                                   ValueRange{fill.getInputs()[0]},
-                                   ValueRange{out})
+      out = linalg::FillOp::create(
+                rewriter, loc, ValueRange{fill.getInputs()[0]}, ValueRange{out})
                 .getResult(0);
     }
-    Value product = linalg::BatchMatmulOp::create(
-                        rewriter, loc, TypeRange{out.getType()},
-                        ValueRange{weights, x}, ValueRange{out})
-                        .getResult(0);
+    Value product =
+        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{out.getType()},
+                                      ValueRange{weights, x}, ValueRange{out})
+            .getResult(0);
     return tensor::ExpandShapeOp::create(
         rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), product,
         toGKP);
@@ -1758,10 +1756,9 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
     rewriter.setInsertionPointToStart(loop.getBody());
     Value i = loop.getInductionVar();
     Value carried = loop.getRegionIterArgs()[0];
-    SmallVector<OpFoldResult> offsets = {i, rewriter.getIndexAttr(0),
-                                         rewriter.getIndexAttr(0),
-                                         rewriter.getIndexAttr(0),
-                                         rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> offsets = {
+        i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+        rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
     SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
     Value image = tensor::ExtractSliceOp::create(
         rewriter, loc, RankedTensorType::get({g, cg, oh, ow}, et), input,
