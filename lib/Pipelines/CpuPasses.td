@@ -113,7 +113,7 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
               "images in N or M">,
     Statistic<"numDepthwise", "num-depthwise-convs",
               "Depthwise 2-D convolutions given the direct vector kernel">,
-    Statistic<"numGroupedGemms", "num-grouped-pointwise-gemms",
+    Statistic<"numGroupedGemms", "num-grouped-1x1-gemms",
               "Grouped 1x1 convolutions rewritten into a batch matmul over "
               "the groups">,
     Statistic<"numPools", "num-pools",
