@@ -27,8 +27,7 @@ struct CpuApproximateExp
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(
-        patterns,
-        [](StringRef name) { return name == "math.exp"; });
+        patterns, [](StringRef name) { return name == "math.exp"; });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
       return signalPassFailure();
     }
