@@ -161,6 +161,8 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   // Transcendentals: expand to exp-based forms, then LLVM intrinsics; what
   // has no intrinsic calls libm.
   pm.addPass(math::createMathExpandOpsPass());
+  // f32 exp as a vector polynomial, not one libm expf call per lane.
+  pm.addNestedPass<func::FuncOp>(createCpuApproximateExp());
   // Math before vectors: math-to-libm unrolls a vector op with no intrinsic
   // (math.erf) into vector.extract / scalar call / vector.insert, which
   // vector-to-llvm must still see; math-to-llvm runs first so that ops with

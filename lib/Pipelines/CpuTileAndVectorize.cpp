@@ -1316,39 +1316,135 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
   return acc;
 }
 
-/// When `padOp` pads a static [N, C, H, W] tensor by a constant on H and W
-/// only, and its padding value is visible inside `forall`: the padded
-/// [hp, wp] plane (image `n`, channel `c`) built inside the task from the
-/// unpadded source, so that no padded copy of the whole batch is written and
-/// read back (13 MB for MobileNet-v2's first depthwise layer at batch 8, a
-/// fresh allocation every step, whose page faults cost more than the
-/// convolution; one plane stays in L2). Null otherwise.
-Value padPlaneInTask(RewriterBase &rewriter, Location loc, tensor::PadOp padOp,
-                     scf::ForallOp forall, Value n, Value c, int64_t hp,
-                     int64_t wp, Type et) {
+/// Whether `op` is a tensor.expand_shape or tensor.collapse_shape that leaves
+/// the last two dimensions (an image plane) alone: each is the last of its
+/// reassociation group, whose other dimensions are unit ones (graph-to-linalg
+/// expands [N, C, H, W] to [N, G, C/G, H, W] with [[0], [1, 2], [3], [4]],
+/// ShuffleNet's shuffle to [.., 1, H, W] with [.., [3, 4], [5]]).
+bool reshapeKeepsPlane(Operation *op) {
+  SmallVector<ReassociationIndices> groups;
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    groups = expand.getReassociationIndices();
+  } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    groups = collapse.getReassociationIndices();
+  } else {
+    return false;
+  }
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  auto src = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!type || !src || !type.hasStaticShape() || !src.hasStaticShape() ||
+      groups.size() < 2) {
+    return false;
+  }
+  // The groups index the dimensions of the side with more of them; the
+  // last two groups end in the plane's dimensions, anything else in them
+  // is a unit dimension.
+  RankedTensorType big = type.getRank() > src.getRank() ? type : src;
+  int64_t last = big.getRank() - 1;
+  for (int64_t i = 0; i < 2; ++i) {
+    ArrayRef<int64_t> group = groups[groups.size() - 1 - i];
+    if (group.back() != last - i ||
+        llvm::any_of(group.drop_back(),
+                     [&](int64_t d) { return big.getDimSize(d) != 1; })) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// When `input` is a static tensor.pad by a constant on its last two
+/// dimensions only, possibly followed by reshapes of the leading dimensions
+/// (reshapeKeepsPlane; ShuffleNet's channel shuffle leaves
+/// expand_shape + collapse_shape between the pad and the depthwise
+/// convolution), and the padding value is visible inside `forall`: the
+/// padded [hp, wp] plane at `lead` (the offsets of the dimensions before
+/// the plane in `input`) built inside the task from the unpadded source, so
+/// that no padded copy of the whole batch is written and read back (13 MB
+/// for MobileNet-v2's first depthwise layer at batch 8, a fresh allocation
+/// every step, whose page faults cost more than the convolution; one plane
+/// stays in L2). The reshapes are replayed on the unpadded source before
+/// `forall`. Null otherwise.
+Value padPlaneInTask(RewriterBase &rewriter, Location loc, Value input,
+                     scf::ForallOp forall, ArrayRef<OpFoldResult> lead,
+                     int64_t hp, int64_t wp, Type et) {
+  SmallVector<Operation *> reshapes;
+  Value v = input;
+  while (Operation *def = v.getDefiningOp()) {
+    if (!reshapeKeepsPlane(def)) {
+      break;
+    }
+    reshapes.push_back(def);
+    v = def->getOperand(0);
+  }
+  auto padOp = v.getDefiningOp<tensor::PadOp>();
   Value padValue = padOp ? padOp.getConstantPaddingValue() : Value();
   auto source = padOp ? dyn_cast<RankedTensorType>(padOp.getSourceType())
                       : RankedTensorType();
   if (!padValue || !source || !source.hasStaticShape() ||
-      source.getRank() != 4 || padOp.getStaticLow().size() != 4 ||
+      source.getRank() < 2 ||
       ShapedType::isDynamicShape(padOp.getStaticLow()) ||
       ShapedType::isDynamicShape(padOp.getStaticHigh()) ||
-      padOp.getStaticLow()[0] != 0 || padOp.getStaticLow()[1] != 0 ||
-      padOp.getStaticHigh()[0] != 0 || padOp.getStaticHigh()[1] != 0 ||
       !padValue.getParentRegion()->isAncestor(forall->getParentRegion())) {
     return Value();
   }
-  int64_t h = source.getDimSize(2), w = source.getDimSize(3);
-  SmallVector<OpFoldResult> srcOffsets = {n, c, rewriter.getIndexAttr(0),
-                                          rewriter.getIndexAttr(0)};
+  int64_t rank = source.getRank();
+  for (int64_t d = 0; d < rank - 2; ++d) {
+    if (padOp.getStaticLow()[d] != 0 || padOp.getStaticHigh()[d] != 0) {
+      return Value();
+    }
+  }
+  int64_t h = source.getDimSize(rank - 2), w = source.getDimSize(rank - 1);
+  // The reshapes again, on the unpadded source: the same groups, the plane
+  // at its unpadded size.
+  Value unpadded = padOp.getSource();
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forall);
+    for (Operation *reshape : llvm::reverse(reshapes)) {
+      auto type = cast<RankedTensorType>(reshape->getResult(0).getType());
+      SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
+      shape[shape.size() - 2] = h;
+      shape.back() = w;
+      auto newType = RankedTensorType::get(shape, et);
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape)) {
+        unpadded = tensor::ExpandShapeOp::create(
+            rewriter, loc, newType, unpadded, expand.getReassociationIndices());
+      } else {
+        unpadded = tensor::CollapseShapeOp::create(
+            rewriter, loc, newType, unpadded,
+            cast<tensor::CollapseShapeOp>(reshape).getReassociationIndices());
+      }
+    }
+  }
+  auto unpaddedType = cast<RankedTensorType>(unpadded.getType());
+  if (int64_t(lead.size()) + 2 != unpaddedType.getRank()) {
+    return Value();
+  }
+  SmallVector<OpFoldResult> srcOffsets = llvm::to_vector(lead);
+  srcOffsets.append({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)});
+  SmallVector<int64_t> sizes(lead.size(), 1), strides(lead.size() + 2, 1);
+  sizes.append({h, w});
   Value sourcePlane = tensor::ExtractSliceOp::create(
-      rewriter, loc, RankedTensorType::get({h, w}, et), padOp.getSource(),
-      srcOffsets, indexAttrs(rewriter, {1, 1, h, w}),
-      indexAttrs(rewriter, {1, 1, 1, 1}));
+      rewriter, loc, RankedTensorType::get({h, w}, et), unpadded, srcOffsets,
+      indexAttrs(rewriter, sizes), indexAttrs(rewriter, strides));
   return tensor::PadOp::create(
       rewriter, loc, RankedTensorType::get({hp, wp}, et), sourcePlane,
-      indexAttrs(rewriter, padOp.getStaticLow().drop_front(2)),
-      indexAttrs(rewriter, padOp.getStaticHigh().drop_front(2)), padValue);
+      indexAttrs(rewriter, padOp.getStaticLow().take_back(2)),
+      indexAttrs(rewriter, padOp.getStaticHigh().take_back(2)), padValue);
+}
+
+/// Erases `op` and then the reshapes and the tensor.pad it read through
+/// (padPlaneInTask's chain) as far as each is left without uses.
+void eraseDeadInputChain(RewriterBase &rewriter, Value input) {
+  while (Operation *def = input.getDefiningOp()) {
+    if (!def->use_empty() ||
+        !isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp>(
+            def)) {
+      return;
+    }
+    input = def->getOperand(0);
+    rewriter.eraseOp(def);
+  }
 }
 
 /// Rewrites a depthwise `conv` (linalg.conv_2d_ngchw_gfchw with one input
@@ -1417,12 +1513,10 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
       outSizes, unit);
   // The input plane, padded inside the task when the input is
   // graph-to-linalg's tensor.pad of the images (then expand_shape to
-  // [N, G, 1, H, W]).
-  auto expand = input.getDefiningOp<tensor::ExpandShapeOp>();
-  auto padOp =
-      expand ? expand.getSrc().getDefiningOp<tensor::PadOp>() : tensor::PadOp();
+  // [N, G, 1, H, W], and in ShuffleNet the channel shuffle's reshapes).
   Value image =
-      padPlaneInTask(rewriter, loc, padOp, forall, ivs[0], ivs[1], hp, wp, et);
+      padPlaneInTask(rewriter, loc, input, forall,
+                     {ivs[0], ivs[1], rewriter.getIndexAttr(0)}, hp, wp, et);
   if (!image) {
     SmallVector<OpFoldResult> inOffsets = {
         ivs[0], ivs[1], rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
@@ -1470,12 +1564,10 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
                                         outSizes, unit);
   rewriter.replaceOp(conv, forall.getResults());
-  for (Operation *dead :
-       {fill.getOperation(), expand.getOperation(), padOp.getOperation()}) {
-    if (dead && dead->use_empty()) {
-      rewriter.eraseOp(dead);
-    }
+  if (fill && fill->use_empty()) {
+    rewriter.eraseOp(fill);
   }
+  eraseDeadInputChain(rewriter, input);
   return success();
 }
 
@@ -1559,9 +1651,8 @@ LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
   Value plane = tensor::ExtractSliceOp::create(
       rewriter, loc, RankedTensorType::get({oh, ow}, et), out, outOffsets,
       outSizes, unit);
-  auto padOp = input.getDefiningOp<tensor::PadOp>();
-  Value image =
-      padPlaneInTask(rewriter, loc, padOp, forall, ivs[0], ivs[1], hp, wp, et);
+  Value image = padPlaneInTask(rewriter, loc, input, forall, {ivs[0], ivs[1]},
+                               hp, wp, et);
   if (!image) {
     image = tensor::ExtractSliceOp::create(
         rewriter, loc, RankedTensorType::get({hp, wp}, et), input, outOffsets,
@@ -1580,10 +1671,110 @@ LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
                                         outSizes, unit);
   rewriter.replaceOp(pool, forall.getResults());
-  for (Operation *dead : {fill.getOperation(), padOp.getOperation()}) {
-    if (dead && dead->use_empty()) {
-      rewriter.eraseOp(dead);
+  if (fill && fill->use_empty()) {
+    rewriter.eraseOp(fill);
+  }
+  eraseDeadInputChain(rewriter, input);
+  return success();
+}
+
+/// Rewrites a pointwise grouped `conv` (linalg.conv_2d_ngchw_gfchw with 1x1
+/// filters at stride 1, input [N, G, C/G, H, W] unpadded, float, static)
+/// into one linalg.batch_matmul per image whose batch is the groups:
+/// filter [G, O/G, C/G] times image [G, C/G, H*W] into the image's slice of
+/// the result [G, O/G, H*W], written in place (a zero fill is re-created at
+/// the GEMM's shape on that slice, so the matmul strategy fuses it into its
+/// tasks). ShuffleNet's grouped 1x1 convolutions: every group's GEMM in one
+/// parallel region (the per-group loop below made one region per group, a
+/// single serial task for 0.9 M multiply-adds at 14x14, and wrote each
+/// group's GEMM to a temporary that a serial copy moved into the result).
+/// At batch N > 1 an scf.for over the images carries the result. Returns
+/// failure (leaving `conv` alone) for other convolutions.
+LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
+                                     linalg::Conv2DNgchwGfchwOp conv) {
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  Value init = conv->getOperand(2);
+  std::optional<ConvTypes> types = staticFloatConv(conv);
+  if (!types) {
+    return failure();
+  }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Type et = types->element;
+  int64_t n = ot.getDimSize(0), g = ot.getDimSize(1), og = ot.getDimSize(2);
+  int64_t oh = ot.getDimSize(3), ow = ot.getDimSize(4);
+  int64_t cg = it.getDimSize(2);
+  bool unitStrides = llvm::all_of(conv.getStrides().getValues<int64_t>(),
+                                  [](int64_t v) { return v == 1; });
+  if (ft.getDimSize(3) != 1 || ft.getDimSize(4) != 1 || !unitStrides ||
+      it.getDimSize(3) != oh || it.getDimSize(4) != ow) {
+    return failure();
+  }
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  auto attrs = [&](ArrayRef<int64_t> values) {
+    return indexAttrs(rewriter, values);
+  };
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  // [G, O/G, C/G] x [G, C/G, P] -> `acc` [G, O/G, P], `acc` collapsed from
+  // [G, O/G, OH, OW] and the product expanded back to it.
+  SmallVector<ReassociationIndices> toGKP = {{0}, {1}, {2, 3}};
+  Value weights = tensor::CollapseShapeOp::create(
+      rewriter, loc, filter,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
+  auto gemm = [&](Value image, Value acc) -> Value {
+    Value x = tensor::CollapseShapeOp::create(rewriter, loc, image, toGKP);
+    Value out = tensor::CollapseShapeOp::create(rewriter, loc, acc, toGKP);
+    if (fill) {
+      out = linalg::FillOp::create(
+                rewriter, loc, ValueRange{fill.getInputs()[0]}, ValueRange{out})
+                .getResult(0);
     }
+    Value product =
+        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{out.getType()},
+                                      ValueRange{weights, x}, ValueRange{out})
+            .getResult(0);
+    return tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), product,
+        toGKP);
+  };
+  // With a fill its destination is written, not the filled tensor.
+  Value dest = fill ? fill.getOutputs()[0] : init;
+  SmallVector<ReassociationIndices> dropN = {{0, 1}, {2}, {3}, {4}};
+  Value result;
+  if (n == 1) {
+    Value image = tensor::CollapseShapeOp::create(rewriter, loc, input, dropN);
+    Value acc = tensor::CollapseShapeOp::create(rewriter, loc, dest, dropN);
+    result = tensor::ExpandShapeOp::create(rewriter, loc, ot, gemm(image, acc),
+                                           dropN);
+  } else {
+    Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value upper = arith::ConstantIndexOp::create(rewriter, loc, n);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto loop =
+        scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{dest});
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value carried = loop.getRegionIterArgs()[0];
+    SmallVector<OpFoldResult> offsets = {
+        i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+        rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
+    Value image = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({g, cg, oh, ow}, et), input,
+        offsets, attrs({1, g, cg, oh, ow}), unit);
+    SmallVector<OpFoldResult> outSizes = attrs({1, g, og, oh, ow});
+    Value acc = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), carried,
+        offsets, outSizes, unit);
+    Value updated = tensor::InsertSliceOp::create(
+        rewriter, loc, gemm(image, acc), carried, offsets, outSizes, unit);
+    scf::YieldOp::create(rewriter, loc, updated);
+    result = loop.getResult(0);
+  }
+  rewriter.replaceOp(conv, result);
+  if (fill && fill->use_empty()) {
+    rewriter.eraseOp(fill);
   }
   return success();
 }
@@ -2366,6 +2557,10 @@ void CpuTileAndVectorize::runOnOperation() {
         continue;
       }
       if (!convGemm) {
+        continue;
+      }
+      if (succeeded(groupedPointwiseToGemm(rewriter, conv))) {
+        ++numGroupedGemms;
         continue;
       }
       FailureOr<linalg::Conv2DNchwFchwOp> perGroup =

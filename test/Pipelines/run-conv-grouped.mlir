@@ -10,6 +10,12 @@
 //   elements are read, not a broadcast of the fill value).
 // * @grouped: 3 groups of 4 input and 2 output channels, stride 2, dilation
 //   2, padding, batch 8: one im2col + GEMM per group.
+// * @pw_grouped, @pw_grouped1: grouped 1x1 convolutions (ShuffleNet's), 3
+//   groups of 4 -> 3 channels at batch 2 and 4 groups of 2 -> 2 at batch 1:
+//   one batch matmul over the groups per image.
+// * @dw_shuffled: ShuffleNet's channel shuffle (reshape, transpose,
+//   reshape) between the images and a padded depthwise convolution, batch
+//   2: each task pads its plane of the shuffled tensor.
 // REQUIRES: libomp
 // RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen > %t.mlir
 // RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen=openmp=0 > %t.serial.mlir
@@ -26,19 +32,37 @@
 // RUN:   && mlir-runner $f -e main_dw_acc -entry-point-result=void \
 // RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.acc && \
 // RUN:   %numpy_python %S/Inputs/reference.py conv_grouped_acc 2,4,9,19,4,3,3,1,1,1,1,0,0,0,0,4 %t.acc \
+// RUN:   && mlir-runner $f -e main_pw_grouped -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.pw && \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_grouped 2,12,5,7,9,1,1,1,1,1,1,0,0,0,0,3 %t.pw && \
+// RUN:   mlir-runner $f -e main_pw_grouped1 -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.pw1 && \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_grouped 1,8,6,6,8,1,1,1,1,1,1,0,0,0,0,4 %t.pw1 && \
+// RUN:   mlir-runner $f -e main_dw_shuffled -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.sh && \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_shuffled_dw 2,6,9,11,2 %t.sh \
 // RUN:   || exit 1; done | FileCheck %s --check-prefix=NUM
 // NUM:      conv_grouped OK, 12672 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1035 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1440 values, max error 0.0
 // NUM-NEXT: conv_grouped_acc OK, 952 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 630 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 288 values, max error 0.0
+// NUM-NEXT: conv_shuffled_dw OK, 1188 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 12672 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1035 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1440 values, max error 0.0
 // NUM-NEXT: conv_grouped_acc OK, 952 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 630 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 288 values, max error 0.0
+// NUM-NEXT: conv_shuffled_dw OK, 1188 values, max error 0.0
 // The lowering (8 lanes, so it does not depend on the host):
 // RUN: graph-opt %s --graph-to-linalg \
 // RUN: | graph-opt --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=8}))' \
 // RUN: | FileCheck %s
+// RUN: graph-opt %s --graph-to-linalg --graphc-cpu-fuse-elementwise \
+// RUN: | graph-opt --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=8}))' \
+// RUN: | FileCheck %s --check-prefix=SHUF
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 
@@ -255,6 +279,134 @@ func.func @main_grouped() {
   %r = call @grouped(%xs, %ws)
       : (tensor<8x12x13x11xf32>, tensor<6x4x3x3xf32>) -> tensor<8x6x6x5xf32>
   %u = tensor.cast %r : tensor<8x6x6x5xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+// Grouped 1x1: an scf.for over the 2 images; per image one batch matmul
+// over the 3 groups, written into the image's slice of the result (no
+// per-group loop, no copy).
+// CHECK-LABEL: func.func @pw_grouped(
+// CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
+// CHECK:       scf.for {{.*}} = %c0 to %c2 step %c1
+// CHECK:       tensor.collapse_shape {{.*}} : tensor<3x4x5x7xf32> into tensor<3x4x35xf32>
+// CHECK:       scf.forall ({{.*}}) in (3) shared_outs({{.*}}) -> (tensor<3x3x35xf32>)
+// CHECK:       vector.contract
+// CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
+// CHECK-LABEL: func.func @pw_grouped1(
+func.func @pw_grouped(%x: tensor<2x12x5x7xf32>, %w: tensor<9x4x1x1xf32>) -> tensor<2x9x5x7xf32> {
+  %r = graph.conv %x, %w {groups = 3 : i64, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pad_low = array<i64: 0, 0>, pad_high = array<i64: 0, 0>}
+      : (tensor<2x12x5x7xf32>, tensor<9x4x1x1xf32>) -> tensor<2x9x5x7xf32>
+  return %r : tensor<2x9x5x7xf32>
+}
+
+// Batch 1: the groups are the batch matmul's batch, no loop.
+// CHECK-NOT:   scf.for
+// CHECK:       scf.forall ({{.*}}) in (4) shared_outs({{.*}}) -> (tensor<4x2x36xf32>)
+// CHECK:       vector.contract
+// CHECK-LABEL: func.func @dw_shuffled(
+func.func @pw_grouped1(%x: tensor<1x8x6x6xf32>, %w: tensor<8x2x1x1xf32>) -> tensor<1x8x6x6xf32> {
+  %r = graph.conv %x, %w {groups = 4 : i64, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pad_low = array<i64: 0, 0>, pad_high = array<i64: 0, 0>}
+      : (tensor<1x8x6x6xf32>, tensor<8x2x1x1xf32>) -> tensor<1x8x6x6xf32>
+  return %r : tensor<1x8x6x6xf32>
+}
+
+// The pad moves into the tasks (one 9x11 plane each): no padded copy of
+// the batch. After elementwise fusion (SHUF, the CPU pipeline's order),
+// the shuffle's reshapes stand between the pad and the convolution.
+// CHECK-NOT:   tensor.pad
+// CHECK:       scf.forall ({{.*}}) in (2, 6)
+// CHECK:       tensor.pad
+// CHECK:       } : tensor<9x11xf32> to tensor<11x13xf32>
+// CHECK:       vector.fma
+// SHUF-LABEL:  func.func @dw_shuffled(
+// SHUF-NOT:    tensor.pad
+// SHUF:        tensor.expand_shape {{.*}} into tensor<2x3x2x1x9x11xf32>
+// SHUF-NEXT:   tensor.collapse_shape {{.*}} into tensor<2x6x1x9x11xf32>
+// SHUF-NOT:    tensor.pad
+// SHUF:        scf.forall ({{.*}}) in (2, 6)
+// SHUF:        tensor.pad
+// SHUF:        } : tensor<9x11xf32> to tensor<11x13xf32>
+// SHUF:        vector.fma
+// SHUF-LABEL:  func.func @main_pw_grouped(
+// CHECK-LABEL: func.func @main_pw_grouped(
+func.func @dw_shuffled(%x: tensor<2x6x9x11xf32>, %w: tensor<6x1x3x3xf32>) -> tensor<2x6x9x11xf32> {
+  %a = graph.reshape %x {shape = array<i64: 2, 2, 3, 9, 11>} : (tensor<2x6x9x11xf32>) -> tensor<2x2x3x9x11xf32>
+  %b = graph.transpose %a {perm = array<i64: 0, 2, 1, 3, 4>} : (tensor<2x2x3x9x11xf32>) -> tensor<2x3x2x9x11xf32>
+  %c = graph.reshape %b {shape = array<i64: 2, 6, 9, 11>} : (tensor<2x3x2x9x11xf32>) -> tensor<2x6x9x11xf32>
+  %r = graph.conv %c, %w {groups = 6 : i64, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pad_low = array<i64: 1, 1>, pad_high = array<i64: 1, 1>}
+      : (tensor<2x6x9x11xf32>, tensor<6x1x3x3xf32>) -> tensor<2x6x9x11xf32>
+  return %r : tensor<2x6x9x11xf32>
+}
+
+// Runs @name on inputs made by @init at the given shapes and prints it.
+func.func @main_pw_grouped() {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c9 = arith.constant 9 : index
+  %c12 = arith.constant 12 : index
+  %ex = tensor.empty(%c2, %c12, %c5, %c7) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%c9, %c4, %c1, %c1) : tensor<?x?x?x?xf32>
+  %w = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<2x12x5x7xf32>
+  %ws = tensor.cast %w : tensor<?x?x?x?xf32> to tensor<9x4x1x1xf32>
+  %r = call @pw_grouped(%xs, %ws)
+      : (tensor<2x12x5x7xf32>, tensor<9x4x1x1xf32>) -> tensor<2x9x5x7xf32>
+  %u = tensor.cast %r : tensor<2x9x5x7xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func @main_pw_grouped1() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %ex = tensor.empty(%c1, %c8, %c6, %c6) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%c8, %c2, %c1, %c1) : tensor<?x?x?x?xf32>
+  %w = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<1x8x6x6xf32>
+  %ws = tensor.cast %w : tensor<?x?x?x?xf32> to tensor<8x2x1x1xf32>
+  %r = call @pw_grouped1(%xs, %ws)
+      : (tensor<1x8x6x6xf32>, tensor<8x2x1x1xf32>) -> tensor<1x8x6x6xf32>
+  %u = tensor.cast %r : tensor<1x8x6x6xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func @main_dw_shuffled() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  %c9 = arith.constant 9 : index
+  %c11 = arith.constant 11 : index
+  %ex = tensor.empty(%c2, %c6, %c9, %c11) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%c6, %c1, %c3, %c3) : tensor<?x?x?x?xf32>
+  %w = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<2x6x9x11xf32>
+  %ws = tensor.cast %w : tensor<?x?x?x?xf32> to tensor<6x1x3x3xf32>
+  %r = call @dw_shuffled(%xs, %ws)
+      : (tensor<2x6x9x11xf32>, tensor<6x1x3x3xf32>) -> tensor<2x6x9x11xf32>
+  %u = tensor.cast %r : tensor<2x6x9x11xf32> to tensor<*xf32>
   call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
   return
 }

@@ -58,10 +58,13 @@ def conv_nchw_strided_acc(n, c, h, w, f, kh, kw, sh, sw, dh, dw):
 
 
 def conv_grouped(n, c, h, w, f, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr,
-                 groups):
-    """A grouped convolution (graph.conv with `groups`) of input 0 padded by
-    (top, left, bottom, right), filter input 1 [f, c / groups, kh, kw]."""
-    x, k = make(0, (n, c, h, w)), make(1, (f, c // groups, kh, kw))
+                 groups, x=None):
+    """A grouped convolution (graph.conv with `groups`) of input 0 (or x)
+    padded by (top, left, bottom, right), filter input 1
+    [f, c / groups, kh, kw]."""
+    k = make(1, (f, c // groups, kh, kw))
+    if x is None:
+        x = make(0, (n, c, h, w))
     x = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
     hp, wp = x.shape[2], x.shape[3]
     oh, ow = (hp - dh * (kh - 1) - 1) // sh + 1, (wp - dw * (kw - 1) - 1) // sw + 1
@@ -76,6 +79,15 @@ def conv_grouped(n, c, h, w, f, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr,
                 out[:, g * fg:(g + 1) * fg] += np.einsum(
                     "nchw,fc->nfhw", win, ks[:, :, i, j])
     return out
+
+
+def conv_shuffled_dw(n, c, h, w, gs):
+    """ShuffleNet's channel shuffle of input 0 (reshape to [n, gs, c / gs,
+    h, w], swap the two channel dimensions, reshape back), then a depthwise
+    3x3 convolution with padding 1 by filter input 1 [c, 1, 3, 3]."""
+    x = make(0, (n, c, h, w)).reshape(n, gs, c // gs, h, w)
+    x = x.transpose(0, 2, 1, 3, 4).reshape(n, c, h, w)
+    return conv_grouped(n, c, h, w, c, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, c, x=x)
 
 
 def conv_grouped_acc(*args):
