@@ -11,7 +11,8 @@
 //
 //   in'[0, n, h, w*C + c]   = in[c, n, h, w]
 //   out'[0, o, kh, kw*C + c] = sum_n,y,x in'[0, n, kh*sh + y*dh,
-//                                          kw*C + c + x*(dw*C)] * dY^T[o, n, y, x]
+//                                          kw*C + c + x*(dw*C)] * dY^T[o, n, y,
+//                                          x]
 //
 // it is one convolution of stride (sh, 1) and dilation (dh, dw*C) whose
 // output rows are KW*C columns wide, so a tile is `ow-block` input channels
@@ -93,8 +94,7 @@ Value transpose2d(OpBuilder &b, Location loc, Value v) {
   auto type = cast<RankedTensorType>(v.getType());
   SmallVector<int64_t> shape = {type.getDimSize(1), type.getDimSize(0)};
   Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  return linalg::TransposeOp::create(b, loc, v, init,
-                                     ArrayRef<int64_t>{1, 0})
+  return linalg::TransposeOp::create(b, loc, v, init, ArrayRef<int64_t>{1, 0})
       .getResult()[0];
 }
 
