@@ -16,7 +16,8 @@
 //
 // Usage: gemm-bench [--threads=1,2] [--shapes=MxNxK,...] [--min-time=0.1]
 //                   [--rounds=7] [--cpu-time]
-//                   [--mr=N --nr=N --kc=N --pm=N --pn=N] [--no-openmp]
+//                   [--mr=N --nr=N --kc=N --unroll-k=N --pm=N --pn=N]
+//                   [--no-openmp]
 //                   [--no-pack-b] [--peers=openblas,dnnl,xsmm]
 //        gemm-bench --emit-dir=DIR --cpu=NAME [--vector-width=N] [--shapes=..]
 //   writes DIR/gemm_MxNxK.so for another machine (bench/gemm/remote.py).
@@ -349,6 +350,8 @@ int main(int argc, char **argv) {
       options.nr = parseInt(argv[i], "--nr=");
     } else if (arg.starts_with("--kc=")) {
       options.kc = parseInt(argv[i], "--kc=");
+    } else if (arg.starts_with("--unroll-k=")) {
+      options.unrollK = parseInt(argv[i], "--unroll-k=");
     } else if (arg.starts_with("--pm=")) {
       options.parallelM = parseInt(argv[i], "--pm=");
     } else if (arg.starts_with("--pn=")) {
@@ -394,10 +397,11 @@ int main(int argc, char **argv) {
                 .c_str()
           : "");
   std::printf("host: %s, %u-bit vectors; graphc tiles mr=%ld nr=%ld kc=%ld "
-              "task=%ldx%ld%s\n",
+              "unroll-k=%ld task=%ldx%ld%s (0: by shape)\n",
               host.cpu.c_str(), host.vectorBits, (long)options.mr,
-              (long)options.nr, (long)options.kc, (long)options.parallelM,
-              (long)options.parallelN, options.packB ? " pack-b" : "");
+              (long)options.nr, (long)options.kc, (long)options.unrollK,
+              (long)options.parallelM, (long)options.parallelN,
+              options.packB ? " pack-b" : "");
 #ifdef GRAPHC_HAVE_DNNL
   if (const dnnl_version_t *v = dnnl_version()) {
     std::printf("onednn: %d.%d.%d, cpu runtime %s, isa %s\n", v->major,

@@ -81,6 +81,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   tiling.mr = options.mr;
   tiling.nr = options.nr;
   tiling.kc = options.kc;
+  tiling.unrollK = options.unrollK;
   tiling.parallelM = options.parallelM;
   tiling.parallelN = options.parallelN;
   tiling.parallel = options.openmp;

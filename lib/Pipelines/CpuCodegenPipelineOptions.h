@@ -25,11 +25,16 @@ struct CpuCodegenPipelineOptions
   Option<int64_t> nr{*this, "nr",
                      llvm::cl::desc("matmul register tile columns"),
                      llvm::cl::init(0)};
-  Option<int64_t> kc{*this, "kc", llvm::cl::desc("matmul K block"),
-                     llvm::cl::init(256)};
+  Option<int64_t> kc{*this, "kc",
+                     llvm::cl::desc("matmul K block (0: by shape)"),
+                     llvm::cl::init(0)};
+  Option<int64_t> unrollK{
+      *this, "unroll-k",
+      llvm::cl::desc("matmul K-loop unroll (0: by shape, 1: none)"),
+      llvm::cl::init(0)};
   Option<int64_t> parallelM{*this, "parallel-m",
-                            llvm::cl::desc("matmul task rows"),
-                            llvm::cl::init(256)};
+                            llvm::cl::desc("matmul task rows (0: by shape)"),
+                            llvm::cl::init(0)};
   Option<int64_t> parallelN{*this, "parallel-n",
                             llvm::cl::desc("matmul task columns"),
                             llvm::cl::init(128)};
@@ -61,6 +66,7 @@ struct CpuCodegenPipelineOptions
     o.mr = mr;
     o.nr = nr;
     o.kc = kc;
+    o.unrollK = unrollK;
     o.parallelM = parallelM;
     o.parallelN = parallelN;
     o.openmp = openmp;

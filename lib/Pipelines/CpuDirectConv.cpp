@@ -170,15 +170,16 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
 }
 
 /// Rewrites `conv` (NCHW input, already padded; FCHW filter; f32, static
-/// shapes) into the direct kernel described at the top of the file: an
-/// `scf.forall` over (image, chunk of output rows, chunk of output-channel
-/// blocks), whose task walks, per block of `fb` output channels, its output
-/// rows in tiles of `owb` output columns and
-/// reduces over filter rows, filter columns and input channels in
-/// `scf.for` loops that carry the owb accumulator vectors. Returns failure
-/// (and leaves `conv` alone) for other element types, dynamic shapes, an
-/// output channel count that is not a multiple of `lanes`, or an output
-/// width above `owBlock` with no divisor from 4 to `owBlock`.
+/// shapes but for the batch) into the direct kernel described at the top of
+/// the file: an `scf.forall` over (image, chunk of output rows, chunk of
+/// output-channel blocks), whose task walks, per block of `fb` output
+/// channels, its output rows in tiles of `rb` rows by `owb` output columns
+/// (a narrower tile for the last columns or rows when they do not divide)
+/// and reduces over filter rows, filter columns and input channels in
+/// `scf.for` loops that carry the tile's accumulator vectors. Returns
+/// failure (and leaves `conv` alone) for other element types, dynamic sizes
+/// other than the batch, or an output channel count that is not a multiple
+/// of `lanes` (with 16 lanes, of 8).
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                          int64_t lanes, int64_t owBlock, int64_t fVectors) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
@@ -186,8 +187,13 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   auto it = dyn_cast<RankedTensorType>(input.getType());
   auto ft = dyn_cast<RankedTensorType>(filter.getType());
   auto ot = dyn_cast<RankedTensorType>(init.getType());
-  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
-      !ot.hasStaticShape() || !it.getElementType().isF32() ||
+  // The batch may be dynamic (a bundle compiled once for any batch size):
+  // it is only the bound of the task loop. Every other size is static.
+  auto staticPastBatch = [](RankedTensorType t) {
+    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
+  };
+  if (!it || !ft || !ot || !staticPastBatch(it) || !ft.hasStaticShape() ||
+      !staticPastBatch(ot) || !it.getElementType().isF32() ||
       !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
     return failure();
   }
@@ -202,14 +208,29 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           ow = ot.getDimSize(3);
   int64_t c = it.getDimSize(1);
   int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
-  if (n == 0 || f == 0 || oh == 0 || ow == 0 || c == 0 || f % lanes != 0) {
+  bool dynamicBatch = ShapedType::isDynamic(n);
+  // Channel blocks: fVectors vectors, else one, else (16 lanes) half a
+  // vector when the channels are a multiple of 8 (24, 40, 1000).
+  int64_t fb = f % (fVectors * lanes) == 0               ? fVectors * lanes
+               : f % lanes == 0                          ? lanes
+               : lanes % 16 == 0 && f % (lanes / 2) == 0 ? lanes / 2
+                                                         : 0;
+  if (n == 0 || f == 0 || oh == 0 || ow == 0 || c == 0 || fb == 0) {
     return failure();
   }
-  int64_t fb = f % (fVectors * lanes) == 0 ? fVectors * lanes : lanes;
-  int64_t owb = pickBlock(ow, owBlock);
-  if (owb < 4 && owb != ow) {
-    return failure();
+  // Column tiles: the whole row when it fits the register tile; else a
+  // divisor of the width when one fills at least half of it (56 -> 14,
+  // 55 -> 11, 27 -> 9), else `owBlock` columns and one narrower tile for
+  // the rest (25 -> 14 + 11, 109 -> 7 x 14 + 11).
+  int64_t owb = ow;
+  if (ow > owBlock) {
+    int64_t d = pickBlock(ow, owBlock);
+    owb = 2 * d >= owBlock ? d : owBlock;
   }
+  int64_t owRem = ow % owb, owMain = ow - owRem;
+  // Row tiles: a row narrower than half the register tile (7, 6) shares it
+  // with the next rows, so one filter load feeds rb * ow columns.
+  int64_t rb = owb == ow ? std::max<int64_t>(1, owBlock / ow) : 1;
   // Tasks: (image, chunk of output rows, chunk of output channel blocks),
   // at least kMinTasks of them when the images alone are fewer. Channel
   // blocks are split first: a task walks its rows inside each channel
@@ -217,7 +238,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // once per task and reused from cache over its rows; splitting rows
   // multiplies that traffic, splitting channels does not.
   int64_t fBlocks = f / fb;
-  int64_t need = llvm::divideCeil(kMinTasks, n);
+  // A dynamic batch is split as batch 1: more images only add tasks.
+  int64_t need = llvm::divideCeil(kMinTasks, dynamicBatch ? 1 : n);
   int64_t split = 1;
   for (int64_t d = std::min(need, fBlocks); d >= 1; --d) {
     if (fBlocks % d == 0) {
@@ -232,7 +254,19 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       break;
     }
   }
+  // A row tile is not split across tasks: fewer tasks rather than tiles of
+  // one row (a 7x7 map stays one chunk of 7 rows, tiles 2 + 2 + 2 + 1).
+  if (oh / rowChunks < rb) {
+    for (int64_t d = rowChunks; d >= 1; --d) {
+      if (oh % d == 0 && oh / d >= rb) {
+        rowChunks = d;
+        break;
+      }
+    }
+  }
   int64_t taskF = f / split, taskRows = oh / rowChunks;
+  rb = std::min(rb, taskRows);
+  int64_t rbRem = taskRows % rb, rbMain = taskRows - rbRem;
 
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
@@ -243,9 +277,13 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // With a fill the accumulators start as its value and the output is
   // never read; otherwise they start from the accumulator's elements.
   Value dest = fill ? fill.getOutputs()[0] : init;
-  auto forall = scf::ForallOp::create(
-      rewriter, loc, indexAttrs(rewriter, {n, rowChunks, split}),
-      ValueRange{dest}, std::nullopt);
+  SmallVector<OpFoldResult> taskCounts =
+      indexAttrs(rewriter, {dynamicBatch ? 1 : n, rowChunks, split});
+  if (dynamicBatch) {
+    taskCounts[0] = tensor::DimOp::create(rewriter, loc, init, 0).getResult();
+  }
+  auto forall = scf::ForallOp::create(rewriter, loc, taskCounts,
+                                      ValueRange{dest}, std::nullopt);
   rewriter.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
@@ -257,32 +295,38 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       indexAttrs(rewriter, {1, taskF, taskRows, ow});
   SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1, 1, 1});
   auto taskType = RankedTensorType::get({taskF, taskRows, ow}, et);
-  auto planeType = RankedTensorType::get({taskF, ow}, et);
   Value taskOut = tensor::ExtractSliceOp::create(rewriter, loc, taskType, out,
                                                  outOffsets, outSizes, unit);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
   auto rowType = VectorType::get({fb}, et);
-  auto tileType = VectorType::get({owb, fb}, et);
-  auto tileTType = VectorType::get({fb, owb}, et);
 
-  // One register tile: output channels [fi, fi + fb) of the task by output
-  // columns [col0, col0 + owb) of output row `oy` (`acc`: the row's plane).
-  auto tile = [&](Value acc, Value fi, Value oy, Value col0) -> Value {
+  // One register tile: output channels [fi, fi + fb) of the task by `rows`
+  // output rows (from `oy0` in the image, row 0 of `slab`, the task's
+  // [taskF, rows, ow] slice) by `cols` output columns from `col0`.
+  // Accumulator j * cols + i holds row j, column i.
+  auto tile = [&](Value slab, Value fi, Value oy0, Value col0, int64_t rows,
+                  int64_t cols) -> Value {
+    auto tileType = VectorType::get({cols, fb}, et);
+    auto tileTType = VectorType::get({fb, cols}, et);
+    auto slabRowType = VectorType::get({fb, 1, cols}, et);
     SmallVector<Value> accs;
     if (fill) {
       Value splat = vector::BroadcastOp::create(rewriter, loc, rowType,
                                                 fill.getInputs()[0]);
-      accs.assign(owb, splat);
+      accs.assign(rows * cols, splat);
     } else {
-      Value t = vector::TransferReadOp::create(
-          rewriter, loc, tileTType, acc, ValueRange{fi, col0},
-          std::optional<Value>(pad), ArrayRef<bool>{true, true});
-      t = vector::TransposeOp::create(rewriter, loc, t,
-                                      ArrayRef<int64_t>{1, 0});
-      for (int64_t i = 0; i < owb; ++i) {
-        accs.push_back(
-            vector::ExtractOp::create(rewriter, loc, t, ArrayRef<int64_t>{i}));
+      for (int64_t j = 0; j < rows; ++j) {
+        Value t = vector::TransferReadOp::create(
+            rewriter, loc, slabRowType, slab, ValueRange{fi, im.idx(j), col0},
+            std::optional<Value>(pad), ArrayRef<bool>{true, true, true});
+        t = vector::ShapeCastOp::create(rewriter, loc, tileTType, t);
+        t = vector::TransposeOp::create(rewriter, loc, t,
+                                        ArrayRef<int64_t>{1, 0});
+        for (int64_t i = 0; i < cols; ++i) {
+          accs.push_back(vector::ExtractOp::create(rewriter, loc, t,
+                                                   ArrayRef<int64_t>{i}));
+        }
       }
     }
     Value fBlock = im.divu(im.add(fBase, fi), fb);
@@ -290,7 +334,11 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     auto yLoop = scf::ForOp::create(
         rewriter, loc, im.idx(0), im.idx(kh), im.idx(1), accs,
         [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
-          Value row = im.add(im.mul(oy, sh), im.mul(y, dh));
+          SmallVector<Value> inRows;
+          for (int64_t j = 0; j < rows; ++j) {
+            inRows.push_back(
+                im.add(im.mul(im.add(oy0, im.idx(j)), sh), im.mul(y, dh)));
+          }
           auto xLoop = scf::ForOp::create(
               rewriter, loc, im.idx(0), im.idx(kw), im.idx(1), yAccs,
               [&](OpBuilder &, Location, Value x, ValueRange xAccs) {
@@ -305,15 +353,17 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                           ValueRange{fBlock, tap, im.idx(0)},
                           std::optional<Value>(pad), ArrayRef<bool>{true});
                       SmallVector<Value> next;
-                      for (int64_t i = 0; i < owb; ++i) {
-                        Value v = tensor::ExtractOp::create(
-                            rewriter, loc, input,
-                            ValueRange{ivs[0], ci, row,
-                                       im.add(col, im.idx(i * sw))});
-                        Value b = vector::BroadcastOp::create(rewriter, loc,
-                                                              rowType, v);
-                        next.push_back(vector::FMAOp::create(rewriter, loc, b,
-                                                             w, cAccs[i]));
+                      for (int64_t j = 0; j < rows; ++j) {
+                        for (int64_t i = 0; i < cols; ++i) {
+                          Value v = tensor::ExtractOp::create(
+                              rewriter, loc, input,
+                              ValueRange{ivs[0], ci, inRows[j],
+                                         im.add(col, im.idx(i * sw))});
+                          Value b = vector::BroadcastOp::create(rewriter, loc,
+                                                                rowType, v);
+                          next.push_back(vector::FMAOp::create(
+                              rewriter, loc, b, w, cAccs[j * cols + i]));
+                        }
                       }
                       scf::YieldOp::create(rewriter, loc, next);
                     });
@@ -321,52 +371,309 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
               });
           scf::YieldOp::create(rewriter, loc, xLoop.getResults());
         });
-    // The tile in registers is [column][channel]; NCHW wants
-    // [channel][column]: transpose it, then store fb rows of owb.
-    Value t = vector::BroadcastOp::create(rewriter, loc, tileType, pad);
-    for (int64_t i = 0; i < owb; ++i) {
-      t = vector::InsertOp::create(rewriter, loc, yLoop.getResult(i), t,
-                                   ArrayRef<int64_t>{i});
+    // Each row of the tile in registers is [column][channel]; NCHW wants
+    // [channel][column]: transpose it, then store fb rows of cols.
+    for (int64_t j = 0; j < rows; ++j) {
+      Value t = vector::BroadcastOp::create(rewriter, loc, tileType, pad);
+      for (int64_t i = 0; i < cols; ++i) {
+        t = vector::InsertOp::create(rewriter, loc,
+                                     yLoop.getResult(j * cols + i), t,
+                                     ArrayRef<int64_t>{i});
+      }
+      t = vector::TransposeOp::create(rewriter, loc, t,
+                                      ArrayRef<int64_t>{1, 0});
+      t = vector::ShapeCastOp::create(rewriter, loc, slabRowType, t);
+      slab = vector::TransferWriteOp::create(rewriter, loc, t, slab,
+                                             ValueRange{fi, im.idx(j), col0},
+                                             ArrayRef<bool>{true, true, true})
+                 .getResult();
     }
-    t = vector::TransposeOp::create(rewriter, loc, t, ArrayRef<int64_t>{1, 0});
-    return vector::TransferWriteOp::create(rewriter, loc, t, acc,
-                                           ValueRange{fi, col0},
-                                           ArrayRef<bool>{true, true})
-        .getResult();
+    return slab;
   };
 
-  SmallVector<OpFoldResult> planeSizes = indexAttrs(rewriter, {taskF, 1, ow});
-  SmallVector<OpFoldResult> planeStrides = indexAttrs(rewriter, {1, 1, 1});
+  // `rows` output rows of the task from row `r`, channels [fi, fi + fb):
+  // the column tiles over the task's [taskF, rows, ow] slice at row r.
+  auto rowTile = [&](Value task, Value fi, Value r, int64_t rows) -> Value {
+    SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0), r,
+                                         rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {taskF, rows, ow});
+    SmallVector<OpFoldResult> strides = indexAttrs(rewriter, {1, 1, 1});
+    Value slab = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({taskF, rows, ow}, et), task,
+        offsets, sizes, strides);
+    Value oy0 = im.add(rowBase, r);
+    if (owMain > 0) {
+      auto colLoop = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(owMain), im.idx(owb),
+          ValueRange{slab},
+          [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
+            scf::YieldOp::create(rewriter, loc,
+                                 tile(colArgs[0], fi, oy0, col0, rows, owb));
+          });
+      slab = colLoop.getResult(0);
+    }
+    if (owRem > 0) {
+      slab = tile(slab, fi, oy0, im.idx(owMain), rows, owRem);
+    }
+    return tensor::InsertSliceOp::create(rewriter, loc, slab, task, offsets,
+                                         sizes, strides);
+  };
+
   auto fLoop = scf::ForOp::create(
       rewriter, loc, im.idx(0), im.idx(taskF), im.idx(fb), ValueRange{taskOut},
       [&](OpBuilder &, Location, Value fi, ValueRange fArgs) {
-        auto rowLoop = scf::ForOp::create(
-            rewriter, loc, im.idx(0), im.idx(taskRows), im.idx(1), fArgs,
-            [&](OpBuilder &, Location, Value r, ValueRange rArgs) {
-              SmallVector<OpFoldResult> planeOffsets = {
-                  rewriter.getIndexAttr(0), r, rewriter.getIndexAttr(0)};
-              Value plane = tensor::ExtractSliceOp::create(
-                  rewriter, loc, planeType, rArgs[0], planeOffsets, planeSizes,
-                  planeStrides);
-              Value oy = im.add(rowBase, r);
-              auto colLoop = scf::ForOp::create(
-                  rewriter, loc, im.idx(0), im.idx(ow), im.idx(owb),
-                  ValueRange{plane},
-                  [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
-                    scf::YieldOp::create(rewriter, loc,
-                                         tile(colArgs[0], fi, oy, col0));
-                  });
-              Value updated = tensor::InsertSliceOp::create(
-                  rewriter, loc, colLoop.getResult(0), rArgs[0], planeOffsets,
-                  planeSizes, planeStrides);
-              scf::YieldOp::create(rewriter, loc, updated);
-            });
-        scf::YieldOp::create(rewriter, loc, rowLoop.getResults());
+        Value task = fArgs[0];
+        if (rbMain > 0) {
+          auto rowLoop = scf::ForOp::create(
+              rewriter, loc, im.idx(0), im.idx(rbMain), im.idx(rb),
+              ValueRange{task},
+              [&](OpBuilder &, Location, Value r, ValueRange rArgs) {
+                scf::YieldOp::create(rewriter, loc,
+                                     rowTile(rArgs[0], fi, r, rb));
+              });
+          task = rowLoop.getResult(0);
+        }
+        if (rbRem > 0) {
+          task = rowTile(task, fi, im.idx(rbMain), rbRem);
+        }
+        scf::YieldOp::create(rewriter, loc, task);
       });
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, fLoop.getResult(0), out,
                                         outOffsets, outSizes, unit);
   rewriter.replaceOp(conv, forall.getResults());
+  if (fill && fill->use_empty()) {
+    rewriter.eraseOp(fill);
+  }
+  return success();
+}
+
+/// Output channels of the 1x1 kernel's register tile, and vectors of
+/// output pixels: 8 x 3 accumulators (24 zmm with AVX-512).
+constexpr int64_t kPointwiseF = 8;
+constexpr int64_t kPointwiseVectors = 3;
+
+/// Rewrites a 1x1, stride-1 `conv` (f32, static shapes, output channels a
+/// multiple of 8) as the pointwise kernel: with H x W flattened to P pixels
+/// it is out[f, p] += w[f, c] * in[c, p], whose pixels are contiguous in
+/// NCHW. The register tile is 8 output channels by 3 vectors of pixels;
+/// for every input channel the kernel loads the 3 input vectors (contiguous
+/// rows, no broadcast), broadcasts the 8 filter elements (the filter
+/// re-laid out to [F/8, C, 8]) and multiply-adds: the accumulators are
+/// already output rows, so nothing is transposed. A last tile narrower
+/// than 3 vectors takes the pixels left over (vectors of fewer lanes at the
+/// end). Tasks: (image, chunk of pixels, chunk of output-channel blocks).
+LogicalResult pointwiseConv(RewriterBase &rewriter,
+                            linalg::Conv2DNchwFchwOp conv, int64_t lanes) {
+  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
+  Value init = conv.getOutputs()[0];
+  auto it = dyn_cast<RankedTensorType>(input.getType());
+  auto ft = dyn_cast<RankedTensorType>(filter.getType());
+  auto ot = dyn_cast<RankedTensorType>(init.getType());
+  // As in directConv, the batch may be dynamic (it only bounds the tasks).
+  auto staticPastBatch = [](RankedTensorType t) {
+    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
+  };
+  if (!it || !ft || !ot || !staticPastBatch(it) || !ft.hasStaticShape() ||
+      !staticPastBatch(ot) || !it.getElementType().isF32() ||
+      !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
+    return failure();
+  }
+  int64_t n = ot.getDimSize(0), f = ot.getDimSize(1), oh = ot.getDimSize(2),
+          ow = ot.getDimSize(3), c = it.getDimSize(1);
+  bool dynamicBatch = ShapedType::isDynamic(n);
+  bool unitStrides = llvm::all_of(conv.getStrides().getValues<int64_t>(),
+                                  [](int64_t s) { return s == 1; });
+  if (ft.getDimSize(2) != 1 || ft.getDimSize(3) != 1 || !unitStrides ||
+      it.getDimSize(2) != oh || it.getDimSize(3) != ow || n == 0 || f == 0 ||
+      oh == 0 || ow == 0 || c == 0 || f % kPointwiseF != 0) {
+    return failure();
+  }
+  Type et = ot.getElementType();
+  int64_t mr = kPointwiseF, p = oh * ow;
+  int64_t tileP = kPointwiseVectors * lanes;
+  int64_t pRem = p % tileP, pMain = p - pRem;
+  // Tasks: (image, chunk of pixels, chunk of output channel blocks), at
+  // least kMinTasks when there is enough to split. Pixels are split first
+  // when an image's input is at least its filter (P >= F): each task then
+  // reads its own input once and the whole filter, which stays in L2.
+  // Otherwise the output channels are split. Inside a task the pixel tiles
+  // are the outer loop, so a tile's input strip (C x 3 vectors) is reused
+  // from cache by every channel block.
+  int64_t tiles = pMain / tileP;
+  int64_t need = llvm::divideCeil(kMinTasks, dynamicBatch ? 1 : n);
+  int64_t pChunks = 1, tilesPerChunk = tiles;
+  if (p >= f && tiles > 1) {
+    tilesPerChunk = llvm::divideCeil(tiles, std::min(need, tiles));
+    pChunks = llvm::divideCeil(tiles, tilesPerChunk);
+  }
+  int64_t fBlocks = f / mr;
+  int64_t needF = llvm::divideCeil(need, pChunks);
+  int64_t split = fBlocks;
+  for (int64_t d = std::min(needF, fBlocks); d <= fBlocks; ++d) {
+    if (fBlocks % d == 0) {
+      split = d;
+      break;
+    }
+  }
+  int64_t taskF = f / split, chunk = tilesPerChunk * tileP;
+
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  graphc::IndexMath im{rewriter, loc};
+  Value packed = packFilter(rewriter, loc, filter, mr);
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  Value dest = fill ? fill.getOutputs()[0] : init;
+  SmallVector<ReassociationIndices> flat = {{0}, {1}, {2, 3}};
+  Value x = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({n, c, p}, et), input, flat);
+  auto outType = RankedTensorType::get({n, f, p}, et);
+  Value dest3 =
+      tensor::CollapseShapeOp::create(rewriter, loc, outType, dest, flat);
+  SmallVector<OpFoldResult> taskCounts =
+      indexAttrs(rewriter, {dynamicBatch ? 1 : n, pChunks, split});
+  if (dynamicBatch) {
+    taskCounts[0] = tensor::DimOp::create(rewriter, loc, init, 0).getResult();
+  }
+  auto forall = scf::ForallOp::create(rewriter, loc, taskCounts,
+                                      ValueRange{dest3}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
+  Value out = forall.getRegionIterArgs()[0];
+  Value fBase = im.mul(ivs[2], taskF);
+  // The task's pixels: [pStart, pStart + pSize); with one chunk all of
+  // them (static), else `chunk` but the last, which ends at P.
+  Value pStart = im.mul(ivs[1], chunk);
+  OpFoldResult pSize = rewriter.getIndexAttr(p);
+  Value tilesEnd = im.idx(pMain);
+  if (pChunks > 1) {
+    Value left = arith::SubIOp::create(rewriter, loc, im.idx(p), pStart);
+    pSize =
+        arith::MinUIOp::create(rewriter, loc, left, im.idx(chunk)).getResult();
+    Value leftMain =
+        arith::SubIOp::create(rewriter, loc, im.idx(pMain), pStart);
+    tilesEnd = arith::MinUIOp::create(rewriter, loc, leftMain, im.idx(chunk));
+  }
+  SmallVector<OpFoldResult> outOffsets = {ivs[0], fBase, pStart};
+  SmallVector<OpFoldResult> outSizes = {rewriter.getIndexAttr(1),
+                                        rewriter.getIndexAttr(taskF), pSize};
+  SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1, 1});
+  Value taskOut = tensor::ExtractSliceOp::create(
+      rewriter, loc,
+      RankedTensorType::get({taskF, pChunks > 1 ? ShapedType::kDynamic : p},
+                            et),
+      out, outOffsets, outSizes, unit);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+
+  // One register tile: output channels [fi, fi + mr) of the task by `width`
+  // pixels from p0 (of the task), in vectors of `lanes` (the last one
+  // narrower).
+  auto tile = [&](Value acc, Value fi, Value p0, int64_t width) -> Value {
+    SmallVector<int64_t> widths, offs;
+    for (int64_t o = 0; o < width; o += lanes) {
+      offs.push_back(o);
+      widths.push_back(std::min(lanes, width - o));
+    }
+    int64_t nv = widths.size();
+    SmallVector<Value> pix, inPix;
+    for (int64_t v = 0; v < nv; ++v) {
+      pix.push_back(im.add(p0, im.idx(offs[v])));
+      inPix.push_back(im.add(pStart, pix.back()));
+    }
+    SmallVector<Value> accs;
+    for (int64_t m = 0; m < mr; ++m) {
+      Value row = im.add(fi, im.idx(m));
+      for (int64_t v = 0; v < nv; ++v) {
+        auto vt = VectorType::get({widths[v]}, et);
+        if (fill) {
+          accs.push_back(vector::BroadcastOp::create(rewriter, loc, vt,
+                                                     fill.getInputs()[0]));
+        } else {
+          accs.push_back(vector::TransferReadOp::create(
+              rewriter, loc, vt, acc, ValueRange{row, pix[v]},
+              std::optional<Value>(pad), ArrayRef<bool>{true}));
+        }
+      }
+    }
+    Value fBlock = im.divu(im.add(fBase, fi), mr);
+    auto cLoop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), im.idx(c), im.idx(1), accs,
+        [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
+          SmallVector<Value> in;
+          for (int64_t v = 0; v < nv; ++v) {
+            in.push_back(vector::TransferReadOp::create(
+                rewriter, loc, VectorType::get({widths[v]}, et), x,
+                ValueRange{ivs[0], ci, inPix[v]}, std::optional<Value>(pad),
+                ArrayRef<bool>{true}));
+          }
+          SmallVector<Value> next;
+          for (int64_t m = 0; m < mr; ++m) {
+            Value w = tensor::ExtractOp::create(
+                rewriter, loc, packed, ValueRange{fBlock, ci, im.idx(m)});
+            for (int64_t v = 0; v < nv; ++v) {
+              Value b = vector::BroadcastOp::create(
+                  rewriter, loc, VectorType::get({widths[v]}, et), w);
+              next.push_back(vector::FMAOp::create(rewriter, loc, in[v], b,
+                                                   cAccs[m * nv + v]));
+            }
+          }
+          scf::YieldOp::create(rewriter, loc, next);
+        });
+    for (int64_t m = 0; m < mr; ++m) {
+      Value row = im.add(fi, im.idx(m));
+      for (int64_t v = 0; v < nv; ++v) {
+        acc = vector::TransferWriteOp::create(
+                  rewriter, loc, cLoop.getResult(m * nv + v), acc,
+                  ValueRange{row, pix[v]}, ArrayRef<bool>{true})
+                  .getResult();
+      }
+    }
+    return acc;
+  };
+  // Every channel block of the task over the tile at p0.
+  auto allBlocks = [&](Value acc, Value p0, int64_t width) -> Value {
+    auto fLoop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), im.idx(taskF), im.idx(mr), ValueRange{acc},
+        [&](OpBuilder &, Location, Value fi, ValueRange fArgs) {
+          scf::YieldOp::create(rewriter, loc, tile(fArgs[0], fi, p0, width));
+        });
+    return fLoop.getResult(0);
+  };
+
+  if (pMain > 0) {
+    auto pLoop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), tilesEnd, im.idx(tileP), ValueRange{taskOut},
+        [&](OpBuilder &, Location, Value p0, ValueRange pArgs) {
+          scf::YieldOp::create(rewriter, loc, allBlocks(pArgs[0], p0, tileP));
+        });
+    taskOut = pLoop.getResult(0);
+  }
+  if (pRem > 0) {
+    if (pChunks == 1) {
+      taskOut = allBlocks(taskOut, im.idx(pMain), pRem);
+    } else {
+      // Only the last chunk holds the pixels left over.
+      Value last = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, ivs[1], im.idx(pChunks - 1));
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{taskOut.getType()},
+                                    last, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      Value p0 = arith::SubIOp::create(rewriter, loc, im.idx(pMain), pStart);
+      scf::YieldOp::create(rewriter, loc, allBlocks(taskOut, p0, pRem));
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rewriter, loc, taskOut);
+      taskOut = ifOp.getResult(0);
+    }
+  }
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, taskOut, out, outOffsets,
+                                        outSizes, unit);
+  rewriter.setInsertionPointAfter(forall);
+  Value result = tensor::ExpandShapeOp::create(rewriter, loc, ot,
+                                               forall.getResult(0), flat);
+  rewriter.replaceOp(conv, result);
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
   }
@@ -424,11 +731,12 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
     });
     IRRewriter rewriter(&getContext());
     for (linalg::Conv2DNchwFchwOp conv : convs) {
-      if (succeeded(
-              graphc::isFilterGradientConv(conv)
-                  ? graphc::filterGradDirectConv(rewriter, conv, lanes, owBlock,
-                                                 fVectors)
-                  : directConv(rewriter, conv, lanes, owBlock, fVectors))) {
+      if (graphc::isFilterGradientConv(conv)
+              ? succeeded(graphc::filterGradDirectConv(rewriter, conv, lanes,
+                                                       owBlock, fVectors))
+              : succeeded(pointwiseConv(rewriter, conv, lanes)) ||
+                    succeeded(
+                        directConv(rewriter, conv, lanes, owBlock, fVectors))) {
         ++numDirectConvs;
       }
     }

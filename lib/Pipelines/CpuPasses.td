@@ -21,8 +21,16 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       is first copied into a contiguous buffer), and a K loop of step 1 whose body is vectorised into one
       `vector.contract` of `mr x 1` by `1 x nr`. After hoisting, the C tile
       lives in registers across the K loop: the BLIS micro-kernel shape.
-      Defaults: 8 x 32 with 16 lanes, 6 x 16 with 8 (columns past the
-      last whole tile in power-of-two groups of vectors). The B panel copy is one
+      Defaults (`mr`, `nr`, `kc`, `unroll-k` 0), chosen per contraction
+      from its static shape: with 16 lanes 8 x 32 and `kc` 256, but 6 x 64,
+      balanced K blocks of at most 1024 and the K loop unrolled 4 times
+      (after hoisting, by `graphc-cpu-hoist-vector-transfers`) for
+      M >= 128, K >= 512 and N a multiple of 64 of at least 128 (the large
+      matmuls of transformers and fully connected layers; the convolution
+      GEMMs, whose N is the output pixels, keep 8 x 32); 6 x 16 with 8
+      lanes. Columns past the last whole tile go in power-of-two groups of
+      vectors. A nonzero option forces its value on every contraction.
+      The B panel copy is one
       vector transfer per row. With one row of A and a row-major B (a GEMV),
       K goes in steps of 4 outside register tiles of 1 x 8 vectors over
       tasks of up to 2048 columns, and B is read in place.
@@ -67,13 +75,19 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
            "f32 lanes per vector register (0: detect the host)">,
     Option<"mr", "mr", "int64_t", /*default=*/"0",
-           "Rows of the matmul register tile (0: from the vector width)">,
+           "Rows of the matmul register tile (0: by vector width and shape)">,
     Option<"nr", "nr", "int64_t", /*default=*/"0",
-           "Columns of the matmul register tile (0: two vectors)">,
-    Option<"kc", "kc", "int64_t", /*default=*/"256",
-           "K block of a matmul (B panel of kc x nr kept in L1)">,
-    Option<"parallelM", "parallel-m", "int64_t", /*default=*/"256",
-           "Rows of one matmul task (scf.forall tile)">,
+           "Columns of the matmul register tile (0: by vector width and "
+           "shape)">,
+    Option<"kc", "kc", "int64_t", /*default=*/"0",
+           "K block of a matmul, B panel of kc x nr kept near the core (0: "
+           "by shape)">,
+    Option<"unrollK", "unroll-k", "int64_t", /*default=*/"0",
+           "Unroll factor of the matmul micro-kernel's K loop (0: by shape, "
+           "1: not unrolled)">,
+    Option<"parallelM", "parallel-m", "int64_t", /*default=*/"0",
+           "Rows of one matmul task (scf.forall tile; 0: by shape, 256, or "
+           "512 with the large-matmul tile)">,
     Option<"parallelN", "parallel-n", "int64_t", /*default=*/"128",
            "Columns of one matmul task (scf.forall tile)">,
     Option<"parallel", "parallel", "bool", /*default=*/"true",
@@ -128,9 +142,14 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     [F/fb, C*KH*KW, fb]: at compile time when it is a constant, else at run
     time by fb x 16 transposes in registers) and, per column, broadcasts
     one input element (`vector.fma`). Input and output stay NCHW: the tile
-    is transposed in registers before it is stored. The scheme of oneDNN's
-    brgconv and ONNX Runtime's MLAS NCHWc kernels; see "Direct
-    convolution" in docs/design/cpu-codegen.md.
+    is transposed in registers before it is stored. Rows narrower than
+    half the tile share it with the next rows (2 x 7 columns), and a width
+    with no divisor filling half the tile gets a narrower last tile. The
+    scheme of oneDNN's brgconv and ONNX Runtime's MLAS NCHWc kernels.
+    1x1 stride-1 convolutions get a pointwise kernel instead: pixels
+    flattened and vectorised (8 output channels x 3 vectors of pixels,
+    filter elements broadcast), tasks over pixel chunks or channel blocks.
+    See "Direct convolution" in docs/design/cpu-codegen.md.
 
     A convolution with more filter taps than output pixels (class `wgrad`:
     graph-autodiff's filter gradient, the forward input with its batch as
@@ -143,9 +162,8 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     docs/design/conv-codegen.md.
 
     Skipped (left to `graphc-cpu-tile-and-vectorize`): other element types,
-    dynamic shapes, output channels not a multiple of the vector width,
-    output widths with no divisor from 4 to `ow-block`, and classes not in
-    `convs`. Run before `graphc-cpu-tile-and-vectorize`; the CPU pipeline
+    dynamic shapes, output channels not a multiple of the vector width (of
+    8 for the pointwise kernel), and classes not in `convs`. Run before `graphc-cpu-tile-and-vectorize`; the CPU pipeline
     runs it with `direct-conv`.
 
     Example: `graph-opt --graphc-cpu-direct-conv="convs=3x3 ow-block=8"`.
@@ -154,8 +172,8 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
            "f32 lanes per vector register (0: detect the host)">,
     Option<"owBlock", "ow-block", "int64_t", /*default=*/"14",
-           "Output columns of the register tile (the largest divisor of the "
-           "output width up to this)">,
+           "Output columns of the register tile (rows narrower than half of "
+           "it share it with the next rows)">,
     Option<"fVectors", "f-vectors", "int64_t", /*default=*/"2",
            "Vectors of output channels in the register tile">,
     Option<"convs_", "convs", "std::string", /*default=*/"\"all\"",
@@ -183,7 +201,9 @@ def CpuHoistVectorTransfers : Pass<"graphc-cpu-hoist-vector-transfers",
     vector through `iter_args`, so a matmul accumulator tile is loaded once
     before the K loop and stored once after it, and hoists loop-invariant
     broadcasts. Runs loop-invariant code motion first so the slices become
-    invariant.
+    invariant. Then unrolls each loop that `graphc-cpu-tile-and-vectorize`
+    marked `__graphc_cpu_unroll_k = F` (the K loop of a large matmul's
+    micro-kernel) F times, epilogue loop for the rest, and drops the mark.
 
     Example: `graph-opt --graphc-cpu-hoist-vector-transfers`.
   }];

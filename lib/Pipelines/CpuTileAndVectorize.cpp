@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -52,6 +53,10 @@ constexpr llvm::StringLiteral kScalarMarker = "__graphc_cpu_scalar";
 /// Marks the register-tile contraction left by the matmul strategy, which is
 /// vectorised to a vector.contract once its shape has been folded static.
 constexpr llvm::StringLiteral kContractionMarker = "__graphc_cpu_contraction";
+
+/// Marks the K loop (step 1) of a register tile with the factor that
+/// CpuHoistVectorTransfers unrolls it by once the C tile lives in registers.
+constexpr llvm::StringLiteral kUnrollKMarker = "__graphc_cpu_unroll_k";
 
 /// Columns of B below which its panels are read in place: a row of B of
 /// under 1 KiB (f32) spans few cache lines and pages, and packing would add
@@ -299,6 +304,82 @@ OpOperand *rowMajorB(linalg::LinalgOp op, unsigned numBatch) {
     }
   }
   return bOperand;
+}
+
+/// K block of a matmul: a kc x nr panel of B stays near the core while every
+/// register tile of the task streams over it.
+constexpr int64_t kDefaultKBlock = 256;
+
+/// Rows of one matmul task: each kc x nr micro-panel of B is reused by
+/// 256 / mr register tiles while the task's rows of A stay in L2.
+constexpr int64_t kDefaultTaskRows = 256;
+
+/// The large-contraction register tile of chooseGemmTile: its least M and
+/// K, and its largest K block.
+constexpr int64_t kWideTileMinRows = 128;
+constexpr int64_t kWideTileMinDepth = 512;
+constexpr int64_t kWideTileMaxKBlock = 1024;
+/// The K loop of a 6x64 micro-kernel unrolled 4 times: one loop branch and
+/// counter update per 96 FMAs instead of per 24, +3-6% at 1024^3 and 2048^3
+/// (gemm-bench, one thread); the 8x32 kernels measured no better unrolled.
+constexpr int64_t kWideTileUnrollK = 4;
+/// Tasks of 512 rows for the 6x64 tile: each packed B block then serves
+/// twice the register tiles and is packed half as often; +3-6% on 2048^3
+/// and the BERT FFN shapes against 256 (gemm-bench, one thread; 1024 rows
+/// were no better than 512, 128 rows 5-10% worse).
+constexpr int64_t kWideTileTaskRows = 512;
+
+/// A matmul's register tile (mr x nr) and K block.
+struct GemmTile {
+  int64_t mr, nr, kc;
+  /// Unroll factor of the micro-kernel's K loop (1: not unrolled).
+  int64_t unrollK = 1;
+  /// Rows of one parallel task (before splitTaskRows).
+  int64_t taskM = kDefaultTaskRows;
+};
+
+/// The register tile and K block of an M x N x K contraction (static
+/// extents, or ShapedType::kDynamic) with `lanes` f32 lanes per vector.
+///
+/// AVX2 and narrower: 6x16 with 8 lanes (12 of 16 ymm accumulators;
+/// measured faster than 4x16 on Zen 3 on every gemm-bench shape once B is
+/// packed), 4 x 2 vectors below; K blocks of 256.
+///
+/// AVX-512: 8x32 (16 of 32 zmm accumulators, 10 loads per 16 FMAs) with K
+/// blocks of 256, except for large contractions whose N is a multiple of
+/// 4 vectors (M >= kWideTileMinRows, N >= 2 * 4 vectors and
+/// K >= kWideTileMinDepth), which get 6x64 (24 accumulators, 10 loads per
+/// 24 FMAs) with K blocks of up to kWideTileMaxKBlock. Measured on an
+/// Emerald Rapids Xeon (gemm-bench, one thread, --cpu-time, against
+/// OpenBLAS's SkylakeX sgemm; docs/design/cpu-codegen.md, "Register tile by
+/// shape"): 6x64 won 3-20% on 1024^3, 2048^3, BERT FFN down, 784x128x1152,
+/// 128x512x2048 and the transformer encoder's shapes, and lost 5-15%
+/// wherever N is not a multiple of 64 (the convolution GEMMs' 196, 49, 784
+/// and 169 output pixels, whose 6x64 tiles leave narrow edges), with M = 64
+/// (10 x 6 + 4 rows) and with K = 64. Its K blocks of 1024 beat 384 by
+/// 2-8% on the large shapes (the C tile is loaded and stored once per
+/// block; the 6 x 64 panel of B streams from L2 either way).
+GemmTile chooseGemmTile(int64_t rows, int64_t columns, int64_t depth,
+                        int64_t lanes) {
+  if (lanes < 16) {
+    return {lanes == 8 ? 6 : 4, 2 * lanes, kDefaultKBlock};
+  }
+  int64_t wideN = 4 * lanes;
+  bool large = !ShapedType::isDynamic(rows) &&
+               !ShapedType::isDynamic(columns) &&
+               !ShapedType::isDynamic(depth) && rows >= kWideTileMinRows &&
+               columns >= 2 * wideN && columns % wideN == 0 &&
+               depth >= kWideTileMinDepth;
+  if (large) {
+    // K blocks of at most kWideTileMaxKBlock, balanced (a multiple of 64
+    // rows but the last), so no short last block pays a C tile load and
+    // store for few K steps: K = 2048 in 2 x 1024, 1152 in 576 + 576.
+    int64_t blocks = llvm::divideCeil(depth, kWideTileMaxKBlock);
+    int64_t block = llvm::alignTo(llvm::divideCeil(depth, blocks), 64);
+    return {6, wideN, std::min(depth, block), kWideTileUnrollK,
+            kWideTileTaskRows};
+  }
+  return {8, 2 * lanes, kDefaultKBlock};
 }
 
 /// The task tile along a matmul dimension of static `extent`: `preferred`,
@@ -1606,6 +1687,8 @@ struct CpuTileAndVectorize
 
 private:
   int64_t lanes = 16;
+  /// The K-loop unroll factor of the contraction being tiled.
+  int64_t kUnroll = 1;
   SmallVector<Operation *> decomposable;
   void tileContraction(RewriterBase &rewriter, linalg::LinalgOp op);
   void registerTile(RewriterBase &rewriter, Operation *op, unsigned numBatch,
@@ -1621,21 +1704,13 @@ private:
 void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
                                           linalg::LinalgOp op) {
   unsigned numBatch = op.getNumLoops() - 3;
-  // Register tiles: 8x32 with AVX-512 (16 of 32 zmm accumulators), 6x16
-  // with AVX2 (12 of 16 ymm; measured faster than 4x16 on Zen 3 on every
-  // gemm-bench shape once B is packed), 4x8 below. 6x64 with AVX-512 wins
-  // 5-10% on gemm-bench's large shapes on an Emerald Rapids Xeon. It once
-  // made the convolution models 4-14x slower: their N edges became 48-column
-  // (3-vector) tiles, which LLVM loads and stores element by element (now
-  // split into power-of-two groups below). Since then the models measured
-  // 0-10% slower with 6x64 than with 8x32 (one thread, CPU time, loaded
-  // machine; docs/design/cpu-codegen.md), so it stays with the mr/nr
-  // options.
-  int64_t regM =
-      mr > 0 ? int64_t(mr) : (lanes >= 16 ? 8 : (lanes == 8 ? 6 : 4));
-  int64_t regN = nr > 0 ? int64_t(nr) : 2 * lanes;
-  int64_t kBlock = kc;
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  GemmTile tile = chooseGemmTile(extents[numBatch], extents[numBatch + 1],
+                                 extents[numBatch + 2], lanes);
+  int64_t regM = mr > 0 ? int64_t(mr) : tile.mr;
+  int64_t regN = nr > 0 ? int64_t(nr) : tile.nr;
+  int64_t kBlock = kc > 0 ? int64_t(kc) : tile.kc;
+  kUnroll = unrollK > 0 ? int64_t(unrollK) : tile.unrollK;
   int64_t rowsM = extents[numBatch], columnsN = extents[numBatch + 1];
   // One row of A against a row-major B (a fully connected layer at batch
   // 1): a GEMV, bound by reading B once. Register tiles of 1 x kGemvVectors
@@ -1675,7 +1750,9 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   }
   if (parallel) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    int64_t taskM = pickTaskTile(ranges[numBatch], parallelM, regM);
+    int64_t taskM =
+        pickTaskTile(ranges[numBatch],
+                     parallelM > 0 ? int64_t(parallelM) : tile.taskM, regM);
     int64_t taskN = gemv ? gemvTaskColumns(columnsN, lanes)
                          : pickTaskTile(ranges[numBatch + 1], parallelN, regN);
     if (!gemv) {
@@ -1999,6 +2076,11 @@ void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
     return;
   }
   (*tiled)->setAttr(kContractionMarker, rewriter.getUnitAttr());
+  if (kUnroll > 1) {
+    if (auto kLoop = (*tiled)->getParentOfType<scf::ForOp>()) {
+      kLoop->setAttr(kUnrollKMarker, rewriter.getI64IntegerAttr(kUnroll));
+    }
+  }
   // Edge tiles (M or N not a multiple of the register tile) get loops of
   // their own with static, smaller tiles instead of masked vectors. Inner
   // (M) loop first: peeling the N loop then copies the peeled M loops too.
@@ -2430,6 +2512,20 @@ struct CpuHoistVectorTransfers
     linalg::hoistRedundantVectorTransfers(func);
     IRRewriter rewriter(&getContext());
     linalg::hoistRedundantVectorBroadcasts(rewriter, func);
+    // The K loops of micro-kernels the matmul strategy asked to unroll:
+    // their bodies now carry the C tile in registers (iter_args).
+    SmallVector<std::pair<scf::ForOp, int64_t>> kernels;
+    func.walk([&](scf::ForOp loop) {
+      if (auto factor = loop->getAttrOfType<IntegerAttr>(kUnrollKMarker)) {
+        kernels.push_back({loop, factor.getInt()});
+      }
+    });
+    for (auto [loop, factor] : kernels) {
+      loop->removeAttr(kUnrollKMarker);
+      if (factor > 1 && loop.getNumRegionIterArgs() > 0) {
+        (void)loopUnrollByFactor(loop, factor);
+      }
+    }
   }
 };
 

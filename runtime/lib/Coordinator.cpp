@@ -1605,7 +1605,15 @@ bool Job::runRange(int64_t count, bool last) {
                   stepOf(dead) + ": " + cause);
     }
 
+    // Failed calls: blame one at once if it failed on its own; if all are
+    // symptoms (a peer's timeout, a cancel), wait out the grace of one of
+    // them so the root cause can show up, then blame the most telling.
     std::vector<bool> running;
+    std::vector<size_t> failedCalls;
+    std::vector<TaskFailure> failures;
+    std::vector<grpc::Status> failedStatus;
+    bool ownError = false, graceOver = false;
+    auto now = SteadyClock::now();
     for (size_t i = 0; i < calls.size(); ++i) {
       StepCall &c = *calls[i];
       grpc::Status status;
@@ -1621,11 +1629,20 @@ bool Job::runRange(int64_t count, bool last) {
       if (!done || status.ok()) {
         continue;
       }
-      auto code = status.error_code();
-      bool symptom = code == grpc::StatusCode::CANCELLED ||
-                     code == grpc::StatusCode::UNAVAILABLE ||
-                     code == grpc::StatusCode::DEADLINE_EXCEEDED;
-      if (symptom && SteadyClock::now() - finishedAt > grace) {
+      auto code = static_cast<graphrt_status_code_t>(status.error_code());
+      failedCalls.push_back(i);
+      failures.push_back(
+          {code, std::chrono::duration<double>(finishedAt.time_since_epoch())
+                     .count()});
+      failedStatus.push_back(status);
+      if (!isSymptomOfPeer(code)) {
+        ownError = true;
+      } else if (now - finishedAt > grace) {
+        graceOver = true;
+      }
+    }
+    if (ownError || graceOver) {
+      if (!ownError) {
         // A peer's deadline ran out: blame a worker that answers nothing.
         size_t silent = 0;
         std::string why = findUnresponsiveWorker(
@@ -1636,12 +1653,11 @@ bool Job::runRange(int64_t count, bool last) {
                       stepOf(silent) + ": " + why);
         }
       }
-      if (!symptom || SteadyClock::now() - finishedAt > grace) {
-        return stop(taskLabel(workers_[i]) + " failed in step " + stepOf(i) +
-                    ": " +
-                    statusCodeName(static_cast<graphrt_status_code_t>(code)) +
-                    ": " + status.error_message());
-      }
+      size_t pick = chooseFailureToBlame(failures);
+      size_t i = failedCalls[pick];
+      return stop(taskLabel(workers_[i]) + " failed in step " + stepOf(i) +
+                  ": " + statusCodeName(failures[pick].code) + ": " +
+                  failedStatus[pick].error_message());
     }
 
     size_t stalled = 0;
@@ -1706,27 +1722,24 @@ bool Job::runRange(int64_t count, bool last) {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     } while (SteadyClock::now() < until);
-    size_t blame = calls.size();
+    std::vector<size_t> failedCalls;
+    std::vector<TaskFailure> failures;
     for (size_t i = 0; i < calls.size(); ++i) {
       if (calls[i]->status.ok()) {
         continue;
       }
-      auto code = calls[i]->status.error_code();
-      bool symptom = code == grpc::StatusCode::CANCELLED ||
-                     code == grpc::StatusCode::UNAVAILABLE ||
-                     code == grpc::StatusCode::DEADLINE_EXCEEDED;
-      if (blame == calls.size() || !symptom) {
-        blame = i;
-      }
-      if (!symptom) {
-        break;
-      }
+      failedCalls.push_back(i);
+      failures.push_back(
+          {static_cast<graphrt_status_code_t>(calls[i]->status.error_code()),
+           std::chrono::duration<double>(
+               calls[i]->finishedAt.time_since_epoch())
+               .count()});
     }
+    size_t pick = chooseFailureToBlame(failures);
+    size_t blame = failedCalls[pick];
     fail(taskLabel(workers_[blame]) + " failed in step " + stepOf(blame) +
-         ": " +
-         statusCodeName(static_cast<graphrt_status_code_t>(
-             calls[blame]->status.error_code())) +
-         ": " + calls[blame]->status.error_message());
+         ": " + statusCodeName(failures[pick].code) + ": " +
+         calls[blame]->status.error_message());
     abortAll(error_);
     return false;
   }

@@ -28,6 +28,31 @@ const char *statusCodeName(graphrt_status_code_t code) {
   return names[c];
 }
 
+int failureBlameRank(graphrt_status_code_t code) {
+  switch (code) {
+  case GRAPHRT_STATUS_CANCELLED:
+    return 2;
+  case GRAPHRT_STATUS_DEADLINE_EXCEEDED:
+  case GRAPHRT_STATUS_UNAVAILABLE:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+size_t chooseFailureToBlame(const std::vector<TaskFailure> &failures) {
+  size_t best = 0;
+  for (size_t i = 1; i < failures.size(); ++i) {
+    int rank = failureBlameRank(failures[i].code);
+    int bestRank = failureBlameRank(failures[best].code);
+    if (rank < bestRank ||
+        (rank == bestRank && failures[i].endedSec < failures[best].endedSec)) {
+      best = i;
+    }
+  }
+  return best;
+}
+
 std::string Status::toString() const {
   if (isOk()) {
     return "OK";

@@ -25,9 +25,9 @@
 // CHECK-NOT:   vector.transpose
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 7, 1)
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c16{{(_[0-9]+)?}} step %c8{{(_[0-9]+)?}}
-// CHECK-NOT:   vector.transfer_read {{.*}} tensor<32x16xf32>
+// CHECK-NOT:   vector.transfer_read {{.*}} tensor<32x1x16xf32>
 // CHECK:       vector.fma
-// CHECK:       vector.transfer_write {{.*}} : vector<32x8xf32>, tensor<32x16xf32>
+// CHECK:       vector.transfer_write {{.*}} : vector<32x1x8xf32>, tensor<32x1x16xf32>
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw
 // CHECK-LABEL: func.func @main
 // SKIP-LABEL:  func.func @conv

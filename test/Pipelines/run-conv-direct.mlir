@@ -32,9 +32,10 @@
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 7, 3)
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c16{{(_[0-9]+)?}} step %c16{{(_[0-9]+)?}}
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c1{{(_[0-9]+)?}} step %c1
-// CHECK:       tensor.extract_slice %{{.*}}[0, %{{.*}}, 0] [16, 1, 28] [1, 1, 1] : tensor<16x1x28xf32> to tensor<16x28xf32>
+// CHECK:       tensor.extract_slice %{{.*}}[0, %{{.*}}, 0] [16, 1, 28] [1, 1, 1] : tensor<16x1x28xf32> to tensor<16x1x28xf32>
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c28{{(_[0-9]+)?}} step %c14{{(_[0-9]+)?}}
-// CHECK:       vector.transfer_read {{.*}} : tensor<16x28xf32>, vector<16x14xf32>
+// CHECK:       vector.transfer_read {{.*}} : tensor<16x1x28xf32>, vector<16x1x14xf32>
+// CHECK:       vector.shape_cast %{{.*}} : vector<16x1x14xf32> to vector<16x14xf32>
 // CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<16x14xf32> to vector<14x16xf32>
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c3{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c2{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
@@ -44,7 +45,8 @@
 // CHECK:       vector.broadcast %{{.*}} : f32 to vector<16xf32>
 // CHECK:       vector.fma
 // CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<14x16xf32> to vector<16x14xf32>
-// CHECK:       vector.transfer_write {{.*}} : vector<16x14xf32>, tensor<16x28xf32>
+// CHECK:       vector.shape_cast %{{.*}} : vector<16x14xf32> to vector<16x1x14xf32>
+// CHECK:       vector.transfer_write {{.*}} : vector<16x1x14xf32>, tensor<16x1x28xf32>
 // CHECK:       tensor.insert_slice
 // CHECK:       tensor.parallel_insert_slice
 // CHECK-NOT:   linalg.conv_2d_nchw_fchw

@@ -464,3 +464,44 @@ func.func @transpose_blocked(%a: tensor<512x784xf32>) -> tensor<784x512xf32> {
   %t = linalg.transpose ins(%a : tensor<512x784xf32>) outs(%e : tensor<784x512xf32>) permutation = [1, 0]
   return %t : tensor<784x512xf32>
 }
+
+// -----
+
+// The default register tile follows the shape (chooseGemmTile): a large
+// matmul whose N is a multiple of 64 gets 6x64 tiles, K blocks of up to 1024
+// balanced (2048 = 2 x 1024) and its K loop marked for a 4-fold unroll (done
+// by graphc-cpu-hoist-vector-transfers); K under 512 or N not a multiple of
+// 64 (a convolution GEMM's 196 output pixels) keep 8x32 and K blocks of
+// 256. Forced options win (the CHECK run: mr=8 nr=32).
+// DEFAULT-LABEL: func.func @gemm_wide
+// DEFAULT:         scf.for %{{.*}} = %c0 to %c2048 step %c1024
+// DEFAULT:           scf.for
+// DEFAULT:             vector.contract
+// DEFAULT-SAME:          vector<6x1xf32>, vector<1x64xf32> into vector<6x64xf32>
+// DEFAULT:           } {__graphc_cpu_unroll_k = 4 : i64}
+// DEFAULT-NOT:     into vector<8x32xf32>
+// DEFAULT-LABEL: func.func @gemm_short_k
+// DEFAULT:         scf.for %{{.*}} = %c0 to %c384 step %c256
+// DEFAULT:           vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// DEFAULT-NOT:     __graphc_cpu_unroll_k
+// DEFAULT-LABEL: func.func @gemm_pixels
+// DEFAULT:           vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// DEFAULT-NOT:     into vector<6x64xf32>
+// CHECK-LABEL: func.func @gemm_wide
+// CHECK:           vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK-NOT:       into vector<6x64xf32>
+func.func @gemm_wide(%a: tensor<256x2048xf32>, %b: tensor<2048x512xf32>, %c: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<256x2048xf32>, tensor<2048x512xf32>)
+                     outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %r : tensor<256x512xf32>
+}
+func.func @gemm_short_k(%a: tensor<256x384xf32>, %b: tensor<384x512xf32>, %c: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<256x384xf32>, tensor<384x512xf32>)
+                     outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %r : tensor<256x512xf32>
+}
+func.func @gemm_pixels(%a: tensor<256x1024xf32>, %b: tensor<1024x196xf32>, %c: tensor<256x196xf32>) -> tensor<256x196xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<256x1024xf32>, tensor<1024x196xf32>)
+                     outs(%c : tensor<256x196xf32>) -> tensor<256x196xf32>
+  return %r : tensor<256x196xf32>
+}

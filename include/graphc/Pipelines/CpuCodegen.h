@@ -28,15 +28,20 @@ struct CpuCodegenOptions {
   /// f32 lanes in a vector register; 0: from the host's features (16 with
   /// AVX-512, 8 with AVX, 4 otherwise).
   int64_t vectorWidth = 0;
-  /// Matmul register tile (rows x columns); 0: from the vector width.
+  /// Matmul register tile (rows x columns) and K block (the B panel of
+  /// kc x nr stays near the core); 0: chosen per contraction from the
+  /// vector width and its shape (graphc-cpu-tile-and-vectorize).
   int64_t mr = 0;
   int64_t nr = 0;
-  /// Matmul K block (the B panel of kc x nr stays in L1).
-  int64_t kc = 256;
+  int64_t kc = 0;
+  /// Unroll factor of the matmul micro-kernel's K loop; 0: by shape, 1: not
+  /// unrolled.
+  int64_t unrollK = 0;
   /// Matmul output tile of one parallel task. Tall tasks: each kc x nr
-  /// micro-panel of B is reused by 32 register tiles while the 256 x kc block
-  /// of A (256 KiB) stays in L2.
-  int64_t parallelM = 256;
+  /// micro-panel of B is reused by every register tile of the task's rows
+  /// while its block of A stays in L2. parallelM 0: by shape (256 rows,
+  /// 512 with the large-matmul register tile).
+  int64_t parallelM = 0;
   int64_t parallelN = 128;
   /// Parallel loops become OpenMP worksharing loops (libomp at run time);
   /// when false, the generated code is single-threaded and needs no runtime.

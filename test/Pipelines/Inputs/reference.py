@@ -120,6 +120,10 @@ def softmax_rows(m, n):
     return e / e.sum(axis=1, keepdims=True)
 
 
+def matmul(m, k, n):
+    return make(0, (m, k)) @ make(1, (k, n))
+
+
 def batch_matmul(b, m, k, n):
     x, y = make(0, (b, m, k)), make(1, (b, k, n))
     return np.einsum("bmk,bkn->bmn", x, y)
