@@ -22,8 +22,8 @@ both on one thread.
   standalone. The data gradient is an ONNX ConvTranspose of dY by the
   forward filter (what graph-autodiff emits for it); the filter gradient an
   ONNX Transpose + Conv + Transpose of x and dY, the form graph-autodiff
-  emits (x with its batch as channels, convolved by dY as a filter of
-  Ho x Wo taps). The peer: torch.ops.aten.convolution_backward with
+  emits (x with its batch as channels, cut to the rows the forward pass
+  read, convolved by dY as a filter of Ho x Wo taps). The peer: torch.ops.aten.convolution_backward with
   output_mask (True, False, False) and (False, True, False), the kernel
   autograd calls (and torch.nn.grad.conv2d_input/conv2d_weight wrap).
   Results are compared (max abs error over the largest element).
@@ -98,21 +98,24 @@ def dgrad_model(path, c, o, k, stride, hw, w):
 def wgrad_model(path, c, o, k, stride, hw):
     """dW[O, C, K, K] from x [N, C, H, W] and dY [N, O, Ho, Wo], as
     graph-autodiff's filter gradient: Transpose(Conv(x^T, dY^T, dilations =
-    stride, pads), sliced to K x K)."""
+    stride, pads)), with x and its high padding cut to the rows the forward
+    convolution read ((Ho - 1) * stride + K), so the Conv's output is K x K."""
     p, ho = k // 2, out_size(hw, k, stride)
-    span = hw + 2 * p - stride * (ho - 1)
-    nodes = [h.make_node("Transpose", ["x"], ["xt"], perm=[1, 0, 2, 3]),
-             h.make_node("Transpose", ["dy"], ["gt"], perm=[1, 0, 2, 3]),
-             h.make_node("Conv", ["xt", "gt"], ["cw"], kernel_shape=[ho, ho],
-                         dilations=[stride, stride], pads=[p] * 4)]
-    last = "cw"
-    inits = []
-    if span != k:
+    cut = hw + 2 * p - ((ho - 1) * stride + k)
+    high = p - min(p, cut)
+    rows = hw - (cut - min(p, cut))
+    nodes, inits, src = [], [], "x"
+    if rows != hw:
         inits = [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in
-                 (("st", [0, 0]), ("en", [k, k]), ("ax", [2, 3]))]
-        nodes.append(h.make_node("Slice", ["cw", "st", "en", "ax"], ["cs"]))
-        last = "cs"
-    nodes.append(h.make_node("Transpose", [last], ["dw"], perm=[1, 0, 2, 3]))
+                 (("st", [0, 0]), ("en", [rows, rows]), ("ax", [2, 3]))]
+        nodes.append(h.make_node("Slice", ["x", "st", "en", "ax"], ["xc"]))
+        src = "xc"
+    nodes += [h.make_node("Transpose", [src], ["xt"], perm=[1, 0, 2, 3]),
+              h.make_node("Transpose", ["dy"], ["gt"], perm=[1, 0, 2, 3]),
+              h.make_node("Conv", ["xt", "gt"], ["cw"], kernel_shape=[ho, ho],
+                          dilations=[stride, stride],
+                          pads=[p, p, high, high]),
+              h.make_node("Transpose", ["cw"], ["dw"], perm=[1, 0, 2, 3])]
     g = h.make_graph(nodes, "wgrad",
                      [h.make_tensor_value_info("x", T.FLOAT, [BATCH, c, hw, hw]),
                       h.make_tensor_value_info("dy", T.FLOAT, [BATCH, o, ho, ho])],

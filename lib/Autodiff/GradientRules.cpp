@@ -655,11 +655,38 @@ Window windowOf(size_t k, std::optional<ArrayRef<int64_t>> strides,
 /// whose output's adjoint is `g` [N, O, ...], as a filter [O, C/groups,
 /// taps...]: dw[o, c, k] = sum_n,p g[n, o, p] x[n, group(o)*Cg + c,
 /// p*s + k*d - pad_low], itself a convolution of x (batch as channels,
-/// grouped) by g with stride and dilation exchanged.
+/// grouped) by g with stride and dilation exchanged. The padded input is
+/// cut at the high end to the rows the forward pass read ((P-1)*s +
+/// (K-1)*d + 1 for P output rows), high padding first: a forward stride
+/// that skipped the last rows would otherwise give filter rows past K,
+/// computed and dropped (a 1x1 stride-2 filter's gradient over an even
+/// input was 2x2 taps per dimension, four times the work).
 Value filterGradient(GradientBuilder &gb, Value x, Value g, const Window &win,
                      int64_t groups, ArrayRef<int64_t> taps) {
-  ArrayRef<int64_t> xs = shapeOf(x);
+  ArrayRef<int64_t> xs = shapeOf(x), gs = shapeOf(g);
   size_t k = xs.size() - 2;
+  SmallVector<int64_t> high(win.high), cropTo(xs);
+  for (size_t i = 0; i < k; ++i) {
+    int64_t read =
+        (gs[i + 2] - 1) * win.strides[i] + (taps[i] - 1) * win.dilations[i] + 1;
+    int64_t cut = xs[i + 2] + win.low[i] + high[i] - read;
+    if (cut <= 0 || high[i] < 0) {
+      continue;
+    }
+    int64_t fromPad = std::min(high[i], cut);
+    // Rows of x itself go only while some remain (every read in the padding
+    // is a degenerate convolution; left as it was).
+    if (cut - fromPad >= xs[i + 2]) {
+      continue;
+    }
+    high[i] -= fromPad;
+    cropTo[i + 2] -= cut - fromPad;
+  }
+  if (ArrayRef<int64_t>(cropTo) != xs) {
+    x = gb.slice(x, SmallVector<int64_t>(xs.size(), 0), cropTo,
+                 SmallVector<int64_t>(xs.size(), 1));
+    xs = shapeOf(x);
+  }
   int64_t n = xs[0], cg = xs[1] / groups;
   SmallVector<int64_t> split = {n, groups, cg};
   llvm::append_range(split, xs.drop_front(2));
@@ -677,10 +704,11 @@ Value filterGradient(GradientBuilder &gb, Value x, Value g, const Window &win,
   Value filter = gb.transpose(g, swap);
   SmallVector<NamedAttribute> attrs = {
       gb.i64s("strides", win.dilations), gb.i64s("dilations", win.strides),
-      gb.i64s("pad_low", win.low), gb.i64s("pad_high", win.high),
+      gb.i64s("pad_low", win.low), gb.i64s("pad_high", high),
       gb.i64("groups", groups)};
   Value dw = gb.value<ConvOp>({input, filter}, attrs);
-  // Rows past the last tap the forward pass used are dropped.
+  // Rows past the last tap the forward pass used, where the crop above was
+  // skipped, are dropped.
   ArrayRef<int64_t> dws = shapeOf(dw);
   SmallVector<int64_t> starts(k + 2, 0), limits(dws), strides(k + 2, 1);
   for (size_t i = 0; i < k; ++i) {

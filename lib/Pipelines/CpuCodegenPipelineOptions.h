@@ -57,7 +57,7 @@ struct CpuCodegenPipelineOptions
       *this, "direct-conv",
       llvm::cl::desc("2-D NCHW f32 convolutions given the direct "
                      "(im2col-free) kernel: all, or a comma-separated list "
-                     "of 3x3, 1x1, strided, other (default: none)"),
+                     "of 3x3, 1x1, strided, other, wgrad (default: none)"),
       llvm::cl::init("")};
 
   CpuCodegenOptions options() const {

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CpuDirectConv.h"
 #include "CpuPasses.h"
 #include "IndexMath.h"
 
@@ -680,8 +681,9 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
 }
 
 /// Which convolutions a `convs` option value admits: "all", "none", or a
-/// comma-separated list of classes: "strided" (a stride above 1, any
-/// filter), else "3x3", "1x1" or "other" by the filter.
+/// comma-separated list of classes: "wgrad" (more filter taps than output
+/// pixels: a filter gradient, CpuFilterGradConv.cpp), else "strided" (a
+/// stride above 1, any filter), else "3x3", "1x1" or "other" by the filter.
 bool admitted(StringRef classes, linalg::Conv2DNchwFchwOp conv) {
   if (classes == "all") {
     return true;
@@ -693,10 +695,11 @@ bool admitted(StringRef classes, linalg::Conv2DNchwFchwOp conv) {
   bool strided = llvm::any_of(conv.getStrides().getValues<int64_t>(),
                               [](int64_t s) { return s != 1; });
   int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
-  StringRef cls = strided              ? "strided"
-                  : kh == 3 && kw == 3 ? "3x3"
-                  : kh == 1 && kw == 1 ? "1x1"
-                                       : "other";
+  StringRef cls = graphc::isFilterGradientConv(conv) ? "wgrad"
+                  : strided                          ? "strided"
+                  : kh == 3 && kw == 3               ? "3x3"
+                  : kh == 1 && kw == 1               ? "1x1"
+                                                     : "other";
   SmallVector<StringRef> list;
   classes.split(list, ',', -1, /*KeepEmpty=*/false);
   return llvm::is_contained(list, cls);
@@ -728,8 +731,12 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
     });
     IRRewriter rewriter(&getContext());
     for (linalg::Conv2DNchwFchwOp conv : convs) {
-      if (succeeded(pointwiseConv(rewriter, conv, lanes)) ||
-          succeeded(directConv(rewriter, conv, lanes, owBlock, fVectors))) {
+      if (graphc::isFilterGradientConv(conv)
+              ? succeeded(graphc::filterGradDirectConv(rewriter, conv, lanes,
+                                                       owBlock, fVectors))
+              : succeeded(pointwiseConv(rewriter, conv, lanes)) ||
+                    succeeded(
+                        directConv(rewriter, conv, lanes, owBlock, fVectors))) {
         ++numDirectConvs;
       }
     }
@@ -738,6 +745,13 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
 
 } // namespace
 
+LogicalResult graphc::rewriteDirectConv(RewriterBase &rewriter,
+                                        linalg::Conv2DNchwFchwOp conv,
+                                        int64_t lanes, int64_t owBlock,
+                                        int64_t fVectors) {
+  return directConv(rewriter, conv, lanes, owBlock, fVectors);
+}
+
 std::string graphc::checkDirectConvClasses(llvm::StringRef classes) {
   if (classes.empty() || classes == "all" || classes == "none") {
     return "";
@@ -745,10 +759,10 @@ std::string graphc::checkDirectConvClasses(llvm::StringRef classes) {
   SmallVector<StringRef> list;
   classes.split(list, ',', -1, /*KeepEmpty=*/false);
   for (StringRef cls : list) {
-    if (!llvm::is_contained({"3x3", "1x1", "strided", "other"}, cls)) {
+    if (!llvm::is_contained({"3x3", "1x1", "strided", "other", "wgrad"}, cls)) {
       return ("unknown convolution class '" + cls +
               "' (expected all, none, or a comma-separated list of 3x3, "
-              "1x1, strided, other)")
+              "1x1, strided, other, wgrad)")
           .str();
     }
   }

@@ -154,6 +154,16 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     filter elements broadcast), tasks over pixel chunks or channel blocks.
     See "Direct convolution" in docs/design/cpu-codegen.md.
 
+    A convolution with more filter taps than output pixels (class `wgrad`:
+    graph-autodiff's filter gradient, the forward input with its batch as
+    channels convolved by the output adjoint) is first rewritten with its
+    images moved into the output columns (its input transposed to
+    [1, N, H, W*C]), so that a register tile spans `ow-block` channels of
+    one tap instead of the filter's 3 columns, and its reduction is cut
+    into accumulating chunks of images whose re-laid-out output adjoint
+    stays in L2; see "Filter gradients on the direct kernel" in
+    docs/design/conv-codegen.md.
+
     Skipped (left to `graphc-cpu-tile-and-vectorize`): other element types,
     dynamic shapes, output channels not a multiple of the vector width (of
     8 for the pointwise kernel), and classes not in `convs`. Run before `graphc-cpu-tile-and-vectorize`; the CPU pipeline
@@ -171,7 +181,8 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
            "Vectors of output channels in the register tile">,
     Option<"convs_", "convs", "std::string", /*default=*/"\"all\"",
            "Convolution classes rewritten: all, or a comma-separated list of "
-           "3x3, 1x1, strided (any stride above 1), other">,
+           "3x3, 1x1, strided (any stride above 1), other, wgrad (more "
+           "filter taps than output pixels: filter gradients)">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",

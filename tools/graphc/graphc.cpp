@@ -230,10 +230,10 @@ cl::opt<std::string> directConv(
     "direct-conv",
     cl::desc("CPU: give 2-D f32 convolutions of these classes the direct "
              "(im2col-free) kernel instead of im2col + GEMM: all, or a "
-             "comma-separated list of 3x3, 1x1, strided, other, or none "
-             "(default: 3x3,strided,1x1; docs/design/cpu-codegen.md, "
-             "\"Direct convolution\")"),
-    cl::value_desc("classes"), cl::init("3x3,strided,1x1"),
+             "comma-separated list of 3x3, 1x1, strided, other, wgrad (filter "
+             "gradients), or none (default: 3x3,strided,1x1,wgrad; "
+             "docs/design/cpu-codegen.md, \"Direct convolution\")"),
+    cl::value_desc("classes"), cl::init("3x3,strided,1x1,wgrad"),
     cl::cat(graphcCategory));
 cl::opt<std::string> targetCpu(
     "mcpu",

@@ -3,9 +3,10 @@
 tool(name) finds a graphc tool on PATH; run(cmd) runs it, exits with its
 output on failure and returns its output otherwise.
 
-check(model, x, y, out) exports `model` to ONNX (training mode kept, no
-constant folding), takes one graphc --train step (SGD, lr 1,
---return-weights, no OpenMP) on the batch (x, y) with graph-run, and
+check(model, x, y, out[, graphc_flags]) exports `model` to ONNX (training
+mode kept, no constant folding), takes one graphc --train step (SGD, lr 1,
+--return-weights, no OpenMP, and graphc_flags) on the batch (x, y) with
+graph-run, and
 compares graphc's gradient of every weight (initial - updated) with
 PyTorch autograd's, rtol 1e-4 of the largest element. Prints one line per
 weight and `N of N gradients match`, and exits non-zero on a mismatch.
@@ -35,7 +36,7 @@ def run(cmd):
     return p.stdout
 
 
-def check(model, x, y, out):
+def check(model, x, y, out, graphc_flags=()):
     np.save(os.path.join(out, "x.npy"), x.numpy())
     np.save(os.path.join(out, "y.npy"), y.numpy().astype(np.int64))
     onnx_path = os.path.join(out, "model.onnx")
@@ -47,7 +48,7 @@ def check(model, x, y, out):
     job = os.path.join(out, "step.gjob")
     run([tool("graphc"), onnx_path, "--train", "--loss=softmax_cross_entropy",
          "--labels=y", "--optimizer=sgd", "--lr=1", "--return-weights",
-         "--no-openmp", "-o", job])
+         "--no-openmp", "-o", job] + list(graphc_flags))
     outputs = os.path.join(out, "step.out")
     run([tool("graph-run"), "--quiet", job, "--steps", "1",
          "--input", "x=" + os.path.join(out, "x.npy"),

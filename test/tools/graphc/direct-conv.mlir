@@ -1,7 +1,7 @@
 // graphc --direct-conv: 2-D f32 convolutions of the classes named get the
 // direct (im2col-free) kernel of graphc-cpu-direct-conv instead of im2col +
 // GEMM (docs/design/cpu-codegen.md, "Direct convolution"). The default is
-// 3x3,strided,1x1; none turns it off.
+// 3x3,strided,1x1,wgrad; none turns it off.
 // The kernel's loop carries one accumulator per output column (14 here) and
 // multiply-adds broadcast input elements; the GEMM path has no such loop.
 // REQUIRES: compiler

@@ -1,0 +1,37 @@
+//===- CpuDirectConv.h - the direct convolution kernel's entry points -----===//
+//
+// Shared by graphc-cpu-direct-conv (CpuDirectConv.cpp) and its
+// filter-gradient form (CpuFilterGradConv.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAPHC_LIB_PIPELINES_CPUDIRECTCONV_H
+#define GRAPHC_LIB_PIPELINES_CPUDIRECTCONV_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace graphc {
+
+/// Rewrites `conv` (input already padded, f32, static shapes) into the
+/// direct kernel of CpuDirectConv.cpp; failure leaves it alone.
+mlir::LogicalResult rewriteDirectConv(mlir::RewriterBase &rewriter,
+                                      mlir::linalg::Conv2DNchwFchwOp conv,
+                                      int64_t lanes, int64_t owBlock,
+                                      int64_t fVectors);
+
+/// Whether `conv` has a filter gradient's shape (static, more filter taps
+/// than output pixels): the "wgrad" class of graphc-cpu-direct-conv.
+bool isFilterGradientConv(mlir::linalg::Conv2DNchwFchwOp conv);
+
+/// The direct kernel for a filter-gradient convolution with its images
+/// merged into the output columns (CpuFilterGradConv.cpp); failure leaves
+/// `conv` alone.
+mlir::LogicalResult filterGradDirectConv(mlir::RewriterBase &rewriter,
+                                         mlir::linalg::Conv2DNchwFchwOp conv,
+                                         int64_t lanes, int64_t owBlock,
+                                         int64_t fVectors);
+
+} // namespace graphc
+
+#endif // GRAPHC_LIB_PIPELINES_CPUDIRECTCONV_H
