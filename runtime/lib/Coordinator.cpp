@@ -311,6 +311,13 @@ private:
   bool perStepRpc() const;
   /// A dead worker process or an unreachable worker, if any.
   std::string findDeadWorker(size_t *out_index);
+  /// findDeadWorker, retried for failureGrace(): a peer's error (a broken
+  /// call, CANCELLED) often arrives before the dead worker's exit does.
+  std::string awaitDeadWorker(size_t *out_index);
+  /// How long the root cause of a failure may lag its symptoms.
+  std::chrono::milliseconds failureGrace() const {
+    return std::chrono::milliseconds(3 * opt_.heartbeatMs + 500);
+  }
   void abortAll(const std::string &reason);
   void stopWorkers();
   bool writeOutputs();
@@ -932,6 +939,18 @@ std::string Job::findDeadWorker(size_t *out_index) {
   return "";
 }
 
+std::string Job::awaitDeadWorker(size_t *out_index) {
+  auto until = SteadyClock::now() + failureGrace();
+  do {
+    std::string cause = findDeadWorker(out_index);
+    if (!cause.empty()) {
+      return cause;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  } while (SteadyClock::now() < until);
+  return "";
+}
+
 std::string Job::findUnresponsiveWorker(double minSeconds, size_t *out) {
   auto now = SteadyClock::now();
   double worst = minSeconds;
@@ -1097,6 +1116,14 @@ bool Job::readVariables(std::vector<SafeTensor> *out,
   for (size_t i = 0; i < workers_.size(); ++i) {
     const manifest::Task &task = *workers_[i].task;
     if (!results[i].ok()) {
+      // A worker killed during the handover (between two ranges of steps)
+      // is lost like one killed in a step, so --max-restarts applies.
+      size_t dead = 0;
+      if (std::string cause = awaitDeadWorker(&dead); !cause.empty()) {
+        workerLost_ = true;
+        return fail(taskLabel(workers_[dead]) + " failed in step " +
+                    std::to_string(step_) + ": " + cause);
+      }
       return fail(taskLabel(workers_[i]) +
                   " could not hand over its "
                   "variables after step " +
@@ -1534,7 +1561,7 @@ bool Job::runRange(int64_t count, bool last) {
 
   // A peer's error (CANCELLED, a failed send) is usually a symptom; give the
   // root cause a moment to show up before blaming the first task that failed.
-  const auto grace = std::chrono::milliseconds(3 * opt_.heartbeatMs + 500);
+  const auto grace = failureGrace();
   // Under doneMu.
   auto stepDone = [&] {
     for (auto &c : calls) {
@@ -1709,19 +1736,14 @@ bool Job::runRange(int64_t count, bool last) {
   if (anyFailed) {
     // Every task may have returned before the monitor saw the root cause (a
     // dead peer makes the others fail fast): look for it before blaming.
-    auto until = SteadyClock::now() + grace;
-    do {
-      size_t dead = 0;
-      std::string cause = findDeadWorker(&dead);
-      if (!cause.empty()) {
-        workerLost_ = true;
-        fail(taskLabel(workers_[dead]) + " failed in step " + stepOf(dead) +
-             ": " + cause);
-        abortAll(error_);
-        return false;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    } while (SteadyClock::now() < until);
+    size_t dead = 0;
+    if (std::string cause = awaitDeadWorker(&dead); !cause.empty()) {
+      workerLost_ = true;
+      fail(taskLabel(workers_[dead]) + " failed in step " + stepOf(dead) +
+           ": " + cause);
+      abortAll(error_);
+      return false;
+    }
     std::vector<size_t> failedCalls;
     std::vector<TaskFailure> failures;
     for (size_t i = 0; i < calls.size(); ++i) {
