@@ -42,31 +42,50 @@ using namespace mlir;
 
 namespace {
 
+using graphc::indexAttrs;
+using graphc::largestDivisor;
+
+/// The task loop of a direct kernel over (image, chunk, chunk of output
+/// channel blocks), sharing `dest`; with a dynamic batch `n` the images are
+/// counted from `init`. Leaves the insertion point in the loop's body.
+scf::ForallOp taskLoop(RewriterBase &rewriter, Location loc, Value init,
+                       int64_t n, int64_t chunks, int64_t split, Value dest) {
+  bool dynamicBatch = ShapedType::isDynamic(n);
+  SmallVector<OpFoldResult> counts =
+      indexAttrs(rewriter, {dynamicBatch ? 1 : n, chunks, split});
+  if (dynamicBatch) {
+    counts[0] = tensor::DimOp::create(rewriter, loc, init, 0).getResult();
+  }
+  auto forall = scf::ForallOp::create(rewriter, loc, counts, ValueRange{dest},
+                                      std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  return forall;
+}
+
+/// The types of a convolution the direct kernels take: f32 NCHW/FCHW with
+/// every size static but the batch, which may be dynamic (a bundle compiled
+/// once for any batch size) since it only bounds the task loop.
+struct DirectConvTypes {
+  RankedTensorType input, filter, output;
+};
+std::optional<DirectConvTypes> directConvTypes(linalg::Conv2DNchwFchwOp conv) {
+  auto it = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
+  auto ft = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto ot = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  auto staticPastBatch = [](RankedTensorType t) {
+    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
+  };
+  if (!it || !ft || !ot || !staticPastBatch(it) || !ft.hasStaticShape() ||
+      !staticPastBatch(ot) || !it.getElementType().isF32() ||
+      !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
+    return std::nullopt;
+  }
+  return DirectConvTypes{it, ft, ot};
+}
+
 /// Tasks a convolution is split into at least, when its images and output
 /// rows alone give fewer (output channel blocks are then split too).
 constexpr int64_t kMinTasks = 16;
-
-/// The largest divisor of `extent` not above `max` (the extent itself when
-/// it fits).
-int64_t pickBlock(int64_t extent, int64_t max) {
-  if (extent <= max) {
-    return extent;
-  }
-  for (int64_t b = max; b > 1; --b) {
-    if (extent % b == 0) {
-      return b;
-    }
-  }
-  return 1;
-}
-
-SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
-  SmallVector<OpFoldResult> r;
-  for (int64_t v : values) {
-    r.push_back(b.getIndexAttr(v));
-  }
-  return r;
-}
 
 /// The filter [F, C, KH, KW] re-laid out as [F/fb, C*KH*KW, fb], so the fb
 /// output channels of one input channel and tap are contiguous: per block of
@@ -184,19 +203,11 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                          int64_t lanes, int64_t owBlock, int64_t fVectors) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
-  auto it = dyn_cast<RankedTensorType>(input.getType());
-  auto ft = dyn_cast<RankedTensorType>(filter.getType());
-  auto ot = dyn_cast<RankedTensorType>(init.getType());
-  // The batch may be dynamic (a bundle compiled once for any batch size):
-  // it is only the bound of the task loop. Every other size is static.
-  auto staticPastBatch = [](RankedTensorType t) {
-    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
-  };
-  if (!it || !ft || !ot || !staticPastBatch(it) || !ft.hasStaticShape() ||
-      !staticPastBatch(ot) || !it.getElementType().isF32() ||
-      !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
+  std::optional<DirectConvTypes> types = directConvTypes(conv);
+  if (!types) {
     return failure();
   }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
   Type et = ot.getElementType();
   SmallVector<int64_t> strides =
       llvm::to_vector(conv.getStrides().getValues<int64_t>());
@@ -224,7 +235,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // the rest (25 -> 14 + 11, 109 -> 7 x 14 + 11).
   int64_t owb = ow;
   if (ow > owBlock) {
-    int64_t d = pickBlock(ow, owBlock);
+    int64_t d = largestDivisor(ow, owBlock);
     owb = 2 * d >= owBlock ? d : owBlock;
   }
   int64_t owRem = ow % owb, owMain = ow - owRem;
@@ -277,14 +288,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // With a fill the accumulators start as its value and the output is
   // never read; otherwise they start from the accumulator's elements.
   Value dest = fill ? fill.getOutputs()[0] : init;
-  SmallVector<OpFoldResult> taskCounts =
-      indexAttrs(rewriter, {dynamicBatch ? 1 : n, rowChunks, split});
-  if (dynamicBatch) {
-    taskCounts[0] = tensor::DimOp::create(rewriter, loc, init, 0).getResult();
-  }
-  auto forall = scf::ForallOp::create(rewriter, loc, taskCounts,
-                                      ValueRange{dest}, std::nullopt);
-  rewriter.setInsertionPoint(forall.getTerminator());
+  scf::ForallOp forall =
+      taskLoop(rewriter, loc, init, n, rowChunks, split, dest);
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
   Value fBase = im.mul(ivs[2], taskF);
@@ -467,18 +472,11 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
                             linalg::Conv2DNchwFchwOp conv, int64_t lanes) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
-  auto it = dyn_cast<RankedTensorType>(input.getType());
-  auto ft = dyn_cast<RankedTensorType>(filter.getType());
-  auto ot = dyn_cast<RankedTensorType>(init.getType());
-  // As in directConv, the batch may be dynamic (it only bounds the tasks).
-  auto staticPastBatch = [](RankedTensorType t) {
-    return llvm::none_of(t.getShape().drop_front(), ShapedType::isDynamic);
-  };
-  if (!it || !ft || !ot || !staticPastBatch(it) || !ft.hasStaticShape() ||
-      !staticPastBatch(ot) || !it.getElementType().isF32() ||
-      !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
+  std::optional<DirectConvTypes> types = directConvTypes(conv);
+  if (!types) {
     return failure();
   }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
   int64_t n = ot.getDimSize(0), f = ot.getDimSize(1), oh = ot.getDimSize(2),
           ow = ot.getDimSize(3), c = it.getDimSize(1);
   bool dynamicBatch = ShapedType::isDynamic(n);
@@ -530,14 +528,8 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
   auto outType = RankedTensorType::get({n, f, p}, et);
   Value dest3 =
       tensor::CollapseShapeOp::create(rewriter, loc, outType, dest, flat);
-  SmallVector<OpFoldResult> taskCounts =
-      indexAttrs(rewriter, {dynamicBatch ? 1 : n, pChunks, split});
-  if (dynamicBatch) {
-    taskCounts[0] = tensor::DimOp::create(rewriter, loc, init, 0).getResult();
-  }
-  auto forall = scf::ForallOp::create(rewriter, loc, taskCounts,
-                                      ValueRange{dest3}, std::nullopt);
-  rewriter.setInsertionPoint(forall.getTerminator());
+  scf::ForallOp forall =
+      taskLoop(rewriter, loc, init, n, pChunks, split, dest3);
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
   Value fBase = im.mul(ivs[2], taskF);

@@ -39,32 +39,13 @@ using namespace mlir;
 
 namespace {
 
+using graphc::indexAttrs;
+using graphc::largestDivisor;
+
 /// Bytes of one chunk of the reduction: its re-laid-out filter (dY, one
 /// output-channel block of it), which every register tile streams, and its
 /// input rows, which neighbouring tiles read again; both should stay in L2.
 constexpr int64_t kChunkBytes = int64_t(1) << 20;
-
-/// The largest divisor of `extent` not above `max` (the extent itself when
-/// it fits): the direct kernel's choice of its tile's columns.
-int64_t largestDivisor(int64_t extent, int64_t max) {
-  if (extent <= max) {
-    return extent;
-  }
-  for (int64_t b = max; b > 1; --b) {
-    if (extent % b == 0) {
-      return b;
-    }
-  }
-  return 1;
-}
-
-SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
-  SmallVector<OpFoldResult> r;
-  for (int64_t v : values) {
-    r.push_back(b.getIndexAttr(v));
-  }
-  return r;
-}
 
 /// `v` reshaped to `shape` (row-major, as graph.reshape): a collapse, an
 /// expand, or a collapse to one dimension then an expand.

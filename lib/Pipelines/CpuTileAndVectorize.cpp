@@ -522,14 +522,7 @@ std::optional<ConvTypes> staticFloatConv(linalg::LinalgOp conv) {
   return ConvTypes{it, ft, ot, et};
 }
 
-/// Index attributes for static offsets, sizes and strides.
-SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
-  SmallVector<OpFoldResult> r;
-  for (int64_t v : values) {
-    r.push_back(b.getIndexAttr(v));
-  }
-  return r;
-}
+using graphc::indexAttrs;
 
 /// Where one dimension of an im2col buffer reads its input ([N, C, H, W]):
 /// the input dimension it indexes and its coefficient there.

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace graphc {
 
@@ -32,6 +33,30 @@ struct IndexMath {
     return y == 1 ? x : mlir::arith::DivUIOp::create(b, loc, x, idx(y));
   }
 };
+
+/// Static sizes, offsets or strides as index attributes.
+inline llvm::SmallVector<mlir::OpFoldResult>
+indexAttrs(mlir::OpBuilder &b, llvm::ArrayRef<int64_t> values) {
+  llvm::SmallVector<mlir::OpFoldResult> r;
+  for (int64_t v : values) {
+    r.push_back(b.getIndexAttr(v));
+  }
+  return r;
+}
+
+/// The largest divisor of `extent` not above `max` (the extent itself when
+/// it fits): the direct kernels' choice of a tile or block.
+inline int64_t largestDivisor(int64_t extent, int64_t max) {
+  if (extent <= max) {
+    return extent;
+  }
+  for (int64_t b = max; b > 1; --b) {
+    if (extent % b == 0) {
+      return b;
+    }
+  }
+  return 1;
+}
 
 } // namespace graphc
 
