@@ -225,6 +225,25 @@ struct GraphDynamicBatchPass
                   "the others with --input-shape)";
       }
     }
+    // The step runs the body once per sample (or chunk): an update of a
+    // variable would be applied that many times per step.
+    WalkResult assigns = func.walk([&](graphc::graph::AssignVariableOp assign) {
+      unsigned first = batchOf.begin()->second;
+      for (auto &[value, input] : batchOf) {
+        first = std::min(first, input);
+      }
+      assign.emitError() << assign->getName() << " updates variable '"
+                         << assign.getVariable()
+                         << "' once per step, but a dynamic batch runs the "
+                            "step's body once per sample; give the batch with "
+                            "--input-shape "
+                         << inputName(func, first)
+                         << ":NxD... to compile for one batch size";
+      return WalkResult::interrupt();
+    });
+    if (assigns.wasInterrupted()) {
+      return failure();
+    }
     WalkResult walk = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == func.getOperation() || isa<func::ReturnOp>(op)) {
         return WalkResult::advance();

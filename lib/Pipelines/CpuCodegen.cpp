@@ -95,6 +95,11 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   // the K loop so the accumulator tile is read once per K block.
   pm.addPass(createLoopInvariantSubsetHoistingPass());
 
+  // Weight-only work (filter re-layouts) once at load time, not per step.
+  if (options.prepareWeights) {
+    pm.addPass(createCpuPrepareWeights());
+  }
+
   // --- Bufferization ------------------------------------------------------
   addOneShotBufferizePasses(pm);
   // A result that is just an (updated) argument needs no return value, also

@@ -60,6 +60,13 @@ struct CpuCodegenPipelineOptions
                      "of 3x3, 1x1, strided, other, wgrad (default: none)"),
       llvm::cl::init("")};
 
+  Option<bool> prepareWeights{
+      *this, "prepare-weights",
+      llvm::cl::desc("In task modules, compute what depends only on "
+                     "read-only variables once at load time "
+                     "(graphc-cpu-prepare-weights)"),
+      llvm::cl::init(true)};
+
   CpuCodegenOptions options() const {
     CpuCodegenOptions o;
     o.vectorWidth = vectorWidth;
@@ -74,6 +81,7 @@ struct CpuCodegenPipelineOptions
     o.convGemm = convGemm;
     o.packB = packB;
     o.directConv = directConv;
+    o.prepareWeights = prepareWeights;
     return o;
   }
 };

@@ -278,6 +278,36 @@ def CpuDropEquivalentResults : Pass<"graphc-cpu-drop-equivalent-results",
   }];
 }
 
+def CpuPrepareWeights : Pass<"graphc-cpu-prepare-weights", "mlir::ModuleOp"> {
+  let summary = "Move work that depends only on read-only variables into "
+                "graphc_task_prepare, run once at load time";
+  let description = [{
+    In a task module (one made by `convert-dist-to-runtime`), finds the ops
+    of `graphc_task_run` (and of its dynamic-batch chunk body) whose results
+    depend on nothing but read-only variables and constants: a variable is
+    read-only when its memref argument is only read through
+    `bufferization.to_tensor`. Each such result that the rest of the step
+    reads and that took work to make (not only a view or reshape of a
+    variable: for example the direct convolution kernels' filter re-layout)
+    is computed instead by a new function `graphc_task_prepare(ctx,
+    services, variables...)` into a `memref.global`, which the step reads.
+    The runtime calls `graphc_task_prepare` once after loading the
+    variables and again after every write of them
+    (`graphrt_task_descriptor_v1_t::prepare`), so the step no longer redoes
+    the work each call. Identical work of the run function and its chunk
+    body shares one global. Runs on tensors, before bufferization; modules
+    that are not tasks are left alone.
+
+    The cost is memory: each global is as large as its result (a packed
+    filter: its weights once more).
+
+    Example: `graph-opt --graphc-cpu-prepare-weights`.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 def CpuLowerAllocaScopes : Pass<"graphc-cpu-lower-alloca-scopes",
                                  "mlir::func::FuncOp"> {
   let summary = "Turn memref.alloca_scope into LLVM stack save/restore";

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdarg>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -116,6 +117,9 @@ public:
   /// manifest); the caller holds the step lock.
   void readVariables(rpc::ReadVariablesResponse *resp) const;
   Status writeVariables(const rpc::WriteVariablesRequest &req);
+  /// The descriptor's `prepare`, when it has one (after loading or writing
+  /// the variables).
+  Status prepareVariables();
 
   Status sendBytes(const std::string &peer, const std::string &key,
                    const void *data, size_t bytes, const std::string &counter);
@@ -789,6 +793,23 @@ Status LoadedTask::load(const rpc::LoadTaskRequest &req,
                     "task '" + name() + "' init failed: " + st.message());
     }
   }
+  return prepareVariables();
+}
+
+Status LoadedTask::prepareVariables() {
+  const graphrt_task_descriptor_v1_t &d = *desc_;
+  if (d.struct_size <
+          offsetof(graphrt_task_descriptor_v1_t, prepare) + sizeof(d.prepare) ||
+      !d.prepare) {
+    return Status::ok();
+  }
+  Status st = Status::fromC(
+      d.prepare(&ctx_, &services_, variables_.data(), variables_.size()));
+  if (!st.isOk()) {
+    return Status(st.code(),
+                  "task '" + name() +
+                      "' could not prepare its weights: " + st.message());
+  }
   return Status::ok();
 }
 
@@ -813,8 +834,9 @@ Status LoadedTask::bindGpu() {
 Status LoadedTask::checkDescriptor() {
   const graphrt_task_descriptor_v1_t &d = *desc_;
   std::string where = "task '" + name() + "': ";
+  // `prepare` was appended later: a descriptor may end before it.
   if (d.abi_version != GRAPHRT_ABI_VERSION ||
-      d.struct_size < sizeof(graphrt_task_descriptor_v1_t)) {
+      d.struct_size < offsetof(graphrt_task_descriptor_v1_t, prepare)) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   where + "descriptor has ABI version " +
                       std::to_string(d.abi_version) + " (size " +
@@ -993,7 +1015,8 @@ Status LoadedTask::writeVariables(const rpc::WriteVariablesRequest &req) {
     const std::string &data = given[spec_->variables(i).name()]->data();
     std::memcpy(variables_[i].data, data.data(), data.size());
   }
-  return Status::ok();
+  // What the task derives from its weights follows them.
+  return prepareVariables();
 }
 
 Status LoadedTask::transportStub(const std::string &peer,

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <functional>
 #include <string>
 #include <thread>
@@ -192,6 +193,19 @@ TEST(VariablesTest, ReadAndWriteTheLoadedTasksVariables) {
   });
   ASSERT_TRUE(st.ok()) << st.error_message();
 
+  // The ps's `prepare` (FeedTask.cpp) ran once, after the variables were
+  // loaded; the task library is loaded in this process.
+  void *lib =
+      ::dlopen((dir + "/feed.gjob/ps.so").c_str(), RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(lib, nullptr) << ::dlerror();
+  auto *prepareCalls =
+      static_cast<int *>(::dlsym(lib, "graphrt_test_prepare_calls"));
+  auto *preparedW0 =
+      static_cast<float *>(::dlsym(lib, "graphrt_test_prepared_w0"));
+  ASSERT_TRUE(prepareCalls && preparedW0);
+  EXPECT_EQ(*prepareCalls, 1);
+  EXPECT_EQ(*preparedW0, 1.0f);
+
   rpc::ReadVariablesResponse got = read();
   ASSERT_EQ(got.variables_size(), 2);
   EXPECT_EQ(got.variables(0).name(), "w");
@@ -219,9 +233,14 @@ TEST(VariablesTest, ReadAndWriteTheLoadedTasksVariables) {
   EXPECT_EQ(write(extra).error_message(), "task 'ps' has no variable 'v'");
   EXPECT_EQ(read().variables(0).data(), got.variables(0).data())
       << "a refused write changed a variable";
+  EXPECT_EQ(*prepareCalls, 1) << "a refused write prepared the task again";
   ASSERT_TRUE(write(req).ok());
   EXPECT_EQ(read().variables(0).data(),
             std::string(reinterpret_cast<const char *>(seven), sizeof seven));
+  // What the task derives from its variables follows the write.
+  EXPECT_EQ(*prepareCalls, 2);
+  EXPECT_EQ(*preparedW0, 7.0f);
+  ::dlclose(lib);
   std::system(("rm -rf " + dir).c_str());
 }
 

@@ -235,6 +235,13 @@ cl::opt<std::string> directConv(
              "docs/design/cpu-codegen.md, \"Direct convolution\")"),
     cl::value_desc("classes"), cl::init("3x3,strided,1x1,wgrad"),
     cl::cat(graphcCategory));
+cl::opt<bool> prepareWeights(
+    "prepare-weights",
+    cl::desc("CPU: compute what depends only on read-only weights (the "
+             "direct kernels' filter re-layout) once, when the runtime loads "
+             "the task, instead of every step (default on; "
+             "--prepare-weights=false for comparisons)"),
+    cl::init(true), cl::cat(graphcCategory));
 cl::opt<std::string> targetCpu(
     "mcpu",
     cl::desc("Generate CPU tasks for this CPU instead of the host: an LLVM "
@@ -553,6 +560,7 @@ static graphc::TaskCodegenOptions taskCodegenOptions() {
   graphc::TaskCodegenOptions codegen;
   codegen.cpu.openmp = !noOpenmp;
   codegen.cpu.directConv = directConv;
+  codegen.cpu.prepareWeights = prepareWeights;
   if (!targetCpu.empty()) {
     if (llvm::Expected<graphc::CpuInfo> info = graphc::describeCpu(targetCpu)) {
       codegen.cpu.vectorWidth = info->vectorBits / 32;

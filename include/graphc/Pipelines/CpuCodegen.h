@@ -61,6 +61,10 @@ struct CpuCodegenOptions {
   /// GEMM: "" (none), "all", or a comma-separated list of 3x3, 1x1,
   /// strided, other (docs/design/cpu-codegen.md, "Direct convolution").
   std::string directConv;
+  /// In task modules, work that depends only on read-only variables (the
+  /// direct kernels' filter re-layout) moves to graphc_task_prepare, run at
+  /// load time (graphc-cpu-prepare-weights); false redoes it every step.
+  bool prepareWeights = true;
 };
 
 /// Why `classes` is not a valid directConv value (the message names the

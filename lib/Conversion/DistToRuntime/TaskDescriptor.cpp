@@ -50,7 +50,9 @@ static_assert(offsetof(graphrt_channel_t, payload) == 24, "graphrt_channel_t");
 static_assert(sizeof(graphrt_channel_t) == 48, "graphrt_channel_t");
 static_assert(sizeof(graphrt_collective_group_t) == 8,
               "graphrt_collective_group_t");
-static_assert(sizeof(graphrt_task_descriptor_v1_t) == 112,
+static_assert(sizeof(graphrt_task_descriptor_v1_t) == 120,
+              "graphrt_task_descriptor_v1_t");
+static_assert(offsetof(graphrt_task_descriptor_v1_t, prepare) == 112,
               "graphrt_task_descriptor_v1_t");
 
 namespace {
@@ -66,6 +68,8 @@ public:
         i64(IntegerType::get(ctx, 64)) {
     b.setInsertionPointToEnd(module.getBody());
     sigTy = LLVM::LLVMStructType::getLiteral(ctx, {ptrTy, i32, i32, ptrTy});
+    tensorTy =
+        LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, ptrTy, ptrTy, i64});
   }
 
   /// A private NUL-terminated string global.
@@ -212,8 +216,6 @@ public:
     OpBuilder::InsertionGuard guard(b);
     Block *entry = fn.addEntryBlock(b);
     b.setInsertionPointToStart(entry);
-    tensorTy =
-        LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, ptrTy, ptrTy, i64});
     Value inputs = entry->getArgument(3), outputs = entry->getArgument(5),
           variables = entry->getArgument(7);
 
@@ -325,16 +327,7 @@ public:
           shape[0] = samples;
         }
         args.append({data, data, zero});
-        SmallVector<int64_t> strides(shape.size(), 1);
-        for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d) {
-          strides[d] = strides[d + 1] * shape[d + 1];
-        }
-        for (int64_t size : shape) {
-          args.push_back(constant(i64, size));
-        }
-        for (int64_t stride : strides) {
-          args.push_back(constant(i64, stride));
-        }
+        appendSizesAndStrides(args, shape);
       }
       return LLVM::CallOp::create(b, loc, callee, args).getResult();
     };
@@ -358,6 +351,59 @@ public:
     b.setInsertionPointToEnd(failed);
     LLVM::ReturnOp::create(b, loc, failed->getArgument(0));
     return success();
+  }
+
+  /// `graphc_task_prepare_glue`: graphrt_task_prepare_fn_t calling
+  /// `prepare` (graphc-cpu-prepare-weights) with the variables' memrefs.
+  /// Variables have static shapes (never a batch dimension).
+  LogicalResult prepareGlue(LLVM::LLVMFuncOp prepare,
+                            const task::TaskInfo &info) {
+    size_t expected = 2;
+    for (const TensorInfo &t : info.variables) {
+      expected += 3 + 2 * t.shape.size();
+    }
+    if (prepare.getNumArguments() != expected ||
+        prepare.getFunctionType().getReturnType() != ptrTy) {
+      return prepare.emitOpError()
+             << "has " << prepare.getNumArguments()
+             << " arguments after lowering, the task glue passes " << expected
+             << " (ctx, services and the variables' identity-layout memrefs, "
+                "returning the status pointer)";
+    }
+    auto fnTy = LLVM::LLVMFunctionType::get(ptrTy, {ptrTy, ptrTy, ptrTy, i64});
+    auto fn = LLVM::LLVMFuncOp::create(b, loc, "graphc_task_prepare_glue", fnTy,
+                                       LLVM::Linkage::Internal);
+    OpBuilder::InsertionGuard guard(b);
+    Block *entry = fn.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    SmallVector<Value> args = {entry->getArgument(0), entry->getArgument(1)};
+    Value zero = constant(i64, 0);
+    for (auto [i, t] : llvm::enumerate(info.variables)) {
+      Value field = LLVM::GEPOp::create(
+          b, loc, ptrTy, tensorTy, entry->getArgument(2),
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i), 3});
+      Value data = LLVM::LoadOp::create(b, loc, ptrTy, field);
+      args.append({data, data, zero});
+      appendSizesAndStrides(args, t.shape);
+    }
+    LLVM::ReturnOp::create(
+        b, loc, LLVM::CallOp::create(b, loc, prepare, args).getResult());
+    return success();
+  }
+
+  /// The constant sizes, then row-major strides, of a memref of `shape`.
+  void appendSizesAndStrides(SmallVectorImpl<Value> &args,
+                             ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> strides(shape.size(), 1);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d) {
+      strides[d] = strides[d + 1] * shape[d + 1];
+    }
+    for (int64_t size : shape) {
+      args.push_back(constant(i64, size));
+    }
+    for (int64_t stride : strides) {
+      args.push_back(constant(i64, stride));
+    }
   }
 
   /// At the insertion point: for (i = begin; i + step <= batch; i += step)
@@ -438,7 +484,7 @@ public:
     StringRef groupArray = groups(info.groups);
     auto type = LLVM::LLVMStructType::getLiteral(
         ctx, {i32, i32, ptrTy, ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, i64, ptrTy,
-              i64, ptrTy, i64, ptrTy});
+              i64, ptrTy, i64, ptrTy, ptrTy});
     auto global = LLVM::GlobalOp::create(
         b, loc, type, /*isConstant=*/true, LLVM::Linkage::External,
         GRAPHRT_TASK_DESCRIPTOR_SYMBOL, Attribute());
@@ -456,7 +502,11 @@ public:
         address(inputs), constant(i64, info.outputs.size()), address(outputs),
         constant(i64, info.variables.size()), address(variables),
         constant(i64, info.channels.size()), address(channelArray),
-        constant(i64, info.groups.size()), address(groupArray)};
+        constant(i64, info.groups.size()), address(groupArray),
+        // prepare: graphc-cpu-prepare-weights' load-time work, if any.
+        address(module.lookupSymbol(task::kPrepareFunction)
+                    ? "graphc_task_prepare_glue"
+                    : "")};
     Value desc = LLVM::UndefOp::create(b, loc, type);
     for (auto [i, v] : llvm::enumerate(fields)) {
       desc = LLVM::InsertValueOp::create(
@@ -490,7 +540,8 @@ LogicalResult addGlue(ModuleOp module) {
            << "task module '" << info->name << "' has no llvm.func @"
            << task::kRunFunction << "; run graphc-cpu-codegen on it first";
   }
-  for (StringRef taken : {"graphc_task_step", GRAPHRT_TASK_DESCRIPTOR_SYMBOL}) {
+  for (StringRef taken : {"graphc_task_step", "graphc_task_prepare_glue",
+                          GRAPHRT_TASK_DESCRIPTOR_SYMBOL}) {
     if (module.lookupSymbol(taken)) {
       return module.emitError()
              << "symbol '" << taken << "' is reserved for the task glue";
@@ -516,6 +567,12 @@ LogicalResult addGlue(ModuleOp module) {
   GlueBuilder glue(module);
   if (failed(glue.step(run, chunkRun, chunk ? chunk.getInt() : 0, *info))) {
     return failure();
+  }
+  if (auto prepare =
+          module.lookupSymbol<LLVM::LLVMFuncOp>(task::kPrepareFunction)) {
+    if (failed(glue.prepareGlue(prepare, *info))) {
+      return failure();
+    }
   }
   glue.descriptor(*info);
   return success();

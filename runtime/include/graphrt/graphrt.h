@@ -410,6 +410,15 @@ typedef graphrt_status_t (*graphrt_task_step_fn_t)(
     graphrt_tensor_t *outputs, size_t num_outputs, graphrt_tensor_t *variables,
     size_t num_variables);
 
+/// Called after `init` and again after every write of the variables by the
+/// runtime (a restore, a handover): recomputes what the task derives from
+/// read-only variables only (a filter in the layout its kernel reads) into
+/// storage of its own, so that `step` need not redo it. `variables` as for
+/// `init`; the task must not write them.
+typedef graphrt_status_t (*graphrt_task_prepare_fn_t)(
+    graphrt_context_t *ctx, const graphrt_services_v1_t *services,
+    graphrt_tensor_t *variables, size_t num_variables);
+
 typedef struct graphrt_task_descriptor_v1_t {
   /// GRAPHRT_ABI_VERSION at the time the task was compiled.
   uint32_t abi_version;
@@ -432,6 +441,10 @@ typedef struct graphrt_task_descriptor_v1_t {
   const graphrt_channel_t *channels;
   size_t num_groups;
   const graphrt_collective_group_t *groups;
+
+  /// Appended after the first release (a descriptor whose `struct_size` does
+  /// not cover it has none): may be null.
+  graphrt_task_prepare_fn_t prepare;
 } graphrt_task_descriptor_v1_t;
 
 /// Size in bytes of one element of `dtype`, or 0 for an invalid dtype.

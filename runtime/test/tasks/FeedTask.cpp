@@ -106,6 +106,26 @@ graphrt_status_t step(graphrt_context_t *ctx, const graphrt_services_v1_t *s,
 
 } // namespace
 
+#ifdef FEED_READER
+#define FEED_PREPARE nullptr
+#else
+// The ps has a `prepare`; VariablesTest (SecurityTest.cpp) reads these to
+// check that the runtime calls it after loading and after every write of
+// the variables.
+extern "C" GRAPHRT_EXPORT int graphrt_test_prepare_calls = 0;
+extern "C" GRAPHRT_EXPORT float graphrt_test_prepared_w0 = 0;
+
+namespace {
+graphrt_status_t prepare(graphrt_context_t *, const graphrt_services_v1_t *,
+                         graphrt_tensor_t *variables, size_t) {
+  ++graphrt_test_prepare_calls;
+  graphrt_test_prepared_w0 = static_cast<const float *>(variables[0].data)[0];
+  return GRAPHRT_OK;
+}
+} // namespace
+#define FEED_PREPARE prepare
+#endif
+
 extern "C" GRAPHRT_EXPORT const graphrt_task_descriptor_v1_t
     graphrt_task_descriptor_v1 = {
         GRAPHRT_ABI_VERSION,
@@ -123,4 +143,5 @@ extern "C" GRAPHRT_EXPORT const graphrt_task_descriptor_v1_t
         kChannels,
         0,
         nullptr,
+        FEED_PREPARE,
 };

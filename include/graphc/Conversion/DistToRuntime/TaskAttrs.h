@@ -67,6 +67,11 @@ inline constexpr llvm::StringLiteral kDynamicBatchChunkAttr =
 inline constexpr llvm::StringLiteral kRunChunkFunction =
     "graphc_task_run_chunk";
 inline constexpr llvm::StringLiteral kBatchChunkAttr = "graphrt.batch_chunk";
+/// Optional (graphc-cpu-prepare-weights): ctx, services and the variables'
+/// memrefs, returning the status; computes what depends only on read-only
+/// variables into module globals. The runtime calls it after loading or
+/// writing the variables (graphrt_task_descriptor_v1_t::prepare).
+inline constexpr llvm::StringLiteral kPrepareFunction = "graphc_task_prepare";
 
 /// One tensor of a task's signature or a channel's payload.
 struct TensorInfo {
