@@ -18,8 +18,7 @@
 //                   [--rounds=7] [--cpu-time]
 //                   [--mr=N --nr=N --kc=N --unroll-k=N --pm=N --pn=N]
 //                   [--no-openmp]
-//                   [--no-pack-b] [--no-pack-a] [--no-prefetch-c]
-//                   [--peers=openblas,dnnl,xsmm]
+//                   [--no-pack-b] [--peers=openblas,dnnl,xsmm]
 //        gemm-bench --emit-dir=DIR --cpu=NAME [--vector-width=N] [--shapes=..]
 //   writes DIR/gemm_MxNxK.so for another machine (bench/gemm/remote.py).
 //
@@ -344,10 +343,6 @@ int main(int argc, char **argv) {
       options.openmp = false;
     } else if (arg == "--no-pack-b") {
       options.packB = false;
-    } else if (arg == "--no-pack-a") {
-      options.packA = false;
-    } else if (arg == "--no-prefetch-c") {
-      options.prefetchC = false;
 
     } else if (arg.starts_with("--mr=")) {
       options.mr = parseInt(argv[i], "--mr=");
@@ -402,12 +397,11 @@ int main(int argc, char **argv) {
                 .c_str()
           : "");
   std::printf("host: %s, %u-bit vectors; graphc tiles mr=%ld nr=%ld kc=%ld "
-              "unroll-k=%ld task=%ldx%ld%s%s%s (0: by shape)\n",
+              "unroll-k=%ld task=%ldx%ld%s (0: by shape)\n",
               host.cpu.c_str(), host.vectorBits, (long)options.mr,
               (long)options.nr, (long)options.kc, (long)options.unrollK,
               (long)options.parallelM, (long)options.parallelN,
-              options.packB ? " pack-b" : "", options.packA ? " pack-a" : "",
-              options.prefetchC ? " prefetch-c" : "");
+              options.packB ? " pack-b" : "");
 #ifdef GRAPHC_HAVE_DNNL
   if (const dnnl_version_t *v = dnnl_version()) {
     std::printf("onednn: %d.%d.%d, cpu runtime %s, isa %s\n", v->major,

@@ -87,7 +87,6 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   tiling.parallel = options.openmp;
   tiling.convGemm = options.convGemm;
   tiling.packB = options.packB;
-  tiling.packA = options.packA;
   pm.addNestedPass<func::FuncOp>(createCpuTileAndVectorize(tiling));
   // Fold the affine.min/extract_slice clutter tiling leaves behind.
   pm.addPass(createCanonicalizerPass());
@@ -105,9 +104,7 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   // Register accumulation for the matmul micro-kernel on memrefs (the tensor
   // hoisting above misses slices that were only invariant after bufferizing).
-  CpuHoistVectorTransfersOptions hoist;
-  hoist.prefetchC = options.prefetchC;
-  pm.addNestedPass<func::FuncOp>(createCpuHoistVectorTransfers(hoist));
+  pm.addNestedPass<func::FuncOp>(createCpuHoistVectorTransfers());
   // Allocate temporaries once, outside loops, as early as their sizes allow.
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferHoistingPass());
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());

@@ -97,10 +97,6 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Option<"packB", "pack-b", "bool", /*default=*/"true",
            "Copy each kc x nr micro-panel of a row-major B into a contiguous "
            "buffer before the register tiles that reuse it">,
-    Option<"packA", "pack-a", "bool", /*default=*/"true",
-           "With the large-matmul register tile, copy each task's K block "
-           "of A into [rows/mr][kc/16][mr][16] cache-line panels before the "
-           "register tiles that reuse it">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
@@ -214,14 +210,7 @@ def CpuHoistVectorTransfers : Pass<"graphc-cpu-hoist-vector-transfers",
 
     Example: `graph-opt --graphc-cpu-hoist-vector-transfers`.
   }];
-  let options = [
-    Option<"prefetchC", "prefetch-c", "bool", /*default=*/"true",
-           "In each marked micro-kernel's M loop, prefetch the next "
-           "iteration's C tile into L2 (memref.prefetch, one per line)">,
-  ];
-  let dependentDialects = ["mlir::vector::VectorDialect",
-                           "mlir::memref::MemRefDialect",
-                           "mlir::arith::ArithDialect"];
+  let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
 def CpuFuseElementwise : Pass<"graphc-cpu-fuse-elementwise"> {

@@ -9,7 +9,6 @@
 
 #include "graphc/Target/CPU/CpuTarget.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -27,7 +26,6 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -338,9 +336,6 @@ struct GemmTile {
   int64_t unrollK = 1;
   /// Rows of one parallel task (before splitTaskRows).
   int64_t taskM = kDefaultTaskRows;
-  /// Whether the task's block of A is packed into cache-line panels
-  /// (packPanelsA) before its register tiles.
-  bool packA = false;
 };
 
 /// The register tile and K block of an M x N x K contraction (static
@@ -381,12 +376,8 @@ GemmTile chooseGemmTile(int64_t rows, int64_t columns, int64_t depth,
     // store for few K steps: K = 2048 in 2 x 1024, 1152 in 576 + 576.
     int64_t blocks = llvm::divideCeil(depth, kWideTileMaxKBlock);
     int64_t block = llvm::alignTo(llvm::divideCeil(depth, blocks), 64);
-    return {6,
-            wideN,
-            std::min(depth, block),
-            kWideTileUnrollK,
-            kWideTileTaskRows,
-            /*packA=*/true};
+    return {6, wideN, std::min(depth, block), kWideTileUnrollK,
+            kWideTileTaskRows};
   }
   return {8, 2 * lanes, kDefaultKBlock};
 }
@@ -1885,9 +1876,7 @@ private:
   SmallVector<Operation *> decomposable;
   void tileContraction(RewriterBase &rewriter, linalg::LinalgOp op);
   void registerTile(RewriterBase &rewriter, Operation *op, unsigned numBatch,
-                    int64_t regM, int64_t regN, bool pack, bool packPanelA);
-  bool tileRowBlocks(RewriterBase &rewriter, Operation *op, int64_t regM,
-                     int64_t regN, bool packRows);
+                    int64_t regM, int64_t regN, bool pack);
   void packPanelB(RewriterBase &rewriter, linalg::LinalgOp op,
                   unsigned numBatch);
   void tileConvolution(RewriterBase &rewriter, linalg::LinalgOp op);
@@ -1991,14 +1980,6 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   if (failed(tiled)) {
     return;
   }
-  // A packed into cache-line panels: only with the large-contraction tile
-  // (its 6-row broadcasts read A in place from rows K floats apart) and
-  // without batch dimensions; in row blocks that stay in L2.
-  bool packRowsA = packA && tile.packA && !gemv && numBatch == 0;
-  if (packRowsA && tileRowBlocks(rewriter, *tiled, regM, regN, packRows)) {
-    ++numMatmuls;
-    return;
-  }
   // Registers: mr x nr output tiles. A static N extent that is not a
   // multiple of nr is first split into [whole nr tiles | whole vectors | the
   // rest]: a peeled edge tile of e.g. 17 columns became one 17-lane vector
@@ -2051,67 +2032,9 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
     pieces.push_back({rest, regN});
   }
   for (auto [piece, width] : pieces) {
-    registerTile(rewriter, piece, numBatch, regM, width, packRows,
-                 /*packPanelA=*/false);
+    registerTile(rewriter, piece, numBatch, regM, width, packRows);
   }
   ++numMatmuls;
-}
-
-/// Bytes of a packed block of A (rows x kc): with the B micro-panel that
-/// streams past it (kc x 64 floats, 256 KiB at kc = 1024) it stays in a
-/// 2 MiB L2.
-constexpr int64_t kPackedABlockBytes = 512 * 1024;
-
-/// Tiles `op`, one K block of a matmul task without batch dimensions whose
-/// N extent is a multiple of `regN`, into blocks of rows (a multiple of
-/// `regM`) whose packed A fits kPackedABlockBytes, and each block into
-/// register tiles that read A from its packed panels (packPanelsA). The B
-/// block the register tiles share is packed (with `packRows`) once before
-/// the row blocks: the copy registerTile makes inside the first block's
-/// loop is hoisted out of it. The last, shorter block (the peeled rest)
-/// reads B in place. Returns false, changing nothing, when a shape is
-/// dynamic or the rows make fewer than two blocks' worth of tiles.
-bool CpuTileAndVectorize::tileRowBlocks(RewriterBase &rewriter, Operation *op,
-                                        int64_t regM, int64_t regN,
-                                        bool packRows) {
-  auto linalgOp = cast<linalg::LinalgOp>(op);
-  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-  if (ranges.size() != 3 || ShapedType::isDynamic(ranges[0]) ||
-      ShapedType::isDynamic(ranges[1]) || ShapedType::isDynamic(ranges[2]) ||
-      ranges[1] % regN != 0) {
-    return false;
-  }
-  int64_t rows = ranges[0], depth = ranges[2];
-  int64_t blockRows = kPackedABlockBytes / (depth * 4) / regM * regM;
-  if (blockRows < 2 * regM || rows < 2 * regM) {
-    return false;
-  }
-  blockRows = std::min(blockRows, rows / regM * regM);
-  SmallVector<scf::ForOp> loops;
-  FailureOr<Operation *> blocked =
-      tileOp(rewriter, op, {blockRows, 0, 0}, /*forall=*/false, {}, &loops);
-  if (failed(blocked)) {
-    return false;
-  }
-  scf::ForOp blockLoop = loops.empty() ? scf::ForOp() : loops.front();
-  scf::ForOp partial;
-  if (blockLoop) {
-    (void)scf::peelForLoopAndSimplifyBounds(rewriter, blockLoop, partial);
-  }
-  linalg::LinalgOp rest;
-  if (partial) {
-    partial.walk([&](linalg::LinalgOp inner) { rest = inner; });
-  }
-  registerTile(rewriter, *blocked, 0, regM, regN, packRows,
-               /*packPanelA=*/true);
-  if (rest) {
-    registerTile(rewriter, rest, 0, regM, regN, /*pack=*/false,
-                 /*packPanelA=*/true);
-  }
-  if (blockLoop) {
-    moveLoopInvariantCode(cast<LoopLikeOpInterface>(blockLoop.getOperation()));
-  }
-  return true;
 }
 
 /// The most f32 elements one row of a packing copy moves as one vector
@@ -2304,168 +2227,6 @@ bool packBlockB(RewriterBase &rewriter, tensor::ExtractSliceOp slice,
   return true;
 }
 
-/// The K steps of one cache-line chunk of a packed A panel: a 64-byte line
-/// of f32.
-constexpr int64_t kPackedALine = 16;
-
-/// Packs `aBlock`, the [rows, kc] K block of A that the register tiles of a
-/// matmul task read, into [rows / mr][kc / 16][mr][16] before the N loop
-/// `nLoop`, and makes the K-step contraction `step` (inside the M loop
-/// `mLoop`, whose tiles are all mr rows: its edge is peeled already) read
-/// its mr x 1 column of A from there. Read in place, the micro-kernel's mr
-/// broadcasts per K step came from mr rows K floats apart: at K = 1024 or
-/// 2048 a whole K block's row is a 4 KiB page or more, so each register
-/// tile touched mr pages and mr hardware-prefetch streams, and the rows'
-/// lines, 4-8 KiB apart, fall into one L1 set. Packed, the broadcasts of
-/// 16 K steps read mr consecutive cache lines, and a register tile's A is
-/// one contiguous stream of mr x kc floats. The copy moves whole lines
-/// (one 16-lane transfer each), not the transpose a [kc][mr] panel would
-/// need; each panel is then reused by every N tile of the task. Rows past
-/// the last whole panel (the peeled M edge) keep reading A in place. Does
-/// nothing unless `aBlock` has static extents with kc a multiple of 16,
-/// at least two panels, and `step` reads an mr x 1 column of it.
-void packPanelsA(RewriterBase &rewriter, linalg::LinalgOp step, Value aBlock,
-                 scf::ForOp nLoop, scf::ForOp mLoop, int64_t regM) {
-  auto blockType = dyn_cast<RankedTensorType>(aBlock.getType());
-  if (!blockType || blockType.getRank() != 2) {
-    return;
-  }
-  // A slice whose sizes fold to constants only later (peeled bounds) is
-  // cast to its static type.
-  if (!blockType.hasStaticShape()) {
-    auto slice = aBlock.getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice || slice.getResultType().getRank() != 2) {
-      return;
-    }
-    SmallVector<int64_t> shape;
-    for (OpFoldResult size : slice.getMixedSizes()) {
-      std::optional<int64_t> c = getConstantIntValue(size);
-      if (!c) {
-        FailureOr<int64_t> bound =
-            ValueBoundsConstraintSet::computeConstantBound(
-                presburger::BoundType::EQ, cast<Value>(size));
-        if (failed(bound)) {
-          return;
-        }
-        c = *bound;
-      }
-      shape.push_back(*c);
-    }
-    blockType = RankedTensorType::get(shape, blockType.getElementType());
-  }
-  int64_t rows = blockType.getDimSize(0), depth = blockType.getDimSize(1);
-  int64_t panels = rows / regM;
-  if (depth % kPackedALine != 0 || panels < 2) {
-    return;
-  }
-  auto kLoop = step->getParentOfType<scf::ForOp>();
-  if (!kLoop || kLoop->getParentOfType<scf::ForOp>() != mLoop ||
-      mLoop->getParentOfType<scf::ForOp>() != nLoop) {
-    return;
-  }
-  // The M loop walks whole panels from 0; the K loop every K step of the
-  // block from 0.
-  std::optional<int64_t> mLb = getConstantIntValue(mLoop.getLowerBound());
-  std::optional<int64_t> mStep = getConstantIntValue(mLoop.getStep());
-  std::optional<int64_t> mUb = getConstantIntValue(mLoop.getUpperBound());
-  std::optional<int64_t> kLb = getConstantIntValue(kLoop.getLowerBound());
-  std::optional<int64_t> kStep = getConstantIntValue(kLoop.getStep());
-  std::optional<int64_t> kUb = getConstantIntValue(kLoop.getUpperBound());
-  if (!mLb || !mStep || !mUb || !kLb || !kStep || !kUb || *mLb != 0 ||
-      *mStep != regM || *mUb > panels * regM || *kLb != 0 || *kStep != 1 ||
-      *kUb != depth) {
-    return;
-  }
-  OpOperand *aOperand = step.getDpsInputOperand(0);
-  auto columnType = dyn_cast<RankedTensorType>(aOperand->get().getType());
-  // (Its sizes may still be dynamic: the peeled bounds fold later.)
-  auto fits = [](int64_t extent, int64_t size) {
-    return ShapedType::isDynamic(extent) || extent == size;
-  };
-  if (!columnType || columnType.getRank() != 2 ||
-      !fits(columnType.getDimSize(0), regM) ||
-      !fits(columnType.getDimSize(1), 1) ||
-      columnType.getElementType() != blockType.getElementType()) {
-    return;
-  }
-  if (nLoop.getRegion().isAncestor(aBlock.getParentRegion())) {
-    return;
-  }
-
-  OpBuilder::InsertionGuard guard(rewriter);
-  Location loc = step.getLoc();
-  Type element = blockType.getElementType();
-  int64_t lines = depth / kPackedALine;
-  rewriter.setInsertionPoint(nLoop);
-  if (aBlock.getType() != blockType) {
-    aBlock = tensor::CastOp::create(rewriter, loc, blockType, aBlock);
-  }
-  Value empty = tensor::EmptyOp::create(
-      rewriter, loc, ArrayRef<int64_t>{panels, lines, regM, kPackedALine},
-      element);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value mr = arith::ConstantIndexOp::create(rewriter, loc, regM);
-  Value lineWidth = arith::ConstantIndexOp::create(rewriter, loc, kPackedALine);
-  Value panelCount = arith::ConstantIndexOp::create(rewriter, loc, panels);
-  Value lineCount = arith::ConstantIndexOp::create(rewriter, loc, lines);
-  Value pad = arith::ConstantOp::create(rewriter, loc, element,
-                                        rewriter.getZeroAttr(element));
-  auto lineType = VectorType::get({kPackedALine}, element);
-  // packed[p, l, r, c] = aBlock[p * mr + r, l * 16 + c]: rows outer, so A
-  // is read row by row.
-  auto panelLoop = scf::ForOp::create(
-      rewriter, loc, zero, panelCount, one, ValueRange{empty},
-      [&](OpBuilder &b, Location l, Value panel, ValueRange panelIters) {
-        Value first = arith::MulIOp::create(b, l, panel, mr);
-        auto rowLoop = scf::ForOp::create(
-            b, l, zero, mr, one, ValueRange{panelIters[0]},
-            [&](OpBuilder &rb, Location rl, Value r, ValueRange rowIters) {
-              Value row = arith::AddIOp::create(rb, rl, first, r);
-              auto lineLoop = scf::ForOp::create(
-                  rb, rl, zero, lineCount, one, ValueRange{rowIters[0]},
-                  [&](OpBuilder &lb, Location ll, Value line,
-                      ValueRange iters) {
-                    Value column =
-                        arith::MulIOp::create(lb, ll, line, lineWidth);
-                    Value v = vector::TransferReadOp::create(
-                        lb, ll, lineType, aBlock, ValueRange{row, column}, pad,
-                        ArrayRef<bool>{true});
-                    Value written = vector::TransferWriteOp::create(
-                                        lb, ll, v, iters[0],
-                                        ValueRange{panel, line, r, zero},
-                                        ArrayRef<bool>{true})
-                                        .getResult();
-                    scf::YieldOp::create(lb, ll, written);
-                  });
-              scf::YieldOp::create(rb, rl, lineLoop.getResult(0));
-            });
-        scf::YieldOp::create(b, l, rowLoop.getResult(0));
-      });
-  Value packed = panelLoop.getResult(0);
-
-  // The K step's column: packed[m / mr, k / 16, 0:mr, k % 16].
-  rewriter.setInsertionPoint(step);
-  Value k = kLoop.getInductionVar();
-  Value panel =
-      arith::DivUIOp::create(rewriter, loc, mLoop.getInductionVar(), mr);
-  Value line = arith::DivUIOp::create(rewriter, loc, k, lineWidth);
-  Value lane = arith::RemUIOp::create(rewriter, loc, k, lineWidth);
-  SmallVector<OpFoldResult> offsets = {panel, line, rewriter.getIndexAttr(0),
-                                       lane};
-  SmallVector<OpFoldResult> sizes = {
-      rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
-      rewriter.getIndexAttr(regM), rewriter.getIndexAttr(1)};
-  SmallVector<OpFoldResult> strides(4, rewriter.getIndexAttr(1));
-  auto staticType = RankedTensorType::get({regM, 1}, element);
-  Value column = tensor::ExtractSliceOp::create(
-      rewriter, loc, staticType, packed, offsets, sizes, strides);
-  if (staticType != columnType) {
-    column = tensor::CastOp::create(rewriter, loc, columnType, column);
-  }
-  rewriter.modifyOpInPlace(step, [&] { aOperand->set(column); });
-}
-
 /// Tiles `op` (one K block of a matmul task) into regM x regN register
 /// tiles, N outer so the B micro-panel is reused by each M tile, then K
 /// innermost with step 1 (marked for vector.contract); edge tiles are
@@ -2473,21 +2234,7 @@ void packPanelsA(RewriterBase &rewriter, linalg::LinalgOp step, Value aBlock,
 /// copied into a contiguous buffer before the M loop (packPanelB).
 void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
                                        unsigned numBatch, int64_t regM,
-                                       int64_t regN, bool pack,
-                                       bool packPanelA) {
-  // The K block of A this piece reads (before its register tiles slice it).
-  Value aBlock;
-  if (packPanelA) {
-    auto linalgOp = cast<linalg::LinalgOp>(op);
-    OpOperand *aOperand = linalgOp.getDpsInputOperand(0);
-    MLIRContext *ctx = op->getContext();
-    AffineMap expected = AffineMap::get(
-        3, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(2, ctx)}, ctx);
-    if (numBatch == 0 && linalgOp.getNumLoops() == 3 &&
-        linalgOp.getMatchingIndexingMap(aOperand) == expected) {
-      aBlock = aOperand->get();
-    }
-  }
+                                       int64_t regN, bool pack) {
   auto withBatch = [&](int64_t batch, std::initializer_list<int64_t> rest) {
     SmallVector<int64_t> sizes(numBatch, batch);
     sizes.append(rest);
@@ -2523,10 +2270,6 @@ void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
   // (M) loop first: peeling the N loop then copies the peeled M loops too.
   for (scf::ForOp loop : llvm::reverse(regLoops)) {
     peel(rewriter, loop);
-  }
-  if (aBlock && regLoops.size() == 2) {
-    packPanelsA(rewriter, cast<linalg::LinalgOp>(*tiled), aBlock, regLoops[0],
-                regLoops[1], regM);
   }
 }
 
@@ -2947,107 +2690,9 @@ void CpuTileAndVectorize::runOnOperation() {
   func.walk([](Operation *op) { op->removeAttr(kScalarMarker); });
 }
 
-/// Prefetches, at the top of the M register-tile loop around micro-kernel
-/// `kLoop`, the C tile of the next M iteration into L2: for each C tile
-/// read hoisted before `kLoop` (an iter_arg's init), one `memref.prefetch`
-/// per cache line of its rows (64-byte lines of f32, 16 elements), on the
-/// slice the next iteration will read (the ops it is computed from
-/// re-created with the next induction variable; the last iteration
-/// prefetches its own tile). The C tile of a 6 x 64 kernel is 24 lines
-/// in 6 rows N floats apart, loaded at the start of each register tile:
-/// with C past L2 (N = 2048: its rows are 8 KiB apart, each a new page)
-/// those loads stalled the kernel before its first FMA. Returns the number
-/// of prefetches.
-int64_t prefetchNextCTile(OpBuilder &b, scf::ForOp kLoop) {
-  auto mLoop = dyn_cast_or_null<scf::ForOp>(kLoop->getParentOp());
-  if (!mLoop) {
-    return 0;
-  }
-  Block *body = mLoop.getBody();
-  int64_t count = 0;
-  Value nextIv;
-  for (Value init : kLoop.getInitArgs()) {
-    auto read = init.getDefiningOp<vector::TransferReadOp>();
-    if (!read || read->getBlock() != body ||
-        !isa<MemRefType>(read.getBase().getType()) ||
-        read.getVectorType().getRank() != 2 ||
-        !read.getPermutationMap().isMinorIdentity()) {
-      continue;
-    }
-    VectorType vectorType = read.getVectorType();
-    int64_t rows = vectorType.getDimSize(0);
-    int64_t columns = vectorType.getDimSize(1);
-    int64_t line = 64 * 8 / vectorType.getElementTypeBitWidth();
-    if (columns % line != 0) {
-      continue;
-    }
-    // The ops of this loop body that the read's slice is computed from.
-    SetVector<Operation *> slice;
-    BackwardSliceOptions options;
-    options.filter = [&](Operation *op) { return op->getBlock() == body; };
-    options.inclusive = false;
-    bool ok = true;
-    for (Value operand : read->getOperands()) {
-      if (Operation *def = operand.getDefiningOp();
-          def && def->getBlock() == body) {
-        if (failed(getBackwardSlice(def, &slice, options))) {
-          ok = false;
-        }
-        slice.insert(def);
-      }
-    }
-    if (!ok || llvm::any_of(slice, [](Operation *op) {
-          return op->getNumRegions() != 0 || !isPure(op);
-        })) {
-      continue;
-    }
-    Location loc = read.getLoc();
-    b.setInsertionPointToStart(body);
-    if (!nextIv) {
-      // min(iv + step, the last iteration's iv): in bounds on the last one.
-      Value iv = mLoop.getInductionVar();
-      Value next = arith::AddIOp::create(b, loc, iv, mLoop.getStep());
-      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                            next, mLoop.getUpperBound());
-      nextIv = arith::SelectOp::create(b, loc, inRange, next, iv);
-    }
-    IRMapping map;
-    map.map(mLoop.getInductionVar(), nextIv);
-    // The slice in block order (the set is in def-use order already).
-    SmallVector<Operation *> ordered(slice.begin(), slice.end());
-    llvm::sort(ordered, [](Operation *x, Operation *y) {
-      return x->isBeforeInBlock(y);
-    });
-    for (Operation *op : ordered) {
-      b.clone(*op, map);
-    }
-    Value base = map.lookupOrDefault(read.getBase());
-    SmallVector<Value> indices;
-    for (Value index : read.getIndices()) {
-      indices.push_back(map.lookupOrDefault(index));
-    }
-    unsigned rank = indices.size();
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t c = 0; c < columns; c += line) {
-        SmallVector<Value> at(indices);
-        at[rank - 2] = arith::AddIOp::create(
-            b, loc, at[rank - 2], arith::ConstantIndexOp::create(b, loc, r));
-        at[rank - 1] = arith::AddIOp::create(
-            b, loc, at[rank - 1], arith::ConstantIndexOp::create(b, loc, c));
-        memref::PrefetchOp::create(b, loc, base, at, b.getBoolAttr(false),
-                                   b.getI32IntegerAttr(2), b.getBoolAttr(true));
-        ++count;
-      }
-    }
-  }
-  return count;
-}
-
 struct CpuHoistVectorTransfers
     : public graphc::impl::CpuHoistVectorTransfersBase<
           CpuHoistVectorTransfers> {
-  using Base::Base;
-
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     // Make the slices that transfers read and write loop-invariant first.
@@ -3063,12 +2708,8 @@ struct CpuHoistVectorTransfers
         kernels.push_back({loop, factor.getInt()});
       }
     });
-    OpBuilder builder(&getContext());
     for (auto [loop, factor] : kernels) {
       loop->removeAttr(kUnrollKMarker);
-      if (prefetchC) {
-        (void)prefetchNextCTile(builder, loop);
-      }
       if (factor > 1 && loop.getNumRegionIterArgs() > 0) {
         (void)loopUnrollByFactor(loop, factor);
       }

@@ -56,14 +56,6 @@ struct CpuCodegenOptions {
   /// per N tile and K block (docs/design/cpu-codegen.md, GEMM performance);
   /// false reads B in place (for comparisons).
   bool packB = true;
-  /// With the large-matmul register tile (6 x 4 vectors), the micro-kernels
-  /// read A from [rows/mr][kc/16][mr][16] panels copied once per task and K
-  /// block; false reads A in place (for comparisons).
-  bool packA = true;
-  /// Large-matmul micro-kernels prefetch the next register tile's C rows
-  /// into L2 (graphc-cpu-hoist-vector-transfers); false: no prefetch (for
-  /// comparisons).
-  bool prefetchC = true;
   /// 2-D NCHW f32 convolutions of these classes get the direct
   /// (im2col-free) kernel of graphc-cpu-direct-conv instead of im2col +
   /// GEMM: "" (none), "all", or a comma-separated list of 3x3, 1x1,
