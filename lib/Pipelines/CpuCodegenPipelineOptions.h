@@ -36,8 +36,8 @@ struct CpuCodegenPipelineOptions
                             llvm::cl::desc("matmul task rows (0: by shape)"),
                             llvm::cl::init(0)};
   Option<int64_t> parallelN{*this, "parallel-n",
-                            llvm::cl::desc("matmul task columns"),
-                            llvm::cl::init(128)};
+                            llvm::cl::desc("matmul task columns (0: by shape)"),
+                            llvm::cl::init(0)};
   Option<bool> openmp{*this, "openmp",
                       llvm::cl::desc("lower parallel loops to OpenMP"),
                       llvm::cl::init(true)};

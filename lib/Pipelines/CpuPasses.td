@@ -88,8 +88,10 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Option<"parallelM", "parallel-m", "int64_t", /*default=*/"0",
            "Rows of one matmul task (scf.forall tile; 0: by shape, 256, or "
            "512 with the large-matmul tile)">,
-    Option<"parallelN", "parallel-n", "int64_t", /*default=*/"128",
-           "Columns of one matmul task (scf.forall tile)">,
+    Option<"parallelN", "parallel-n", "int64_t", /*default=*/"0",
+           "Columns of one matmul task (scf.forall tile; 0: by shape, 128, "
+           "or 512 with the large-matmul tile when 512 divides N, the "
+           "task's block of A is past 1 MiB and 4 tasks remain)">,
     Option<"parallel", "parallel", "bool", /*default=*/"true",
            "Create scf.forall loops for threads">,
     Option<"convGemm", "conv-gemm", "bool", /*default=*/"true",

@@ -329,6 +329,21 @@ constexpr int64_t kWideTileUnrollK = 4;
 /// were no better than 512, 128 rows 5-10% worse).
 constexpr int64_t kWideTileTaskRows = 512;
 
+/// Columns of a task with the 6x64 tile, and the tasks it must leave
+/// (wideTaskColumns).
+constexpr int64_t kWideTileTaskColumns = 512;
+constexpr int64_t kWideTileMinTasks = 4;
+/// Bytes of a task's K block of A (task rows x kc) above which the 6x64
+/// tile's tasks are widened: a smaller block stays in L2 across the task's
+/// column tiles, and wider tasks then only enlarge the packed B block
+/// (128x1536x512: 1.15-1.16 -> 1.12-1.13 of OpenBLAS at 384 columns,
+/// 128x2048x512 1.11-1.12 -> 1.09-1.11 at 512).
+constexpr int64_t kWideTaskMinABlockBytes = 1024 * 1024;
+
+/// Columns of the default matmul task (the 8x32 tiles, and wide tiles whose
+/// N has no suitable divisor).
+constexpr int64_t kDefaultTaskColumns = 128;
+
 /// A matmul's register tile (mr x nr) and K block.
 struct GemmTile {
   int64_t mr, nr, kc;
@@ -336,7 +351,33 @@ struct GemmTile {
   int64_t unrollK = 1;
   /// Rows of one parallel task (before splitTaskRows).
   int64_t taskM = kDefaultTaskRows;
+  /// The large-contraction tile: task columns by wideTaskColumns.
+  bool wide = false;
 };
+
+/// The task columns of a contraction with the 6x64 tile over static
+/// `columns`, whose `rowTasks` row tasks (times any batch) are known:
+/// kWideTileTaskColumns where they divide `columns` and leave at least
+/// kWideTileMinTasks tasks, else kDefaultTaskColumns. A task packs its
+/// kc x taskN block of B once per K block and every register tile of its
+/// rows reuses it, and reads its block of A once per 64 columns: 512-column
+/// tasks read A a quarter as often as 128-column ones. Measured (gemm-bench,
+/// one thread, --cpu-time, ratio to OpenBLAS SkylakeX, six interleaved
+/// runs each; docs/design/cpu-codegen.md, "Task width"): 2048^3 0.92-0.95
+/// -> 0.92-0.97, 1024^3 0.99-1.01 -> 1.00-1.03, 512x3072x768 0.95-1.01 ->
+/// 0.98-1.01. Narrower widths gained nothing (512x768x768, 512x768x3072 at
+/// 192 or 384) or lost (1024x512x2048 at 256: 1.02-1.04 -> 0.99-1.02), and
+/// a width that does not divide N leaves a dynamic last task (384 of 2048:
+/// 0.28). The task count floor keeps both cores busy on a GEMM with a
+/// single row task. Used only where the task's block of A does not stay in
+/// L2 (kWideTaskMinABlockBytes).
+int64_t wideTaskColumns(int64_t columns, int64_t rowTasks) {
+  if (ShapedType::isDynamic(columns) || columns % kWideTileTaskColumns != 0 ||
+      rowTasks * (columns / kWideTileTaskColumns) < kWideTileMinTasks) {
+    return kDefaultTaskColumns;
+  }
+  return kWideTileTaskColumns;
+}
 
 /// The register tile and K block of an M x N x K contraction (static
 /// extents, or ShapedType::kDynamic) with `lanes` f32 lanes per vector.
@@ -376,8 +417,12 @@ GemmTile chooseGemmTile(int64_t rows, int64_t columns, int64_t depth,
     // store for few K steps: K = 2048 in 2 x 1024, 1152 in 576 + 576.
     int64_t blocks = llvm::divideCeil(depth, kWideTileMaxKBlock);
     int64_t block = llvm::alignTo(llvm::divideCeil(depth, blocks), 64);
-    return {6, wideN, std::min(depth, block), kWideTileUnrollK,
-            kWideTileTaskRows};
+    return {6,
+            wideN,
+            std::min(depth, block),
+            kWideTileUnrollK,
+            kWideTileTaskRows,
+            /*wide=*/true};
   }
   return {8, 2 * lanes, kDefaultKBlock};
 }
@@ -1937,8 +1982,34 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
     int64_t taskM =
         pickTaskTile(ranges[numBatch],
                      parallelM > 0 ? int64_t(parallelM) : tile.taskM, regM);
+    // Task columns: the option when set; by shape with the 6x64 tile when
+    // the task's K block of A is past kWideTaskMinABlockBytes
+    // (wideTaskColumns, from the row tasks before splitTaskRows);
+    // kDefaultTaskColumns otherwise.
+    int64_t rowTasks = 1;
+    for (unsigned i = 0; i < numBatch; ++i) {
+      rowTasks = ShapedType::isDynamic(ranges[i]) || rowTasks < 0
+                     ? -1
+                     : rowTasks * ranges[i];
+    }
+    if (rowTasks > 0 && !ShapedType::isDynamic(ranges[numBatch])) {
+      rowTasks *= llvm::divideCeil(ranges[numBatch], taskM);
+    }
+    int64_t preferredN = kDefaultTaskColumns;
+    Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+    if (parallelN > 0) {
+      preferredN = parallelN;
+    } else if (tile.wide && rowTasks > 0 && element.isIntOrFloat() &&
+               !ShapedType::isDynamic(ranges[numBatch])) {
+      int64_t aBlockBytes =
+          std::min(taskM, ranges[numBatch]) * kBlock *
+          int64_t(llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
+      if (aBlockBytes > kWideTaskMinABlockBytes) {
+        preferredN = wideTaskColumns(columnsN, rowTasks);
+      }
+    }
     int64_t taskN = gemv ? gemvTaskColumns(columnsN, lanes)
-                         : pickTaskTile(ranges[numBatch + 1], parallelN, regN);
+                         : pickTaskTile(ranges[numBatch + 1], preferredN, regN);
     if (!gemv) {
       taskM = splitTaskRows(ranges, numBatch, taskM, taskN, regM);
     }

@@ -505,3 +505,52 @@ func.func @gemm_pixels(%a: tensor<256x1024xf32>, %b: tensor<1024x196xf32>, %c: t
                      outs(%c : tensor<256x196xf32>) -> tensor<256x196xf32>
   return %r : tensor<256x196xf32>
 }
+
+// -----
+
+// Task columns follow the shape with the 6x64 tile when a task's K block
+// of A is past 1 MiB (wideTaskColumns): 512 where 512 divides N and leaves
+// at least 4 tasks, else the 128 columns other tiles keep. 2048 x 2048 x
+// 1024: 4 x 4 tasks of 512 x 512. 2048 x 2048 x 512 (A blocks of 512 x
+// 512, 1 MiB) and 128 rows (A blocks of 128 x 1024) keep 128 columns; so
+// does N = 768 (no 512 divisor) and 8x32 tiles (K under 512).
+// DEFAULT-LABEL: func.func @tasks_square
+// DEFAULT:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (2048, 2048) step (512, 512)
+// DEFAULT:           into vector<6x64xf32>
+// DEFAULT-LABEL: func.func @tasks_small_a_block
+// DEFAULT:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (2048, 2048) step (512, 128)
+// DEFAULT:           into vector<6x64xf32>
+// DEFAULT-LABEL: func.func @tasks_one_row_task
+// DEFAULT:         scf.forall (%{{.*}}) = (0) to (512) step (128)
+// DEFAULT:           into vector<6x64xf32>
+// DEFAULT-LABEL: func.func @tasks_divisor
+// DEFAULT:         scf.forall (%{{.*}}) = (0) to (768) step (128)
+// DEFAULT:           into vector<6x64xf32>
+// DEFAULT-LABEL: func.func @tasks_narrow_tile
+// DEFAULT:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (512, 2048) step (256, 128)
+// DEFAULT:           into vector<8x32xf32>
+func.func @tasks_square(%a: tensor<2048x1024xf32>, %b: tensor<1024x2048xf32>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<2048x1024xf32>, tensor<1024x2048xf32>)
+                     outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r : tensor<2048x2048xf32>
+}
+func.func @tasks_small_a_block(%a: tensor<2048x512xf32>, %b: tensor<512x2048xf32>, %c: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<2048x512xf32>, tensor<512x2048xf32>)
+                     outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %r : tensor<2048x2048xf32>
+}
+func.func @tasks_one_row_task(%a: tensor<128x2048xf32>, %b: tensor<2048x512xf32>, %c: tensor<128x512xf32>) -> tensor<128x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<128x2048xf32>, tensor<2048x512xf32>)
+                     outs(%c : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %r : tensor<128x512xf32>
+}
+func.func @tasks_divisor(%a: tensor<512x768xf32>, %b: tensor<768x768xf32>, %c: tensor<512x768xf32>) -> tensor<512x768xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<512x768xf32>, tensor<768x768xf32>)
+                     outs(%c : tensor<512x768xf32>) -> tensor<512x768xf32>
+  return %r : tensor<512x768xf32>
+}
+func.func @tasks_narrow_tile(%a: tensor<512x384xf32>, %b: tensor<384x2048xf32>, %c: tensor<512x2048xf32>) -> tensor<512x2048xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<512x384xf32>, tensor<384x2048xf32>)
+                     outs(%c : tensor<512x2048xf32>) -> tensor<512x2048xf32>
+  return %r : tensor<512x2048xf32>
+}

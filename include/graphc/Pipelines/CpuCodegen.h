@@ -40,9 +40,11 @@ struct CpuCodegenOptions {
   /// Matmul output tile of one parallel task. Tall tasks: each kc x nr
   /// micro-panel of B is reused by every register tile of the task's rows
   /// while its block of A stays in L2. parallelM 0: by shape (256 rows,
-  /// 512 with the large-matmul register tile).
+  /// 512 with the large-matmul register tile); parallelN 0: by shape (128
+  /// columns; 512 with the large-matmul tile when 512 divides N, the task's
+  /// block of A is past 1 MiB and 4 tasks remain).
   int64_t parallelM = 0;
-  int64_t parallelN = 128;
+  int64_t parallelN = 0;
   /// Parallel loops become OpenMP worksharing loops (libomp at run time);
   /// when false, the generated code is single-threaded and needs no runtime.
   bool openmp = true;
