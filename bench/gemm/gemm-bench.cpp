@@ -389,6 +389,12 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (useCpuTime && llvm::any_of(threads, [](int t) { return t != 1; })) {
+    llvm::errs() << "gemm-bench: --cpu-time times the calling thread only, "
+                    "so it measures 1-thread runs; pass --threads=1 with it\n";
+    return 2;
+  }
+
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
