@@ -200,7 +200,8 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
 /// other than the batch, or an output channel count that is not a multiple
 /// of `lanes` (with 16 lanes, of 8).
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
-                         int64_t lanes, int64_t owBlock, int64_t fVectors) {
+                         int64_t lanes, int64_t owBlock, int64_t fVectors,
+                         bool channelsOuter) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
   std::optional<DirectConvTypes> types = directConvTypes(conv);
@@ -336,46 +337,73 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     }
     Value fBlock = im.divu(im.add(fBase, fi), fb);
     Value colBase = im.mul(col0, sw);
-    auto yLoop = scf::ForOp::create(
-        rewriter, loc, im.idx(0), im.idx(kh), im.idx(1), accs,
-        [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
-          SmallVector<Value> inRows;
-          for (int64_t j = 0; j < rows; ++j) {
-            inRows.push_back(
-                im.add(im.mul(im.add(oy0, im.idx(j)), sh), im.mul(y, dh)));
-          }
-          auto xLoop = scf::ForOp::create(
-              rewriter, loc, im.idx(0), im.idx(kw), im.idx(1), yAccs,
-              [&](OpBuilder &, Location, Value x, ValueRange xAccs) {
-                Value col = im.add(colBase, im.mul(x, dw));
-                Value yx = im.add(im.mul(y, kw), x);
-                auto cLoop = scf::ForOp::create(
-                    rewriter, loc, im.idx(0), im.idx(c), im.idx(1), xAccs,
-                    [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
-                      Value tap = im.add(im.mul(ci, kh * kw), yx);
-                      Value w = vector::TransferReadOp::create(
-                          rewriter, loc, rowType, packed,
-                          ValueRange{fBlock, tap, im.idx(0)},
-                          std::optional<Value>(pad), ArrayRef<bool>{true});
-                      SmallVector<Value> next;
-                      for (int64_t j = 0; j < rows; ++j) {
-                        for (int64_t i = 0; i < cols; ++i) {
-                          Value v = tensor::ExtractOp::create(
-                              rewriter, loc, input,
-                              ValueRange{ivs[0], ci, inRows[j],
-                                         im.add(col, im.idx(i * sw))});
-                          Value b = vector::BroadcastOp::create(rewriter, loc,
-                                                                rowType, v);
-                          next.push_back(vector::FMAOp::create(
-                              rewriter, loc, b, w, cAccs[j * cols + i]));
-                        }
-                      }
-                      scf::YieldOp::create(rewriter, loc, next);
-                    });
-                scf::YieldOp::create(rewriter, loc, cLoop.getResults());
-              });
-          scf::YieldOp::create(rewriter, loc, xLoop.getResults());
-        });
+    // One input channel and tap: one filter row (fb channels) and, per
+    // output column, one broadcast input element, multiply-added.
+    auto tap = [&](Value ci, Value y, Value x, ValueRange cur) {
+      Value col = im.add(colBase, im.mul(x, dw));
+      Value t = im.add(im.mul(ci, kh * kw), im.add(im.mul(y, kw), x));
+      Value w = vector::TransferReadOp::create(
+          rewriter, loc, rowType, packed, ValueRange{fBlock, t, im.idx(0)},
+          std::optional<Value>(pad), ArrayRef<bool>{true});
+      SmallVector<Value> next;
+      for (int64_t j = 0; j < rows; ++j) {
+        Value inRow = im.add(im.mul(im.add(oy0, im.idx(j)), sh), im.mul(y, dh));
+        for (int64_t i = 0; i < cols; ++i) {
+          Value v = tensor::ExtractOp::create(
+              rewriter, loc, input,
+              ValueRange{ivs[0], ci, inRow, im.add(col, im.idx(i * sw))});
+          Value b = vector::BroadcastOp::create(rewriter, loc, rowType, v);
+          next.push_back(
+              vector::FMAOp::create(rewriter, loc, b, w, cur[j * cols + i]));
+        }
+      }
+      return next;
+    };
+    // Every tap of one input channel, in the packed filter's order.
+    auto taps = [&](Value ci, ValueRange cur) -> SmallVector<Value> {
+      // One loop over the taps: a loop of KW columns inside one of KH rows
+      // would be unrolled by LLVM, which then interleaves the taps' loads
+      // and spills accumulators.
+      auto tLoop = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(kh * kw), im.idx(1), cur,
+          [&](OpBuilder &, Location, Value t, ValueRange tAccs) {
+            Value y = arith::DivUIOp::create(rewriter, loc, t, im.idx(kw));
+            Value x = arith::RemUIOp::create(rewriter, loc, t, im.idx(kw));
+            scf::YieldOp::create(rewriter, loc, tap(ci, y, x, tAccs));
+          });
+      return SmallVector<Value>(tLoop.getResults());
+    };
+    scf::ForOp yLoop;
+    if (channelsOuter) {
+      // Input channels outer, taps inner: the task's filter block is read
+      // in its packed order ([C][KH][KW][fb], sequential) and one channel's
+      // input window is reused by every tap from L1.
+      yLoop = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(c), im.idx(1), accs,
+          [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
+            scf::YieldOp::create(rewriter, loc, taps(ci, cAccs));
+          });
+    } else {
+      // Filter rows, filter columns, then input channels: every tap walks
+      // all channels (the filter-gradient form, whose "channels" are the
+      // few images and whose taps are many).
+      yLoop = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(kh), im.idx(1), accs,
+          [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
+            auto xLoop = scf::ForOp::create(
+                rewriter, loc, im.idx(0), im.idx(kw), im.idx(1), yAccs,
+                [&](OpBuilder &, Location, Value x, ValueRange xAccs) {
+                  auto cLoop = scf::ForOp::create(
+                      rewriter, loc, im.idx(0), im.idx(c), im.idx(1), xAccs,
+                      [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
+                        scf::YieldOp::create(rewriter, loc,
+                                             tap(ci, y, x, cAccs));
+                      });
+                  scf::YieldOp::create(rewriter, loc, cLoop.getResults());
+                });
+            scf::YieldOp::create(rewriter, loc, xLoop.getResults());
+          });
+    }
     // Each row of the tile in registers is [column][channel]; NCHW wants
     // [channel][column]: transpose it, then store fb rows of cols.
     for (int64_t j = 0; j < rows; ++j) {
@@ -727,8 +755,8 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
               ? succeeded(graphc::filterGradDirectConv(rewriter, conv, lanes,
                                                        owBlock, fVectors))
               : succeeded(pointwiseConv(rewriter, conv, lanes)) ||
-                    succeeded(
-                        directConv(rewriter, conv, lanes, owBlock, fVectors))) {
+                    succeeded(directConv(rewriter, conv, lanes, owBlock,
+                                         fVectors, /*channelsOuter=*/true))) {
         ++numDirectConvs;
       }
     }
@@ -741,7 +769,8 @@ LogicalResult graphc::rewriteDirectConv(RewriterBase &rewriter,
                                         linalg::Conv2DNchwFchwOp conv,
                                         int64_t lanes, int64_t owBlock,
                                         int64_t fVectors) {
-  return directConv(rewriter, conv, lanes, owBlock, fVectors);
+  return directConv(rewriter, conv, lanes, owBlock, fVectors,
+                    /*channelsOuter=*/false);
 }
 
 std::string graphc::checkDirectConvClasses(llvm::StringRef classes) {
