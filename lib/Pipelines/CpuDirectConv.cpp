@@ -87,6 +87,48 @@ std::optional<DirectConvTypes> directConvTypes(linalg::Conv2DNchwFchwOp conv) {
 /// rows alone give fewer (output channel blocks are then split too).
 constexpr int64_t kMinTasks = 16;
 
+/// The [F/fb, C, KH, KW, fb] tensor behind a filter that
+/// graphc-cpu-prepack-conv-filters stored packed for channel blocks of fb:
+/// `filter` is the collapse ([[0, 1], [2], [3], [4]]) of its transpose by
+/// [0, 4, 1, 2, 3] (a linalg.transpose, or the equivalent generic). Null
+/// for any other filter.
+Value prepackedFilter(Value filter, int64_t fb) {
+  auto collapse = filter.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse ||
+      collapse.getReassociationIndices() !=
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}}) {
+    return {};
+  }
+  Operation *def = collapse.getSrc().getDefiningOp();
+  Value src;
+  if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(def)) {
+    if (transpose.getPermutation() == ArrayRef<int64_t>{0, 4, 1, 2, 3}) {
+      src = transpose.getInput();
+    }
+  } else if (auto generic = dyn_cast_or_null<linalg::GenericOp>(def)) {
+    // out[d0, d1, d2, d3, d4] = in[d0, d2, d3, d4, d1]
+    MLIRContext *ctx = generic.getContext();
+    AffineMap in =
+        AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 3, 4, 1}, ctx);
+    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+    if (generic.getNumDpsInputs() == 1 && generic.getNumDpsInits() == 1 &&
+        generic.getNumParallelLoops() == 5 && generic.getNumLoops() == 5 &&
+        generic.getIndexingMapsArray() ==
+            SmallVector<AffineMap>{in,
+                                   AffineMap::getMultiDimIdentityMap(5, ctx)} &&
+        yield.getNumOperands() == 1 &&
+        yield.getOperand(0) == generic.getBody()->getArgument(0)) {
+      src = generic.getDpsInputs()[0];
+    }
+  }
+  auto st = src ? dyn_cast<RankedTensorType>(src.getType()) : nullptr;
+  if (!st || st.getRank() != 5 || !st.hasStaticShape() ||
+      st.getDimSize(4) != fb) {
+    return {};
+  }
+  return src;
+}
+
 /// The filter [F, C, KH, KW] re-laid out as [F/fb, C*KH*KW, fb], so the fb
 /// output channels of one input channel and tap are contiguous: per block of
 /// fb output channels, the [fb, K] matrix transposed. A constant filter
@@ -102,6 +144,11 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
   int64_t blocks = f / fb;
   Type et = ft.getElementType();
   auto packedType = RankedTensorType::get({blocks, k, fb}, et);
+  if (Value prepacked = prepackedFilter(filter, fb)) {
+    return tensor::CollapseShapeOp::create(
+        rewriter, loc, packedType, prepacked,
+        SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4}});
+  }
   Attribute attr;
   if (matchPattern(filter, m_Constant(&attr))) {
     ArrayRef<char> raw;
@@ -221,12 +268,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   int64_t c = it.getDimSize(1);
   int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
   bool dynamicBatch = ShapedType::isDynamic(n);
-  // Channel blocks: fVectors vectors, else one, else (16 lanes) half a
-  // vector when the channels are a multiple of 8 (24, 40, 1000).
-  int64_t fb = f % (fVectors * lanes) == 0               ? fVectors * lanes
-               : f % lanes == 0                          ? lanes
-               : lanes % 16 == 0 && f % (lanes / 2) == 0 ? lanes / 2
-                                                         : 0;
+  int64_t fb = graphc::directConvFilterBlock(f, lanes, fVectors);
   if (n == 0 || f == 0 || oh == 0 || ow == 0 || c == 0 || fb == 0) {
     return failure();
   }
@@ -705,24 +747,11 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
 /// pixels: a filter gradient, CpuFilterGradConv.cpp), else "strided" (a
 /// stride above 1, any filter), else "3x3", "1x1" or "other" by the filter.
 bool admitted(StringRef classes, linalg::Conv2DNchwFchwOp conv) {
-  if (classes == "all") {
-    return true;
-  }
-  if (classes == "none") {
-    return false;
-  }
   auto ft = cast<ShapedType>(conv.getInputs()[1].getType());
   bool strided = llvm::any_of(conv.getStrides().getValues<int64_t>(),
                               [](int64_t s) { return s != 1; });
-  int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
-  StringRef cls = graphc::isFilterGradientConv(conv) ? "wgrad"
-                  : strided                          ? "strided"
-                  : kh == 3 && kw == 3               ? "3x3"
-                  : kh == 1 && kw == 1               ? "1x1"
-                                                     : "other";
-  SmallVector<StringRef> list;
-  classes.split(list, ',', -1, /*KeepEmpty=*/false);
-  return llvm::is_contained(list, cls);
+  return graphc::directConvAdmits(classes, ft.getDimSize(2), ft.getDimSize(3),
+                                  strided, graphc::isFilterGradientConv(conv));
 }
 
 struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
@@ -788,4 +817,32 @@ std::string graphc::checkDirectConvClasses(llvm::StringRef classes) {
     }
   }
   return "";
+}
+
+int64_t graphc::directConvFilterBlock(int64_t f, int64_t lanes,
+                                      int64_t fVectors) {
+  // Channel blocks: fVectors vectors, else one, else (16 lanes) half a
+  // vector when the channels are a multiple of 8 (24, 40, 1000).
+  return f % (fVectors * lanes) == 0               ? fVectors * lanes
+         : f % lanes == 0                          ? lanes
+         : lanes % 16 == 0 && f % (lanes / 2) == 0 ? lanes / 2
+                                                   : 0;
+}
+
+bool graphc::directConvAdmits(llvm::StringRef classes, int64_t kh, int64_t kw,
+                              bool strided, bool filterGradient) {
+  if (classes == "all") {
+    return true;
+  }
+  if (classes == "none") {
+    return false;
+  }
+  StringRef cls = filterGradient       ? "wgrad"
+                  : strided            ? "strided"
+                  : kh == 3 && kw == 3 ? "3x3"
+                  : kh == 1 && kw == 1 ? "1x1"
+                                       : "other";
+  SmallVector<StringRef> list;
+  classes.split(list, ',', -1, /*KeepEmpty=*/false);
+  return llvm::is_contained(list, cls);
 }
