@@ -139,10 +139,11 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     output-channel blocks); each task walks, per channel block, its rows
     (the block's filter stays in cache) in register tiles of `ow-block`
     output columns by `f-vectors` vectors of output channels, and reduces
-    over filter rows, filter columns and input channels in `scf.for` loops
-    that carry one accumulator vector per column. Per input channel and
-    tap the kernel loads one filter row (the filter re-laid out to
-    [F/fb, C*KH*KW, fb]: at compile time when it is a constant, else at run
+    over input channels and, inside, the filter taps (one loop) in `scf.for`
+    loops that carry one accumulator vector per column. Per input channel
+    and tap the kernel loads one filter row (the filter re-laid out to
+    [F/fb, C*KH*KW, fb]: at compile time when it is a constant, read in
+    place when graphc-cpu-prepack-conv-filters stored it so, else at run
     time by fb x 16 transposes in registers) and, per column, broadcasts
     one input element (`vector.fma`). Input and output stay NCHW: the tile
     is transposed in registers before it is stored. Rows narrower than

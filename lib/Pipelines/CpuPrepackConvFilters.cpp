@@ -79,8 +79,7 @@ int64_t filterBlock(graphc::graph::ConvOp conv, StringRef classes,
     return 0;
   }
   // The pointwise kernel: 1x1, stride 1, no padding, blocks of 8.
-  if (kh == 1 && kw == 1 && !strided &&
-      it.getDimSize(2) == ot.getDimSize(2) &&
+  if (kh == 1 && kw == 1 && !strided && it.getDimSize(2) == ot.getDimSize(2) &&
       it.getDimSize(3) == ot.getDimSize(3)) {
     return f % 8 == 0 ? 8 : 0;
   }
@@ -125,8 +124,7 @@ struct CpuPrepackConvFilters
     // Every reference to each blob or dense value, and the constants among
     // them.
     llvm::DenseMap<BytesKey, int64_t> references;
-    llvm::MapVector<BytesKey, SmallVector<graphc::graph::ConstantOp>>
-        constants;
+    llvm::MapVector<BytesKey, SmallVector<graphc::graph::ConstantOp>> constants;
     module.walk([&](Operation *op) {
       op->getAttrDictionary().walk([&](Attribute attr) {
         if (std::optional<BytesKey> key = bytesKey(attr)) {
@@ -177,7 +175,8 @@ struct CpuPrepackConvFilters
       ElementsAttr value;
       Attribute old = group.front().getValue();
       auto dense = dyn_cast<DenseElementsAttr>(old);
-      std::optional<ArrayRef<char>> raw = graphc::graph::getRawElementBytes(old);
+      std::optional<ArrayRef<char>> raw =
+          graphc::graph::getRawElementBytes(old);
       int64_t k = c * kh * kw;
       if (dense && dense.isSplat()) {
         value = dense.resizeSplat(packedType);
