@@ -415,12 +415,12 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           });
       return SmallVector<Value>(tLoop.getResults());
     };
-    scf::ForOp yLoop;
+    scf::ForOp reduction;
     if (channelsOuter) {
       // Input channels outer, taps inner: the task's filter block is read
       // in its packed order ([C][KH][KW][fb], sequential) and one channel's
       // input window is reused by every tap from L1.
-      yLoop = scf::ForOp::create(
+      reduction = scf::ForOp::create(
           rewriter, loc, im.idx(0), im.idx(c), im.idx(1), accs,
           [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
             scf::YieldOp::create(rewriter, loc, taps(ci, cAccs));
@@ -429,7 +429,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       // Filter rows, filter columns, then input channels: every tap walks
       // all channels (the filter-gradient form, whose "channels" are the
       // few images and whose taps are many).
-      yLoop = scf::ForOp::create(
+      reduction = scf::ForOp::create(
           rewriter, loc, im.idx(0), im.idx(kh), im.idx(1), accs,
           [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
             auto xLoop = scf::ForOp::create(
@@ -452,7 +452,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       Value t = vector::BroadcastOp::create(rewriter, loc, tileType, pad);
       for (int64_t i = 0; i < cols; ++i) {
         t = vector::InsertOp::create(rewriter, loc,
-                                     yLoop.getResult(j * cols + i), t,
+                                     reduction.getResult(j * cols + i), t,
                                      ArrayRef<int64_t>{i});
       }
       t = vector::TransposeOp::create(rewriter, loc, t,
