@@ -87,6 +87,48 @@ std::optional<DirectConvTypes> directConvTypes(linalg::Conv2DNchwFchwOp conv) {
 /// rows alone give fewer (output channel blocks are then split too).
 constexpr int64_t kMinTasks = 16;
 
+/// The [F/fb, C, KH, KW, fb] tensor behind a filter that
+/// graphc-cpu-prepack-conv-filters stored packed for channel blocks of fb:
+/// `filter` is the collapse ([[0, 1], [2], [3], [4]]) of its transpose by
+/// [0, 4, 1, 2, 3] (a linalg.transpose, or the equivalent generic). Null
+/// for any other filter.
+Value prepackedFilter(Value filter, int64_t fb) {
+  auto collapse = filter.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse ||
+      collapse.getReassociationIndices() !=
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}}) {
+    return {};
+  }
+  Operation *def = collapse.getSrc().getDefiningOp();
+  Value src;
+  if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(def)) {
+    if (transpose.getPermutation() == ArrayRef<int64_t>{0, 4, 1, 2, 3}) {
+      src = transpose.getInput();
+    }
+  } else if (auto generic = dyn_cast_or_null<linalg::GenericOp>(def)) {
+    // out[d0, d1, d2, d3, d4] = in[d0, d2, d3, d4, d1]
+    MLIRContext *ctx = generic.getContext();
+    AffineMap in =
+        AffineMap::getPermutationMap(ArrayRef<unsigned>{0, 2, 3, 4, 1}, ctx);
+    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+    if (generic.getNumDpsInputs() == 1 && generic.getNumDpsInits() == 1 &&
+        generic.getNumParallelLoops() == 5 && generic.getNumLoops() == 5 &&
+        generic.getIndexingMapsArray() ==
+            SmallVector<AffineMap>{in,
+                                   AffineMap::getMultiDimIdentityMap(5, ctx)} &&
+        yield.getNumOperands() == 1 &&
+        yield.getOperand(0) == generic.getBody()->getArgument(0)) {
+      src = generic.getDpsInputs()[0];
+    }
+  }
+  auto st = src ? dyn_cast<RankedTensorType>(src.getType()) : nullptr;
+  if (!st || st.getRank() != 5 || !st.hasStaticShape() ||
+      st.getDimSize(4) != fb) {
+    return {};
+  }
+  return src;
+}
+
 /// The filter [F, C, KH, KW] re-laid out as [F/fb, C*KH*KW, fb], so the fb
 /// output channels of one input channel and tap are contiguous: per block of
 /// fb output channels, the [fb, K] matrix transposed. A constant filter
@@ -102,6 +144,11 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
   int64_t blocks = f / fb;
   Type et = ft.getElementType();
   auto packedType = RankedTensorType::get({blocks, k, fb}, et);
+  if (Value prepacked = prepackedFilter(filter, fb)) {
+    return tensor::CollapseShapeOp::create(
+        rewriter, loc, packedType, prepacked,
+        SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4}});
+  }
   Attribute attr;
   if (matchPattern(filter, m_Constant(&attr))) {
     ArrayRef<char> raw;
@@ -200,7 +247,8 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
 /// other than the batch, or an output channel count that is not a multiple
 /// of `lanes` (with 16 lanes, of 8).
 LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
-                         int64_t lanes, int64_t owBlock, int64_t fVectors) {
+                         int64_t lanes, int64_t owBlock, int64_t fVectors,
+                         bool channelsOuter) {
   Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
   std::optional<DirectConvTypes> types = directConvTypes(conv);
@@ -220,12 +268,7 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   int64_t c = it.getDimSize(1);
   int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
   bool dynamicBatch = ShapedType::isDynamic(n);
-  // Channel blocks: fVectors vectors, else one, else (16 lanes) half a
-  // vector when the channels are a multiple of 8 (24, 40, 1000).
-  int64_t fb = f % (fVectors * lanes) == 0               ? fVectors * lanes
-               : f % lanes == 0                          ? lanes
-               : lanes % 16 == 0 && f % (lanes / 2) == 0 ? lanes / 2
-                                                         : 0;
+  int64_t fb = graphc::directConvFilterBlock(f, lanes, fVectors);
   if (n == 0 || f == 0 || oh == 0 || ow == 0 || c == 0 || fb == 0) {
     return failure();
   }
@@ -336,53 +379,80 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     }
     Value fBlock = im.divu(im.add(fBase, fi), fb);
     Value colBase = im.mul(col0, sw);
-    auto yLoop = scf::ForOp::create(
-        rewriter, loc, im.idx(0), im.idx(kh), im.idx(1), accs,
-        [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
-          SmallVector<Value> inRows;
-          for (int64_t j = 0; j < rows; ++j) {
-            inRows.push_back(
-                im.add(im.mul(im.add(oy0, im.idx(j)), sh), im.mul(y, dh)));
-          }
-          auto xLoop = scf::ForOp::create(
-              rewriter, loc, im.idx(0), im.idx(kw), im.idx(1), yAccs,
-              [&](OpBuilder &, Location, Value x, ValueRange xAccs) {
-                Value col = im.add(colBase, im.mul(x, dw));
-                Value yx = im.add(im.mul(y, kw), x);
-                auto cLoop = scf::ForOp::create(
-                    rewriter, loc, im.idx(0), im.idx(c), im.idx(1), xAccs,
-                    [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
-                      Value tap = im.add(im.mul(ci, kh * kw), yx);
-                      Value w = vector::TransferReadOp::create(
-                          rewriter, loc, rowType, packed,
-                          ValueRange{fBlock, tap, im.idx(0)},
-                          std::optional<Value>(pad), ArrayRef<bool>{true});
-                      SmallVector<Value> next;
-                      for (int64_t j = 0; j < rows; ++j) {
-                        for (int64_t i = 0; i < cols; ++i) {
-                          Value v = tensor::ExtractOp::create(
-                              rewriter, loc, input,
-                              ValueRange{ivs[0], ci, inRows[j],
-                                         im.add(col, im.idx(i * sw))});
-                          Value b = vector::BroadcastOp::create(rewriter, loc,
-                                                                rowType, v);
-                          next.push_back(vector::FMAOp::create(
-                              rewriter, loc, b, w, cAccs[j * cols + i]));
-                        }
-                      }
-                      scf::YieldOp::create(rewriter, loc, next);
-                    });
-                scf::YieldOp::create(rewriter, loc, cLoop.getResults());
-              });
-          scf::YieldOp::create(rewriter, loc, xLoop.getResults());
-        });
+    // One input channel and tap: one filter row (fb channels) and, per
+    // output column, one broadcast input element, multiply-added.
+    auto tap = [&](Value ci, Value y, Value x, ValueRange cur) {
+      Value col = im.add(colBase, im.mul(x, dw));
+      Value t = im.add(im.mul(ci, kh * kw), im.add(im.mul(y, kw), x));
+      Value w = vector::TransferReadOp::create(
+          rewriter, loc, rowType, packed, ValueRange{fBlock, t, im.idx(0)},
+          std::optional<Value>(pad), ArrayRef<bool>{true});
+      SmallVector<Value> next;
+      for (int64_t j = 0; j < rows; ++j) {
+        Value inRow = im.add(im.mul(im.add(oy0, im.idx(j)), sh), im.mul(y, dh));
+        for (int64_t i = 0; i < cols; ++i) {
+          Value v = tensor::ExtractOp::create(
+              rewriter, loc, input,
+              ValueRange{ivs[0], ci, inRow, im.add(col, im.idx(i * sw))});
+          Value b = vector::BroadcastOp::create(rewriter, loc, rowType, v);
+          next.push_back(
+              vector::FMAOp::create(rewriter, loc, b, w, cur[j * cols + i]));
+        }
+      }
+      return next;
+    };
+    // Every tap of one input channel, in the packed filter's order.
+    auto taps = [&](Value ci, ValueRange cur) -> SmallVector<Value> {
+      // One loop over the taps: a loop of KW columns inside one of KH rows
+      // would be unrolled by LLVM, which then interleaves the taps' loads
+      // and spills accumulators.
+      auto tLoop = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(kh * kw), im.idx(1), cur,
+          [&](OpBuilder &, Location, Value t, ValueRange tAccs) {
+            Value y = arith::DivUIOp::create(rewriter, loc, t, im.idx(kw));
+            Value x = arith::RemUIOp::create(rewriter, loc, t, im.idx(kw));
+            scf::YieldOp::create(rewriter, loc, tap(ci, y, x, tAccs));
+          });
+      return SmallVector<Value>(tLoop.getResults());
+    };
+    scf::ForOp reduction;
+    if (channelsOuter) {
+      // Input channels outer, taps inner: the task's filter block is read
+      // in its packed order ([C][KH][KW][fb], sequential) and one channel's
+      // input window is reused by every tap from L1.
+      reduction = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(c), im.idx(1), accs,
+          [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
+            scf::YieldOp::create(rewriter, loc, taps(ci, cAccs));
+          });
+    } else {
+      // Filter rows, filter columns, then input channels: every tap walks
+      // all channels (the filter-gradient form, whose "channels" are the
+      // few images and whose taps are many).
+      reduction = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(kh), im.idx(1), accs,
+          [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
+            auto xLoop = scf::ForOp::create(
+                rewriter, loc, im.idx(0), im.idx(kw), im.idx(1), yAccs,
+                [&](OpBuilder &, Location, Value x, ValueRange xAccs) {
+                  auto cLoop = scf::ForOp::create(
+                      rewriter, loc, im.idx(0), im.idx(c), im.idx(1), xAccs,
+                      [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
+                        scf::YieldOp::create(rewriter, loc,
+                                             tap(ci, y, x, cAccs));
+                      });
+                  scf::YieldOp::create(rewriter, loc, cLoop.getResults());
+                });
+            scf::YieldOp::create(rewriter, loc, xLoop.getResults());
+          });
+    }
     // Each row of the tile in registers is [column][channel]; NCHW wants
     // [channel][column]: transpose it, then store fb rows of cols.
     for (int64_t j = 0; j < rows; ++j) {
       Value t = vector::BroadcastOp::create(rewriter, loc, tileType, pad);
       for (int64_t i = 0; i < cols; ++i) {
         t = vector::InsertOp::create(rewriter, loc,
-                                     yLoop.getResult(j * cols + i), t,
+                                     reduction.getResult(j * cols + i), t,
                                      ArrayRef<int64_t>{i});
       }
       t = vector::TransposeOp::create(rewriter, loc, t,
@@ -677,24 +747,11 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
 /// pixels: a filter gradient, CpuFilterGradConv.cpp), else "strided" (a
 /// stride above 1, any filter), else "3x3", "1x1" or "other" by the filter.
 bool admitted(StringRef classes, linalg::Conv2DNchwFchwOp conv) {
-  if (classes == "all") {
-    return true;
-  }
-  if (classes == "none") {
-    return false;
-  }
   auto ft = cast<ShapedType>(conv.getInputs()[1].getType());
   bool strided = llvm::any_of(conv.getStrides().getValues<int64_t>(),
                               [](int64_t s) { return s != 1; });
-  int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
-  StringRef cls = graphc::isFilterGradientConv(conv) ? "wgrad"
-                  : strided                          ? "strided"
-                  : kh == 3 && kw == 3               ? "3x3"
-                  : kh == 1 && kw == 1               ? "1x1"
-                                                     : "other";
-  SmallVector<StringRef> list;
-  classes.split(list, ',', -1, /*KeepEmpty=*/false);
-  return llvm::is_contained(list, cls);
+  return graphc::directConvAdmits(classes, ft.getDimSize(2), ft.getDimSize(3),
+                                  strided, graphc::isFilterGradientConv(conv));
 }
 
 struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
@@ -727,8 +784,8 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
               ? succeeded(graphc::filterGradDirectConv(rewriter, conv, lanes,
                                                        owBlock, fVectors))
               : succeeded(pointwiseConv(rewriter, conv, lanes)) ||
-                    succeeded(
-                        directConv(rewriter, conv, lanes, owBlock, fVectors))) {
+                    succeeded(directConv(rewriter, conv, lanes, owBlock,
+                                         fVectors, /*channelsOuter=*/true))) {
         ++numDirectConvs;
       }
     }
@@ -741,7 +798,8 @@ LogicalResult graphc::rewriteDirectConv(RewriterBase &rewriter,
                                         linalg::Conv2DNchwFchwOp conv,
                                         int64_t lanes, int64_t owBlock,
                                         int64_t fVectors) {
-  return directConv(rewriter, conv, lanes, owBlock, fVectors);
+  return directConv(rewriter, conv, lanes, owBlock, fVectors,
+                    /*channelsOuter=*/false);
 }
 
 std::string graphc::checkDirectConvClasses(llvm::StringRef classes) {
@@ -759,4 +817,32 @@ std::string graphc::checkDirectConvClasses(llvm::StringRef classes) {
     }
   }
   return "";
+}
+
+int64_t graphc::directConvFilterBlock(int64_t f, int64_t lanes,
+                                      int64_t fVectors) {
+  // Channel blocks: fVectors vectors, else one, else (16 lanes) half a
+  // vector when the channels are a multiple of 8 (24, 40, 1000).
+  return f % (fVectors * lanes) == 0               ? fVectors * lanes
+         : f % lanes == 0                          ? lanes
+         : lanes % 16 == 0 && f % (lanes / 2) == 0 ? lanes / 2
+                                                   : 0;
+}
+
+bool graphc::directConvAdmits(llvm::StringRef classes, int64_t kh, int64_t kw,
+                              bool strided, bool filterGradient) {
+  if (classes == "all") {
+    return true;
+  }
+  if (classes == "none") {
+    return false;
+  }
+  StringRef cls = filterGradient       ? "wgrad"
+                  : strided            ? "strided"
+                  : kh == 3 && kw == 3 ? "3x3"
+                  : kh == 1 && kw == 1 ? "1x1"
+                                       : "other";
+  SmallVector<StringRef> list;
+  classes.split(list, ',', -1, /*KeepEmpty=*/false);
+  return llvm::is_contained(list, cls);
 }

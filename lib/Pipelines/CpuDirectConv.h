@@ -32,6 +32,17 @@ mlir::LogicalResult filterGradDirectConv(mlir::RewriterBase &rewriter,
                                          int64_t lanes, int64_t owBlock,
                                          int64_t fVectors);
 
+/// The direct kernel's block of output channels for F of them: `fVectors`
+/// vectors of `lanes`, else one vector, else (16 lanes) half of one; 0
+/// when none divides F (the kernel then declines the convolution).
+int64_t directConvFilterBlock(int64_t f, int64_t lanes, int64_t fVectors);
+
+/// Whether graphc-cpu-direct-conv's `classes` (its `convs` option) admit a
+/// convolution with a KH x KW filter, any stride above 1 (`strided`), or a
+/// filter gradient's shape.
+bool directConvAdmits(llvm::StringRef classes, int64_t kh, int64_t kw,
+                      bool strided, bool filterGradient);
+
 } // namespace graphc
 
 #endif // GRAPHC_LIB_PIPELINES_CPUDIRECTCONV_H

@@ -3,6 +3,7 @@
 #include "graphc/Pipelines/GraphcPipelines.h"
 
 #include "CpuCodegenPipelineOptions.h"
+#include "CpuPasses.h"
 
 #include "graph/Passes.h"
 #include "graphc/Autodiff/Passes.h"
@@ -102,6 +103,18 @@ void buildDistPipeline(OpPassManager &pm, const DistPipelineOptions &options) {
   // is stored transposed once here instead of transposed every step. Trained
   // weights are variables by now and keep their model's layout.
   pm.addPass(graph::createGraphPretransposeWeights());
+  // Constant filters of the CPU's direct convolution kernel are stored in
+  // its packed layout once here instead of re-laid out every step
+  // (docs/design/conv-codegen.md, "Filters packed at compile time"); only
+  // those that become variables next (smaller ones stay constants, which
+  // the kernel packs at compile time itself).
+  if (!options.prepackConvFilters.empty() && options.weightsThreshold >= 0) {
+    CpuPrepackConvFiltersOptions prepack;
+    prepack.convs_ = options.prepackConvFilters;
+    prepack.vectorWidth = options.prepackVectorWidth;
+    prepack.minBytes = options.weightsThreshold;
+    pm.addPass(createCpuPrepackConvFilters(prepack));
+  }
   // Weights become module-level variables before placement, so that
   // placement can move them (parameter servers, replicas) like trained
   // variables, and the bundle writer puts their bytes in weights files
@@ -277,6 +290,16 @@ struct DistPipelineCL : PassPipelineOptions<DistPipelineCL> {
       *this, "overlap-collectives",
       llvm::cl::desc("start all-reduces early, wait at first use"),
       llvm::cl::init(true)};
+  Option<std::string> prepackConvFilters{
+      *this, "prepack-conv-filters",
+      llvm::cl::desc("direct-conv classes whose constant filters are stored "
+                     "packed (\"\": none)"),
+      llvm::cl::init("")};
+  Option<int64_t> prepackVectorWidth{
+      *this, "prepack-vector-width",
+      llvm::cl::desc("f32 lanes the packed filters are blocked for (0: the "
+                     "host's)"),
+      llvm::cl::init(0)};
 };
 
 struct TaskLoweringCL : PassPipelineOptions<TaskLoweringCL> {
@@ -342,6 +365,8 @@ void registerGraphcPipelines() {
         options.entry = cl.entry;
         options.bucketBytes = cl.bucketBytes;
         options.overlapCollectives = cl.overlapCollectives;
+        options.prepackConvFilters = cl.prepackConvFilters;
+        options.prepackVectorWidth = cl.prepackVectorWidth;
         buildDistPipeline(pm, options);
       });
   PassPipelineRegistration<TaskLoweringCL>(

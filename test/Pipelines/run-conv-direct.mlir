@@ -15,9 +15,10 @@
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.8
 // RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided_acc 2,5,15,30,48,3,2,2,1,1,2 %t.8
 // The kernel: tasks over (image, output row, channel block), the filter
-// re-laid out to [F/fb, C*KH*KW, fb] (16x16 transposes), loops over channel blocks, column
-// tiles, filter rows, filter columns and input channels, broadcast FMAs, and
-// the tile transposed before the store.
+// re-laid out to [F/fb, C*KH*KW, fb] (16x16 transposes), loops over channel
+// blocks, column tiles, input channels and then the filter taps (one loop,
+// its row and column by division), broadcast FMAs, and the tile transposed
+// before the store.
 // RUN: graph-opt %s --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s
 // CHECK-LABEL: func.func @conv
 // CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<48x5x3x2xf32> into tensor<48x30xf32>
@@ -37,9 +38,10 @@
 // CHECK:       vector.transfer_read {{.*}} : tensor<16x1x28xf32>, vector<16x1x14xf32>
 // CHECK:       vector.shape_cast %{{.*}} : vector<16x1x14xf32> to vector<16x14xf32>
 // CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<16x14xf32> to vector<14x16xf32>
-// CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c3{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
-// CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c2{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c5{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
+// CHECK:       scf.for %[[T:.*]] = %c0{{.*}} to %c6{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
+// CHECK:       arith.divui %[[T]], %c2
+// CHECK:       arith.remui %[[T]], %c2
 // CHECK:       vector.transfer_read {{.*}} : tensor<3x30x16xf32>, vector<16xf32>
 // CHECK:       tensor.extract
 // CHECK:       vector.broadcast %{{.*}} : f32 to vector<16xf32>

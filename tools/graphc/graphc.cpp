@@ -645,6 +645,11 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     if (entryName.getNumOccurrences()) {
       distOptions.entry = entryName;
     }
+    if (target == Target::Cpu) {
+      // Constant filters stored in the direct kernel's packed layout.
+      distOptions.prepackConvFilters = directConv;
+      distOptions.prepackVectorWidth = taskCodegenOptions().cpu.vectorWidth;
+    }
     graphc::buildDistPipeline(pm, distOptions);
   }
   if (target == Target::Stablehlo) {

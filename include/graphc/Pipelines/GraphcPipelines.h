@@ -112,6 +112,13 @@ struct DistPipelineOptions {
   /// dist-overlap-collectives: all-reduces started early and waited on at
   /// their first use (graphc --overlap-collectives).
   bool overlapCollectives = true;
+  /// graphc-cpu-prepack-conv-filters before the weights are hoisted: the
+  /// direct-conv classes (graphc --direct-conv) whose constant filters are
+  /// stored in the CPU kernel's packed layout ("": none, the default; graphc
+  /// sets it for --target=cpu), blocked for this many f32 lanes (0: the
+  /// host's).
+  std::string prepackConvFilters;
+  int64_t prepackVectorWidth = 0;
 };
 void buildDistPipeline(mlir::OpPassManager &pm,
                        const DistPipelineOptions &options);

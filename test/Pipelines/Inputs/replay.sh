@@ -4,7 +4,9 @@
 # stage from import to llvm. $REPLAY_DIST, when set, is the graphc-dist
 # pipeline with the options that match the graphc flags
 # (graphc-dist{strategy=replicas replicas=2}); $REPLAY_GRAPH likewise for the
-# graph stage (graphc-graph,graphc-train{...} for --train). Prints "STAGE: same" per stage; a difference is
+# graph stage (graphc-graph,graphc-train{...} for --train), $REPLAY_CODEGEN
+# for the llvm stage (graphc-task-codegen{direct-conv=...}: graphc's
+# --direct-conv default is not the pipeline's). Prints "STAGE: same" per stage; a difference is
 # printed as a unified diff and fails. Locations are printed: variable names
 # come from them (graph-hoist-weights), so the replay must see them too.
 set -euo pipefail
@@ -14,7 +16,7 @@ mkdir -p "$dir"
 graphc "$model" "$@" --mlir-print-debuginfo --emit=import -o "$dir/import.mlir"
 prev=import
 for pair in "graph:${REPLAY_GRAPH:-graphc-graph}" "dist:${REPLAY_DIST:-graphc-dist}" \
-            linalg:graphc-task-lowering llvm:graphc-task-codegen; do
+            linalg:graphc-task-lowering "llvm:${REPLAY_CODEGEN:-graphc-task-codegen}"; do
   stage=${pair%%:*} pipeline=${pair#*:}
   graphc "$model" "$@" --mlir-print-debuginfo --emit="$stage" -o "$dir/$stage.mlir"
   graph-opt "$dir/$prev.mlir" --mlir-print-debuginfo --pass-pipeline="builtin.module($pipeline)" \
