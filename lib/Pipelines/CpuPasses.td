@@ -219,7 +219,9 @@ def CpuPrepackConvFilters : Pass<"graphc-cpu-prepack-conv-filters",
     one; 8 for the 1x1 pointwise kernel), is stored as `[F/fb, C, KH, KW,
     fb]` and read through `graph.transpose` (perm `[0, 4, 1, 2, 3]`) and
     `graph.reshape` back to `[F, C, KH, KW]`. The hoisted variable then
-    holds the packed bytes; the direct kernel recognises the transpose and
+    holds the packed bytes, under the constant's name with `.packed`
+    appended (`conv1.weight.packed`: what `graph-run --save` and
+    checkpoints write is not the model's layout, and the name says so); the direct kernel recognises the transpose and
     reshape of its filter (lowered to `linalg.transpose` and
     `tensor.collapse_shape`) and reads the packed tensor in place, so the
     transpose is dead and nothing is re-laid out at run time. A convolution

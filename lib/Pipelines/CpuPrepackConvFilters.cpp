@@ -102,6 +102,28 @@ void packInto(ArrayRef<char> src, MutableArrayRef<char> dst, int64_t f,
   }
 }
 
+/// The variable graph-hoist-weights makes of a packed constant is named
+/// after the constant's location; "<name>.packed" says that its bytes are
+/// not the model's [F, C, KH, KW] layout (graph-run --save and checkpoints
+/// write variables under those names).
+void markPacked(graphc::graph::ConstantOp op) {
+  Location loc = op.getLoc();
+  StringAttr name;
+  if (auto named = dyn_cast<NameLoc>(loc)) {
+    name = named.getName();
+  } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations()) {
+      if (auto named = dyn_cast<NameLoc>(inner)) {
+        name = named.getName();
+      }
+    }
+  }
+  if (name) {
+    op->setLoc(NameLoc::get(
+        StringAttr::get(op->getContext(), name.getValue() + ".packed"), loc));
+  }
+}
+
 struct CpuPrepackConvFilters
     : public graphc::impl::CpuPrepackConvFiltersBase<CpuPrepackConvFilters> {
   using Base::Base;
@@ -200,6 +222,7 @@ struct CpuPrepackConvFilters
       for (graphc::graph::ConstantOp op : group) {
         op.setValueAttr(value);
         op.getResult().setType(packedType);
+        markPacked(op);
         OpBuilder b(op->getContext());
         b.setInsertionPointAfter(op);
         auto transposed = graphc::graph::TransposeOp::create(
