@@ -15,6 +15,7 @@
 #include "graph/GraphTypeUtils.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -242,9 +243,18 @@ LogicalResult Analyzer::collect() {
   }
   programs.resize(tasks.size());
 
+  // Variables no task assigns are weights: work that reads only them (and
+  // constants) is done once when the task loads (graphc-cpu-prepare-weights,
+  // e.g. the re-layout of a packed conv filter), not every step.
+  llvm::DenseSet<StringAttr> assigned;
+  module.walk([&](graph::AssignVariableOp a) {
+    assigned.insert(a.getVariableAttr().getAttr());
+  });
+
   for (auto [ti, task] : llvm::enumerate(tasks)) {
     TaskReport &tr = report.tasks[ti];
     std::vector<Instr> &prog = programs[ti];
+    llvm::DenseSet<Value> weightOnly;
     for (Operation &op : task.getBody().front()) {
       if (isa<ReturnOp>(op)) {
         continue;
@@ -366,7 +376,27 @@ LogicalResult Analyzer::collect() {
       ++tr.numOps;
       // A variable read or a constant names a buffer the task already has
       // (a memref argument, a global): the ops that read it pay for it.
-      if (isa<graph::ReadVariableOp, graph::ConstantOp>(op)) {
+      if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
+        if (!assigned.contains(read.getVariableAttr().getAttr())) {
+          weightOnly.insert(read.getResult());
+        }
+        continue;
+      }
+      if (isa<graph::ConstantOp>(op)) {
+        continue;
+      }
+      bool fromWeight = false, onlyWeights = isPure(&op) &&
+                                             op.getNumRegions() == 0 &&
+                                             op.getNumOperands() > 0;
+      for (Value v : op.getOperands()) {
+        if (weightOnly.contains(v)) {
+          fromWeight = true;
+        } else if (!v.getDefiningOp<graph::ConstantOp>()) {
+          onlyWeights = false;
+        }
+      }
+      if (onlyWeights && fromWeight) {
+        weightOnly.insert(op.getResults().begin(), op.getResults().end());
         continue;
       }
       std::optional<OpCost> cost = getOpCost(&op);

@@ -223,17 +223,24 @@ struct CpuPrepackConvFilters
         op.setValueAttr(value);
         op.getResult().setType(packedType);
         markPacked(op);
-        OpBuilder b(op->getContext());
-        b.setInsertionPointAfter(op);
-        auto transposed = graphc::graph::TransposeOp::create(
-            b, op.getLoc(),
-            RankedTensorType::get({f / fb, fb, c, kh, kw},
-                                  type.getElementType()),
-            op.getResult(), b.getDenseI64ArrayAttr({0, 4, 1, 2, 3}));
-        auto filter = graphc::graph::ReshapeOp::create(
-            b, op.getLoc(), type, transposed.getResult(),
-            b.getDenseI64ArrayAttr(type.getShape()));
-        op.getResult().replaceAllUsesExcept(filter.getResult(), transposed);
+        // The re-layout sits right before each convolution, not at the
+        // constant: once the constant is a variable that placement may put
+        // on another task, its receive and the work before the
+        // convolution then overlap, as they did before packing.
+        SmallVector<OpOperand *> uses = llvm::map_to_vector(
+            op->getUses(), [](OpOperand &use) { return &use; });
+        for (OpOperand *use : uses) {
+          OpBuilder b(use->getOwner());
+          auto transposed = graphc::graph::TransposeOp::create(
+              b, op.getLoc(),
+              RankedTensorType::get({f / fb, fb, c, kh, kw},
+                                    type.getElementType()),
+              op.getResult(), b.getDenseI64ArrayAttr({0, 4, 1, 2, 3}));
+          auto filter = graphc::graph::ReshapeOp::create(
+              b, op.getLoc(), type, transposed.getResult(),
+              b.getDenseI64ArrayAttr(type.getShape()));
+          use->set(filter.getResult());
+        }
       }
       ++numPrepacked;
     }

@@ -29,13 +29,16 @@ func.func @pointwise(%x: tensor<1x2x4x4xf32>) -> tensor<1x16x4x4xf32> {
 // -----
 
 // The row kernel's blocks of two vectors (32 channels); a splat only changes
-// shape; two convolutions (one of them over a dynamic batch) share it.
+// shape; two convolutions (one of them over a dynamic batch) share it, each
+// with its own re-layout right before it.
 // CHECK-LABEL: func.func @row_kernel
 // CHECK: %[[W:.*]] = graph.constant dense<2.000000e-02> : tensor<2x8x3x3x32xf32>
-// CHECK: %[[T:.*]] = graph.transpose %[[W]]
-// CHECK: %[[F:.*]] = graph.reshape %[[T]] {{.*}} -> tensor<64x8x3x3xf32>
-// CHECK: graph.conv %{{.*}}, %[[F]]{{.*}} : (tensor<1x8x10x10xf32>
-// CHECK: graph.conv %{{.*}}, %[[F]]{{.*}} : (tensor<?x8x10x10xf32>
+// CHECK-NEXT: %[[T:.*]] = graph.transpose %[[W]]
+// CHECK-NEXT: %[[F:.*]] = graph.reshape %[[T]] {{.*}} -> tensor<64x8x3x3xf32>
+// CHECK-NEXT: graph.conv %{{.*}}, %[[F]]{{.*}} : (tensor<1x8x10x10xf32>
+// CHECK-NEXT: %[[T2:.*]] = graph.transpose %[[W]]
+// CHECK-NEXT: %[[F2:.*]] = graph.reshape %[[T2]] {{.*}} -> tensor<64x8x3x3xf32>
+// CHECK-NEXT: graph.conv %{{.*}}, %[[F2]]{{.*}} : (tensor<?x8x10x10xf32>
 // SMALL-LABEL: func.func @row_kernel
 // SMALL: graph.transpose
 // ONLY1X1-LABEL: func.func @row_kernel

@@ -118,8 +118,9 @@ extern "C" GRAPHRT_EXPORT float graphrt_test_prepared_w0 = 0;
 namespace {
 graphrt_status_t prepare(graphrt_context_t *, const graphrt_services_v1_t *,
                          graphrt_tensor_t *variables, size_t) {
-  ++graphrt_test_prepare_calls;
-  graphrt_test_prepared_w0 = static_cast<const float *>(variables[0].data)[0];
+  float w0 = static_cast<const float *>(variables[0].data)[0];
+  __atomic_store(&graphrt_test_prepared_w0, &w0, __ATOMIC_RELEASE);
+  __atomic_fetch_add(&graphrt_test_prepare_calls, 1, __ATOMIC_RELEASE);
   return GRAPHRT_OK;
 }
 } // namespace
