@@ -126,6 +126,9 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Statistic<"numBlockedTransposes", "num-blocked-transposes",
               "Transposed reads of a lanes x lanes tile turned into row "
               "reads and a register transpose">,
+    Statistic<"numLaneReductions", "num-lane-reductions",
+              "Sums over contiguous innermost elements split into lane "
+              "partial sums, a tail and one horizontal sum per output">,
   ];
 }
 

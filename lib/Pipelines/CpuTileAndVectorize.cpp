@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuPasses.h"
+#include "CpuReductions.h"
 #include "IndexMath.h"
 
 #include "graphc/Target/CPU/CpuTarget.h"
@@ -2600,6 +2601,27 @@ void CpuTileAndVectorize::runOnOperation() {
     linalg::populateDecomposeConvolutionPatterns(patterns);
     (void)applyOpPatternsGreedily(decomposable, std::move(patterns));
     decomposable.clear();
+  }
+
+  // Phase 1b: sums over contiguous innermost elements (batch norm's
+  // per-channel sums, pooling to 1x1, softmax rows) keep lane partial sums
+  // instead of a horizontal reduction per vector (CpuReductions.cpp). Only
+  // ops phase 1 left alone, at the top of the function.
+  {
+    SmallVector<linalg::LinalgOp> sums;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->getParentOp() == func.getOperation() &&
+          !op->hasAttr(kScalarMarker) && !op->hasAttr(kContractionMarker) &&
+          !isMatmulLike(op) &&
+          !isa<linalg::ConvolutionOpInterface>(op.getOperation())) {
+        sums.push_back(op);
+      }
+    });
+    for (linalg::LinalgOp op : sums) {
+      if (succeeded(graphc::splitLaneReduction(rewriter, op, lanes))) {
+        ++numLaneReductions;
+      }
+    }
   }
 
   // Phase 2: what is not yet inside a task gets an scf.forall of its own.
