@@ -129,6 +129,9 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Statistic<"numLaneReductions", "num-lane-reductions",
               "Sums over contiguous innermost elements split into lane "
               "partial sums, a tail and one horizontal sum per output">,
+    Statistic<"numBlockCopies", "num-block-copies",
+              "Copies whose contiguous innermost loops were collapsed into "
+              "one (transposes of 3x3 filters' tap blocks)">,
   ];
 }
 

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CpuInnerDims.h"
 #include "CpuPasses.h"
-#include "CpuReductions.h"
 #include "IndexMath.h"
 
 #include "graphc/Target/CPU/CpuTarget.h"
@@ -2605,8 +2605,9 @@ void CpuTileAndVectorize::runOnOperation() {
 
   // Phase 1b: sums over contiguous innermost elements (batch norm's
   // per-channel sums, pooling to 1x1, softmax rows) keep lane partial sums
-  // instead of a horizontal reduction per vector (CpuReductions.cpp). Only
-  // ops phase 1 left alone, at the top of the function.
+  // instead of a horizontal reduction per vector, and copies of contiguous
+  // blocks move whole blocks (CpuInnerDims.cpp). Only ops phase 1 left
+  // alone, at the top of the function.
   {
     SmallVector<linalg::LinalgOp> sums;
     func.walk([&](linalg::LinalgOp op) {
@@ -2620,6 +2621,8 @@ void CpuTileAndVectorize::runOnOperation() {
     for (linalg::LinalgOp op : sums) {
       if (succeeded(graphc::splitLaneReduction(rewriter, op, lanes))) {
         ++numLaneReductions;
+      } else if (succeeded(graphc::collapseBlockCopy(rewriter, op, lanes))) {
+        ++numBlockCopies;
       }
     }
   }

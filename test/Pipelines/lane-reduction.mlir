@@ -1,5 +1,5 @@
 // Sums over contiguous innermost elements keep lane partial sums
-// (CpuReductions.cpp): batch norm's per-channel sum over N, H, W of an NCHW
+// (CpuInnerDims.cpp): batch norm's per-channel sum over N, H, W of an NCHW
 // tensor reads H*W = 49 elements per (n, c) as 3 vectors of 16 added into a
 // [C, 16] accumulator (no horizontal reduction in the loop), the 49th
 // element as a tail into the op's own init, then one horizontal sum per

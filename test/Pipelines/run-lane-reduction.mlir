@@ -1,4 +1,4 @@
-// Numeric check of lane partial sums (CpuReductions.cpp): batch norm's
+// Numeric check of lane partial sums (CpuInnerDims.cpp): batch norm's
 // per-channel sum over N, H, W of a fused product, 1 + sum((x - b[c]) * y),
 // once with H*W = 63 (three whole vectors of 16 and a tail of 15; with
 // vector-width=8, seven vectors and a tail of 7) and once with H*W = 32

@@ -140,6 +140,11 @@ def channel_sums(n, c, h, w):
     return 1.0 + ((x - b) * y).sum(axis=(0, 2, 3))
 
 
+def neg_swap01(a, b, c, d):
+    """-x transposed [a, b, c, d] -> [b, a, c, d] (run-block-copy.mlir)."""
+    return -make(0, (a, b, c, d)).transpose(1, 0, 2, 3)
+
+
 def matmul(m, k, n):
     return make(0, (m, k)) @ make(1, (k, n))
 

@@ -1,9 +1,9 @@
-//===- CpuReductions.cpp - sums along contiguous dimensions in lanes ------===//
+//===- CpuInnerDims.cpp - ops on contiguous innermost dimensions ---------===//
 //
-// A sum over an operand's innermost dimensions (batch norm's per-channel
-// sums over N, H, W of an NCHW tensor, the global average pool, a softmax
-// row) tiles, in graphc-cpu-tile-and-vectorize's leaf strategy, into one
-// vector of the innermost dimension at a time, and the vectoriser reduces
+// Lane partial sums. A sum over an operand's innermost dimensions (batch norm's
+// per-channel sums over N, H, W of an NCHW tensor, the global average pool, a
+// softmax row) tiles, in graphc-cpu-tile-and-vectorize's leaf strategy, into
+// one vector of the innermost dimension at a time, and the vectoriser reduces
 // each vector horizontally into the scalar accumulator: a chain of scalar
 // adds per vector (`vaddss`, about 4 cycles an element). Here such a sum
 // becomes lane partial sums (`lanes` accumulators along the contiguous
@@ -11,12 +11,18 @@
 // past the last whole vector, and one horizontal sum per output element.
 // See "Per-channel sums" in docs/design/training.md.
 //
+// Block copies. A transpose of outer dimensions that moves contiguous
+// blocks (a filter's KH x KW taps) tiles into vectors of the last dimension
+// alone (KW = 3 elements, scalar code); collapsed, the vectors are whole
+// blocks.
+//
 //===----------------------------------------------------------------------===//
 
-#include "CpuReductions.h"
+#include "CpuInnerDims.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 
@@ -117,8 +123,7 @@ LogicalResult graphc::splitLaneReduction(RewriterBase &rewriter,
     bool ok = true, any = false;
     for (auto [i, in] : llvm::enumerate(inputs)) {
       bool r = false;
-      ok = ok &&
-           readsSuffix(op.getMatchingIndexingMap(in), first, numLoops, r);
+      ok = ok && readsSuffix(op.getMatchingIndexingMap(in), first, numLoops, r);
       reads[i] = r;
       any = any || r;
     }
@@ -247,11 +252,11 @@ LogicalResult graphc::splitLaneReduction(RewriterBase &rewriter,
   partialShape.push_back(lanes);
   Value zero =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
-  Value partialInit = linalg::FillOp::create(
-                          rewriter, loc, ValueRange{zero},
-                          ValueRange{tensor::EmptyOp::create(
-                              rewriter, loc, partialShape, et)})
-                          .getResult(0);
+  Value partialInit =
+      linalg::FillOp::create(
+          rewriter, loc, ValueRange{zero},
+          ValueRange{tensor::EmptyOp::create(rewriter, loc, partialShape, et)})
+          .getResult(0);
   partialMaps.push_back(remap(outMap, partialLoops, {v}));
   SmallVector<utils::IteratorType> partialIters = outerIters;
   partialIters.append(
@@ -281,9 +286,9 @@ LogicalResult graphc::splitLaneReduction(RewriterBase &rewriter,
     tailMaps.push_back(remap(outMap, tailLoops, {}));
     SmallVector<utils::IteratorType> tailIters = outerIters;
     tailIters.push_back(utils::IteratorType::reduction);
-    auto tailOp = linalg::GenericOp::create(rewriter, loc, TypeRange{outType},
-                                            tailIns, ValueRange{init},
-                                            tailMaps, tailIters);
+    auto tailOp =
+        linalg::GenericOp::create(rewriter, loc, TypeRange{outType}, tailIns,
+                                  ValueRange{init}, tailMaps, tailIters);
     cloneBody(tailOp);
     start = tailOp.getResult(0);
   }
@@ -305,5 +310,64 @@ LogicalResult graphc::splitLaneReduction(RewriterBase &rewriter,
         linalg::YieldOp::create(b, l, sum);
       });
   rewriter.replaceOp(op, combine.getResults());
+  return success();
+}
+
+LogicalResult graphc::collapseBlockCopy(RewriterBase &rewriter,
+                                        linalg::LinalgOp op, int64_t lanes) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      op.getNumDpsInputs() < 1 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() < 2 || op.getNumParallelLoops() != op.getNumLoops() ||
+      op.hasIndexSemantics() ||
+      !isa<linalg::TransposeOp, linalg::GenericOp>(op.getOperation())) {
+    return failure();
+  }
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!llvm::all_of(maps, [](AffineMap m) { return m.isPermutation(); })) {
+    return failure();
+  }
+  // Innermost loops every map has as its trailing results, in order.
+  unsigned numLoops = op.getNumLoops();
+  unsigned k = 0;
+  while (k < numLoops) {
+    unsigned d = numLoops - 1 - k;
+    bool trailing = llvm::all_of(maps, [&](AffineMap m) {
+      auto e = dyn_cast<AffineDimExpr>(m.getResult(numLoops - 1 - k));
+      return e && e.getPosition() == d;
+    });
+    if (!trailing) {
+      break;
+    }
+    ++k;
+  }
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (k < 2 || k == numLoops || bounds.back() >= lanes) {
+    return failure();
+  }
+  SmallVector<ReassociationIndices> groups;
+  for (unsigned d = 0; d + k < numLoops; ++d) {
+    groups.push_back({int64_t(d)});
+  }
+  ReassociationIndices inner;
+  for (unsigned d = numLoops - k; d < numLoops; ++d) {
+    inner.push_back(d);
+  }
+  groups.push_back(inner);
+  linalg::LinalgOp target = op;
+  rewriter.setInsertionPoint(op);
+  if (isa<linalg::TransposeOp>(op.getOperation())) {
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic)) {
+      return failure();
+    }
+    target = *generic;
+  }
+  FailureOr<linalg::CollapseResult> collapsed =
+      linalg::collapseOpIterationDims(target, groups, rewriter);
+  if (failed(collapsed)) {
+    return failure();
+  }
+  rewriter.replaceOp(target, collapsed->results);
   return success();
 }
