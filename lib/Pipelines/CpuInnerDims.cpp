@@ -71,6 +71,71 @@ bool readsSuffix(AffineMap map, unsigned first, unsigned numLoops,
   return true;
 }
 
+/// Splits the last loop of `op` (a parallel generic whose operands all end
+/// in that loop's dimension) into pieces whose vectors LLVM keeps whole:
+/// the multiple of `lanes` (tiled by lanes later), then powers of two. A
+/// vector<9xf32> copy came out of LLVM as 9 scalar moves, re-vectorised
+/// across the outer loop with gathers and scatters; 8 + 1 are two moves.
+void splitBlock(RewriterBase &rewriter, linalg::GenericOp op, int64_t lanes) {
+  int64_t block = op.getStaticLoopRanges().back();
+  int64_t rest = block % lanes;
+  if (llvm::isPowerOf2_64(rest) || rest == 0) {
+    return;
+  }
+  SmallVector<std::pair<int64_t, int64_t>> pieces;
+  int64_t offset = block - rest;
+  if (offset > 0) {
+    pieces.push_back({0, offset});
+  }
+  while (rest > 0) {
+    int64_t width = int64_t(1) << llvm::Log2_64(rest);
+    pieces.push_back({offset, width});
+    offset += width;
+    rest -= width;
+  }
+  Location loc = op.getLoc();
+  rewriter.setInsertionPointAfter(op);
+  auto slice = [&](Value v, int64_t at, int64_t size) -> Value {
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+    for (int64_t d : type.getShape()) {
+      sizes.push_back(rewriter.getIndexAttr(d));
+    }
+    offsets.back() = rewriter.getIndexAttr(at);
+    sizes.back() = rewriter.getIndexAttr(size);
+    return tensor::ExtractSliceOp::create(rewriter, loc, v, offsets, sizes,
+                                          strides);
+  };
+  Value result = op.getDpsInitOperand(0)->get();
+  for (auto [at, size] : pieces) {
+    SmallVector<Value> ins;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      ins.push_back(slice(in->get(), at, size));
+    }
+    Value into = slice(result, at, size);
+    auto piece = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{into.getType()}, ins, ValueRange{into},
+        op.getIndexingMapsArray(), op.getIteratorTypesArray());
+    rewriter.cloneRegionBefore(op.getRegion(), piece.getRegion(),
+                               piece.getRegion().end());
+    auto type = cast<RankedTensorType>(result.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes,
+        strides(type.getRank(), rewriter.getIndexAttr(1));
+    for (int64_t d : type.getShape()) {
+      sizes.push_back(rewriter.getIndexAttr(d));
+    }
+    offsets.back() = rewriter.getIndexAttr(at);
+    sizes.back() = rewriter.getIndexAttr(size);
+    result = tensor::InsertSliceOp::create(rewriter, loc, piece.getResult(0),
+                                           result, offsets, sizes, strides);
+  }
+  rewriter.replaceAllUsesWith(op.getResult(0), result);
+  rewriter.eraseOp(op);
+}
+
 } // namespace
 
 LogicalResult graphc::splitLaneReduction(RewriterBase &rewriter,
@@ -369,5 +434,6 @@ LogicalResult graphc::collapseBlockCopy(RewriterBase &rewriter,
     return failure();
   }
   rewriter.replaceOp(target, collapsed->results);
+  splitBlock(rewriter, cast<linalg::GenericOp>(collapsed->collapsedOp), lanes);
   return success();
 }
