@@ -130,8 +130,8 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
               "Sums over contiguous innermost elements split into lane "
               "partial sums, a tail and one horizontal sum per output">,
     Statistic<"numBlockCopies", "num-block-copies",
-              "Copies whose contiguous innermost loops were collapsed into "
-              "one (transposes of 3x3 filters' tap blocks)">,
+              "Transposing parallel ops whose contiguous innermost loops "
+              "were collapsed into one (3x3 filters' tap blocks)">,
   ];
 }
 
