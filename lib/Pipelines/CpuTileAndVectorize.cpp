@@ -2772,8 +2772,11 @@ bool vectorCopy(RewriterBase &rewriter, memref::CopyOp copy, int64_t lanes) {
   if (!src || !dst || !src.hasStaticShape() || !dst.hasStaticShape() ||
       src.getShape() != dst.getShape() || src.getRank() == 0 ||
       src.getElementType() != dst.getElementType() ||
-      !src.getElementType().isIntOrFloat() ||
-      src.getElementType().getIntOrFloatBitWidth() < 8 ||
+      // f16/bf16 vectors may be widened through f32 by LLVM (bf16 needs a
+      // compiler-rt builtin then); i1 is not byte-addressed.
+      !(src.getElementType().isF32() || src.getElementType().isF64() ||
+        (src.getElementType().isInteger() &&
+         src.getElementType().getIntOrFloatBitWidth() >= 8)) ||
       !src.isLastDimUnitStride() || !dst.isLastDimUnitStride() ||
       src.getShape().back() < 4 || lanes < 2) {
     return false;
