@@ -125,7 +125,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
   // Copies as inline loops: no memrefCopy from MLIR's runner library at run
   // time.
-  pm.addNestedPass<func::FuncOp>(createCpuExpandCopies());
+  CpuExpandCopiesOptions copies;
+  copies.vectorWidth = options.vectorWidth;
+  pm.addNestedPass<func::FuncOp>(createCpuExpandCopies(copies));
 
   // --- Loops and parallelism ---------------------------------------------
   // Ops the vectoriser rejected run as scalar loops.

@@ -128,6 +128,12 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
     Statistic<"numBlockedTransposes", "num-blocked-transposes",
               "Transposed reads of a lanes x lanes tile turned into row "
               "reads and a register transpose">,
+    Statistic<"numLaneReductions", "num-lane-reductions",
+              "Sums over contiguous innermost elements split into lane "
+              "partial sums, a tail and one horizontal sum per output">,
+    Statistic<"numBlockCopies", "num-block-copies",
+              "Transposing parallel ops whose contiguous innermost loops "
+              "were collapsed into one (3x3 filters' tap blocks)">,
   ];
 }
 
@@ -303,14 +309,24 @@ def CpuExpandCopies : Pass<"graphc-cpu-expand-copies", "mlir::func::FuncOp"> {
     `finalize-memref-to-llvm` lowers a copy between non-contiguous memrefs
     to a call of `memrefCopy` from MLIR's C runner library, which a shared
     object built by graphc must not need at run time. This pass rewrites
-    every `memref.copy` into a `linalg.copy`, which later becomes a loop nest
-    (LLVM vectorises its inner loop). Copies of a buffer onto itself, or
-    between two identical subviews of one buffer, which in-place slice
-    updates leave behind, are erased.
+    every `memref.copy` into loops: static copies whose rows are contiguous
+    in both buffers (the padding copies of convolution inputs) into
+    `scf.for` loops around vector transfers of each row (`vector-width`
+    lanes, then power-of-two pieces), any other into a `linalg.copy`, which
+    later becomes a loop nest. Copies of a buffer onto itself, or between
+    two identical subviews of one buffer, which in-place slice updates
+    leave behind, are erased.
 
     Example: `graph-opt --graphc-cpu-expand-copies`.
   }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"vectorWidth", "vector-width", "unsigned", /*default=*/"0",
+           "Lanes of the row copies' vectors (0: the host's f32 lanes)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def CpuDropEquivalentResults : Pass<"graphc-cpu-drop-equivalent-results",

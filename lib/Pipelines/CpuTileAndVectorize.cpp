@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CpuInnerDims.h"
 #include "CpuPasses.h"
 #include "IndexMath.h"
 
@@ -2673,6 +2674,30 @@ void CpuTileAndVectorize::runOnOperation() {
     decomposable.clear();
   }
 
+  // Phase 1b: sums over contiguous innermost elements (batch norm's
+  // per-channel sums, pooling to 1x1, softmax rows) keep lane partial sums
+  // instead of a horizontal reduction per vector, and copies of contiguous
+  // blocks move whole blocks (CpuInnerDims.cpp). Only ops phase 1 left
+  // alone, at the top of the function.
+  {
+    SmallVector<linalg::LinalgOp> sums;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->getParentOp() == func.getOperation() &&
+          !op->hasAttr(kScalarMarker) && !op->hasAttr(kContractionMarker) &&
+          !isMatmulLike(op) &&
+          !isa<linalg::ConvolutionOpInterface>(op.getOperation())) {
+        sums.push_back(op);
+      }
+    });
+    for (linalg::LinalgOp op : sums) {
+      if (succeeded(graphc::splitLaneReduction(rewriter, op, lanes))) {
+        ++numLaneReductions;
+      } else if (succeeded(graphc::collapseBlockCopy(rewriter, op, lanes))) {
+        ++numBlockCopies;
+      }
+    }
+  }
+
   // Phase 2: what is not yet inside a task gets an scf.forall of its own.
   SmallVector<linalg::LinalgOp> others;
   func.walk([&](linalg::LinalgOp op) { others.push_back(op); });
@@ -2806,16 +2831,87 @@ bool sameSubview(Value a, Value b) {
                                         vb.getMixedStrides());
 }
 
+/// A copy between static memrefs whose rows (last dimension) are
+/// contiguous in both, as loops over the other dimensions around vector
+/// transfers of a row: `lanes` at a time, then power-of-two pieces. The
+/// padding copies of the direct convolutions' inputs (rows of 56 into rows
+/// of 58) became scalar moves through linalg.copy's loops: LLVM unrolled
+/// the row and could not prove the two buffers apart.
+bool vectorCopy(RewriterBase &rewriter, memref::CopyOp copy, int64_t lanes) {
+  auto src = dyn_cast<MemRefType>(copy.getSource().getType());
+  auto dst = dyn_cast<MemRefType>(copy.getTarget().getType());
+  if (!src || !dst || !src.hasStaticShape() || !dst.hasStaticShape() ||
+      src.getShape() != dst.getShape() || src.getRank() == 0 ||
+      src.getElementType() != dst.getElementType() ||
+      // f16/bf16 vectors may be widened through f32 by LLVM (bf16 needs a
+      // compiler-rt builtin then); i1 is not byte-addressed.
+      !(src.getElementType().isF32() || src.getElementType().isF64() ||
+        (src.getElementType().isInteger() &&
+         src.getElementType().getIntOrFloatBitWidth() >= 8)) ||
+      !src.isLastDimUnitStride() || !dst.isLastDimUnitStride() ||
+      src.getShape().back() < 4 || lanes < 2) {
+    return false;
+  }
+  Location loc = copy.getLoc();
+  graphc::IndexMath im{rewriter, loc};
+  ArrayRef<int64_t> shape = src.getShape();
+  int64_t width = shape.back();
+  Type et = src.getElementType();
+  rewriter.setInsertionPoint(copy);
+  SmallVector<Value> ivs;
+  for (int64_t d = 0; d + 1 < int64_t(shape.size()); ++d) {
+    auto loop = scf::ForOp::create(rewriter, loc, im.idx(0), im.idx(shape[d]),
+                                   im.idx(1));
+    rewriter.setInsertionPointToStart(loop.getBody());
+    ivs.push_back(loop.getInductionVar());
+  }
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+  auto piece = [&](Value at, int64_t size) {
+    SmallVector<Value> idx = ivs;
+    idx.push_back(at);
+    auto type = VectorType::get({size}, et);
+    Value v = vector::TransferReadOp::create(
+        rewriter, loc, type, copy.getSource(), idx, std::optional<Value>(pad),
+        ArrayRef<bool>{true});
+    vector::TransferWriteOp::create(rewriter, loc, v, copy.getTarget(), idx,
+                                    ArrayRef<bool>{true});
+  };
+  int64_t main = width - width % lanes;
+  if (main > 0) {
+    auto loop = scf::ForOp::create(rewriter, loc, im.idx(0), im.idx(main),
+                                   im.idx(lanes));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    piece(loop.getInductionVar(), lanes);
+  }
+  for (int64_t at = main, rest = width - main; rest > 0;) {
+    int64_t size = int64_t(1) << llvm::Log2_64(rest);
+    piece(im.idx(at), size);
+    at += size;
+    rest -= size;
+  }
+  rewriter.eraseOp(copy);
+  return true;
+}
+
 struct CpuExpandCopies
     : public graphc::impl::CpuExpandCopiesBase<CpuExpandCopies> {
+  using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    int64_t lanes = vectorWidth > 0
+                        ? int64_t(vectorWidth)
+                        : int64_t(graphc::detectHostCpu().vectorBits / 32);
     getOperation().walk([&](memref::CopyOp copy) {
       // In-place updates of a slice bufferize to a copy of the slice onto
       // itself: nothing to do.
       if (copy.getSource() == copy.getTarget() ||
           sameSubview(copy.getSource(), copy.getTarget())) {
         rewriter.eraseOp(copy);
+        return;
+      }
+      if (vectorCopy(rewriter, copy, lanes)) {
         return;
       }
       rewriter.setInsertionPoint(copy);

@@ -132,6 +132,19 @@ def softmax_rows(m, n):
     return e / e.sum(axis=1, keepdims=True)
 
 
+def channel_sums(n, c, h, w):
+    """1 + sum over N, H, W of (x - b[c]) * y: x, y inputs 0 and 1, b input
+    2 of shape [1, c, 1, 1] (run-lane-reduction.mlir)."""
+    x, y = make(0, (n, c, h, w)), make(1, (n, c, h, w))
+    b = make(2, (1, c, 1, 1))
+    return 1.0 + ((x - b) * y).sum(axis=(0, 2, 3))
+
+
+def neg_swap01(a, b, c, d):
+    """-x transposed [a, b, c, d] -> [b, a, c, d] (run-block-copy.mlir)."""
+    return -make(0, (a, b, c, d)).transpose(1, 0, 2, 3)
+
+
 def matmul(m, k, n):
     return make(0, (m, k)) @ make(1, (k, n))
 
