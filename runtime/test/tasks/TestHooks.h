@@ -86,8 +86,8 @@ inline void graphrtTestHooks(const char *task, int64_t step) {
   if (const char *log = std::getenv("GRAPHRT_TEST_THREAD_LOG")) {
     int fd = ::open(log, O_CREAT | O_WRONLY | O_APPEND, 0644);
     if (fd >= 0) {
-      std::string line = std::string(task) + " " + std::to_string(step) +
-                         " " + std::to_string(::gettid()) + "\n";
+      std::string line = std::string(task) + " " + std::to_string(step) + " " +
+                         std::to_string(::gettid()) + "\n";
       (void)!::write(fd, line.data(), line.size());
       ::close(fd);
     }
