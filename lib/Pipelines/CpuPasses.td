@@ -316,12 +316,13 @@ def CpuSerialSmallTasks : Pass<"graphc-cpu-serial-small-tasks",
 
     mnist-8 at batch 1 on 2 threads: 0.040 ms a step (minimum) with its
     seven parallel regions, 0.025 ms with one, 0.017 ms with none
-    (docs/design/cpu-codegen.md, "Serial small tasks").
+    (docs/design/cpu-codegen.md, "Round two: the step thread, serial small
+    tasks, max pooling").
 
-    Example: `graph-opt --graphc-cpu-serial-small-tasks="min-work=262144"`.
+    Example: `graph-opt --graphc-cpu-serial-small-tasks="min-work=524288"`.
   }];
   let options = [
-    Option<"minWork", "min-work", "int64_t", /*default=*/"262144",
+    Option<"minWork", "min-work", "int64_t", /*default=*/"524288",
            "Element operations below which an scf.forall runs serially "
            "(0: never)">,
   ];

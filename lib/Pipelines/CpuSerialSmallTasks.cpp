@@ -79,8 +79,8 @@ int64_t lanes(Operation *op) {
 /// Element operations of one execution of `op`, nested regions included.
 int64_t opWork(Operation *op) {
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    int64_t trips = tripCount(loop.getLowerBound(), loop.getUpperBound(),
-                              loop.getStep());
+    int64_t trips =
+        tripCount(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
     if (trips < 0) {
       return kUnbounded;
     }
@@ -172,7 +172,8 @@ struct CpuSerialSmallTasks
     // Innermost first (the walk's post-order), so rewriting one never
     // touches a forall still to be judged.
     SmallVector<scf::ForallOp> foralls;
-    getOperation().walk([&](scf::ForallOp forall) { foralls.push_back(forall); });
+    getOperation().walk(
+        [&](scf::ForallOp forall) { foralls.push_back(forall); });
     IRRewriter rewriter(&getContext());
     for (scf::ForallOp forall : foralls) {
       // Tensor foralls (shared outputs) are not this pass's: it runs after
