@@ -48,7 +48,7 @@ struct CpuCodegenPipelineOptions
       *this, "min-parallel-work",
       llvm::cl::desc("element operations below which a parallel loop runs "
                      "serially (0: never)"),
-      llvm::cl::init(524288)};
+      llvm::cl::init(131072)};
   Option<bool> convGemm{
       *this, "conv-gemm",
       llvm::cl::desc("2-D NCHW convolutions as im2col + GEMM"),

@@ -315,14 +315,15 @@ def CpuSerialSmallTasks : Pass<"graphc-cpu-serial-small-tasks",
     call, an `scf.while`) keeps its forall. `min-work` 0 keeps every forall.
 
     mnist-8 at batch 1 on 2 threads: 0.040 ms a step (minimum) with its
-    seven parallel regions, 0.025 ms with one, 0.017 ms with none
+    seven parallel regions, 0.026 ms with one (the default), 0.017 ms with
+    none; higher thresholds cost ShuffleNet's mid-sized layers
     (docs/design/cpu-codegen.md, "Round two: the step thread, serial small
     tasks, max pooling").
 
-    Example: `graph-opt --graphc-cpu-serial-small-tasks="min-work=524288"`.
+    Example: `graph-opt --graphc-cpu-serial-small-tasks="min-work=131072"`.
   }];
   let options = [
-    Option<"minWork", "min-work", "int64_t", /*default=*/"524288",
+    Option<"minWork", "min-work", "int64_t", /*default=*/"131072",
            "Element operations below which an scf.forall runs serially "
            "(0: never)">,
   ];

@@ -34,7 +34,7 @@ func.func @small(%a: memref<8x4x16xf32>, %b: memref<8x4x16xf32>) {
   return
 }
 
-// 64 tasks x 256 rows x 48 = 786432: above the default of 524288, below
+// 64 tasks x 256 rows x 48 = 786432: above the default of 131072, below
 // 1000000.
 // CHECK-LABEL: func.func @large
 // CHECK:         scf.forall (%{{.*}}) in (64)
