@@ -130,6 +130,13 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCpuExpandCopies(copies));
 
   // --- Loops and parallelism ---------------------------------------------
+  // Tasks too small to share between threads run serially: a fork and join
+  // of the team would cost more than the second thread saves.
+  if (options.openmp) {
+    CpuSerialSmallTasksOptions serial;
+    serial.minWork = options.minParallelWork;
+    pm.addNestedPass<func::FuncOp>(createCpuSerialSmallTasks(serial));
+  }
   // Ops the vectoriser rejected run as scalar loops.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // scf.forall tasks become scf.parallel, then OpenMP worksharing loops

@@ -44,6 +44,11 @@ struct CpuCodegenPipelineOptions
   Option<unsigned> numThreads{*this, "num-threads",
                               llvm::cl::desc("OpenMP threads (0: runtime)"),
                               llvm::cl::init(0)};
+  Option<int64_t> minParallelWork{
+      *this, "min-parallel-work",
+      llvm::cl::desc("element operations below which a parallel loop runs "
+                     "serially (0: never)"),
+      llvm::cl::init(131072)};
   Option<bool> convGemm{
       *this, "conv-gemm",
       llvm::cl::desc("2-D NCHW convolutions as im2col + GEMM"),
@@ -78,6 +83,7 @@ struct CpuCodegenPipelineOptions
     o.parallelN = parallelN;
     o.openmp = openmp;
     o.numThreads = numThreads;
+    o.minParallelWork = minParallelWork;
     o.convGemm = convGemm;
     o.packB = packB;
     o.directConv = directConv;

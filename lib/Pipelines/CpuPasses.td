@@ -394,6 +394,47 @@ def CpuLowerAllocaScopes : Pass<"graphc-cpu-lower-alloca-scopes",
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def CpuSerialSmallTasks : Pass<"graphc-cpu-serial-small-tasks",
+                                "mlir::func::FuncOp"> {
+  let summary = "Run scf.forall loops too small to share as serial loops";
+  let description = [{
+    Runs on memrefs, after bufferization and before `scf.forall` becomes
+    `scf.parallel` and OpenMP. Estimates the work of each `scf.forall`, in
+    element operations: every op of its body counts once per lane of its
+    widest vector operand or result (a `vector.contract` half a unit per
+    point of its iteration space, since a register tile's multiply-adds
+    retire about twice the lanes a cycle of a copy's loads and stores; a
+    linalg op once per point of its loop ranges and per op of its body; a
+    `memref.alloc` a hundred), times the static trip counts of the `scf.for`
+    loops around it in the task and the forall's own trip count. A forall
+    under `min-work` element operations becomes a serial `scf.for` nest:
+    forking and joining a team of threads (a few microseconds, far more when
+    a thread has lost its core) costs more than such a loop gains from a
+    second thread. A body whose work is not static (a dynamic trip count, a
+    call, an `scf.while`) keeps its forall. `min-work` 0 keeps every forall.
+
+    mnist-8 at batch 1 on 2 threads: 0.040 ms a step (minimum) with its
+    seven parallel regions, 0.026 ms with one (the default), 0.017 ms with
+    none; higher thresholds cost ShuffleNet's mid-sized layers
+    (docs/design/cpu-codegen.md, "Round two: the step thread, serial small
+    tasks, max pooling").
+
+    Example: `graph-opt --graphc-cpu-serial-small-tasks="min-work=131072"`.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"131072",
+           "Element operations below which an scf.forall runs serially "
+           "(0: never)">,
+  ];
+  let statistics = [
+    Statistic<"numSerial", "num-serial-foralls",
+              "scf.forall loops made serial">,
+    Statistic<"numKept", "num-parallel-foralls",
+              "scf.forall loops left parallel">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
 def CpuExpandBF16 : Pass<"graphc-cpu-expand-bf16", "mlir::func::FuncOp"> {
   let summary = "bf16 conversions as integer arithmetic";
   let description = [{

@@ -1697,15 +1697,21 @@ LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
         rewriter, loc, RankedTensorType::get({hp, wp}, et), input, outOffsets,
         attrs({1, 1, hp, wp}), unit);
   }
-  Value acc = planeWindowLoops(
-      rewriter, loc, pw, lanes, image, plane,
-      fill ? fill.getInputs()[0] : Value(),
-      [&](Value a, Value v, int64_t, int64_t) -> Value {
-        if (isMax) {
-          return arith::MaximumFOp::create(rewriter, loc, a, v);
-        }
-        return arith::AddFOp::create(rewriter, loc, a, v);
-      });
+  Value acc =
+      planeWindowLoops(rewriter, loc, pw, lanes, image, plane,
+                       fill ? fill.getInputs()[0] : Value(),
+                       [&](Value a, Value v, int64_t, int64_t) -> Value {
+                         if (isMax) {
+                           // nsz: the NaN-propagating maximum without ordering
+                           // -0 below +0 (a tie of zeros may give either):
+                           // LLVM's x86 lowering then drops the sign test and
+                           // two blends per tap, half of the kernel's
+                           // instructions.
+                           return arith::MaximumFOp::create(
+                               rewriter, loc, a, v, arith::FastMathFlags::nsz);
+                         }
+                         return arith::AddFOp::create(rewriter, loc, a, v);
+                       });
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
                                         outSizes, unit);

@@ -32,6 +32,7 @@
 #include <future>
 #include <map>
 #include <set>
+#include <thread>
 #include <type_traits>
 
 namespace graphrt {
@@ -1493,11 +1494,74 @@ Status LoadedTask::runSteps(
 }
 
 //===----------------------------------------------------------------------===//
+// StepThread
+//===----------------------------------------------------------------------===//
+
+/// Runs the loaded task's code (its init and its steps) on one long-lived
+/// thread. gRPC serves each call on a thread of its pool, and the pool's
+/// threads come and go; libomp gives every native thread that starts a
+/// parallel region its own team, so steps served on changing threads each
+/// started a new team while the previous team's workers still spun out
+/// their blocktime (200 ms) on the same cores. On a 2-core machine that was
+/// about a third of SqueezeNet's step at batch 1 (docs/design/runtime.md,
+/// "One step thread").
+class StepThread {
+public:
+  StepThread() : thread_([this] { loop(); }) {}
+  ~StepThread() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+  /// Runs `fn` on the step thread and returns when it has returned. Calls
+  /// from several threads run one after the other.
+  void run(const std::function<void()> &fn) {
+    std::lock_guard<std::mutex> one(callMu_);
+    std::unique_lock<std::mutex> lock(mu_);
+    job_ = &fn;
+    done_ = false;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return done_; });
+  }
+
+private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || job_; });
+      if (!job_) {
+        return; // stopping, with nothing left to run
+      }
+      const std::function<void()> *fn = job_;
+      lock.unlock();
+      (*fn)();
+      lock.lock();
+      job_ = nullptr;
+      done_ = true;
+      cv_.notify_all();
+    }
+  }
+
+  std::mutex callMu_; // one caller at a time
+  std::mutex mu_;
+  std::condition_variable cv_;
+  const std::function<void()> *job_ = nullptr;
+  bool done_ = false;
+  bool stop_ = false;
+  std::thread thread_; // last: starts once the members above exist
+};
+
+//===----------------------------------------------------------------------===//
 // WorkerService
 //===----------------------------------------------------------------------===//
 
 WorkerService::WorkerService(SecurityConfig security, std::string dataHost)
-    : security_(std::move(security)), dataHost_(std::move(dataHost)) {
+    : security_(std::move(security)), dataHost_(std::move(dataHost)),
+      stepThread_(std::make_unique<StepThread>()) {
   dataTlsStatus_ = DataTls::create(security_, &dataTls_);
 }
 WorkerService::~WorkerService() = default;
@@ -1540,7 +1604,8 @@ grpc::Status WorkerService::LoadTask(grpc::ServerContext *ctx,
   if (!dataTlsStatus_.isOk()) {
     return toGrpc(dataTlsStatus_);
   }
-  Status st = loaded->load(*req, &security_, dataTls_);
+  Status st;
+  stepThread_->run([&] { st = loaded->load(*req, &security_, dataTls_); });
   if (!st.isOk()) {
     std::fprintf(stderr, "graph-worker: refusing task '%s': %s\n",
                  req->task().c_str(), st.message().c_str());
@@ -1573,7 +1638,9 @@ grpc::Status WorkerService::RunStep(grpc::ServerContext *ctx,
       !st.ok()) {
     return st;
   }
-  return stepStatus(*t, t->runStep(*req, resp));
+  Status st;
+  stepThread_->run([&] { st = t->runStep(*req, resp); });
+  return stepStatus(*t, st);
 }
 
 grpc::Status
@@ -1587,10 +1654,13 @@ WorkerService::RunSteps(grpc::ServerContext *ctx,
       !st.ok()) {
     return st;
   }
-  return stepStatus(*t,
-                    t->runSteps(*req, [writer](const rpc::RunStepResponse &r) {
-                      return writer->Write(r);
-                    }));
+  Status st;
+  stepThread_->run([&] {
+    st = t->runSteps(*req, [writer](const rpc::RunStepResponse &r) {
+      return writer->Write(r);
+    });
+  });
+  return stepStatus(*t, st);
 }
 
 grpc::Status WorkerService::Health(grpc::ServerContext *ctx,
@@ -1669,7 +1739,11 @@ WorkerService::WriteVariables(grpc::ServerContext *ctx,
       !st.ok()) {
     return st;
   }
-  return toGrpc(t->writeVariables(*req));
+  // On the step thread: the write runs the task's prepare, whose OpenMP
+  // team is then the one the steps use, not a second team of this RPC's.
+  Status st;
+  stepThread_->run([&] { st = t->writeVariables(*req); });
+  return toGrpc(st);
 }
 
 grpc::Status WorkerService::Shutdown(grpc::ServerContext *ctx,

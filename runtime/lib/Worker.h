@@ -15,6 +15,7 @@ namespace graphrt {
 class LoadedTask;
 class DataServer;
 class DataTls;
+class StepThread;
 
 /// One worker process hosts one task at a time. Control RPCs come from
 /// graph-run; Transfer streams come from peer workers and land in the loaded
@@ -78,6 +79,11 @@ private:
   std::mutex mu_;
   std::shared_ptr<LoadedTask> task_;
   std::mutex stepMu_; // steps run one at a time
+  /// Where the task's code runs (its init, its prepare after a variable
+  /// write, and every step): one long-lived
+  /// thread, so the OpenMP runtime keeps one team of threads for the whole
+  /// job (docs/design/runtime.md, "One step thread").
+  std::unique_ptr<StepThread> stepThread_;
   bool shutdown_ = false;
   std::condition_variable shutdownCv_;
 };

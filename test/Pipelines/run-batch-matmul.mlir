@@ -1,7 +1,7 @@
 // Numeric check of the matmul strategy on linalg.batch_matmul (a batch loop
 // in front of M, N, K) with edge tiles in M and N, against NumPy.
 // REQUIRES: libomp
-// RUN: graph-opt %s --graphc-cpu-codegen="parallel-m=8 parallel-n=32" \
+// RUN: graph-opt %s --graphc-cpu-codegen="parallel-m=8 parallel-n=32 min-parallel-work=0" \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.out
 // RUN: %numpy_python %S/Inputs/reference.py batch_matmul 3,13,9,40 %t.out

@@ -5,7 +5,7 @@
 // without: ReLU of a [2, 16, 9, 23] input and of a [2, 24, 9, 23] input plus
 // one, concatenated along the channels (each ReLU large enough for tasks).
 // REQUIRES: libomp
-// RUN: graph-opt %s --graphc-cpu-codegen > %t.mlir
+// RUN: graph-opt %s --graphc-cpu-codegen=min-parallel-work=0 > %t.mlir
 // RUN: graph-opt %s --graphc-cpu-codegen=openmp=0 > %t.serial.mlir
 // RUN: for f in %t.mlir %t.serial.mlir; do \
 // RUN:   mlir-runner $f -e main -entry-point-result=void \

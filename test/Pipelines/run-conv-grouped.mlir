@@ -17,7 +17,7 @@
 //   reshape) between the images and a padded depthwise convolution, batch
 //   2: each task pads its plane of the shuffled tensor.
 // REQUIRES: libomp
-// RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen > %t.mlir
+// RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen=min-parallel-work=0 > %t.mlir
 // RUN: graph-opt %s --graph-to-linalg --graphc-cpu-codegen=openmp=0 > %t.serial.mlir
 // RUN: for f in %t.mlir %t.serial.mlir; do \
 // RUN:   mlir-runner $f -e main_dw -entry-point-result=void \

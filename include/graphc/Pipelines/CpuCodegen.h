@@ -51,6 +51,9 @@ struct CpuCodegenOptions {
   /// OpenMP threads per parallel region; 0: the runtime's default
   /// (OMP_NUM_THREADS or the number of cores).
   unsigned numThreads = 0;
+  /// Parallel loops of fewer element operations than this run serially
+  /// (graphc-cpu-serial-small-tasks); 0: every one is parallel.
+  int64_t minParallelWork = 131072;
   /// 2-D NCHW convolutions become im2col + GEMM (docs/design/conv-codegen.md);
   /// false keeps the direct loop nest (for comparisons and its tests).
   bool convGemm = true;

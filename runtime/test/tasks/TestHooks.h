@@ -81,6 +81,17 @@ inline void graphrtTestHooks(const char *task, int64_t step) {
       ::sleep(1000);
     }
   }
+  // GRAPHRT_TEST_THREAD_LOG=<file>: every step appends "<task> <step>
+  // <thread id>" to the file, so a test can see which threads ran the steps.
+  if (const char *log = std::getenv("GRAPHRT_TEST_THREAD_LOG")) {
+    int fd = ::open(log, O_CREAT | O_WRONLY | O_APPEND, 0644);
+    if (fd >= 0) {
+      std::string line = std::string(task) + " " + std::to_string(step) + " " +
+                         std::to_string(::gettid()) + "\n";
+      (void)!::write(fd, line.data(), line.size());
+      ::close(fd);
+    }
+  }
   if (graphrtTestHookMatches("GRAPHRT_TEST_COMPUTE", task, step)) {
     const char *ms = std::getenv("GRAPHRT_TEST_COMPUTE_MS");
     auto until = std::chrono::steady_clock::now() +
