@@ -1,5 +1,6 @@
 //===- PretransposeWeights.cpp - transposed matmul weights stored transposed =//
 
+#include "graph/ConstantBytes.h"
 #include "graph/GraphOps.h"
 #include "graph/Passes.h"
 
@@ -7,8 +8,6 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-
-#include "llvm/ADT/MapVector.h"
 
 namespace graphc::graph {
 #define GEN_PASS_DEF_GRAPHPRETRANSPOSEWEIGHTS
@@ -19,21 +18,6 @@ using namespace mlir;
 using namespace graphc::graph;
 
 namespace {
-
-/// What identifies the bytes behind a constant: a dense_resource blob by its
-/// key (several attributes of different types may name one blob), a dense
-/// attribute by itself (attributes are uniqued).
-using BytesKey = std::pair<StringRef, Attribute>;
-
-std::optional<BytesKey> bytesKey(Attribute value) {
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    return BytesKey{resource.getRawHandle().getKey(), Attribute()};
-  }
-  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-    return BytesKey{StringRef(), dense};
-  }
-  return std::nullopt;
-}
 
 /// True when every use of `op` is the right-hand side of a transpose_rhs
 /// matmul (and not also its left-hand side).
@@ -76,27 +60,12 @@ struct GraphPretransposeWeightsPass
           GraphPretransposeWeightsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Every reference to each blob or dense value, and the constants among
-    // them.
-    llvm::DenseMap<BytesKey, int64_t> references;
-    llvm::MapVector<BytesKey, SmallVector<ConstantOp>> constants;
-    module.walk([&](Operation *op) {
-      op->getAttrDictionary().walk([&](Attribute attr) {
-        if (std::optional<BytesKey> key = bytesKey(attr)) {
-          ++references[*key];
-        }
-      });
-      if (auto constant = dyn_cast<ConstantOp>(op)) {
-        if (std::optional<BytesKey> key = bytesKey(constant.getValue())) {
-          constants[*key].push_back(constant);
-        }
-      }
-    });
-    for (auto &entry : constants) {
+    ConstantsByBytes byBytes = groupConstantsByBytes(module);
+    for (auto &entry : byBytes.constants) {
       SmallVector<ConstantOp> &group = entry.second;
       auto type = dyn_cast<RankedTensorType>(group.front().getType());
       bool eligible = type && type.getRank() == 2 && type.hasStaticShape() &&
-                      references[entry.first] == int64_t(group.size()) &&
+                      byBytes.onlyConstants(entry.first) &&
                       llvm::all_of(group, [&](ConstantOp op) {
                         return op.getType() == type &&
                                op.getValue() == group.front().getValue() &&

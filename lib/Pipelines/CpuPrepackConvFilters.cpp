@@ -11,6 +11,7 @@
 #include "CpuDirectConv.h"
 #include "CpuPasses.h"
 
+#include "graph/ConstantBytes.h"
 #include "graph/GraphOps.h"
 #include "graph/GraphTypeUtils.h"
 #include "graphc/Pipelines/CpuCodegen.h"
@@ -19,8 +20,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-
-#include "llvm/ADT/MapVector.h"
 
 #include <cstring>
 
@@ -32,21 +31,6 @@ namespace graphc {
 using namespace mlir;
 
 namespace {
-
-/// What identifies the bytes behind a constant (as in
-/// graph-pretranspose-weights): a dense_resource blob by its key, a dense
-/// attribute by itself.
-using BytesKey = std::pair<StringRef, Attribute>;
-
-std::optional<BytesKey> bytesKey(Attribute value) {
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    return BytesKey{resource.getRawHandle().getKey(), Attribute()};
-  }
-  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-    return BytesKey{StringRef(), dense};
-  }
-  return std::nullopt;
-}
 
 bool staticPastBatch(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
@@ -143,28 +127,14 @@ struct CpuPrepackConvFilters
       module.emitError() << "graphc-cpu-prepack-conv-filters: " << error;
       return signalPassFailure();
     }
-    // Every reference to each blob or dense value, and the constants among
-    // them.
-    llvm::DenseMap<BytesKey, int64_t> references;
-    llvm::MapVector<BytesKey, SmallVector<graphc::graph::ConstantOp>> constants;
-    module.walk([&](Operation *op) {
-      op->getAttrDictionary().walk([&](Attribute attr) {
-        if (std::optional<BytesKey> key = bytesKey(attr)) {
-          ++references[*key];
-        }
-      });
-      if (auto constant = dyn_cast<graphc::graph::ConstantOp>(op)) {
-        if (std::optional<BytesKey> key = bytesKey(constant.getValue())) {
-          constants[*key].push_back(constant);
-        }
-      }
-    });
-    for (auto &entry : constants) {
+    graphc::graph::ConstantsByBytes byBytes =
+        graphc::graph::groupConstantsByBytes(module);
+    for (auto &entry : byBytes.constants) {
       SmallVector<graphc::graph::ConstantOp> &group = entry.second;
       auto type = dyn_cast<RankedTensorType>(group.front().getType());
       if (!type || type.getRank() != 4 || !type.hasStaticShape() ||
           !type.getElementType().isF32() ||
-          references[entry.first] != int64_t(group.size()) ||
+          !byBytes.onlyConstants(entry.first) ||
           type.getNumElements() * int64_t(sizeof(float)) < minBytes) {
         continue;
       }
