@@ -38,6 +38,17 @@ def conv_nchw(n, c, h, w, f, kh, kw):
     return out
 
 
+def conv_epilogue(n, c, h, w, f, kh, kw):
+    """conv_nchw, then max((y + b[f]) * s[f]^2 + r - 0.5, 0): a bias b and a
+    scale s per channel (input 3 and input 0 of shape [1, F, 1, 1]) and a
+    residual r (input 2, the output's shape)."""
+    y = conv_nchw(n, c, h, w, f, kh, kw)
+    b = make(3, (1, f, 1, 1))
+    s = make(0, (1, f, 1, 1))
+    r = make(2, y.shape)
+    return np.maximum((y + b) * s * s + r - 0.5, 0.0)
+
+
 def conv_nchw_strided(n, c, h, w, f, kh, kw, sh, sw, dh, dw):
     """conv_nchw with strides (sh, sw) and dilations (dh, dw), no padding."""
     x, k = make(0, (n, c, h, w)), make(1, (f, c, kh, kw))
