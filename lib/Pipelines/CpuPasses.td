@@ -163,6 +163,16 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     filter elements broadcast), tasks over pixel chunks or channel blocks.
     See "Direct convolution" in docs/design/cpu-codegen.md.
 
+    Epilogue: when the convolution's init is a fill and its only user is an
+    elementwise `linalg.generic` over its output (bias, batch norm,
+    residual add, activation, as graphc-cpu-fuse-elementwise leaves them),
+    whose inputs are the convolution, tensors of the output's shape,
+    per-channel tensors (indexing map results `d1` or 0) or scalars, both
+    kernels apply its body to each output tile in registers before the
+    store and replace it: one pass over the activation less. Body ops on
+    per-channel inputs alone run once per channel. See "Epilogues in the
+    direct kernels" in docs/design/cpu-codegen.md.
+
     A convolution with more filter taps than output pixels (class `wgrad`:
     graph-autodiff's filter gradient, the forward input with its batch as
     channels convolved by the output adjoint) is first rewritten with its
