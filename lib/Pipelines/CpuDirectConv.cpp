@@ -93,8 +93,8 @@ std::optional<DirectConvTypes> directConvTypes(linalg::Conv2DNchwFchwOp conv) {
 /// read at the same point (a residual), per-channel tensors (their indexing
 /// map's results are d1 or zeros: a bias, a folded batch norm) or scalars
 /// (all zeros); its body is pure elementwise scalar ops (bias + ReLU,
-/// scale + shift, a residual add). Applying it there saves a pass over the
-/// output, which at batch 8 no longer fits in the caches (ResNet-50: 8.5%
+/// scale + shift, a residual add). Applying it there saves a read and a
+/// write of the output (ResNet-50 at batch 8: 49 of its 53 such passes, 2%
 /// of the step). Null when the convolution has no such consumer.
 linalg::GenericOp matchEpilogue(linalg::Conv2DNchwFchwOp conv) {
   Value result = conv->getResult(0);
