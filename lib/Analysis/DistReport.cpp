@@ -183,8 +183,8 @@ struct Arrival {
 
 class Analyzer {
 public:
-  Analyzer(ModuleOp module, const MachineModel &machine)
-      : module(module), machine(machine) {}
+  Analyzer(ModuleOp module, const MachineModel &machine, bool preparedWeights)
+      : module(module), machine(machine), preparedWeights(preparedWeights) {}
 
   FailureOr<DistReport> run();
 
@@ -204,6 +204,7 @@ private:
 
   ModuleOp module;
   const MachineModel &machine;
+  bool preparedWeights;
   DistReport report;
   SmallVector<TaskOp> tasks;
   DenseMap<Attribute, int> taskByDevice;
@@ -245,7 +246,8 @@ LogicalResult Analyzer::collect() {
 
   // Variables no task assigns are weights: work that reads only them (and
   // constants) is done once when the task loads (graphc-cpu-prepare-weights,
-  // e.g. the re-layout of a packed conv filter), not every step.
+  // e.g. the re-layout of a packed conv filter), not every step, unless the
+  // job was compiled with --prepare-weights=false.
   llvm::DenseSet<StringAttr> assigned;
   module.walk([&](graph::AssignVariableOp a) {
     assigned.insert(a.getVariableAttr().getAttr());
@@ -377,7 +379,8 @@ LogicalResult Analyzer::collect() {
       // A variable read or a constant names a buffer the task already has
       // (a memref argument, a global): the ops that read it pay for it.
       if (auto read = dyn_cast<graph::ReadVariableOp>(op)) {
-        if (!assigned.contains(read.getVariableAttr().getAttr())) {
+        if (preparedWeights &&
+            !assigned.contains(read.getVariableAttr().getAttr())) {
           weightOnly.insert(read.getResult());
         }
         continue;
@@ -778,8 +781,9 @@ std::optional<OpCost> graphc::getOpCost(Operation *op) {
 }
 
 FailureOr<DistReport> graphc::analyzeDistribution(ModuleOp module,
-                                                  const MachineModel &machine) {
-  return Analyzer(module, machine).run();
+                                                  const MachineModel &machine,
+                                                  bool preparedWeights) {
+  return Analyzer(module, machine, preparedWeights).run();
 }
 
 double graphc::estimateComputeSeconds(Operation *op,

@@ -31,7 +31,8 @@ struct DistReportPass : public graphc::impl::DistReportBase<DistReportPass> {
       }
       machine = std::move(*read);
     }
-    FailureOr<DistReport> report = analyzeDistribution(module, machine);
+    FailureOr<DistReport> report =
+        analyzeDistribution(module, machine, preparedWeights);
     if (failed(report)) {
       return signalPassFailure();
     }

@@ -1,4 +1,5 @@
 // RUN: graph-opt %s --dist-report="machine-model=%S/Inputs/machine.json" -o /dev/null 2>&1 | FileCheck %s
+// RUN: graph-opt %s --dist-report="machine-model=%S/Inputs/machine.json prepared-weights=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EVERY
 
 // Work that reads only weights (variables no task assigns, and constants)
 // is done once when the task loads (graphc-cpu-prepare-weights), so the
@@ -10,6 +11,11 @@
 // CHECK: main {{ *}}/job:worker/task:0 {{ *}}8 {{ *}}2000 {{ *}}24.000
 // CHECK: estimated step: 24.000 us
 // CHECK: main compute 3 ops
+
+// Compiled with --prepare-weights=false the weight-only work runs every
+// step and is charged: 20 us more, 5 ops.
+// EVERY: estimated step: 44.000 us
+// EVERY: main compute 5 ops
 
 module attributes {dist.cluster = #dist.cluster<{worker = 1}>} {
   graph.variable @w : tensor<1000xf32> = dense<1.0>

@@ -714,7 +714,7 @@ static int reportOn(ModuleOp module,
     return kExitFailed;
   }
   FailureOr<graphc::DistReport> report =
-      graphc::analyzeDistribution(module, *machine);
+      graphc::analyzeDistribution(module, *machine, prepareWeights);
   if (failed(report)) {
     return kExitFailed;
   }

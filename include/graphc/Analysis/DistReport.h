@@ -201,9 +201,14 @@ double estimateCollectiveSeconds(llvm::StringRef kind, int64_t inputCount,
 /// Analyses a partitioned module: every `dist.task` in it, their
 /// communication and an estimate on `machine`. Emits an error and fails when
 /// a communicated tensor is not statically shaped or the programs cannot all
-/// finish (a recv whose send comes after it in a cycle of waits).
+/// finish (a recv whose send comes after it in a cycle of waits). With
+/// `preparedWeights`, work that reads only weights (variables no task
+/// assigns) and constants is left out of the step: the CPU code does it
+/// once at load (graphc-cpu-prepare-weights); without, it is charged every
+/// step (graphc --prepare-weights=false).
 mlir::FailureOr<DistReport> analyzeDistribution(mlir::ModuleOp module,
-                                                const MachineModel &machine);
+                                                const MachineModel &machine,
+                                                bool preparedWeights = true);
 
 /// The report as JSON (times in integer nanoseconds; see the design doc).
 llvm::json::Value reportToJson(const DistReport &report);

@@ -19,6 +19,8 @@ def DistReport : Pass<"dist-report", "mlir::ModuleOp"> {
 
     With `output`, writes the same report as JSON. `machine-model` names a
     machine-model JSON file; without it the built-in default is used.
+    Work that depends only on weights and constants is not charged to the
+    step unless `prepared-weights=false` (graphc `--prepare-weights=false`).
   }];
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"\"",
@@ -27,6 +29,10 @@ def DistReport : Pass<"dist-report", "mlir::ModuleOp"> {
            "machine-model JSON file (default: the built-in model)">,
     Option<"quiet", "quiet", "bool", /*default=*/"false",
            "do not print the table">,
+    Option<"preparedWeights", "prepared-weights", "bool", /*default=*/"true",
+           "work that reads only weights (variables no task assigns) and "
+           "constants runs once at load (graphc's default "
+           "--prepare-weights), not every step; false charges it per step">,
   ];
 }
 
