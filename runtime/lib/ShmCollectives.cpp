@@ -517,7 +517,7 @@ Status ShmGroup::barrier(bool checkCall) {
   // hands the core to any other runnable thread (the peer itself on an
   // oversubscribed machine, or this task's compute thread while its
   // communication thread waits), so the spin takes no time from them. A
-  // 30 us spin without the yield made the MLP's 2-replica step 20-30%
+  // 30 us spin without the yield made the MLP's 2-replica step 20-50%
   // slower under load (docs/design/runtime.md).
   constexpr auto kSpin = std::chrono::microseconds(500);
   constexpr auto kSlice = std::chrono::milliseconds(50);
@@ -525,8 +525,13 @@ Status ShmGroup::barrier(bool checkCall) {
   waiting_.store(true, std::memory_order_release);
   struct Done {
     std::atomic<bool> &w;
-    ~Done() { w.store(false, std::memory_order_release); }
-  } done{waiting_};
+    std::chrono::steady_clock::duration &waited;
+    std::chrono::steady_clock::time_point start;
+    ~Done() {
+      w.store(false, std::memory_order_release);
+      waited += std::chrono::steady_clock::now() - start;
+    }
+  } done{waiting_, waited_, start};
   for (;;) {
     uint32_t seq = h_->seq.load(std::memory_order_seq_cst);
     int j = missing();
@@ -607,6 +612,7 @@ Status ShmGroup::barrier(bool checkCall) {
 Status ShmGroup::begin(Kind kind, graphrt_reduce_op_t op, graphrt_dtype_t dtype,
                        int root, size_t count) {
   kind_ = kind;
+  waited_ = {};
   if (uint32_t f = h_->failed.load(std::memory_order_acquire)) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   std::string("shared-memory ") + kindName() +

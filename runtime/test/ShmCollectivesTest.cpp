@@ -341,6 +341,31 @@ TEST(ShmSegment, SetupFallsBackWhenARankCannotMap) {
       << why[0];
 }
 
+// lastWaitUs: a rank that arrives first counts the time it waited for a
+// late peer, and each call counts from zero: rank 1 waits for rank 0 in the
+// first call and rank 0 for rank 1 in the second, after which rank 1's
+// count is the second call's alone, far below the first call's wait.
+TEST(ShmGroup, LastWaitCountsThisCallsBarrierWaits) {
+  constexpr auto kLate = std::chrono::milliseconds(60);
+  std::vector<int64_t> first(2, -1), second(2, -1);
+  expectAllOk(runShm(2, 64 << 10, [&](ShmGroup &s) {
+    float x = 1, y = 0;
+    for (int call = 0; call < 2; ++call) {
+      if (s.rank() == call) {
+        std::this_thread::sleep_for(kLate);
+      }
+      GRAPHRT_RETURN_IF_ERROR(
+          s.allReduce(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F32, &x, &y, 1));
+      (call == 0 ? first : second)[s.rank()] = s.lastWaitUs();
+    }
+    return Status::ok();
+  }));
+  EXPECT_GE(first[1], 30000);
+  EXPECT_GE(second[0], 30000);
+  EXPECT_GE(second[1], 0);
+  EXPECT_LT(second[1], first[1]);
+}
+
 TEST(ShmGroup, PeerThatNeverArrivesTimesOut) {
   std::unique_ptr<ShmSegment> seg;
   ASSERT_TRUE(ShmSegment::anonymous(2, 64 << 10, &seg).isOk());
