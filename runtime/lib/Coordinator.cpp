@@ -1819,7 +1819,11 @@ void Job::recordStep(int64_t step, double seconds) {
             ", \"dur\": " + std::to_string(e.duration_us()) +
             ", \"args\": {\"step\": " + std::to_string(step) +
             ", \"bytes\": " + std::to_string(e.bytes()) + ", \"peer\": \"" +
-            jsonEscape(e.peer()) + "\"}}");
+            jsonEscape(e.peer()) + "\"" +
+            // Shared-memory collectives: the span's time at barriers.
+            (e.wait_us() >= 0 ? ", \"wait_us\": " + std::to_string(e.wait_us())
+                              : std::string()) +
+            "}}");
       }
     }
   }

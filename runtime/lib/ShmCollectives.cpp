@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -100,22 +101,33 @@ void copyBytes(void *dst, const void *src, size_t bytes) {
 // starting from rank b+1 and ending at rank b, each rank combining its own
 // value with what came from its left: acc = op(x_j, acc). Reducing in that
 // order here gives the ring's result bit for bit. `src` holds every rank's
-// slot at the element range's start; the mean divides like finishMean.
+// data at the element range's start; the mean divides like finishMean. The
+// result goes to `dst` and, when `dst2` is set, to `dst2` too (one pass
+// writing both). Every source element of a tile is read before any of the
+// tile is written, so `dst` may be one of the sources.
 template <typename T, typename Op>
-void reduceRingOrder(T *dst, const T *const *src, int k, int b, size_t n, Op op,
-                     bool mean) {
+void reduceRingOrder(T *dst, T *dst2, const T *const *src, int k, int b,
+                     size_t n, Op op, bool mean) {
   constexpr size_t kTile = 1024;
-  T acc[kTile];
+  alignas(64) T acc[kTile];
   for (size_t t = 0; t < n; t += kTile) {
     size_t m = std::min(kTile, n - t);
     const T *first = src[(b + 1) % k] + t;
-    for (size_t i = 0; i < m; ++i) {
-      acc[i] = first[i];
-    }
-    for (int j = 2; j <= k; ++j) {
-      const T *s = src[(b + j) % k] + t;
+    if (k == 2) {
+      // The common case in one pass: acc = op(x_b, x_{b+1}).
+      const T *s = src[b % k] + t;
       for (size_t i = 0; i < m; ++i) {
-        acc[i] = op(s[i], acc[i]);
+        acc[i] = op(s[i], first[i]);
+      }
+    } else {
+      for (size_t i = 0; i < m; ++i) {
+        acc[i] = first[i];
+      }
+      for (int j = 2; j <= k; ++j) {
+        const T *s = src[(b + j) % k] + t;
+        for (size_t i = 0; i < m; ++i) {
+          acc[i] = op(s[i], acc[i]);
+        }
       }
     }
     if (mean) {
@@ -123,41 +135,45 @@ void reduceRingOrder(T *dst, const T *const *src, int k, int b, size_t n, Op op,
         acc[i] = static_cast<T>(acc[i] / static_cast<T>(k));
       }
     }
-    for (size_t i = 0; i < m; ++i) {
-      dst[t + i] = acc[i];
+    std::memcpy(dst + t, acc, m * sizeof(T));
+    if (dst2) {
+      std::memcpy(dst2 + t, acc, m * sizeof(T));
     }
   }
 }
 
 template <typename T>
-void reduceTypedRingOrder(graphrt_reduce_op_t op, T *dst, const T *const *src,
-                          int k, int b, size_t n) {
+void reduceTypedRingOrder(graphrt_reduce_op_t op, T *dst, T *dst2,
+                          const T *const *src, int k, int b, size_t n) {
   switch (op) {
   case GRAPHRT_REDUCE_SUM:
   case GRAPHRT_REDUCE_MEAN:
     reduceRingOrder(
-        dst, src, k, b, n, [](T x, T acc) { return x + acc; },
+        dst, dst2, src, k, b, n, [](T x, T acc) { return x + acc; },
         op == GRAPHRT_REDUCE_MEAN);
     break;
   case GRAPHRT_REDUCE_MAX:
     reduceRingOrder(
-        dst, src, k, b, n, [](T x, T acc) { return std::max(x, acc); }, false);
+        dst, dst2, src, k, b, n, [](T x, T acc) { return std::max(x, acc); },
+        false);
     break;
   case GRAPHRT_REDUCE_MIN:
     reduceRingOrder(
-        dst, src, k, b, n, [](T x, T acc) { return std::min(x, acc); }, false);
+        dst, dst2, src, k, b, n, [](T x, T acc) { return std::min(x, acc); },
+        false);
     break;
   }
 }
 
 // Reduces elements [begin, end) of a call of `total` elements, of which the
-// slots hold [chunk, chunk + slot elements), into dst (indexed like the
-// slots), splitting the range where the ring's blocks change order.
+// sources hold [chunk, chunk + slot elements), into dst (indexed like the
+// sources) and, when set, dst2 (likewise), splitting the range where the
+// ring's blocks change order.
 void reduceRange(graphrt_reduce_op_t op, graphrt_dtype_t wide, char *dst,
-                 char *const *slots, int k, size_t total, size_t chunk,
-                 size_t begin, size_t end) {
+                 char *dst2, const char *const *sources, int k, size_t total,
+                 size_t chunk, size_t begin, size_t end) {
   size_t esize = graphrt_dtype_size(wide);
-  std::vector<const char *> src(static_cast<size_t>(k));
+  const char *src[kShmMaxRanks];
   while (begin < end) {
     // The ring block of element `begin` and where it ends.
     int b = 0;
@@ -167,28 +183,33 @@ void reduceRange(graphrt_reduce_op_t op, graphrt_dtype_t wide, char *dst,
     size_t stop = std::min(end, blockBegin(total, k, b + 1));
     size_t off = (begin - chunk) * esize, n = stop - begin;
     for (int j = 0; j < k; ++j) {
-      src[j] = slots[j] + off;
+      src[j] = sources[j] + off;
     }
+    char *d2 = dst2 ? dst2 + off : nullptr;
     switch (wide) {
     case GRAPHRT_DTYPE_F32:
       reduceTypedRingOrder(op, reinterpret_cast<float *>(dst + off),
-                           reinterpret_cast<const float *const *>(src.data()),
-                           k, b, n);
+                           reinterpret_cast<float *>(d2),
+                           reinterpret_cast<const float *const *>(src), k, b,
+                           n);
       break;
     case GRAPHRT_DTYPE_F64:
       reduceTypedRingOrder(op, reinterpret_cast<double *>(dst + off),
-                           reinterpret_cast<const double *const *>(src.data()),
-                           k, b, n);
+                           reinterpret_cast<double *>(d2),
+                           reinterpret_cast<const double *const *>(src), k, b,
+                           n);
       break;
     case GRAPHRT_DTYPE_I32:
       reduceTypedRingOrder(op, reinterpret_cast<int32_t *>(dst + off),
-                           reinterpret_cast<const int32_t *const *>(src.data()),
-                           k, b, n);
+                           reinterpret_cast<int32_t *>(d2),
+                           reinterpret_cast<const int32_t *const *>(src), k, b,
+                           n);
       break;
     case GRAPHRT_DTYPE_I64:
       reduceTypedRingOrder(op, reinterpret_cast<int64_t *>(dst + off),
-                           reinterpret_cast<const int64_t *const *>(src.data()),
-                           k, b, n);
+                           reinterpret_cast<int64_t *>(d2),
+                           reinterpret_cast<const int64_t *const *>(src), k, b,
+                           n);
       break;
     default:
       break;
@@ -489,16 +510,28 @@ Status ShmGroup::barrier(bool checkCall) {
   };
   auto start = std::chrono::steady_clock::now();
   auto deadline = start + opt_.timeout;
-  // Spin briefly (a peer on another core is often microseconds away), then
-  // sleep on the futex in slices, checking for dead peers between them.
-  constexpr auto kSpin = std::chrono::microseconds(30);
+  // Spin for up to kSpin, yielding the core on every turn, then sleep on the
+  // futex in slices, checking for dead peers between them. A peer on another
+  // core is often microseconds away, and waking from the futex costs more
+  // than that (on a VM, an interrupt to a halted virtual CPU); the yield
+  // hands the core to any other runnable thread (the peer itself on an
+  // oversubscribed machine, or this task's compute thread while its
+  // communication thread waits), so the spin takes no time from them. A
+  // 30 us spin without the yield made the MLP's 2-replica step 20-50%
+  // slower under load (docs/design/runtime.md).
+  constexpr auto kSpin = std::chrono::microseconds(500);
   constexpr auto kSlice = std::chrono::milliseconds(50);
   waitGen_.store(gen, std::memory_order_release);
   waiting_.store(true, std::memory_order_release);
   struct Done {
     std::atomic<bool> &w;
-    ~Done() { w.store(false, std::memory_order_release); }
-  } done{waiting_};
+    std::chrono::steady_clock::duration &waited;
+    std::chrono::steady_clock::time_point start;
+    ~Done() {
+      w.store(false, std::memory_order_release);
+      waited += std::chrono::steady_clock::now() - start;
+    }
+  } done{waiting_, waited_, start};
   for (;;) {
     uint32_t seq = h_->seq.load(std::memory_order_seq_cst);
     int j = missing();
@@ -523,6 +556,7 @@ Status ShmGroup::barrier(bool checkCall) {
 #if defined(__x86_64__)
       __builtin_ia32_pause();
 #endif
+      ::sched_yield();
       continue;
     }
     if (now >= deadline) {
@@ -578,6 +612,7 @@ Status ShmGroup::barrier(bool checkCall) {
 Status ShmGroup::begin(Kind kind, graphrt_reduce_op_t op, graphrt_dtype_t dtype,
                        int root, size_t count) {
   kind_ = kind;
+  waited_ = {};
   if (uint32_t f = h_->failed.load(std::memory_order_acquire)) {
     return Status(GRAPHRT_STATUS_FAILED_PRECONDITION,
                   std::string("shared-memory ") + kindName() +
@@ -605,7 +640,7 @@ Status ShmGroup::allReduce(graphrt_reduce_op_t op, graphrt_dtype_t dtype,
   graphrt_dtype_t wide = half ? GRAPHRT_DTYPE_F32 : dtype;
   size_t esize = graphrt_dtype_size(dtype), wsize = graphrt_dtype_size(wide);
   size_t per = segment_->slotBytes() / wsize;
-  std::vector<char *> slots(static_cast<size_t>(size_));
+  char *slots[kShmMaxRanks];
   for (int j = 0; j < size_; ++j) {
     slots[j] = segment_->slot(j);
   }
@@ -616,24 +651,39 @@ Status ShmGroup::allReduce(graphrt_reduce_op_t op, graphrt_dtype_t dtype,
   // An empty call still meets at the barriers, so that the ranks agree.
   for (size_t chunk = 0; first || chunk < count; chunk += per) {
     size_t m = std::min(per, count - chunk);
+    // This rank's share of the chunk: [mine, mineEnd) of it.
+    size_t mine = blockBegin(m, size_, rank_),
+           mineEnd = blockBegin(m, size_, rank_ + 1);
+    const char *sources[kShmMaxRanks];
+    for (int j = 0; j < size_; ++j) {
+      sources[j] = slots[j];
+    }
     if (half) {
       widenHalf(dtype, in + chunk * esize,
                 reinterpret_cast<float *>(slots[rank_]), m);
     } else {
-      copyBytes(slots[rank_], in + chunk * esize, m * esize);
+      // Only the others read this rank's slot, and only their shares: this
+      // rank's own share it reduces straight from its input, and writes
+      // straight to its output (and to the result area, for the others).
+      copyBytes(slots[rank_], in + chunk * esize, mine * esize);
+      copyBytes(slots[rank_] + mineEnd * esize, in + (chunk + mineEnd) * esize,
+                (m - mineEnd) * esize);
+      sources[rank_] = in + chunk * esize;
     }
     GRAPHRT_RETURN_IF_ERROR(barrier(first));
     first = false;
     // This rank's share of the chunk, reduced in the ring's order.
-    reduceRange(op, wide, result, slots.data(), size_, count, chunk,
-                chunk + blockBegin(m, size_, rank_),
-                chunk + blockBegin(m, size_, rank_ + 1));
+    reduceRange(op, wide, half ? result : out + chunk * esize,
+                half ? nullptr : result, sources, size_, count, chunk,
+                chunk + mine, chunk + mineEnd);
     GRAPHRT_RETURN_IF_ERROR(barrier(false));
     if (half) {
       narrowHalf(dtype, reinterpret_cast<const float *>(result),
                  out + chunk * esize, m);
     } else {
-      copyBytes(out + chunk * esize, result, m * esize);
+      copyBytes(out + chunk * esize, result, mine * esize);
+      copyBytes(out + (chunk + mineEnd) * esize, result + mineEnd * esize,
+                (m - mineEnd) * esize);
     }
     if (m == 0) {
       break;
@@ -683,7 +733,7 @@ Status ShmGroup::reduceScatter(graphrt_reduce_op_t op, graphrt_dtype_t dtype,
   const char *in = static_cast<const char *>(input);
   char *out = static_cast<char *>(output);
   std::vector<char> staged(half ? std::min(per, count) * wsize : 0);
-  std::vector<char *> blockSlots(static_cast<size_t>(k));
+  const char *blockSlots[kShmMaxRanks];
   bool first = true;
   for (size_t chunk = 0; first || chunk < count; chunk += per) {
     size_t m = std::min(per, count - chunk);
@@ -693,7 +743,8 @@ Status ShmGroup::reduceScatter(graphrt_reduce_op_t op, graphrt_dtype_t dtype,
       char *dst = mine + b * m * wsize;
       if (half) {
         widenHalf(dtype, src, reinterpret_cast<float *>(dst), m);
-      } else {
+      } else if (b != rank_) {
+        // This rank's own block only it reduces: straight from its input.
         copyBytes(dst, src, m * esize);
       }
     }
@@ -702,10 +753,13 @@ Status ShmGroup::reduceScatter(graphrt_reduce_op_t op, graphrt_dtype_t dtype,
     for (int j = 0; j < k; ++j) {
       blockSlots[j] = segment_->slot(j) + rank_ * m * wsize;
     }
+    if (!half) {
+      blockSlots[rank_] = in + (rank_ * count + chunk) * esize;
+    }
     // Block `rank` of the ring's partition of count * k elements starts at
     // rank * count: reduceRange reads its order from there.
     char *dst = half ? staged.data() : out + chunk * esize;
-    reduceRange(op, wide, dst, blockSlots.data(), k, count * k,
+    reduceRange(op, wide, dst, nullptr, blockSlots, k, count * k,
                 rank_ * count + chunk, rank_ * count + chunk,
                 rank_ * count + chunk + m);
     if (half) {

@@ -122,6 +122,12 @@ public:
   int rank() const { return rank_; }
   int size() const { return size_; }
   size_t slotBytes() const { return segment_->slotBytes(); }
+  /// How long the last call waited at barriers for the other ranks, in
+  /// microseconds (the rest of its time is copying and reducing).
+  int64_t lastWaitUs() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(waited_)
+        .count();
+  }
 
 private:
   enum class Kind : uint32_t;
@@ -138,6 +144,7 @@ private:
   int rank_, size_;
   ShmOptions opt_;
   uint32_t generation_ = 0; // barriers this rank has passed
+  std::chrono::steady_clock::duration waited_{}; // in barriers, this call
   Kind kind_{};
   std::vector<int> pidfds_;
   // What waitingOn reports, read by other threads.

@@ -226,7 +226,8 @@ public:
         .count();
   }
   void traceEvent(const std::string &name, const char *category,
-                  int64_t startUs, uint64_t bytes, const std::string &peer) {
+                  int64_t startUs, uint64_t bytes, const std::string &peer,
+                  int64_t waitUs = -1) {
     if (!tracing_) {
       return;
     }
@@ -237,6 +238,7 @@ public:
     e.set_duration_us(nowUs() - startUs);
     e.set_bytes(bytes);
     e.set_peer(peer);
+    e.set_wait_us(waitUs);
     std::lock_guard<std::mutex> lock(traceMu_);
     trace_.push_back(std::move(e));
   }
@@ -504,11 +506,13 @@ Status execCollective(LoadedTask *t, const manifest::CollectiveGroup *g,
   CollectiveCall call{&transport, rank, g->tasks_size(), key, &t->workspace_};
   int64_t start = LoadedTask::nowUs();
   ShmGroup *shm = nullptr;
+  int64_t waitUs = -1;
   Status st;
   if constexpr (!std::is_same_v<ShmFn, std::nullptr_t>) {
     st = t->shmGroup(*g, call, shmBytes, &shm);
     if (st.isOk() && shm) {
       st = shmFn(*shm);
+      waitUs = shm->lastWaitUs();
       if (st.isOk()) {
         t->count("shm:" + g->name(), inBytes);
       }
@@ -519,7 +523,7 @@ Status execCollective(LoadedTask *t, const manifest::CollectiveGroup *g,
   }
   t->advance();
   t->traceEvent(std::string(what) + " " + g->name(), category, start, bytes,
-                g->name());
+                g->name(), waitUs);
   if (!st.isOk()) {
     st = Status(st.code(),
                 "collective on group '" + g->name() + "': " + st.message());

@@ -138,6 +138,53 @@ TEST_P(ShmTest, AllReduceEqualsRing) {
   }
 }
 
+// In place (output == input, as the worker's gradient buckets may be) and
+// several calls back to back on one segment, each with new data: every
+// rank reduces its own share straight from its input into its output while
+// the others read its slot and the result area, so a call must not see the
+// previous call's bytes or overwrite an input still to be read.
+TEST_P(ShmTest, AllReduceInPlaceBackToBackEqualsRing) {
+  int k = GetParam();
+  const graphrt_dtype_t dtypes[] = {GRAPHRT_DTYPE_F32, GRAPHRT_DTYPE_BF16,
+                                    GRAPHRT_DTYPE_I64};
+  constexpr int kCalls = 4;
+  for (size_t count : {size_t(3), size_t(1001), size_t(40003)}) {
+    for (graphrt_dtype_t dtype : dtypes) {
+      for (graphrt_reduce_op_t op :
+           {GRAPHRT_REDUCE_SUM, GRAPHRT_REDUCE_MEAN, GRAPHRT_REDUCE_MAX}) {
+        size_t esize = graphrt_dtype_size(dtype);
+        // in[call][rank]; the ring's results out of place.
+        std::vector<std::vector<Bytes>> in(kCalls), ring(kCalls);
+        for (int c = 0; c < kCalls; ++c) {
+          for (int r = 0; r < k; ++r) {
+            in[c].push_back(randomData(dtype, count, 97 * c + 13 * r + 3));
+          }
+          ring[c].assign(k, Bytes(count * esize));
+          InProcessGroup g(k);
+          runGroup(k, g, [&](const CollectiveCall &call) {
+            return ringAllReduce(call, op, dtype, in[c][call.rank].data(),
+                                 ring[c][call.rank].data(), count);
+          });
+        }
+        std::vector<std::vector<Bytes>> shm = in;
+        expectAllOk(runShm(k, 64 << 10, [&](ShmGroup &s) {
+          for (int c = 0; c < kCalls; ++c) {
+            char *buf = shm[c][s.rank()].data();
+            GRAPHRT_RETURN_IF_ERROR(s.allReduce(op, dtype, buf, buf, count));
+          }
+          return Status::ok();
+        }));
+        for (int c = 0; c < kCalls; ++c) {
+          for (int r = 0; r < k; ++r) {
+            ASSERT_TRUE(ring[c][r] == shm[c][r])
+                << label(k, count, dtype, op) << " call " << c << " rank " << r;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_P(ShmTest, OtherCollectivesEqualRing) {
   int k = GetParam();
   for (size_t count : {size_t(0), size_t(5), size_t(9001)}) {
@@ -292,6 +339,31 @@ TEST(ShmSegment, SetupFallsBackWhenARankCannotMap) {
   EXPECT_NE(why[0].find("rank 1: rank 0 offered a segment of another shape"),
             std::string::npos)
       << why[0];
+}
+
+// lastWaitUs: a rank that arrives first counts the time it waited for a
+// late peer, and each call counts from zero: rank 1 waits for rank 0 in the
+// first call and rank 0 for rank 1 in the second, after which rank 1's
+// count is the second call's alone, far below the first call's wait.
+TEST(ShmGroup, LastWaitCountsThisCallsBarrierWaits) {
+  constexpr auto kLate = std::chrono::milliseconds(60);
+  std::vector<int64_t> first(2, -1), second(2, -1);
+  expectAllOk(runShm(2, 64 << 10, [&](ShmGroup &s) {
+    float x = 1, y = 0;
+    for (int call = 0; call < 2; ++call) {
+      if (s.rank() == call) {
+        std::this_thread::sleep_for(kLate);
+      }
+      GRAPHRT_RETURN_IF_ERROR(
+          s.allReduce(GRAPHRT_REDUCE_SUM, GRAPHRT_DTYPE_F32, &x, &y, 1));
+      (call == 0 ? first : second)[s.rank()] = s.lastWaitUs();
+    }
+    return Status::ok();
+  }));
+  EXPECT_GE(first[1], 30000);
+  EXPECT_GE(second[0], 30000);
+  EXPECT_GE(second[1], 0);
+  EXPECT_LT(second[1], first[1]);
 }
 
 TEST(ShmGroup, PeerThatNeverArrivesTimesOut) {
