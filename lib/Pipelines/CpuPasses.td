@@ -158,9 +158,12 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     half the tile share it with the next rows (2 x 7 columns), and a width
     with no divisor filling half the tile gets a narrower last tile. The
     scheme of oneDNN's brgconv and ONNX Runtime's MLAS NCHWc kernels.
-    1x1 stride-1 convolutions get a pointwise kernel instead: pixels
-    flattened and vectorised (8 output channels x 3 vectors of pixels,
-    filter elements broadcast), tasks over pixel chunks or channel blocks.
+    1x1 convolutions get a pointwise kernel instead: pixels flattened and
+    vectorised (8 output channels x 3 vectors of pixels, filter elements
+    broadcast), tasks over pixel chunks or channel blocks, inside a task
+    strips of pixel tiles whose input fits 256 KiB with the channel blocks
+    outside the strip's tiles; a strided 1x1 convolution first copies the
+    pixels it reads into a fresh input (one shuffle per output row vector).
     See "Direct convolution" in docs/design/cpu-codegen.md.
 
     Epilogue: when the convolution's init is a fill and its only user is an
