@@ -189,3 +189,17 @@
 // HALF:       vector.fma {{.*}} : vector<8xf32>
 // HALF:       vector.transfer_write {{.*}} : vector<8x1x7xf32>, tensor<8x2x7xf32>
 // HALF-NOT:   linalg.conv_2d_nchw_fchw
+// A small map under a large filter, several images (3x3 128->256 @5,
+// 1.2 MB of filter for 25 output pixels an image): the channel blocks in
+// chunks whose filter fits 1 MiB (2 chunks of 128 channels), one row chunk,
+// the images the innermost task dimension: 3x128x7x7 * 256x128x3x3 -> 5x5.
+// RUN: sed -e 's/@N@/3/g;s/@C@/128/g;s/@H@/7/g;s/@W@/7/g;s/@F@/256/g;s/@KH@/3/g;s/@KW@/3/g;s/@OH@/5/g;s/@OW@/5/g;s/@SH@/1/g;s/@SW@/1/g;s/@DH@/1/g;s/@DW@/1/g;s/@INIT@/%%filled/g' %S/Inputs/conv-direct-shape.mlir > %t.o.mlir
+// RUN: graph-opt %t.o.mlir --graphc-cpu-codegen="direct-conv=3x3" \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.o.out
+// RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided 3,128,7,7,256,3,3,1,1,1,1 %t.o.out
+// RUN: graph-opt %t.o.mlir --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s --check-prefix=IMAGES
+// IMAGES-LABEL: func.func @conv
+// IMAGES:       scf.forall (%[[F:[a-z0-9_]+]], %{{.*}}, %[[N:[a-z0-9_]+]]) in (2, 1, 3)
+// IMAGES:       tensor.extract_slice %{{.*}}[%[[N]], %{{.*}}, %{{.*}}, 0] [1, 128, 5, 5]
+// IMAGES:       vector.fma
