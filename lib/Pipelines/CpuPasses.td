@@ -156,11 +156,17 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     one input element (`vector.fma`). Input and output stay NCHW: the tile
     is transposed in registers before it is stored. Rows narrower than
     half the tile share it with the next rows (2 x 7 columns), and a width
-    with no divisor filling half the tile gets a narrower last tile. The
+    with no divisor filling half the tile gets a narrower last tile. With
+    several images, under 100 output pixels an image and over 1 MiB of
+    filter, the tasks are (channel chunk whose filter fits 1 MiB, image),
+    images inner, so a chunk's filter is reused over the images. The
     scheme of oneDNN's brgconv and ONNX Runtime's MLAS NCHWc kernels.
-    1x1 stride-1 convolutions get a pointwise kernel instead: pixels
-    flattened and vectorised (8 output channels x 3 vectors of pixels,
-    filter elements broadcast), tasks over pixel chunks or channel blocks.
+    1x1 convolutions get a pointwise kernel instead: pixels flattened and
+    vectorised (8 output channels x 3 vectors of pixels, filter elements
+    broadcast), tasks over pixel chunks or channel blocks, inside a task
+    strips of pixel tiles whose input fits 256 KiB with the channel blocks
+    outside the strip's tiles; a strided 1x1 convolution first copies the
+    pixels it reads into a fresh input (one shuffle per output row vector).
     See "Direct convolution" in docs/design/cpu-codegen.md.
 
     Epilogue: when the convolution's init is a fill and its only user is an

@@ -37,6 +37,22 @@
 // PW:       vector.fma {{.*}} : vector<16xf32>
 // PW:       tensor.expand_shape {{.*}} : tensor<?x32x144xf32> into tensor<?x32x9x16xf32>
 // PW-NOT:   linalg.conv_2d_nchw_fchw
+// The 1x1 convolution with stride 2 (also by sed): the subsample's task
+// loop and its fresh input take the batch from the input; 9x16 -> 5x8.
+// RUN: sed -e 's/x3x3xf32/x1x1xf32/g;s/7x14/5x8/g;s/strides = dense<1>/strides = dense<2>/;s/%c4, %c3, %c3)/%c4, %one, %one)/;s/^  %c2 = arith.constant 2 : index$/&\n  %one = arith.constant 1 : index/' %s > %t.s2.mlir
+// RUN: graph-opt %t.s2.mlir --graphc-cpu-codegen=direct-conv=strided \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.s2.out
+// RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided 3,4,9,16,32,1,1,2,2,1,1 %t.s2.out
+// RUN: graph-opt %t.s2.mlir --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s --check-prefix=S2
+// S2-LABEL: func.func @conv
+// S2:       tensor.empty(%{{.*}}) : tensor<?x4x5x8xf32>
+// S2:       %[[N:.*]] = tensor.dim %{{.*}}, %c0{{(_[0-9]+)?}} : tensor<?x4x9x16xf32>
+// S2:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (%[[N]], 1, 4)
+// S2:       vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
+// S2:       tensor.collapse_shape {{.*}} : tensor<?x4x5x8xf32> into tensor<?x4x40xf32>
+// S2:       vector.fma
+// S2-NOT:   linalg.conv_2d_nchw_fchw
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 

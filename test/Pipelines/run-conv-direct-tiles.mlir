@@ -120,12 +120,62 @@
 // PW:         tensor.parallel_insert_slice
 // PW:         tensor.expand_shape {{.*}} : tensor<1x16x323xf32> into tensor<1x16x17x19xf32>
 // PW-NOT:     linalg.conv_2d_nchw_fchw
-// Case k (1x1, stride 2) stays on the row kernel: no pixels flattened.
+// Case k (1x1, stride 2) takes the pointwise kernel over a subsampled
+// copy of its input: each 5-pixel output row is one shuffle of the 9
+// input elements it needs (no read past the row).
 // RUN: graph-opt %t.k.mlir --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s --check-prefix=STRIDED
 // STRIDED-LABEL: func.func @conv
-// STRIDED-NOT:   tensor.collapse_shape {{.*}} into tensor<1x5x81xf32>
-// STRIDED:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 1, 1)
-// STRIDED:       vector.transfer_write {{.*}} : vector<16x1x5xf32>
+// STRIDED:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 1, 5) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x5x5x5xf32>)
+// STRIDED:       vector.transfer_read {{.*}} : tensor<1x5x9x9xf32>, vector<9xf32>
+// STRIDED:       vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8] : vector<9xf32>, vector<9xf32>
+// STRIDED:       vector.transfer_write {{.*}} : vector<5xf32>, tensor<1x1x5x5xf32>
+// STRIDED:       tensor.collapse_shape {{.*}} : tensor<1x5x5x5xf32> into tensor<1x5x25xf32>
+// STRIDED:       vector.fma {{.*}} : vector<16xf32>
+// STRIDED-NOT:   linalg.conv_2d_nchw_fchw
+// 1x1 with strides (2, 3), batch 2, 8 lanes: rows of 8 + 6 pixels, the
+// first read whole (24 elements), the last only as far as it needs (16):
+// 2x6x12x40 * 16x6x1x1 -> 6x14.
+// RUN: sed -e 's/@N@/2/g;s/@C@/6/g;s/@H@/12/g;s/@W@/40/g;s/@F@/16/g;s/@KH@/1/g;s/@KW@/1/g;s/@OH@/6/g;s/@OW@/14/g;s/@SH@/2/g;s/@SW@/3/g;s/@DH@/1/g;s/@DW@/1/g;s/@INIT@/%acc/g' %S/Inputs/conv-direct-shape.mlir > %t.m.mlir
+// RUN: graph-opt %t.m.mlir --graphc-cpu-codegen="direct-conv=strided vector-width=8" \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.m.out
+// RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided_acc 2,6,12,40,16,1,1,2,3,1,1 %t.m.out
+// RUN: graph-opt %t.m.mlir --graphc-cpu-codegen="direct-conv=strided vector-width=8 openmp=false" \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils > %t.ms.out
+// RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided_acc 2,6,12,40,16,1,1,2,3,1,1 %t.ms.out
+// RUN: graph-opt %t.m.mlir --graphc-cpu-direct-conv="vector-width=8" | FileCheck %s --check-prefix=STRIDED23
+// STRIDED23-LABEL: func.func @conv
+// STRIDED23:       vector.transfer_read {{.*}} : tensor<2x6x12x40xf32>, vector<24xf32>
+// STRIDED23:       vector.shuffle %{{.*}}, %{{.*}} [0, 3, 6, 9, 12, 15, 18, 21] : vector<24xf32>, vector<24xf32>
+// STRIDED23:       vector.transfer_read {{.*}} : tensor<2x6x12x40xf32>, vector<16xf32>
+// STRIDED23:       vector.shuffle %{{.*}}, %{{.*}} [0, 3, 6, 9, 12, 15] : vector<16xf32>, vector<16xf32>
+// STRIDED23:       tensor.collapse_shape {{.*}} : tensor<2x6x6x14xf32> into tensor<2x6x84xf32>
+// Strips of pixel tiles (kPointwiseStripBytes): with 6 input channels
+// all of case i's tiles are one strip, so the channel blocks are the
+// outer loop and the tiles the inner one; with 1400 input channels
+// (1400 x 48 floats over the strip budget) each strip is one tile, and
+// the tiles are the outer loop: 1x1400x7x10 * 16x1400x1x1 -> 7x10.
+// RUN: sed -e 's/@N@/1/g;s/@C@/1400/g;s/@H@/7/g;s/@W@/10/g;s/@F@/16/g;s/@KH@/1/g;s/@KW@/1/g;s/@OH@/7/g;s/@OW@/10/g;s/@SH@/1/g;s/@SW@/1/g;s/@DH@/1/g;s/@DW@/1/g;s/@INIT@/%%filled/g' %S/Inputs/conv-direct-shape.mlir > %t.n.mlir
+// RUN: graph-opt %t.n.mlir --graphc-cpu-codegen="direct-conv=1x1" \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.n.out
+// RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided 1,1400,7,10,16,1,1,1,1,1,1 %t.n.out
+// RUN: graph-opt %t.i.mlir --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s --check-prefix=STRIP
+// STRIP-LABEL: func.func @conv
+// STRIP:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 6, 2)
+// STRIP:       scf.for %[[S:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %c10896{{(_[0-9]+)?}}
+// STRIP:       arith.minui
+// STRIP:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8{{(_[0-9]+)?}}
+// STRIP:       scf.for %{{.*}} = %[[S]] to %{{.*}} step %c48{{(_[0-9]+)?}}
+// STRIP:       vector.fma
+// RUN: graph-opt %t.n.mlir --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s --check-prefix=NOSTRIP
+// NOSTRIP-LABEL: func.func @conv
+// NOSTRIP:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (1, 1, 2)
+// NOSTRIP:       scf.for %{{.*}} = %{{.*}} to %c48{{(_[0-9]+)?}} step %c48{{(_[0-9]+)?}}
+// NOSTRIP-NOT:   arith.minui
+// NOSTRIP:       scf.for %{{.*}} = %{{.*}} to %c8{{(_[0-9]+)?}} step %c8{{(_[0-9]+)?}}
+// NOSTRIP:       vector.fma
 // 24 output channels (a multiple of 8, not of 16), stride 2 into 7
 // columns: channel blocks of half a vector: 1x3x15x15 * 24x3x3x3 -> 7x7.
 // RUN: sed -e 's/@N@/1/g;s/@C@/3/g;s/@H@/15/g;s/@W@/15/g;s/@F@/24/g;s/@KH@/3/g;s/@KW@/3/g;s/@OH@/7/g;s/@OW@/7/g;s/@SH@/2/g;s/@SW@/2/g;s/@DH@/1/g;s/@DW@/1/g;s/@INIT@/%filled/g' %S/Inputs/conv-direct-shape.mlir > %t.l.mlir
@@ -139,3 +189,17 @@
 // HALF:       vector.fma {{.*}} : vector<8xf32>
 // HALF:       vector.transfer_write {{.*}} : vector<8x1x7xf32>, tensor<8x2x7xf32>
 // HALF-NOT:   linalg.conv_2d_nchw_fchw
+// A small map under a large filter, several images (3x3 128->256 @5,
+// 1.2 MB of filter for 25 output pixels an image): the channel blocks in
+// chunks whose filter fits 1 MiB (2 chunks of 128 channels), one row chunk,
+// the images the innermost task dimension: 3x128x7x7 * 256x128x3x3 -> 5x5.
+// RUN: sed -e 's/@N@/3/g;s/@C@/128/g;s/@H@/7/g;s/@W@/7/g;s/@F@/256/g;s/@KH@/3/g;s/@KW@/3/g;s/@OH@/5/g;s/@OW@/5/g;s/@SH@/1/g;s/@SW@/1/g;s/@DH@/1/g;s/@DW@/1/g;s/@INIT@/%%filled/g' %S/Inputs/conv-direct-shape.mlir > %t.o.mlir
+// RUN: graph-opt %t.o.mlir --graphc-cpu-codegen="direct-conv=3x3" \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.o.out
+// RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided 3,128,7,7,256,3,3,1,1,1,1 %t.o.out
+// RUN: graph-opt %t.o.mlir --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s --check-prefix=IMAGES
+// IMAGES-LABEL: func.func @conv
+// IMAGES:       scf.forall (%[[F:[a-z0-9_]+]], %{{.*}}, %[[N:[a-z0-9_]+]]) in (2, 1, 3)
+// IMAGES:       tensor.extract_slice %{{.*}}[%[[N]], %{{.*}}, %{{.*}}, 0] [1, 128, 5, 5]
+// IMAGES:       vector.fma
