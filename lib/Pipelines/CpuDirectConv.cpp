@@ -1234,6 +1234,13 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
     });
     IRRewriter rewriter(&getContext());
     for (linalg::Conv2DNchwFchwOp conv : convs) {
+      // A data gradient's flipped filter: packed from the forward filter
+      // (CpuFilterGradConv.cpp); the flip is left dead if the kernel takes
+      // the convolution.
+      linalg::TransposeOp flip;
+      if (!graphc::isFilterGradientConv(conv)) {
+        flip = graphc::prepackFlippedFilter(rewriter, conv, lanes, fVectors);
+      }
       if (graphc::isFilterGradientConv(conv)
               ? succeeded(graphc::filterGradDirectConv(rewriter, conv, lanes,
                                                        owBlock, fVectors))
@@ -1243,6 +1250,11 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
                                          fVectors, /*channelsOuter=*/true,
                                          /*fuseEpilogue=*/true))) {
         ++numDirectConvs;
+      }
+      if (flip && flip->hasOneUse() &&
+          (*flip->getUsers().begin())->use_empty()) {
+        rewriter.eraseOp(*flip->getUsers().begin());
+        rewriter.eraseOp(flip);
       }
     }
   }

@@ -32,6 +32,18 @@ mlir::LogicalResult filterGradDirectConv(mlir::RewriterBase &rewriter,
                                          int64_t lanes, int64_t owBlock,
                                          int64_t fVectors);
 
+/// When `conv` (a stride-1 data gradient) reads the spatially flipped
+/// forward filter that ConvTransposeLowering gathers, re-lays out the
+/// forward filter straight into the kernel's [F/fb, C, KH, KW, fb] layout
+/// (the form graphc-cpu-prepack-conv-filters leaves, which the kernel reads
+/// through) and returns the transpose that now stands for the flipped
+/// filter, dead once the kernel has taken `conv`; null (nothing changed)
+/// otherwise (CpuFilterGradConv.cpp).
+mlir::linalg::TransposeOp
+prepackFlippedFilter(mlir::RewriterBase &rewriter,
+                     mlir::linalg::Conv2DNchwFchwOp conv, int64_t lanes,
+                     int64_t fVectors);
+
 /// The direct kernel's block of output channels for F of them: `fVectors`
 /// vectors of `lanes`, else one vector, else (16 lanes) half of one; 0
 /// when none divides F (the kernel then declines the convolution).

@@ -33,6 +33,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -81,7 +83,318 @@ Value transpose2d(OpBuilder &b, Location loc, Value v) {
       .getResult()[0];
 }
 
+/// `v` [..., rows, cols] with its last two dimensions exchanged (a
+/// linalg.transpose; blocked into register transposes as transpose2d's).
+Value transposeInner(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
+  std::swap(shape[rank - 1], shape[rank - 2]);
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, v, init, perm).getResult()[0];
+}
+
+bool swapsOuterPair(linalg::TransposeOp t) {
+  ArrayRef<int64_t> perm = t.getPermutation();
+  return perm.size() == 4 && perm[0] == 1 && perm[1] == 0 && perm[2] == 2 &&
+         perm[3] == 3;
+}
+
+/// The dimensions of `shape` other than 1s.
+SmallVector<int64_t> nonUnit(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> dims;
+  for (int64_t d : shape) {
+    if (d != 1) {
+      dims.push_back(d);
+    }
+  }
+  return dims;
+}
+
+/// graph-autodiff's filter gradient convolves x^T, a transpose [1, 0, 2, 3]
+/// of the forward input x [N, C, H, W] (in the rule's grouped form, a
+/// transpose of [N, G, C/G, H, W] collapsed back, with a unit group
+/// dimension when G = 1), padded in H and W by a tensor.pad or not. When
+/// `input` is that, returns x (its non-unit dimensions) padded alike, so
+/// the kernel's re-layout [N, H, W, C] is one transpose of x's last
+/// dimensions instead of a transpose of the transpose; null otherwise.
+Value forwardInput(RewriterBase &rewriter, Location loc, Value input) {
+  auto it = cast<RankedTensorType>(input.getType());
+  Value v = input;
+  if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>()) {
+    // Only unit dimensions folded away.
+    if (nonUnit(collapse.getSrcType().getShape()) != nonUnit(it.getShape())) {
+      return Value();
+    }
+    v = collapse.getSrc();
+  }
+  auto pad = v.getDefiningOp<tensor::PadOp>();
+  if (pad) {
+    v = pad.getSource();
+  }
+  auto t = v.getDefiningOp<linalg::TransposeOp>();
+  if (!t) {
+    return Value();
+  }
+  // The permutation on the non-unit dimensions: [1, 0, 2, 3], with H and W
+  // the transpose's last two dimensions (the ones padded).
+  auto st = cast<RankedTensorType>(t.getInput().getType());
+  ArrayRef<int64_t> perm = t.getPermutation();
+  int64_t r = st.getRank();
+  SmallVector<int64_t> rank(r, -1);
+  int64_t next = 0;
+  for (int64_t d = 0; d < r; ++d) {
+    if (st.getDimSize(d) != 1) {
+      rank[d] = next++;
+    }
+  }
+  SmallVector<int64_t> order;
+  for (int64_t p : perm) {
+    if (rank[p] >= 0) {
+      order.push_back(rank[p]);
+    }
+  }
+  if (r < 4 || order != SmallVector<int64_t>{1, 0, 2, 3} ||
+      perm[r - 1] != r - 1 || perm[r - 2] != r - 2 ||
+      st.getDimSize(r - 1) == 1 || st.getDimSize(r - 2) == 1) {
+    return Value();
+  }
+  SmallVector<int64_t> low(r, 0), high(r, 0);
+  Value padValue;
+  if (pad) {
+    padValue = pad.getConstantPaddingValue();
+    if (!padValue || ShapedType::isDynamicShape(pad.getStaticLow()) ||
+        ShapedType::isDynamicShape(pad.getStaticHigh())) {
+      return Value();
+    }
+    low = llvm::to_vector(pad.getStaticLow());
+    high = llvm::to_vector(pad.getStaticHigh());
+    for (int64_t d = 0; d + 2 < r; ++d) {
+      if (low[d] != 0 || high[d] != 0) {
+        return Value();
+      }
+    }
+  }
+  Value x = reshape(rewriter, loc, t.getInput(), nonUnit(st.getShape()));
+  if (!pad) {
+    return x;
+  }
+  auto xt = cast<RankedTensorType>(x.getType());
+  auto type = RankedTensorType::get(
+      {xt.getDimSize(0), xt.getDimSize(1), it.getDimSize(2), it.getDimSize(3)},
+      xt.getElementType());
+  SmallVector<int64_t> lo = {0, 0, low[r - 2], low[r - 1]};
+  SmallVector<int64_t> hi = {0, 0, high[r - 2], high[r - 1]};
+  return tensor::PadOp::create(rewriter, loc, type, x, indexAttrs(rewriter, lo),
+                               indexAttrs(rewriter, hi), padValue);
+}
+
+/// `acc` [F, T, B] (the kernel's output, taps before images) transposed to
+/// [F, B*T] by register tiles: per output channel and `lanes` images, the T
+/// x lanes block read as T whole vectors, transposed in registers and
+/// written as lanes*T contiguous elements (T x lanes -> lanes x T). What a
+/// linalg.transpose of the last two dimensions cannot do blocked: T (9 for
+/// a 3x3 filter) is not a whole vector.
+Value transposeTaps(RewriterBase &rewriter, Location loc, Value acc,
+                    int64_t lanes) {
+  auto type = cast<RankedTensorType>(acc.getType());
+  int64_t f = type.getDimSize(0), t = type.getDimSize(1),
+          b = type.getDimSize(2);
+  Type et = type.getElementType();
+  graphc::IndexMath im{rewriter, loc};
+  auto outType = RankedTensorType::get({f, b * t}, et);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, outType.getShape(), et);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+  auto forall = scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {f}),
+                                      ValueRange{empty}, std::nullopt);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  Value o = forall.getInductionVars()[0];
+  Value out = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> offsets = {o, rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, b * t});
+  SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1});
+  auto rowType = RankedTensorType::get({b * t}, et);
+  Value row = tensor::ExtractSliceOp::create(rewriter, loc, rowType, out,
+                                             offsets, sizes, unit);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, im.idx(0), im.idx(b), im.idx(lanes), ValueRange{row},
+      [&](OpBuilder &, Location, Value c0, ValueRange args) {
+        Value block = vector::TransferReadOp::create(
+            rewriter, loc, VectorType::get({t, lanes}, et), acc,
+            ValueRange{o, im.idx(0), c0}, std::optional<Value>(pad),
+            ArrayRef<bool>{true, true});
+        block = vector::TransposeOp::create(rewriter, loc, block,
+                                            ArrayRef<int64_t>{1, 0});
+        block = vector::ShapeCastOp::create(
+            rewriter, loc, VectorType::get({lanes * t}, et), block);
+        scf::YieldOp::create(
+            rewriter, loc,
+            vector::TransferWriteOp::create(rewriter, loc, block, args[0],
+                                            ValueRange{im.mul(c0, t)},
+                                            ArrayRef<bool>{true})
+                .getResult());
+      });
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, loop.getResult(0), out,
+                                        offsets, sizes, unit);
+  return forall.getResult(0);
+}
+
+/// The source of a stride-1 data gradient's flipped filter, as
+/// ConvTransposeLowering builds it (one group): `filter` [F, C, KH, KW] is
+/// the collapse of a generic that gathers
+/// `flipped[0, f, c, kh, kw] = src[0, c, f, KH - 1 - kh, KW - 1 - kw]`
+/// (src [1, C, F, KH, KW], the forward filter). Null for anything else.
+Value flipSource(Value filter) {
+  auto collapse = filter.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse ||
+      collapse.getReassociationIndices() !=
+          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}}) {
+    return Value();
+  }
+  auto generic = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumDpsInits() != 1 || generic.getNumLoops() != 5 ||
+      generic.getNumParallelLoops() != 5 ||
+      !generic.getIndexingMapsArray()[0].isIdentity()) {
+    return Value();
+  }
+  auto type = cast<RankedTensorType>(generic.getResult(0).getType());
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  auto extract = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  if (!type.hasStaticShape() || type.getDimSize(0) != 1 || !extract ||
+      extract->getBlock() != generic.getBody() ||
+      generic.getBody()->getOperations().size() > 16) {
+    return Value();
+  }
+  Value src = extract.getTensor();
+  auto st = cast<RankedTensorType>(src.getType());
+  if (st.getShape() != ArrayRef<int64_t>{1, type.getDimSize(2),
+                                         type.getDimSize(1), type.getDimSize(3),
+                                         type.getDimSize(4)}) {
+    return Value();
+  }
+  auto isIndex = [](Value v, int64_t dim) {
+    auto index = v.getDefiningOp<linalg::IndexOp>();
+    return index && int64_t(index.getDim()) == dim;
+  };
+  auto isFlip = [&](Value v, int64_t dim, int64_t size) {
+    auto sub = v.getDefiningOp<arith::SubIOp>();
+    std::optional<int64_t> last =
+        sub ? getConstantIntValue(sub.getLhs()) : std::nullopt;
+    return sub && last && *last == size - 1 && isIndex(sub.getRhs(), dim);
+  };
+  ValueRange at = extract.getIndices();
+  std::optional<int64_t> zero = getConstantIntValue(at[0]);
+  if (!(isIndex(at[0], 0) || (zero && *zero == 0)) || !isIndex(at[1], 2) ||
+      !isIndex(at[2], 1) || !isFlip(at[3], 3, type.getDimSize(3)) ||
+      !isFlip(at[4], 4, type.getDimSize(4))) {
+    return Value();
+  }
+  return src;
+}
+
 } // namespace
+
+linalg::TransposeOp graphc::prepackFlippedFilter(RewriterBase &rewriter,
+                                                 linalg::Conv2DNchwFchwOp conv,
+                                                 int64_t lanes,
+                                                 int64_t fVectors) {
+  Value filter = conv.getInputs()[1];
+  auto ft = cast<RankedTensorType>(filter.getType());
+  Value src = flipSource(filter);
+  int64_t f = ft.getDimSize(0), c = ft.getDimSize(1);
+  int64_t taps = ft.getDimSize(2) * ft.getDimSize(3);
+  int64_t fb = directConvFilterBlock(f, lanes, fVectors);
+  Type et = ft.getElementType();
+  if (!src || !et.isF32() || fb == 0 || taps < 2 || taps > 16) {
+    return linalg::TransposeOp();
+  }
+  // packed[b, c, t, j] = src[c, b*fb + j, T - 1 - t]: per block and input
+  // channel, the contiguous [fb, T] block of the forward filter read as one
+  // vector, transposed in registers, its rows reversed, written as the
+  // contiguous [T, fb] block of the kernel's layout.
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  graphc::IndexMath im{rewriter, loc};
+  Value rows = reshape(rewriter, loc, src, {c, f * taps});
+  int64_t blocks = f / fb, width = c * taps * fb;
+  Value empty = tensor::EmptyOp::create(rewriter, loc, {blocks, width}, et);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+  auto forall =
+      scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
+                            ValueRange{empty}, std::nullopt);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forall.getTerminator());
+    Value b = forall.getInductionVars()[0];
+    Value out = forall.getRegionIterArgs()[0];
+    SmallVector<OpFoldResult> offsets = {b, rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, width});
+    SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1});
+    Value row = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({width}, et), out, offsets, sizes,
+        unit);
+    SmallVector<int64_t> reversed;
+    for (int64_t t = taps; t-- > 0;) {
+      reversed.push_back(t);
+    }
+    auto loop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), im.idx(c), im.idx(1), ValueRange{row},
+        [&](OpBuilder &, Location, Value ci, ValueRange args) {
+          Value v = vector::TransferReadOp::create(
+              rewriter, loc, VectorType::get({fb * taps}, et), rows,
+              ValueRange{ci, im.mul(b, fb * taps)}, std::optional<Value>(pad),
+              ArrayRef<bool>{true});
+          v = vector::ShapeCastOp::create(rewriter, loc,
+                                          VectorType::get({fb, taps}, et), v);
+          v = vector::TransposeOp::create(rewriter, loc, v,
+                                          ArrayRef<int64_t>{1, 0});
+          v = vector::ShuffleOp::create(rewriter, loc, v, v, reversed);
+          v = vector::ShapeCastOp::create(rewriter, loc,
+                                          VectorType::get({taps * fb}, et), v);
+          scf::YieldOp::create(
+              rewriter, loc,
+              vector::TransferWriteOp::create(rewriter, loc, v, args[0],
+                                              ValueRange{im.mul(ci, taps * fb)},
+                                              ArrayRef<bool>{true})
+                  .getResult());
+        });
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, loop.getResult(0), out,
+                                          offsets, sizes, unit);
+  }
+  // As graphc-cpu-prepack-conv-filters leaves a filter: the packed
+  // [F/fb, C, KH, KW, fb] behind a transpose and a collapse, which the
+  // kernel's packFilter reads through (the transpose is then dead).
+  Value packed = reshape(rewriter, loc, forall.getResult(0),
+                         {blocks, c, ft.getDimSize(2), ft.getDimSize(3), fb});
+  Value init = tensor::EmptyOp::create(
+      rewriter, loc, {blocks, fb, c, ft.getDimSize(2), ft.getDimSize(3)}, et);
+  auto transpose = linalg::TransposeOp::create(
+      rewriter, loc, packed, init, ArrayRef<int64_t>{0, 4, 1, 2, 3});
+  Value view = tensor::CollapseShapeOp::create(
+      rewriter, loc, ft, transpose.getResult()[0],
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  rewriter.modifyOpInPlace(conv,
+                           [&] { conv.getInputsMutable()[1].assign(view); });
+  // The gather, when this convolution was its only reader.
+  if (filter.use_empty()) {
+    Operation *generic = filter.getDefiningOp<tensor::CollapseShapeOp>()
+                             .getSrc()
+                             .getDefiningOp();
+    rewriter.eraseOp(filter.getDefiningOp());
+    if (generic->use_empty()) {
+      rewriter.eraseOp(generic);
+    }
+  }
+  return transpose;
+}
 
 bool graphc::isFilterGradientConv(linalg::Conv2DNchwFchwOp conv) {
   auto ft = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
@@ -133,11 +446,22 @@ LogicalResult graphc::filterGradDirectConv(RewriterBase &rewriter,
   // in [B, N, H, W] -> [N, H, W, B] -> [1, N, H, W*B]: the transpose of
   // [B, N*H*W] (two whole-vector dimensions in ResNets: register tiles).
   int64_t h = it.getDimSize(2), w = it.getDimSize(3);
-  Value merged = reshape(
-      rewriter, loc,
-      transpose2d(rewriter, loc,
-                  reshape(rewriter, loc, input, {images, channels * h * w})),
-      {1, channels, h, w * images});
+  Value merged;
+  Value x = forwardInput(rewriter, loc, input);
+  if (x) {
+    // x [N, B, H, W] -> [N, H, W, B]: per image, [B, H*W] transposed.
+    merged = reshape(
+        rewriter, loc,
+        transposeInner(rewriter, loc,
+                       reshape(rewriter, loc, x, {channels, images, h * w})),
+        {1, channels, h, w * images});
+  } else {
+    merged = reshape(
+        rewriter, loc,
+        transpose2d(rewriter, loc,
+                    reshape(rewriter, loc, input, {images, channels * h * w})),
+        {1, channels, h, w * images});
+  }
   auto accType = RankedTensorType::get({1, f, oh, cols}, et);
   auto fill = init.getDefiningOp<linalg::FillOp>();
   Value acc;
@@ -234,17 +558,56 @@ LogicalResult graphc::filterGradDirectConv(RewriterBase &rewriter,
         });
     acc = cLoop.getResult(0);
   }
-  // [1, F, OH, OW*B] -> [F*OH*OW, B] -> [B, F*OH*OW] = [B, F, OH, OW].
-  Value result = reshape(
-      rewriter, loc,
-      transpose2d(rewriter, loc,
-                  reshape(rewriter, loc,
-                          reshape(rewriter, loc, acc, {1, f, oh, ow, images}),
-                          {f * oh * ow, images})),
-      ot.getShape());
-  rewriter.replaceOp(conv, result);
+  // graph-autodiff's rule transposes the gradient [B, F, OH, OW] to the
+  // filter's [F, B, OH, OW]: when that is the only use, the kernel's
+  // [F, OH*OW, B] goes there in one transpose (of its last two dimensions)
+  // instead of two. A 1x1 filter's needs none: [F, 1, B] is [F, B, 1].
+  auto user = conv->hasOneUse()
+                  ? dyn_cast<linalg::TransposeOp>(*conv->getUsers().begin())
+                  : linalg::TransposeOp();
+  int64_t taps = oh * ow;
+  if (user && swapsOuterPair(user) &&
+      (taps == 1 || (taps <= lanes && images % lanes == 0))) {
+    Value taped = reshape(rewriter, loc, acc, {f, taps, images});
+    rewriter.setInsertionPoint(user);
+    Value result = taps == 1 ? reshape(rewriter, loc, taped, {f, images})
+                             : transposeTaps(rewriter, loc, taped, lanes);
+    rewriter.replaceOp(
+        user,
+        reshape(
+            rewriter, loc, result,
+            cast<RankedTensorType>(user->getResult(0).getType()).getShape()));
+    rewriter.eraseOp(conv);
+  } else {
+    // [1, F, OH, OW*B] -> [F*OH*OW, B] -> [B, F*OH*OW] = [B, F, OH, OW].
+    Value result = reshape(
+        rewriter, loc,
+        transpose2d(rewriter, loc,
+                    reshape(rewriter, loc,
+                            reshape(rewriter, loc, acc, {1, f, oh, ow, images}),
+                            {f * oh * ow, images})),
+        ot.getShape());
+    rewriter.replaceOp(conv, result);
+  }
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
+  }
+  // x^T (and its pad), now read by nothing when the rule built them for
+  // this convolution alone.
+  if (x) {
+    for (Value v = input; Operation *def = v.getDefiningOp();) {
+      if (!def->use_empty() ||
+          !isa<tensor::CollapseShapeOp, tensor::PadOp, linalg::TransposeOp>(
+              def)) {
+        break;
+      }
+      bool last = isa<linalg::TransposeOp>(def);
+      v = def->getOperand(0);
+      rewriter.eraseOp(def);
+      if (last) {
+        break;
+      }
+    }
   }
   // Checked above: each takes the kernel (one that did not would still be a
   // correct convolution, left to im2col + GEMM).

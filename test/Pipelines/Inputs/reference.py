@@ -68,6 +68,36 @@ def conv_nchw_strided_acc(n, c, h, w, f, kh, kw, sh, sw, dh, dw):
     return out + make(2, out.shape)
 
 
+def filter_grad(n, c, h, w, o, k, s, p):
+    """The filter gradient [O, C, K, K] of a KxK convolution with stride s
+    and padding p of x (input 0, [N, C, H, W]) whose output adjoint is dy
+    (input 1, [N, O, Ho, Wo])."""
+    ho, wo = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+    x = np.pad(make(0, (n, c, h, w)), ((0, 0), (0, 0), (p, p), (p, p)))
+    dy = make(1, (n, o, ho, wo))
+    out = np.zeros((o, c, k, k))
+    for i in range(k):
+        for j in range(k):
+            win = x[:, :, i:i + s * (ho - 1) + 1:s, j:j + s * (wo - 1) + 1:s]
+            out[:, :, i, j] = np.einsum("nchw,nohw->oc", win, dy)
+    return out
+
+
+def data_grad(n, o, h, w, c, k):
+    """The data gradient [N, C, H, W] of a KxK stride-1 convolution padded by
+    (K - 1) / 2, by the forward filter w (input 1, [O, C, K, K]), of the
+    output adjoint dy (input 0, [N, O, H, W])."""
+    p = (k - 1) // 2
+    dy = np.pad(make(0, (n, o, h, w)), ((0, 0), (0, 0), (p, p), (p, p)))
+    wt = make(1, (o, c, k, k))
+    out = np.zeros((n, c, h, w))
+    for i in range(k):
+        for j in range(k):
+            win = dy[:, :, 2 * p - i:2 * p - i + h, 2 * p - j:2 * p - j + w]
+            out += np.einsum("nohw,oc->nchw", win, wt[:, :, i, j])
+    return out
+
+
 def conv_grouped(n, c, h, w, f, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr,
                  groups, x=None):
     """A grouped convolution (graph.conv with `groups`) of input 0 (or x)
