@@ -1466,10 +1466,42 @@ Value padPlaneInTask(RewriterBase &rewriter, Location loc, Value input,
   Value sourcePlane = tensor::ExtractSliceOp::create(
       rewriter, loc, RankedTensorType::get({h, w}, et), unpadded, srcOffsets,
       indexAttrs(rewriter, sizes), indexAttrs(rewriter, strides));
-  return tensor::PadOp::create(
-      rewriter, loc, RankedTensorType::get({hp, wp}, et), sourcePlane,
-      indexAttrs(rewriter, padOp.getStaticLow().take_back(2)),
-      indexAttrs(rewriter, padOp.getStaticHigh().take_back(2)), padValue);
+  // The padded plane: the padding value written to the border only, the
+  // source copied into the interior. (A tensor.pad here became a fill of
+  // the whole plane, a memset that took 40% as long as the convolution of
+  // MobileNet-v2's 144 @56 layer at batch 1, and then the copy.)
+  int64_t lowH = padOp.getStaticLow()[rank - 2];
+  int64_t lowW = padOp.getStaticLow().back();
+  auto planeType = RankedTensorType::get({hp, wp}, et);
+  Value padded =
+      tensor::EmptyOp::create(rewriter, loc, planeType.getShape(), et);
+  // Top and bottom rows over the whole width, then the left and right
+  // columns of the rows between.
+  int64_t strips[4][4] = {{0, 0, lowH, wp},
+                          {lowH + h, 0, hp - lowH - h, wp},
+                          {lowH, 0, h, lowW},
+                          {lowH, lowW + w, h, wp - lowW - w}};
+  for (auto &strip : strips) {
+    if (strip[2] <= 0 || strip[3] <= 0) {
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets =
+        indexAttrs(rewriter, {strip[0], strip[1]});
+    SmallVector<OpFoldResult> sizes =
+        indexAttrs(rewriter, {strip[2], strip[3]});
+    SmallVector<OpFoldResult> ones = indexAttrs(rewriter, {1, 1});
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({strip[2], strip[3]}, et), padded,
+        offsets, sizes, ones);
+    Value filled = linalg::FillOp::create(rewriter, loc, ValueRange{padValue},
+                                          ValueRange{slice})
+                       .getResult(0);
+    padded = tensor::InsertSliceOp::create(rewriter, loc, filled, padded,
+                                           offsets, sizes, ones);
+  }
+  return tensor::InsertSliceOp::create(
+      rewriter, loc, sourcePlane, padded, indexAttrs(rewriter, {lowH, lowW}),
+      indexAttrs(rewriter, {h, w}), indexAttrs(rewriter, {1, 1}));
 }
 
 /// Erases `op` and then the reshapes and the tensor.pad it read through
@@ -1484,6 +1516,31 @@ void eraseDeadInputChain(RewriterBase &rewriter, Value input) {
     input = def->getOperand(0);
     rewriter.eraseOp(def);
   }
+}
+
+/// [N, G, O/G, OH, OW] -> [N, O, OH, OW].
+SmallVector<ReassociationIndices> groupedToNCHW() {
+  return {{0}, {1, 2}, {3}, {4}};
+}
+
+/// The destination of a grouped convolution's rewrite as [N, O, OH, OW]
+/// (`ot` is [N, G, O/G, OH, OW]), the shape graph-to-linalg collapses the
+/// result to: a fresh tensor.empty when `dest` is one, `dest` collapsed
+/// otherwise. The rewrites write this tensor and expand it at the end, so
+/// that the collapse folds away and bufferization makes the graph's result
+/// buffer the destination (it does not look through reshapes: with a
+/// [N, G, O/G, OH, OW] empty a fresh buffer was allocated every step and
+/// copied into the result serially after the convolution, 17% of a step of
+/// the depthwise 144 @56 layer at batch 8).
+Value flatGroupedDest(RewriterBase &rewriter, Location loc, Value dest,
+                      RankedTensorType ot) {
+  ArrayRef<int64_t> s = ot.getShape();
+  if (dest.getDefiningOp<tensor::EmptyOp>()) {
+    return tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{s[0], s[1] * s[2], s[3], s[4]},
+        ot.getElementType());
+  }
+  return tensor::CollapseShapeOp::create(rewriter, loc, dest, groupedToNCHW());
 }
 
 /// Rewrites a depthwise `conv` (linalg.conv_2d_ngchw_gfchw with one input
@@ -1537,19 +1594,21 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
     return indexAttrs(rewriter, values);
   };
 
+  // The tasks write the output as [N, G*M, OH, OW] (flatGroupedDest).
+  Value flatDest = flatGroupedDest(rewriter, loc, dest, ot);
   auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, g, m}),
-                                      ValueRange{dest}, std::nullopt);
+                                      ValueRange{flatDest}, std::nullopt);
   rewriter.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
-  SmallVector<OpFoldResult> outOffsets = {ivs[0], ivs[1], ivs[2],
-                                          rewriter.getIndexAttr(0),
-                                          rewriter.getIndexAttr(0)};
-  SmallVector<OpFoldResult> outSizes = attrs({1, 1, 1, oh, ow});
+  SmallVector<OpFoldResult> outOffsets = {
+      ivs[0], im.add(im.mul(ivs[1], m), ivs[2]), rewriter.getIndexAttr(0),
+      rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> outSizes = attrs({1, 1, oh, ow});
   SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
   Value plane = tensor::ExtractSliceOp::create(
       rewriter, loc, RankedTensorType::get({oh, ow}, et), out, outOffsets,
-      outSizes, unit);
+      outSizes, attrs({1, 1, 1, 1}));
   // The input plane, padded inside the task when the input is
   // graph-to-linalg's tensor.pad of the images (then expand_shape to
   // [N, G, 1, H, W], and in ShuffleNet the channel shuffle's reshapes).
@@ -1601,8 +1660,11 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
       });
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
-                                        outSizes, unit);
-  rewriter.replaceOp(conv, forall.getResults());
+                                        outSizes, attrs({1, 1, 1, 1}));
+  rewriter.setInsertionPointAfter(forall);
+  rewriter.replaceOp(conv, tensor::ExpandShapeOp::create(rewriter, loc, ot,
+                                                         forall.getResult(0),
+                                                         groupedToNCHW()));
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
   }
@@ -1736,7 +1798,8 @@ LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
 /// At batch N > 1 an scf.for over the images carries the result. Returns
 /// failure (leaving `conv` alone) for other convolutions.
 LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
-                                     linalg::Conv2DNgchwGfchwOp conv) {
+                                     linalg::Conv2DNgchwGfchwOp conv,
+                                     bool imageTasks) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
   Value init = conv->getOperand(2);
   std::optional<ConvTypes> types = staticFloatConv(conv);
@@ -1783,40 +1846,74 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
         toGKP);
   };
   // With a fill its destination is written, not the filled tensor.
-  Value dest = fill ? fill.getOutputs()[0] : init;
-  SmallVector<ReassociationIndices> dropN = {{0, 1}, {2}, {3}, {4}};
+  Value flat =
+      flatGroupedDest(rewriter, loc, fill ? fill.getOutputs()[0] : init, ot);
+  // Image `i`'s slice [O, OH, OW] of the [N, O, OH, OW] result.
+  auto imageOffsets = [&](Value i) -> SmallVector<OpFoldResult> {
+    return {i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+            rewriter.getIndexAttr(0)};
+  };
+  SmallVector<OpFoldResult> imageSizes = attrs({1, g * og, oh, ow});
+  SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1});
+  auto imageType = RankedTensorType::get({g * og, oh, ow}, et);
+  // Image `i`'s GEMM on its slice of `carried`, as [O, OH, OW].
+  auto image = [&](Value i, Value carried) -> Value {
+    SmallVector<OpFoldResult> inOffsets = {
+        i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+        rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
+    Value x = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({g, cg, oh, ow}, et), input,
+        inOffsets, attrs({1, g, cg, oh, ow}), attrs({1, 1, 1, 1, 1}));
+    SmallVector<ReassociationIndices> toGroups = {{0, 1}, {2}, {3}};
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, imageType, carried, imageOffsets(i), imageSizes, unit);
+    Value acc = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), slice,
+        toGroups);
+    return tensor::CollapseShapeOp::create(rewriter, loc, gemm(x, acc),
+                                           toGroups);
+  };
   Value result;
   if (n == 1) {
-    Value image = tensor::CollapseShapeOp::create(rewriter, loc, input, dropN);
-    Value acc = tensor::CollapseShapeOp::create(rewriter, loc, dest, dropN);
-    result = tensor::ExpandShapeOp::create(rewriter, loc, ot, gemm(image, acc),
-                                           dropN);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    result =
+        tensor::InsertSliceOp::create(rewriter, loc, image(zero, flat), flat,
+                                      imageOffsets(zero), imageSizes, unit);
+  } else if (imageTasks && n >= kMinGemmTasks) {
+    // One task per image, its GEMM serial inside: one fork for the whole
+    // convolution instead of one per image, and whole images balance the
+    // threads (ShuffleNet's g3 @28 at batch 8: 21 tasks of 80x112 per
+    // image, 8 forks).
+    auto forall = scf::ForallOp::create(rewriter, loc, attrs({n}),
+                                        ValueRange{flat}, std::nullopt);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forall.getTerminator());
+    Value i = forall.getInductionVars()[0];
+    Value carried = forall.getRegionIterArgs()[0];
+    Value product = image(i, carried);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, product, carried,
+                                          imageOffsets(i), imageSizes, unit);
+    result = forall.getResult(0);
   } else {
     Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value upper = arith::ConstantIndexOp::create(rewriter, loc, n);
     Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
     auto loop =
-        scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{dest});
+        scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{flat});
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
     Value i = loop.getInductionVar();
     Value carried = loop.getRegionIterArgs()[0];
-    SmallVector<OpFoldResult> offsets = {
-        i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-        rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
-    Value image = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({g, cg, oh, ow}, et), input,
-        offsets, attrs({1, g, cg, oh, ow}), unit);
-    SmallVector<OpFoldResult> outSizes = attrs({1, g, og, oh, ow});
-    Value acc = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), carried,
-        offsets, outSizes, unit);
-    Value updated = tensor::InsertSliceOp::create(
-        rewriter, loc, gemm(image, acc), carried, offsets, outSizes, unit);
-    scf::YieldOp::create(rewriter, loc, updated);
+    scf::YieldOp::create(
+        rewriter, loc,
+        tensor::InsertSliceOp::create(rewriter, loc, image(i, carried), carried,
+                                      imageOffsets(i), imageSizes, unit)
+            .getResult());
     result = loop.getResult(0);
   }
+  result =
+      tensor::ExpandShapeOp::create(rewriter, loc, ot, result, groupedToNCHW());
   rewriter.replaceOp(conv, result);
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
@@ -1855,7 +1952,8 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
   Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
   // With a fill every group writes its whole slice: the fill's destination
   // is carried, not the filled tensor.
-  Value dest = fill ? fill.getOutputs()[0] : init;
+  Value dest =
+      flatGroupedDest(rewriter, loc, fill ? fill.getOutputs()[0] : init, ot);
   auto loop =
       scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{dest});
   OpBuilder::InsertionGuard guard(rewriter);
@@ -1875,7 +1973,11 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
       rewriter, loc, RankedTensorType::get({og, cg, kh, kw}, et), filter, at(0),
       attrs({1, og, cg, kh, kw}), unit);
   auto accType = RankedTensorType::get({n, og, oh, ow}, et);
-  SmallVector<OpFoldResult> accSizes = attrs({n, 1, og, oh, ow});
+  // The group's output channels in the [N, O, OH, OW] destination.
+  SmallVector<OpFoldResult> accOffsets = attrs({0, 0, 0, 0});
+  accOffsets[1] = graphc::IndexMath{rewriter, loc}.mul(gi, og);
+  SmallVector<OpFoldResult> accSizes = attrs({n, og, oh, ow});
+  SmallVector<OpFoldResult> unit4 = attrs({1, 1, 1, 1});
   // A zero fill is re-created per group so convToGemm fuses it into the
   // GEMM's tasks; any other accumulator is sliced and written back.
   Value acc =
@@ -1885,15 +1987,19 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
                                         rewriter, loc, accType.getShape(), et)})
                  .getResult(0)
            : tensor::ExtractSliceOp::create(rewriter, loc, accType, carried,
-                                            at(1), accSizes, unit)
+                                            accOffsets, accSizes, unit4)
                  .getResult();
   auto groupConv = linalg::Conv2DNchwFchwOp::create(
       rewriter, loc, TypeRange{accType}, ValueRange{x, w}, ValueRange{acc},
       conv.getStrides(), conv.getDilations());
-  Value updated = tensor::InsertSliceOp::create(
-      rewriter, loc, groupConv.getResult(0), carried, at(1), accSizes, unit);
+  Value updated =
+      tensor::InsertSliceOp::create(rewriter, loc, groupConv.getResult(0),
+                                    carried, accOffsets, accSizes, unit4);
   scf::YieldOp::create(rewriter, loc, updated);
-  rewriter.replaceOp(conv, loop.getResults());
+  rewriter.setInsertionPointAfter(loop);
+  rewriter.replaceOp(conv, tensor::ExpandShapeOp::create(rewriter, loc, ot,
+                                                         loop.getResult(0),
+                                                         groupedToNCHW()));
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
   }
@@ -2630,7 +2736,7 @@ void CpuTileAndVectorize::runOnOperation() {
       if (!convGemm) {
         continue;
       }
-      if (succeeded(groupedPointwiseToGemm(rewriter, conv))) {
+      if (succeeded(groupedPointwiseToGemm(rewriter, conv, parallel))) {
         ++numGroupedGemms;
         continue;
       }
