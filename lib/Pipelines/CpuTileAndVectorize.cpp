@@ -1243,6 +1243,10 @@ bool planeWindowTooLarge(const PlaneWindow &pw, int64_t lanes) {
 using TapCombiner =
     function_ref<Value(Value acc, Value v, int64_t tap, int64_t width)>;
 
+/// Maps a finished accumulator vector (output row `row`, columns from
+/// `col0`) to the value stored: an epilogue (depthwiseConv's batch norm).
+using TileFinisher = function_ref<Value(Value acc, Value row, Value col0)>;
+
 /// Emits, at the rewriter's insertion point, the loops that compute one
 /// output plane `plane` ([oh, ow]) from the input plane `image` ([hp, wp])
 /// and returns the new plane. They walk blocks of kDepthwiseRows output rows
@@ -1253,10 +1257,12 @@ using TapCombiner =
 /// contiguous vector and compacted by a shuffle. Columns that do not fill a
 /// vector go in static power-of-two pieces (no masks, no odd widths that
 /// LLVM would split into shuffles); rows that do not fill a block are one
-/// static block. Callers check planeWindowTooLarge first.
+/// static block. `finish`, when given, maps each accumulator before its
+/// store. Callers check planeWindowTooLarge first.
 Value planeWindowLoops(RewriterBase &rewriter, Location loc,
                        const PlaneWindow &pw, int64_t lanes, Value image,
-                       Value plane, Value init, TapCombiner combine) {
+                       Value plane, Value init, TapCombiner combine,
+                       TileFinisher finish = nullptr) {
   Type et = pw.element;
   int64_t owMain = pw.ow - pw.ow % lanes;
   SmallVector<int64_t> tails = planeTails(pw.ow, lanes);
@@ -1307,6 +1313,9 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
       }
     }
     for (int64_t r = 0; r < nrows; ++r) {
+      if (finish) {
+        accs[r] = finish(accs[r], outRows[r], col0);
+      }
       acc = vector::TransferWriteOp::create(rewriter, loc, accs[r], acc,
                                             ValueRange{outRows[r], col0},
                                             ArrayRef<bool>{true})
@@ -1543,6 +1552,211 @@ Value flatGroupedDest(RewriterBase &rewriter, Location loc, Value dest,
   return tensor::CollapseShapeOp::create(rewriter, loc, dest, groupedToNCHW());
 }
 
+/// Whether `v` is available before `op` (in `op`'s block or above it).
+bool definedBefore(Value v, Operation *op) {
+  Operation *def = v.getDefiningOp();
+  Block *block = def ? def->getBlock() : cast<BlockArgument>(v).getOwner();
+  if (!block->getParent()->isAncestor(op->getParentRegion())) {
+    return false;
+  }
+  if (!def || def->getBlock() != op->getBlock()) {
+    return true;
+  }
+  return def->isBeforeInBlock(op);
+}
+
+/// The elementwise consumer of a depthwise `conv` ([N, G, M, OH, OW])
+/// that depthwiseConv applies to each accumulator vector before its store
+/// (as the direct kernels of graphc-cpu-direct-conv do): the only user of
+/// the result, a linalg.generic over its five parallel dimensions with one
+/// result of the same type and an init it does not read, whose inputs are
+/// the convolution (once, identity map), tensors of the same shape read at
+/// the same point (a residual), per-channel tensors (map results d1, d2 or
+/// 0: a batch norm's parameters) or scalars, all available before the
+/// convolution, and whose body is pure elementwise scalar ops. In
+/// ShuffleNet and MobileNet every depthwise convolution is followed by
+/// such a batch norm (with a ReLU in MobileNet): one more pass over the
+/// output otherwise. Null when there is none.
+linalg::GenericOp matchPlaneEpilogue(linalg::Conv2DNgchwGfchwOp conv) {
+  Value result = conv->getResult(0);
+  if (!result.hasOneUse()) {
+    return {};
+  }
+  auto g = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  if (!g || g->getBlock() != conv->getBlock() || !g.hasPureTensorSemantics() ||
+      g.getNumDpsInits() != 1 || g->getNumResults() != 1 ||
+      g.getNumLoops() != 5 || g.getNumParallelLoops() != 5 ||
+      g->getResult(0).getType() != result.getType()) {
+    return {};
+  }
+  OpOperand *init = g.getDpsInitOperand(0);
+  if (!g.getMatchingIndexingMap(init).isIdentity() ||
+      !g.getMatchingBlockArgument(init).use_empty()) {
+    return {};
+  }
+  Type et = cast<RankedTensorType>(result.getType()).getElementType();
+  int convInputs = 0;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    AffineMap map = g.getMatchingIndexingMap(in);
+    auto type = dyn_cast<RankedTensorType>(in->get().getType());
+    if (!type || type.getElementType() != et || !type.hasStaticShape()) {
+      return {};
+    }
+    if (in->get() == result) {
+      convInputs += map.isIdentity() ? 1 : 2;
+      continue;
+    }
+    if (!definedBefore(in->get(), conv)) {
+      return {};
+    }
+    if (map.isIdentity()) {
+      continue;
+    }
+    for (AffineExpr e : map.getResults()) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (c ? c.getValue() != 0
+            : !d || (d.getPosition() != 1 && d.getPosition() != 2)) {
+        return {};
+      }
+    }
+  }
+  if (convInputs != 1) {
+    return {};
+  }
+  Region &body = g.getRegion();
+  for (Operation &op : body.front()) {
+    if (isa<linalg::YieldOp>(op)) {
+      continue;
+    }
+    if (op.getNumRegions() != 0 || !op.hasTrait<OpTrait::Elementwise>() ||
+        !isPure(&op) || !llvm::all_of(op.getResultTypes(), [](Type t) {
+          return t.isIntOrIndexOrFloat();
+        })) {
+      return {};
+    }
+    for (Value o : op.getOperands()) {
+      if (o.getParentRegion() != &body &&
+          (!o.getType().isIntOrIndexOrFloat() || !definedBefore(o, conv))) {
+        return {};
+      }
+    }
+  }
+  return g;
+}
+
+/// A matchPlaneEpilogue generic prepared inside one task (one output
+/// channel): the body ops that do not depend on the convolution or on a
+/// same-shape input are emitted once, as scalars, at the task's start
+/// (a batch norm's rsqrt(var + eps) * scale), the others on every
+/// accumulator vector by `apply`.
+struct PlaneEpilogue {
+  linalg::GenericOp generic;
+  Value convResult;
+  /// Scalars of the task: the per-channel inputs' block arguments and the
+  /// uniform body ops' results.
+  llvm::DenseMap<Value, Value> uniform;
+  /// The task's [OH, OW] plane of each same-shape input, by block argument.
+  llvm::DenseMap<Value, Value> planes;
+
+  PlaneEpilogue(RewriterBase &rewriter, Location loc, linalg::GenericOp g,
+                Value convResult, ArrayRef<Value> ivs, int64_t oh, int64_t ow)
+      : generic(g), convResult(convResult) {
+    graphc::IndexMath im{rewriter, loc};
+    Type et = cast<RankedTensorType>(convResult.getType()).getElementType();
+    Block &body = g.getRegion().front();
+    llvm::SmallPtrSet<Value, 8> varying;
+    for (OpOperand *in : g.getDpsInputOperands()) {
+      Value src = in->get();
+      AffineMap m = g.getMatchingIndexingMap(in);
+      BlockArgument arg = g.getMatchingBlockArgument(in);
+      if (src == convResult) {
+        varying.insert(arg);
+      } else if (m.isIdentity()) {
+        varying.insert(arg);
+        SmallVector<OpFoldResult> offsets = {ivs[0], ivs[1], ivs[2],
+                                             rewriter.getIndexAttr(0),
+                                             rewriter.getIndexAttr(0)};
+        planes[arg] = tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get({oh, ow}, et), src, offsets,
+            indexAttrs(rewriter, {1, 1, 1, oh, ow}),
+            indexAttrs(rewriter, {1, 1, 1, 1, 1}));
+      } else {
+        SmallVector<Value> indices;
+        for (AffineExpr e : m.getResults()) {
+          auto d = dyn_cast<AffineDimExpr>(e);
+          indices.push_back(d ? ivs[d.getPosition()] : im.idx(0));
+        }
+        uniform[arg] = tensor::ExtractOp::create(rewriter, loc, src, indices);
+      }
+    }
+    for (Operation &op : body.without_terminator()) {
+      if (llvm::any_of(op.getOperands(),
+                       [&](Value o) { return varying.contains(o); })) {
+        varying.insert(op.result_begin(), op.result_end());
+        continue;
+      }
+      IRMapping map;
+      for (auto [v, scalar] : uniform) {
+        map.map(v, scalar);
+      }
+      Operation *clone = rewriter.clone(op, map);
+      for (auto [r, c] : llvm::zip(op.getResults(), clone->getResults())) {
+        uniform[r] = c;
+      }
+    }
+  }
+
+  /// The body on accumulator `acc` (a vector of output row `row` from
+  /// column `col0`).
+  Value apply(RewriterBase &rewriter, Location loc, Value acc, Value row,
+              Value col0) {
+    auto vt = cast<VectorType>(acc.getType());
+    Block &body = generic.getRegion().front();
+    llvm::DenseMap<Value, Value> values;
+    auto vectorOf = [&](Value v) -> Value {
+      if (auto it = values.find(v); it != values.end()) {
+        return it->second;
+      }
+      Value scalar = uniform.count(v) ? uniform[v] : v;
+      return vector::BroadcastOp::create(
+          rewriter, loc, VectorType::get(vt.getShape(), scalar.getType()),
+          scalar);
+    };
+    for (OpOperand *in : generic.getDpsInputOperands()) {
+      BlockArgument arg = generic.getMatchingBlockArgument(in);
+      if (in->get() == convResult) {
+        values[arg] = acc;
+      } else if (planes.count(arg)) {
+        Value pad = arith::ConstantOp::create(
+            rewriter, loc, vt.getElementType(),
+            rewriter.getZeroAttr(vt.getElementType()));
+        values[arg] = vector::TransferReadOp::create(
+            rewriter, loc, vt, planes[arg], ValueRange{row, col0},
+            std::optional<Value>(pad), ArrayRef<bool>{true});
+      }
+    }
+    for (Operation &op : body.without_terminator()) {
+      if (uniform.count(op.getResult(0))) {
+        continue;
+      }
+      OperationState state(loc, op.getName());
+      for (Value o : op.getOperands()) {
+        state.addOperands(vectorOf(o));
+      }
+      for (Type t : op.getResultTypes()) {
+        state.addTypes(VectorType::get(vt.getShape(), t));
+      }
+      state.addAttributes(op.getAttrs());
+      Operation *vop = rewriter.create(state);
+      for (auto [r, vr] : llvm::zip(op.getResults(), vop->getResults())) {
+        values[r] = vr;
+      }
+    }
+    return vectorOf(body.getTerminator()->getOperand(0));
+  }
+};
+
 /// Rewrites a depthwise `conv` (linalg.conv_2d_ngchw_gfchw with one input
 /// channel per group: input [N, G, 1, H, W] already padded, filter
 /// [G, M, 1, KH, KW], M output channels per group) into a direct kernel: an
@@ -1589,6 +1803,7 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   // With a fill the accumulators start as its value and the plane is never
   // read; otherwise they start from the accumulator's elements.
   Value dest = fill ? fill.getOutputs()[0] : init;
+  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
   graphc::IndexMath im{rewriter, loc};
   auto attrs = [&](ArrayRef<int64_t> values) {
     return indexAttrs(rewriter, values);
@@ -1652,19 +1867,34 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
           vector::BroadcastOp::create(rewriter, loc, vt, tap));
     }
   }
+  // The elementwise consumer, applied to each accumulator before its
+  // store; its per-channel work is done here, once per task.
+  std::optional<PlaneEpilogue> ep;
+  if (epilogue) {
+    ep.emplace(rewriter, loc, epilogue, conv->getResult(0), ivs, oh, ow);
+  }
+  auto finish = [&](Value a, Value row, Value col0) -> Value {
+    return ep->apply(rewriter, loc, a, row, col0);
+  };
   Value acc = planeWindowLoops(
       rewriter, loc, pw, lanes, image, plane,
       fill ? fill.getInputs()[0] : Value(),
       [&](Value a, Value v, int64_t tap, int64_t w) -> Value {
         return vector::FMAOp::create(rewriter, loc, v, broadcast[w][tap], a);
-      });
+      },
+      ep ? TileFinisher(finish) : TileFinisher());
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
                                         outSizes, attrs({1, 1, 1, 1}));
   rewriter.setInsertionPointAfter(forall);
-  rewriter.replaceOp(conv, tensor::ExpandShapeOp::create(rewriter, loc, ot,
-                                                         forall.getResult(0),
-                                                         groupedToNCHW()));
+  Value result = tensor::ExpandShapeOp::create(
+      rewriter, loc, ot, forall.getResult(0), groupedToNCHW());
+  if (epilogue) {
+    rewriter.replaceOp(epilogue, result);
+    rewriter.eraseOp(conv);
+  } else {
+    rewriter.replaceOp(conv, result);
+  }
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
   }
