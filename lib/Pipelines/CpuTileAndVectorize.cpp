@@ -1577,7 +1577,7 @@ bool definedBefore(Value v, Operation *op) {
 /// ShuffleNet and MobileNet every depthwise convolution is followed by
 /// such a batch norm (with a ReLU in MobileNet): one more pass over the
 /// output otherwise. Null when there is none.
-linalg::GenericOp matchPlaneEpilogue(linalg::Conv2DNgchwGfchwOp conv) {
+linalg::GenericOp matchPlaneEpilogue(Operation *conv) {
   Value result = conv->getResult(0);
   if (!result.hasOneUse()) {
     return {};
@@ -1660,7 +1660,8 @@ struct PlaneEpilogue {
   llvm::DenseMap<Value, Value> planes;
 
   PlaneEpilogue(RewriterBase &rewriter, Location loc, linalg::GenericOp g,
-                Value convResult, ArrayRef<Value> ivs, int64_t oh, int64_t ow)
+                Value convResult, ArrayRef<Value> ivs, int64_t oh, int64_t ow,
+                bool flat = false)
       : generic(g), convResult(convResult) {
     graphc::IndexMath im{rewriter, loc};
     Type et = cast<RankedTensorType>(convResult.getType()).getElementType();
@@ -1677,10 +1678,15 @@ struct PlaneEpilogue {
         SmallVector<OpFoldResult> offsets = {ivs[0], ivs[1], ivs[2],
                                              rewriter.getIndexAttr(0),
                                              rewriter.getIndexAttr(0)};
-        planes[arg] = tensor::ExtractSliceOp::create(
+        Value plane = tensor::ExtractSliceOp::create(
             rewriter, loc, RankedTensorType::get({oh, ow}, et), src, offsets,
             indexAttrs(rewriter, {1, 1, 1, oh, ow}),
             indexAttrs(rewriter, {1, 1, 1, 1, 1}));
+        planes[arg] = flat ? tensor::CollapseShapeOp::create(
+                                 rewriter, loc, plane,
+                                 SmallVector<ReassociationIndices>{{0, 1}})
+                                 .getResult()
+                           : plane;
       } else {
         SmallVector<Value> indices;
         for (AffineExpr e : m.getResults()) {
@@ -1707,10 +1713,9 @@ struct PlaneEpilogue {
     }
   }
 
-  /// The body on accumulator `acc` (a vector of output row `row` from
-  /// column `col0`).
-  Value apply(RewriterBase &rewriter, Location loc, Value acc, Value row,
-              Value col0) {
+  /// The body on accumulator `acc`, a vector of the plane from `at` (row
+  /// and column, or the pixel of a flat plane).
+  Value apply(RewriterBase &rewriter, Location loc, Value acc, ValueRange at) {
     auto vt = cast<VectorType>(acc.getType());
     Block &body = generic.getRegion().front();
     llvm::DenseMap<Value, Value> values;
@@ -1732,8 +1737,8 @@ struct PlaneEpilogue {
             rewriter, loc, vt.getElementType(),
             rewriter.getZeroAttr(vt.getElementType()));
         values[arg] = vector::TransferReadOp::create(
-            rewriter, loc, vt, planes[arg], ValueRange{row, col0},
-            std::optional<Value>(pad), ArrayRef<bool>{true});
+            rewriter, loc, vt, planes[arg], at, std::optional<Value>(pad),
+            ArrayRef<bool>{true});
       }
     }
     for (Operation &op : body.without_terminator()) {
@@ -1874,7 +1879,7 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
     ep.emplace(rewriter, loc, epilogue, conv->getResult(0), ivs, oh, ow);
   }
   auto finish = [&](Value a, Value row, Value col0) -> Value {
-    return ep->apply(rewriter, loc, a, row, col0);
+    return ep->apply(rewriter, loc, a, ValueRange{row, col0});
   };
   Value acc = planeWindowLoops(
       rewriter, loc, pw, lanes, image, plane,
@@ -2015,6 +2020,75 @@ LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
   return success();
 }
 
+/// Applies `ep` (matchPlaneEpilogue of a grouped convolution with `og`
+/// output channels per group) to image `i`'s result `product`
+/// ([O, OH, OW], just written by its GEMM, so in cache): per output
+/// channel the per-channel part once, then `lanes`-wide vectors over the
+/// channel's pixels (the rest in power-of-two pieces). Returns the new
+/// product.
+Value groupedEpilogue(RewriterBase &rewriter, Location loc,
+                      linalg::GenericOp ep, Value convResult, Value product,
+                      Value i, int64_t og, int64_t lanes) {
+  auto pt = cast<RankedTensorType>(product.getType());
+  int64_t o = pt.getDimSize(0), oh = pt.getDimSize(1), ow = pt.getDimSize(2);
+  int64_t pixels = oh * ow;
+  Type et = pt.getElementType();
+  graphc::IndexMath im{rewriter, loc};
+  SmallVector<ReassociationIndices> toRows = {{0}, {1, 2}};
+  Value rows = tensor::CollapseShapeOp::create(rewriter, loc, product, toRows);
+  auto loop = scf::ForOp::create(rewriter, loc, im.idx(0), im.idx(o), im.idx(1),
+                                 ValueRange{rows});
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value c = loop.getInductionVar();
+    Value carried = loop.getRegionIterArgs()[0];
+    Value gi = im.divu(c, og);
+    Value oi = arith::RemUIOp::create(rewriter, loc, c, im.idx(og));
+    PlaneEpilogue plane(rewriter, loc, ep, convResult, {i, gi, oi}, oh, ow,
+                        /*flat=*/true);
+    SmallVector<OpFoldResult> offsets = {c, rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, pixels});
+    SmallVector<OpFoldResult> ones = indexAttrs(rewriter, {1, 1});
+    Value row = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({pixels}, et), carried, offsets,
+        sizes, ones);
+    Value pad =
+        arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+    auto piece = [&](Value r, Value p0, int64_t w) -> Value {
+      auto vt = VectorType::get({w}, et);
+      Value v = vector::TransferReadOp::create(
+          rewriter, loc, vt, r, ValueRange{p0}, std::optional<Value>(pad),
+          ArrayRef<bool>{true});
+      v = plane.apply(rewriter, loc, v, ValueRange{p0});
+      return vector::TransferWriteOp::create(
+                 rewriter, loc, v, r, ValueRange{p0}, ArrayRef<bool>{true})
+          .getResult();
+    };
+    int64_t main = pixels - pixels % lanes;
+    if (main > 0) {
+      auto inner = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(main), im.idx(lanes),
+          ValueRange{row},
+          [&](OpBuilder &, Location l, Value p0, ValueRange args) {
+            scf::YieldOp::create(rewriter, l, piece(args[0], p0, lanes));
+          });
+      row = inner.getResult(0);
+    }
+    int64_t p0 = main;
+    for (int64_t w : planeTails(pixels, lanes)) {
+      row = piece(row, im.idx(p0), w);
+      p0 += w;
+    }
+    scf::YieldOp::create(rewriter, loc,
+                         tensor::InsertSliceOp::create(
+                             rewriter, loc, row, carried, offsets, sizes, ones)
+                             .getResult());
+  }
+  return tensor::ExpandShapeOp::create(rewriter, loc, pt, loop.getResult(0),
+                                       toRows);
+}
+
 /// Rewrites a pointwise grouped `conv` (linalg.conv_2d_ngchw_gfchw with 1x1
 /// filters at stride 1, input [N, G, C/G, H, W] unpadded, float, static)
 /// into one linalg.batch_matmul per image whose batch is the groups:
@@ -2029,7 +2103,7 @@ LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
 /// failure (leaving `conv` alone) for other convolutions.
 LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
                                      linalg::Conv2DNgchwGfchwOp conv,
-                                     bool imageTasks) {
+                                     bool imageTasks, int64_t lanes) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
   Value init = conv->getOperand(2);
   std::optional<ConvTypes> types = staticFloatConv(conv);
@@ -2078,6 +2152,10 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
   // With a fill its destination is written, not the filled tensor.
   Value flat =
       flatGroupedDest(rewriter, loc, fill ? fill.getOutputs()[0] : init, ot);
+  // The elementwise consumer (a batch norm, a ReLU), applied to each
+  // image's result while it is in cache: not one more pass over the whole
+  // output.
+  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
   // Image `i`'s slice [O, OH, OW] of the [N, O, OH, OW] result.
   auto imageOffsets = [&](Value i) -> SmallVector<OpFoldResult> {
     return {i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
@@ -2100,8 +2178,11 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
     Value acc = tensor::ExpandShapeOp::create(
         rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), slice,
         toGroups);
-    return tensor::CollapseShapeOp::create(rewriter, loc, gemm(x, acc),
-                                           toGroups);
+    Value product =
+        tensor::CollapseShapeOp::create(rewriter, loc, gemm(x, acc), toGroups);
+    return epilogue ? groupedEpilogue(rewriter, loc, epilogue,
+                                      conv->getResult(0), product, i, og, lanes)
+                    : product;
   };
   Value result;
   if (n == 1) {
@@ -2144,7 +2225,12 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
   }
   result =
       tensor::ExpandShapeOp::create(rewriter, loc, ot, result, groupedToNCHW());
-  rewriter.replaceOp(conv, result);
+  if (epilogue) {
+    rewriter.replaceOp(epilogue, result);
+    rewriter.eraseOp(conv);
+  } else {
+    rewriter.replaceOp(conv, result);
+  }
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
   }
@@ -2966,7 +3052,7 @@ void CpuTileAndVectorize::runOnOperation() {
       if (!convGemm) {
         continue;
       }
-      if (succeeded(groupedPointwiseToGemm(rewriter, conv, parallel))) {
+      if (succeeded(groupedPointwiseToGemm(rewriter, conv, parallel, lanes))) {
         ++numGroupedGemms;
         continue;
       }

@@ -113,6 +113,19 @@ def dw_epilogue(n, c, h, w):
     return np.maximum((y + b) * s * s + r - 0.5, 0.0)
 
 
+def pw_epilogue(n, c, h, w, f, groups):
+    """A grouped 1x1 convolution of input 0 by filter input 1
+    [f, c / groups, 1, 1], then max((y + b[f]) * s[g]^2 + r - 0.5, 0): a
+    bias b per output channel (input 3 of shape [1, f, 1, 1]), a scale s
+    per group (input 0 of shape [1, groups, 1, 1]) and a residual r (input
+    2, the output's shape)."""
+    y = conv_grouped(n, c, h, w, f, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, groups)
+    b = make(3, (1, f, 1, 1))
+    s = np.repeat(make(0, (1, groups, 1, 1)), f // groups, axis=1)
+    r = make(2, y.shape)
+    return np.maximum((y + b) * s * s + r - 0.5, 0.0)
+
+
 def conv_grouped_acc(*args):
     """conv_grouped accumulated into an init that is input 2."""
     out = conv_grouped(*args)
