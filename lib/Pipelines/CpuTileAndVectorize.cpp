@@ -1243,6 +1243,10 @@ bool planeWindowTooLarge(const PlaneWindow &pw, int64_t lanes) {
 using TapCombiner =
     function_ref<Value(Value acc, Value v, int64_t tap, int64_t width)>;
 
+/// Maps a finished accumulator vector (output row `row`, columns from
+/// `col0`) to the value stored: an epilogue (depthwiseConv's batch norm).
+using TileFinisher = function_ref<Value(Value acc, Value row, Value col0)>;
+
 /// Emits, at the rewriter's insertion point, the loops that compute one
 /// output plane `plane` ([oh, ow]) from the input plane `image` ([hp, wp])
 /// and returns the new plane. They walk blocks of kDepthwiseRows output rows
@@ -1253,10 +1257,12 @@ using TapCombiner =
 /// contiguous vector and compacted by a shuffle. Columns that do not fill a
 /// vector go in static power-of-two pieces (no masks, no odd widths that
 /// LLVM would split into shuffles); rows that do not fill a block are one
-/// static block. Callers check planeWindowTooLarge first.
+/// static block. `finish`, when given, maps each accumulator before its
+/// store. Callers check planeWindowTooLarge first.
 Value planeWindowLoops(RewriterBase &rewriter, Location loc,
                        const PlaneWindow &pw, int64_t lanes, Value image,
-                       Value plane, Value init, TapCombiner combine) {
+                       Value plane, Value init, TapCombiner combine,
+                       TileFinisher finish = nullptr) {
   Type et = pw.element;
   int64_t owMain = pw.ow - pw.ow % lanes;
   SmallVector<int64_t> tails = planeTails(pw.ow, lanes);
@@ -1307,6 +1313,9 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
       }
     }
     for (int64_t r = 0; r < nrows; ++r) {
+      if (finish) {
+        accs[r] = finish(accs[r], outRows[r], col0);
+      }
       acc = vector::TransferWriteOp::create(rewriter, loc, accs[r], acc,
                                             ValueRange{outRows[r], col0},
                                             ArrayRef<bool>{true})
@@ -1466,10 +1475,42 @@ Value padPlaneInTask(RewriterBase &rewriter, Location loc, Value input,
   Value sourcePlane = tensor::ExtractSliceOp::create(
       rewriter, loc, RankedTensorType::get({h, w}, et), unpadded, srcOffsets,
       indexAttrs(rewriter, sizes), indexAttrs(rewriter, strides));
-  return tensor::PadOp::create(
-      rewriter, loc, RankedTensorType::get({hp, wp}, et), sourcePlane,
-      indexAttrs(rewriter, padOp.getStaticLow().take_back(2)),
-      indexAttrs(rewriter, padOp.getStaticHigh().take_back(2)), padValue);
+  // The padded plane: the padding value written to the border only, the
+  // source copied into the interior. (A tensor.pad here became a fill of
+  // the whole plane, a memset that took 40% as long as the convolution of
+  // MobileNet-v2's 144 @56 layer at batch 1, and then the copy.)
+  int64_t lowH = padOp.getStaticLow()[rank - 2];
+  int64_t lowW = padOp.getStaticLow().back();
+  auto planeType = RankedTensorType::get({hp, wp}, et);
+  Value padded =
+      tensor::EmptyOp::create(rewriter, loc, planeType.getShape(), et);
+  // Top and bottom rows over the whole width, then the left and right
+  // columns of the rows between.
+  int64_t strips[4][4] = {{0, 0, lowH, wp},
+                          {lowH + h, 0, hp - lowH - h, wp},
+                          {lowH, 0, h, lowW},
+                          {lowH, lowW + w, h, wp - lowW - w}};
+  for (auto &strip : strips) {
+    if (strip[2] <= 0 || strip[3] <= 0) {
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets =
+        indexAttrs(rewriter, {strip[0], strip[1]});
+    SmallVector<OpFoldResult> sizes =
+        indexAttrs(rewriter, {strip[2], strip[3]});
+    SmallVector<OpFoldResult> ones = indexAttrs(rewriter, {1, 1});
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({strip[2], strip[3]}, et), padded,
+        offsets, sizes, ones);
+    Value filled = linalg::FillOp::create(rewriter, loc, ValueRange{padValue},
+                                          ValueRange{slice})
+                       .getResult(0);
+    padded = tensor::InsertSliceOp::create(rewriter, loc, filled, padded,
+                                           offsets, sizes, ones);
+  }
+  return tensor::InsertSliceOp::create(
+      rewriter, loc, sourcePlane, padded, indexAttrs(rewriter, {lowH, lowW}),
+      indexAttrs(rewriter, {h, w}), indexAttrs(rewriter, {1, 1}));
 }
 
 /// Erases `op` and then the reshapes and the tensor.pad it read through
@@ -1485,6 +1526,241 @@ void eraseDeadInputChain(RewriterBase &rewriter, Value input) {
     rewriter.eraseOp(def);
   }
 }
+
+/// [N, G, O/G, OH, OW] -> [N, O, OH, OW].
+SmallVector<ReassociationIndices> groupedToNCHW() {
+  return {{0}, {1, 2}, {3}, {4}};
+}
+
+/// The destination of a grouped convolution's rewrite as [N, O, OH, OW]
+/// (`ot` is [N, G, O/G, OH, OW]), the shape graph-to-linalg collapses the
+/// result to: a fresh tensor.empty when `dest` is one, `dest` collapsed
+/// otherwise. The rewrites write this tensor and expand it at the end, so
+/// that the collapse folds away and bufferization makes the graph's result
+/// buffer the destination (it does not look through reshapes: with a
+/// [N, G, O/G, OH, OW] empty a fresh buffer was allocated every step and
+/// copied into the result serially after the convolution, 17% of a step of
+/// the depthwise 144 @56 layer at batch 8).
+Value flatGroupedDest(RewriterBase &rewriter, Location loc, Value dest,
+                      RankedTensorType ot) {
+  ArrayRef<int64_t> s = ot.getShape();
+  if (dest.getDefiningOp<tensor::EmptyOp>()) {
+    return tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{s[0], s[1] * s[2], s[3], s[4]},
+        ot.getElementType());
+  }
+  return tensor::CollapseShapeOp::create(rewriter, loc, dest, groupedToNCHW());
+}
+
+/// Whether `v` is available before `op` (in `op`'s block or above it).
+bool definedBefore(Value v, Operation *op) {
+  Operation *def = v.getDefiningOp();
+  Block *block = def ? def->getBlock() : cast<BlockArgument>(v).getOwner();
+  if (!block->getParent()->isAncestor(op->getParentRegion())) {
+    return false;
+  }
+  if (!def || def->getBlock() != op->getBlock()) {
+    return true;
+  }
+  return def->isBeforeInBlock(op);
+}
+
+/// The elementwise consumer of a depthwise `conv` ([N, G, M, OH, OW])
+/// that depthwiseConv applies to each accumulator vector before its store
+/// (as the direct kernels of graphc-cpu-direct-conv do): the only user of
+/// the result, a linalg.generic over its five parallel dimensions with one
+/// result of the same type and an init it does not read, whose inputs are
+/// the convolution (once, identity map), tensors of the same shape read at
+/// the same point (a residual), per-channel tensors (map results d1, d2 or
+/// 0: a batch norm's parameters) or scalars, all available before the
+/// convolution, and whose body is pure elementwise scalar ops. In
+/// ShuffleNet and MobileNet every depthwise convolution is followed by
+/// such a batch norm (with a ReLU in MobileNet): one more pass over the
+/// output otherwise. Null when there is none.
+linalg::GenericOp matchPlaneEpilogue(Operation *conv) {
+  Value result = conv->getResult(0);
+  if (!result.hasOneUse()) {
+    return {};
+  }
+  auto g = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  if (!g || g->getBlock() != conv->getBlock() || !g.hasPureTensorSemantics() ||
+      g.getNumDpsInits() != 1 || g->getNumResults() != 1 ||
+      g.getNumLoops() != 5 || g.getNumParallelLoops() != 5 ||
+      g->getResult(0).getType() != result.getType()) {
+    return {};
+  }
+  OpOperand *init = g.getDpsInitOperand(0);
+  if (!g.getMatchingIndexingMap(init).isIdentity() ||
+      !g.getMatchingBlockArgument(init).use_empty()) {
+    return {};
+  }
+  Type et = cast<RankedTensorType>(result.getType()).getElementType();
+  int convInputs = 0;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    AffineMap map = g.getMatchingIndexingMap(in);
+    auto type = dyn_cast<RankedTensorType>(in->get().getType());
+    if (!type || type.getElementType() != et || !type.hasStaticShape()) {
+      return {};
+    }
+    if (in->get() == result) {
+      convInputs += map.isIdentity() ? 1 : 2;
+      continue;
+    }
+    if (!definedBefore(in->get(), conv)) {
+      return {};
+    }
+    if (map.isIdentity()) {
+      continue;
+    }
+    for (AffineExpr e : map.getResults()) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (c ? c.getValue() != 0
+            : !d || (d.getPosition() != 1 && d.getPosition() != 2)) {
+        return {};
+      }
+    }
+  }
+  if (convInputs != 1) {
+    return {};
+  }
+  Region &body = g.getRegion();
+  for (Operation &op : body.front()) {
+    if (isa<linalg::YieldOp>(op)) {
+      continue;
+    }
+    if (op.getNumRegions() != 0 || !op.hasTrait<OpTrait::Elementwise>() ||
+        !isPure(&op) || !llvm::all_of(op.getResultTypes(), [](Type t) {
+          return t.isIntOrIndexOrFloat();
+        })) {
+      return {};
+    }
+    for (Value o : op.getOperands()) {
+      if (o.getParentRegion() != &body &&
+          (!o.getType().isIntOrIndexOrFloat() || !definedBefore(o, conv))) {
+        return {};
+      }
+    }
+  }
+  return g;
+}
+
+/// A matchPlaneEpilogue generic prepared inside one task (one output
+/// channel): the body ops that do not depend on the convolution or on a
+/// same-shape input are emitted once, as scalars, at the task's start
+/// (a batch norm's rsqrt(var + eps) * scale), the others on every
+/// accumulator vector by `apply`.
+struct PlaneEpilogue {
+  linalg::GenericOp generic;
+  Value convResult;
+  /// Scalars of the task: the per-channel inputs' block arguments and the
+  /// uniform body ops' results.
+  llvm::DenseMap<Value, Value> uniform;
+  /// The task's [OH, OW] plane of each same-shape input, by block argument.
+  llvm::DenseMap<Value, Value> planes;
+
+  PlaneEpilogue(RewriterBase &rewriter, Location loc, linalg::GenericOp g,
+                Value convResult, ArrayRef<Value> ivs, int64_t oh, int64_t ow,
+                bool flat = false)
+      : generic(g), convResult(convResult) {
+    graphc::IndexMath im{rewriter, loc};
+    Type et = cast<RankedTensorType>(convResult.getType()).getElementType();
+    Block &body = g.getRegion().front();
+    llvm::SmallPtrSet<Value, 8> varying;
+    for (OpOperand *in : g.getDpsInputOperands()) {
+      Value src = in->get();
+      AffineMap m = g.getMatchingIndexingMap(in);
+      BlockArgument arg = g.getMatchingBlockArgument(in);
+      if (src == convResult) {
+        varying.insert(arg);
+      } else if (m.isIdentity()) {
+        varying.insert(arg);
+        SmallVector<OpFoldResult> offsets = {ivs[0], ivs[1], ivs[2],
+                                             rewriter.getIndexAttr(0),
+                                             rewriter.getIndexAttr(0)};
+        Value plane = tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get({oh, ow}, et), src, offsets,
+            indexAttrs(rewriter, {1, 1, 1, oh, ow}),
+            indexAttrs(rewriter, {1, 1, 1, 1, 1}));
+        planes[arg] = flat ? tensor::CollapseShapeOp::create(
+                                 rewriter, loc, plane,
+                                 SmallVector<ReassociationIndices>{{0, 1}})
+                                 .getResult()
+                           : plane;
+      } else {
+        SmallVector<Value> indices;
+        for (AffineExpr e : m.getResults()) {
+          auto d = dyn_cast<AffineDimExpr>(e);
+          indices.push_back(d ? ivs[d.getPosition()] : im.idx(0));
+        }
+        uniform[arg] = tensor::ExtractOp::create(rewriter, loc, src, indices);
+      }
+    }
+    for (Operation &op : body.without_terminator()) {
+      if (llvm::any_of(op.getOperands(),
+                       [&](Value o) { return varying.contains(o); })) {
+        varying.insert(op.result_begin(), op.result_end());
+        continue;
+      }
+      IRMapping map;
+      for (auto [v, scalar] : uniform) {
+        map.map(v, scalar);
+      }
+      Operation *clone = rewriter.clone(op, map);
+      for (auto [r, c] : llvm::zip(op.getResults(), clone->getResults())) {
+        uniform[r] = c;
+      }
+    }
+  }
+
+  /// The body on accumulator `acc`, a vector of the plane from `at` (row
+  /// and column, or the pixel of a flat plane).
+  Value apply(RewriterBase &rewriter, Location loc, Value acc, ValueRange at) {
+    auto vt = cast<VectorType>(acc.getType());
+    Block &body = generic.getRegion().front();
+    llvm::DenseMap<Value, Value> values;
+    auto vectorOf = [&](Value v) -> Value {
+      if (auto it = values.find(v); it != values.end()) {
+        return it->second;
+      }
+      Value scalar = uniform.count(v) ? uniform[v] : v;
+      return vector::BroadcastOp::create(
+          rewriter, loc, VectorType::get(vt.getShape(), scalar.getType()),
+          scalar);
+    };
+    for (OpOperand *in : generic.getDpsInputOperands()) {
+      BlockArgument arg = generic.getMatchingBlockArgument(in);
+      if (in->get() == convResult) {
+        values[arg] = acc;
+      } else if (planes.count(arg)) {
+        Value pad = arith::ConstantOp::create(
+            rewriter, loc, vt.getElementType(),
+            rewriter.getZeroAttr(vt.getElementType()));
+        values[arg] = vector::TransferReadOp::create(
+            rewriter, loc, vt, planes[arg], at, std::optional<Value>(pad),
+            ArrayRef<bool>{true});
+      }
+    }
+    for (Operation &op : body.without_terminator()) {
+      if (uniform.count(op.getResult(0))) {
+        continue;
+      }
+      OperationState state(loc, op.getName());
+      for (Value o : op.getOperands()) {
+        state.addOperands(vectorOf(o));
+      }
+      for (Type t : op.getResultTypes()) {
+        state.addTypes(VectorType::get(vt.getShape(), t));
+      }
+      state.addAttributes(op.getAttrs());
+      Operation *vop = rewriter.create(state);
+      for (auto [r, vr] : llvm::zip(op.getResults(), vop->getResults())) {
+        values[r] = vr;
+      }
+    }
+    return vectorOf(body.getTerminator()->getOperand(0));
+  }
+};
 
 /// Rewrites a depthwise `conv` (linalg.conv_2d_ngchw_gfchw with one input
 /// channel per group: input [N, G, 1, H, W] already padded, filter
@@ -1532,24 +1808,27 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   // With a fill the accumulators start as its value and the plane is never
   // read; otherwise they start from the accumulator's elements.
   Value dest = fill ? fill.getOutputs()[0] : init;
+  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
   graphc::IndexMath im{rewriter, loc};
   auto attrs = [&](ArrayRef<int64_t> values) {
     return indexAttrs(rewriter, values);
   };
 
+  // The tasks write the output as [N, G*M, OH, OW] (flatGroupedDest).
+  Value flatDest = flatGroupedDest(rewriter, loc, dest, ot);
   auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, g, m}),
-                                      ValueRange{dest}, std::nullopt);
+                                      ValueRange{flatDest}, std::nullopt);
   rewriter.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
-  SmallVector<OpFoldResult> outOffsets = {ivs[0], ivs[1], ivs[2],
-                                          rewriter.getIndexAttr(0),
-                                          rewriter.getIndexAttr(0)};
-  SmallVector<OpFoldResult> outSizes = attrs({1, 1, 1, oh, ow});
+  SmallVector<OpFoldResult> outOffsets = {
+      ivs[0], im.add(im.mul(ivs[1], m), ivs[2]), rewriter.getIndexAttr(0),
+      rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> outSizes = attrs({1, 1, oh, ow});
   SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
   Value plane = tensor::ExtractSliceOp::create(
       rewriter, loc, RankedTensorType::get({oh, ow}, et), out, outOffsets,
-      outSizes, unit);
+      outSizes, attrs({1, 1, 1, 1}));
   // The input plane, padded inside the task when the input is
   // graph-to-linalg's tensor.pad of the images (then expand_shape to
   // [N, G, 1, H, W], and in ShuffleNet the channel shuffle's reshapes).
@@ -1593,16 +1872,34 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
           vector::BroadcastOp::create(rewriter, loc, vt, tap));
     }
   }
+  // The elementwise consumer, applied to each accumulator before its
+  // store; its per-channel work is done here, once per task.
+  std::optional<PlaneEpilogue> ep;
+  if (epilogue) {
+    ep.emplace(rewriter, loc, epilogue, conv->getResult(0), ivs, oh, ow);
+  }
+  auto finish = [&](Value a, Value row, Value col0) -> Value {
+    return ep->apply(rewriter, loc, a, ValueRange{row, col0});
+  };
   Value acc = planeWindowLoops(
       rewriter, loc, pw, lanes, image, plane,
       fill ? fill.getInputs()[0] : Value(),
       [&](Value a, Value v, int64_t tap, int64_t w) -> Value {
         return vector::FMAOp::create(rewriter, loc, v, broadcast[w][tap], a);
-      });
+      },
+      ep ? TileFinisher(finish) : TileFinisher());
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
-                                        outSizes, unit);
-  rewriter.replaceOp(conv, forall.getResults());
+                                        outSizes, attrs({1, 1, 1, 1}));
+  rewriter.setInsertionPointAfter(forall);
+  Value result = tensor::ExpandShapeOp::create(
+      rewriter, loc, ot, forall.getResult(0), groupedToNCHW());
+  if (epilogue) {
+    rewriter.replaceOp(epilogue, result);
+    rewriter.eraseOp(conv);
+  } else {
+    rewriter.replaceOp(conv, result);
+  }
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
   }
@@ -1723,6 +2020,75 @@ LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
   return success();
 }
 
+/// Applies `ep` (matchPlaneEpilogue of a grouped convolution with `og`
+/// output channels per group) to image `i`'s result `product`
+/// ([O, OH, OW], just written by its GEMM, so in cache): per output
+/// channel the per-channel part once, then `lanes`-wide vectors over the
+/// channel's pixels (the rest in power-of-two pieces). Returns the new
+/// product.
+Value groupedEpilogue(RewriterBase &rewriter, Location loc,
+                      linalg::GenericOp ep, Value convResult, Value product,
+                      Value i, int64_t og, int64_t lanes) {
+  auto pt = cast<RankedTensorType>(product.getType());
+  int64_t o = pt.getDimSize(0), oh = pt.getDimSize(1), ow = pt.getDimSize(2);
+  int64_t pixels = oh * ow;
+  Type et = pt.getElementType();
+  graphc::IndexMath im{rewriter, loc};
+  SmallVector<ReassociationIndices> toRows = {{0}, {1, 2}};
+  Value rows = tensor::CollapseShapeOp::create(rewriter, loc, product, toRows);
+  auto loop = scf::ForOp::create(rewriter, loc, im.idx(0), im.idx(o), im.idx(1),
+                                 ValueRange{rows});
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value c = loop.getInductionVar();
+    Value carried = loop.getRegionIterArgs()[0];
+    Value gi = im.divu(c, og);
+    Value oi = arith::RemUIOp::create(rewriter, loc, c, im.idx(og));
+    PlaneEpilogue plane(rewriter, loc, ep, convResult, {i, gi, oi}, oh, ow,
+                        /*flat=*/true);
+    SmallVector<OpFoldResult> offsets = {c, rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, pixels});
+    SmallVector<OpFoldResult> ones = indexAttrs(rewriter, {1, 1});
+    Value row = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({pixels}, et), carried, offsets,
+        sizes, ones);
+    Value pad =
+        arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+    auto piece = [&](Value r, Value p0, int64_t w) -> Value {
+      auto vt = VectorType::get({w}, et);
+      Value v = vector::TransferReadOp::create(
+          rewriter, loc, vt, r, ValueRange{p0}, std::optional<Value>(pad),
+          ArrayRef<bool>{true});
+      v = plane.apply(rewriter, loc, v, ValueRange{p0});
+      return vector::TransferWriteOp::create(
+                 rewriter, loc, v, r, ValueRange{p0}, ArrayRef<bool>{true})
+          .getResult();
+    };
+    int64_t main = pixels - pixels % lanes;
+    if (main > 0) {
+      auto inner = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(main), im.idx(lanes),
+          ValueRange{row},
+          [&](OpBuilder &, Location l, Value p0, ValueRange args) {
+            scf::YieldOp::create(rewriter, l, piece(args[0], p0, lanes));
+          });
+      row = inner.getResult(0);
+    }
+    int64_t p0 = main;
+    for (int64_t w : planeTails(pixels, lanes)) {
+      row = piece(row, im.idx(p0), w);
+      p0 += w;
+    }
+    scf::YieldOp::create(rewriter, loc,
+                         tensor::InsertSliceOp::create(
+                             rewriter, loc, row, carried, offsets, sizes, ones)
+                             .getResult());
+  }
+  return tensor::ExpandShapeOp::create(rewriter, loc, pt, loop.getResult(0),
+                                       toRows);
+}
+
 /// Rewrites a pointwise grouped `conv` (linalg.conv_2d_ngchw_gfchw with 1x1
 /// filters at stride 1, input [N, G, C/G, H, W] unpadded, float, static)
 /// into one linalg.batch_matmul per image whose batch is the groups:
@@ -1736,7 +2102,8 @@ LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
 /// At batch N > 1 an scf.for over the images carries the result. Returns
 /// failure (leaving `conv` alone) for other convolutions.
 LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
-                                     linalg::Conv2DNgchwGfchwOp conv) {
+                                     linalg::Conv2DNgchwGfchwOp conv,
+                                     bool imageTasks, int64_t lanes) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
   Value init = conv->getOperand(2);
   std::optional<ConvTypes> types = staticFloatConv(conv);
@@ -1783,41 +2150,93 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
         toGKP);
   };
   // With a fill its destination is written, not the filled tensor.
-  Value dest = fill ? fill.getOutputs()[0] : init;
-  SmallVector<ReassociationIndices> dropN = {{0, 1}, {2}, {3}, {4}};
+  Value flat =
+      flatGroupedDest(rewriter, loc, fill ? fill.getOutputs()[0] : init, ot);
+  // The elementwise consumer (a batch norm, a ReLU), applied to each
+  // image's result while it is in cache: not one more pass over the whole
+  // output. Only where the images are the tasks (or there are no threads):
+  // after a GEMM parallel inside, the epilogue would run on one thread
+  // where its own pass runs on all (ShuffleNet at batch 1, 2 threads:
+  // 2.60 -> 3.02 ms).
+  bool imagesAreTasks = imageTasks && n >= kMinGemmTasks;
+  linalg::GenericOp epilogue = imagesAreTasks || !imageTasks
+                                   ? matchPlaneEpilogue(conv)
+                                   : linalg::GenericOp();
+  // Image `i`'s slice [O, OH, OW] of the [N, O, OH, OW] result.
+  auto imageOffsets = [&](Value i) -> SmallVector<OpFoldResult> {
+    return {i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+            rewriter.getIndexAttr(0)};
+  };
+  SmallVector<OpFoldResult> imageSizes = attrs({1, g * og, oh, ow});
+  SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1});
+  auto imageType = RankedTensorType::get({g * og, oh, ow}, et);
+  // Image `i`'s GEMM on its slice of `carried`, as [O, OH, OW].
+  auto image = [&](Value i, Value carried) -> Value {
+    SmallVector<OpFoldResult> inOffsets = {
+        i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+        rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
+    Value x = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({g, cg, oh, ow}, et), input,
+        inOffsets, attrs({1, g, cg, oh, ow}), attrs({1, 1, 1, 1, 1}));
+    SmallVector<ReassociationIndices> toGroups = {{0, 1}, {2}, {3}};
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, imageType, carried, imageOffsets(i), imageSizes, unit);
+    Value acc = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), slice,
+        toGroups);
+    Value product =
+        tensor::CollapseShapeOp::create(rewriter, loc, gemm(x, acc), toGroups);
+    return epilogue ? groupedEpilogue(rewriter, loc, epilogue,
+                                      conv->getResult(0), product, i, og, lanes)
+                    : product;
+  };
   Value result;
   if (n == 1) {
-    Value image = tensor::CollapseShapeOp::create(rewriter, loc, input, dropN);
-    Value acc = tensor::CollapseShapeOp::create(rewriter, loc, dest, dropN);
-    result = tensor::ExpandShapeOp::create(rewriter, loc, ot, gemm(image, acc),
-                                           dropN);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    result =
+        tensor::InsertSliceOp::create(rewriter, loc, image(zero, flat), flat,
+                                      imageOffsets(zero), imageSizes, unit);
+  } else if (imagesAreTasks) {
+    // One task per image, its GEMM serial inside: one fork for the whole
+    // convolution instead of one per image, and whole images balance the
+    // threads (ShuffleNet's g3 @28 at batch 8: 21 tasks of 80x112 per
+    // image, 8 forks).
+    auto forall = scf::ForallOp::create(rewriter, loc, attrs({n}),
+                                        ValueRange{flat}, std::nullopt);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forall.getTerminator());
+    Value i = forall.getInductionVars()[0];
+    Value carried = forall.getRegionIterArgs()[0];
+    Value product = image(i, carried);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, product, carried,
+                                          imageOffsets(i), imageSizes, unit);
+    result = forall.getResult(0);
   } else {
     Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value upper = arith::ConstantIndexOp::create(rewriter, loc, n);
     Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
     auto loop =
-        scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{dest});
+        scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{flat});
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
     Value i = loop.getInductionVar();
     Value carried = loop.getRegionIterArgs()[0];
-    SmallVector<OpFoldResult> offsets = {
-        i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-        rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1, 1});
-    Value image = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({g, cg, oh, ow}, et), input,
-        offsets, attrs({1, g, cg, oh, ow}), unit);
-    SmallVector<OpFoldResult> outSizes = attrs({1, g, og, oh, ow});
-    Value acc = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), carried,
-        offsets, outSizes, unit);
-    Value updated = tensor::InsertSliceOp::create(
-        rewriter, loc, gemm(image, acc), carried, offsets, outSizes, unit);
-    scf::YieldOp::create(rewriter, loc, updated);
+    scf::YieldOp::create(
+        rewriter, loc,
+        tensor::InsertSliceOp::create(rewriter, loc, image(i, carried), carried,
+                                      imageOffsets(i), imageSizes, unit)
+            .getResult());
     result = loop.getResult(0);
   }
-  rewriter.replaceOp(conv, result);
+  result =
+      tensor::ExpandShapeOp::create(rewriter, loc, ot, result, groupedToNCHW());
+  if (epilogue) {
+    rewriter.replaceOp(epilogue, result);
+    rewriter.eraseOp(conv);
+  } else {
+    rewriter.replaceOp(conv, result);
+  }
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
   }
@@ -1855,7 +2274,8 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
   Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
   // With a fill every group writes its whole slice: the fill's destination
   // is carried, not the filled tensor.
-  Value dest = fill ? fill.getOutputs()[0] : init;
+  Value dest =
+      flatGroupedDest(rewriter, loc, fill ? fill.getOutputs()[0] : init, ot);
   auto loop =
       scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{dest});
   OpBuilder::InsertionGuard guard(rewriter);
@@ -1875,7 +2295,11 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
       rewriter, loc, RankedTensorType::get({og, cg, kh, kw}, et), filter, at(0),
       attrs({1, og, cg, kh, kw}), unit);
   auto accType = RankedTensorType::get({n, og, oh, ow}, et);
-  SmallVector<OpFoldResult> accSizes = attrs({n, 1, og, oh, ow});
+  // The group's output channels in the [N, O, OH, OW] destination.
+  SmallVector<OpFoldResult> accOffsets = attrs({0, 0, 0, 0});
+  accOffsets[1] = graphc::IndexMath{rewriter, loc}.mul(gi, og);
+  SmallVector<OpFoldResult> accSizes = attrs({n, og, oh, ow});
+  SmallVector<OpFoldResult> unit4 = attrs({1, 1, 1, 1});
   // A zero fill is re-created per group so convToGemm fuses it into the
   // GEMM's tasks; any other accumulator is sliced and written back.
   Value acc =
@@ -1885,15 +2309,19 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
                                         rewriter, loc, accType.getShape(), et)})
                  .getResult(0)
            : tensor::ExtractSliceOp::create(rewriter, loc, accType, carried,
-                                            at(1), accSizes, unit)
+                                            accOffsets, accSizes, unit4)
                  .getResult();
   auto groupConv = linalg::Conv2DNchwFchwOp::create(
       rewriter, loc, TypeRange{accType}, ValueRange{x, w}, ValueRange{acc},
       conv.getStrides(), conv.getDilations());
-  Value updated = tensor::InsertSliceOp::create(
-      rewriter, loc, groupConv.getResult(0), carried, at(1), accSizes, unit);
+  Value updated =
+      tensor::InsertSliceOp::create(rewriter, loc, groupConv.getResult(0),
+                                    carried, accOffsets, accSizes, unit4);
   scf::YieldOp::create(rewriter, loc, updated);
-  rewriter.replaceOp(conv, loop.getResults());
+  rewriter.setInsertionPointAfter(loop);
+  rewriter.replaceOp(conv, tensor::ExpandShapeOp::create(rewriter, loc, ot,
+                                                         loop.getResult(0),
+                                                         groupedToNCHW()));
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
   }
@@ -2630,7 +3058,7 @@ void CpuTileAndVectorize::runOnOperation() {
       if (!convGemm) {
         continue;
       }
-      if (succeeded(groupedPointwiseToGemm(rewriter, conv))) {
+      if (succeeded(groupedPointwiseToGemm(rewriter, conv, parallel, lanes))) {
         ++numGroupedGemms;
         continue;
       }

@@ -13,6 +13,7 @@
 // * @pw_grouped, @pw_grouped1: grouped 1x1 convolutions (ShuffleNet's), 3
 //   groups of 4 -> 3 channels at batch 2 and 4 groups of 2 -> 2 at batch 1:
 //   one batch matmul over the groups per image.
+// * @pw_grouped8: the same at batch 8, one task per image.
 // * @dw_shuffled: ShuffleNet's channel shuffle (reshape, transpose,
 //   reshape) between the images and a padded depthwise convolution, batch
 //   2: each task pads its plane of the shuffled tensor.
@@ -40,7 +41,10 @@
 // RUN:   %numpy_python %S/Inputs/reference.py conv_grouped 1,8,6,6,8,1,1,1,1,1,1,0,0,0,0,4 %t.pw1 && \
 // RUN:   mlir-runner $f -e main_dw_shuffled -entry-point-result=void \
 // RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.sh && \
-// RUN:   %numpy_python %S/Inputs/reference.py conv_shuffled_dw 2,6,9,11,2 %t.sh \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_shuffled_dw 2,6,9,11,2 %t.sh && \
+// RUN:   mlir-runner $f -e main_pw_grouped8 -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.pw8 && \
+// RUN:   %numpy_python %S/Inputs/reference.py conv_grouped 8,12,5,7,9,1,1,1,1,1,1,0,0,0,0,3 %t.pw8 \
 // RUN:   || exit 1; done | FileCheck %s --check-prefix=NUM
 // NUM:      conv_grouped OK, 12672 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1035 values, max error 0.0
@@ -49,6 +53,7 @@
 // NUM-NEXT: conv_grouped OK, 630 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 288 values, max error 0.0
 // NUM-NEXT: conv_shuffled_dw OK, 1188 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 2520 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 12672 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1035 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 1440 values, max error 0.0
@@ -56,6 +61,7 @@
 // NUM-NEXT: conv_grouped OK, 630 values, max error 0.0
 // NUM-NEXT: conv_grouped OK, 288 values, max error 0.0
 // NUM-NEXT: conv_shuffled_dw OK, 1188 values, max error 0.0
+// NUM-NEXT: conv_grouped OK, 2520 values, max error 0.0
 // The lowering (8 lanes, so it does not depend on the host):
 // RUN: graph-opt %s --graph-to-linalg \
 // RUN: | graph-opt --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=8}))' \
@@ -99,7 +105,7 @@ func.func @init(%t: tensor<?x?x?x?xf32>, %p0: index, %p1: index, %p2: index,
 // twice as many contiguous ones and compacted; 4 rows x 9 taps of FMAs.
 // CHECK-LABEL: func.func @dw(
 // CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
-// CHECK:       scf.forall ({{.*}}) in (8, 6, 2)
+// CHECK:       scf.forall ({{.*}}) in (8, 6, 2) shared_outs({{.*}}) -> (tensor<8x12x6x22xf32>)
 // CHECK:       scf.for
 // CHECK:       vector.transfer_read {{.*}} : tensor<16x48xf32>, vector<16xf32>
 // CHECK-NEXT:  vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
@@ -140,7 +146,7 @@ func.func @dw_s1(%x: tensor<1x5x9x23xf32>, %w: tensor<5x1x3x3xf32>) -> tensor<1x
 // vector.contract.
 // CHECK-LABEL: func.func @grouped(
 // CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
-// CHECK:       scf.for {{.*}} = %c0 to %c3 step %c1
+// CHECK:       scf.for {{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (tensor<8x6x6x5xf32>)
 // CHECK:       tensor.extract_slice {{.*}} : tensor<8x3x4x16x14xf32> to tensor<8x4x16x14xf32>
 // CHECK:       scf.forall ({{.*}}) in (8, 4, 3)
 // CHECK:       tensor.collapse_shape {{.*}} : tensor<8x4x3x3x6x5xf32> into tensor<8x36x30xf32>
@@ -285,10 +291,13 @@ func.func @main_grouped() {
 
 // Grouped 1x1: an scf.for over the 2 images; per image one batch matmul
 // over the 3 groups, written into the image's slice of the result (no
-// per-group loop, no copy).
+// per-group loop, no copy). The loop carries the result as [N, C, H, W],
+// the function's result type, so that bufferization writes the result
+// buffer itself (no [N, G, C/G, H, W] temporary copied into it).
 // CHECK-LABEL: func.func @pw_grouped(
 // CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
-// CHECK:       scf.for {{.*}} = %c0 to %c2 step %c1
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<2x9x5x7xf32>
+// CHECK:       scf.for {{.*}} = %c0 to %c2 step %c1 iter_args({{.*}} = %[[E]]) -> (tensor<2x9x5x7xf32>)
 // CHECK:       tensor.collapse_shape {{.*}} : tensor<3x4x5x7xf32> into tensor<3x4x35xf32>
 // CHECK:       scf.forall ({{.*}}) in (3) shared_outs({{.*}}) -> (tensor<3x3x35xf32>)
 // CHECK:       vector.contract
@@ -312,12 +321,22 @@ func.func @pw_grouped1(%x: tensor<1x8x6x6xf32>, %w: tensor<8x2x1x1xf32>) -> tens
 }
 
 // The pad moves into the tasks (one 9x11 plane each): no padded copy of
-// the batch. After elementwise fusion (SHUF, the CPU pipeline's order),
-// the shuffle's reshapes stand between the pad and the convolution.
+// the batch. Each task writes zeros to its plane's border only (the top
+// and bottom rows, the left and right columns between them) and copies the
+// source into the interior: no tensor.pad, whose fill covered the whole
+// plane. The tasks write the [N, C, H, W] result. After elementwise fusion
+// (SHUF, the CPU pipeline's order), the shuffle's reshapes stand between
+// the pad and the convolution.
 // CHECK-NOT:   tensor.pad
-// CHECK:       scf.forall ({{.*}}) in (2, 6)
-// CHECK:       tensor.pad
-// CHECK:       } : tensor<9x11xf32> to tensor<11x13xf32>
+// CHECK:       scf.forall ({{.*}}) in (2, 6) shared_outs({{.*}}) -> (tensor<2x6x9x11xf32>)
+// CHECK-NOT:   tensor.pad
+// CHECK:       tensor.empty() : tensor<11x13xf32>
+// CHECK:       tensor.insert_slice {{.*}}[0, 0] [1, 13] [1, 1] : tensor<1x13xf32> into tensor<11x13xf32>
+// CHECK:       tensor.insert_slice {{.*}}[10, 0] [1, 13] [1, 1] : tensor<1x13xf32> into tensor<11x13xf32>
+// CHECK:       tensor.insert_slice {{.*}}[1, 0] [9, 1] [1, 1] : tensor<9x1xf32> into tensor<11x13xf32>
+// CHECK:       tensor.insert_slice {{.*}}[1, 12] [9, 1] [1, 1] : tensor<9x1xf32> into tensor<11x13xf32>
+// CHECK-NEXT:  tensor.insert_slice {{.*}}[1, 1] [9, 11] [1, 1] : tensor<9x11xf32> into tensor<11x13xf32>
+// CHECK-NOT:   tensor.pad
 // CHECK:       vector.fma
 // SHUF-LABEL:  func.func @dw_shuffled(
 // SHUF-NOT:    tensor.pad
@@ -325,8 +344,9 @@ func.func @pw_grouped1(%x: tensor<1x8x6x6xf32>, %w: tensor<8x2x1x1xf32>) -> tens
 // SHUF-NEXT:   tensor.collapse_shape {{.*}} into tensor<2x6x1x9x11xf32>
 // SHUF-NOT:    tensor.pad
 // SHUF:        scf.forall ({{.*}}) in (2, 6)
-// SHUF:        tensor.pad
-// SHUF:        } : tensor<9x11xf32> to tensor<11x13xf32>
+// SHUF:        tensor.empty() : tensor<11x13xf32>
+// SHUF:        tensor.insert_slice {{.*}}[1, 1] [9, 11] [1, 1] : tensor<9x11xf32> into tensor<11x13xf32>
+// SHUF-NOT:    tensor.pad
 // SHUF:        vector.fma
 // SHUF-LABEL:  func.func @main_pw_grouped(
 // CHECK-LABEL: func.func @main_pw_grouped(
@@ -407,6 +427,49 @@ func.func @main_dw_shuffled() {
   %r = call @dw_shuffled(%xs, %ws)
       : (tensor<2x6x9x11xf32>, tensor<6x1x3x3xf32>) -> tensor<2x6x9x11xf32>
   %u = tensor.cast %r : tensor<2x6x9x11xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+// Grouped 1x1 at batch 8 (kMinGemmTasks images): one task per image, each
+// image's batch matmul over the 3 groups inside it, written into the
+// image's slice of the [N, C, H, W] result: one fork for the convolution,
+// not one per image.
+// CHECK-LABEL: func.func @pw_grouped8(
+// CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<8x9x5x7xf32>
+// CHECK:       scf.forall (%[[I:.*]]) in (8) shared_outs(%[[O:.*]] = %[[E]]) -> (tensor<8x9x5x7xf32>)
+// CHECK:       tensor.extract_slice %[[O]][%[[I]], 0, 0, 0] [1, 9, 5, 7] [1, 1, 1, 1] : tensor<8x9x5x7xf32> to tensor<9x5x7xf32>
+// CHECK:       vector.contract
+// CHECK:       tensor.parallel_insert_slice {{.*}} into %[[O]][%[[I]], 0, 0, 0] [1, 9, 5, 7] [1, 1, 1, 1] : tensor<9x5x7xf32> into tensor<8x9x5x7xf32>
+// CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
+func.func @pw_grouped8(%x: tensor<8x12x5x7xf32>, %w: tensor<9x4x1x1xf32>) -> tensor<8x9x5x7xf32> {
+  %r = graph.conv %x, %w {groups = 3 : i64, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pad_low = array<i64: 0, 0>, pad_high = array<i64: 0, 0>}
+      : (tensor<8x12x5x7xf32>, tensor<9x4x1x1xf32>) -> tensor<8x9x5x7xf32>
+  return %r : tensor<8x9x5x7xf32>
+}
+
+func.func @main_pw_grouped8() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %c9 = arith.constant 9 : index
+  %c12 = arith.constant 12 : index
+  %ex = tensor.empty(%c8, %c12, %c5, %c7) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%c9, %c4, %c1, %c1) : tensor<?x?x?x?xf32>
+  %w = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<8x12x5x7xf32>
+  %ws = tensor.cast %w : tensor<?x?x?x?xf32> to tensor<9x4x1x1xf32>
+  %r = call @pw_grouped8(%xs, %ws)
+      : (tensor<8x12x5x7xf32>, tensor<9x4x1x1xf32>) -> tensor<8x9x5x7xf32>
+  %u = tensor.cast %r : tensor<8x9x5x7xf32> to tensor<*xf32>
   call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
   return
 }

@@ -131,6 +131,31 @@ def conv_shuffled_dw(n, c, h, w, gs):
     return conv_grouped(n, c, h, w, c, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, c, x=x)
 
 
+def dw_epilogue(n, c, h, w):
+    """A depthwise 3x3 convolution with padding 1 of input 0 by filter
+    input 1 [c, 1, 3, 3], then max((y + b[c]) * s[c]^2 + r - 0.5, 0): a bias
+    b and a scale s per channel (input 3 and input 0 of shape [1, c, 1, 1])
+    and a residual r (input 2, the output's shape)."""
+    y = conv_grouped(n, c, h, w, c, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, c)
+    b = make(3, (1, c, 1, 1))
+    s = make(0, (1, c, 1, 1))
+    r = make(2, y.shape)
+    return np.maximum((y + b) * s * s + r - 0.5, 0.0)
+
+
+def pw_epilogue(n, c, h, w, f, groups):
+    """A grouped 1x1 convolution of input 0 by filter input 1
+    [f, c / groups, 1, 1], then max((y + b[f]) * s[g]^2 + r - 0.5, 0): a
+    bias b per output channel (input 3 of shape [1, f, 1, 1]), a scale s
+    per group (input 0 of shape [1, groups, 1, 1]) and a residual r (input
+    2, the output's shape)."""
+    y = conv_grouped(n, c, h, w, f, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, groups)
+    b = make(3, (1, f, 1, 1))
+    s = np.repeat(make(0, (1, groups, 1, 1)), f // groups, axis=1)
+    r = make(2, y.shape)
+    return np.maximum((y + b) * s * s + r - 0.5, 0.0)
+
+
 def conv_grouped_acc(*args):
     """conv_grouped accumulated into an init that is input 2."""
     out = conv_grouped(*args)
