@@ -160,9 +160,11 @@ LogicalResult graphc::splitLaneReduction(RewriterBase &rewriter,
       !isa<FloatType>(acc.getType())) {
     return failure();
   }
-  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || add->getBlock() != &body ||
-      (add.getLhs() == acc) == (add.getRhs() == acc)) {
+  Operation *combiner = yield->getOperand(0).getDefiningOp();
+  if (!combiner || combiner->getBlock() != &body ||
+      !isa<arith::AddFOp, arith::MaximumFOp, arith::MinimumFOp,
+           arith::MaxNumFOp, arith::MinNumFOp>(combiner) ||
+      (combiner->getOperand(0) == acc) == (combiner->getOperand(1) == acc)) {
     return failure();
   }
   AffineMap outMap = op.getMatchingIndexingMap(initOperand);
@@ -315,11 +317,22 @@ LogicalResult graphc::splitLaneReduction(RewriterBase &rewriter,
   }
   SmallVector<int64_t> partialShape(outType.getShape());
   partialShape.push_back(lanes);
-  Value zero =
-      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+  // The partials start at the combiner's neutral element: 0 for a sum,
+  // -inf for a maximum, +inf for a minimum.
+  Value neutral;
+  if (isa<arith::AddFOp>(combiner)) {
+    neutral =
+        arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+  } else {
+    bool negative = isa<arith::MaximumFOp, arith::MaxNumFOp>(combiner);
+    APFloat inf =
+        APFloat::getInf(cast<FloatType>(et).getFloatSemantics(), negative);
+    neutral = arith::ConstantOp::create(rewriter, loc, et,
+                                        rewriter.getFloatAttr(et, inf));
+  }
   Value partialInit =
       linalg::FillOp::create(
-          rewriter, loc, ValueRange{zero},
+          rewriter, loc, ValueRange{neutral},
           ValueRange{tensor::EmptyOp::create(rewriter, loc, partialShape, et)})
           .getResult(0);
   partialMaps.push_back(remap(outMap, partialLoops, {v}));
@@ -358,7 +371,7 @@ LogicalResult graphc::splitLaneReduction(RewriterBase &rewriter,
     start = tailOp.getResult(0);
   }
 
-  // out = start + the sum of the lanes.
+  // out = start combined with every lane (start + the sum of the lanes).
   unsigned outRank = outType.getRank();
   SmallVector<AffineMap> combineMaps = {
       rewriter.getMultiDimIdentityMap(outRank + 1),
@@ -370,9 +383,12 @@ LogicalResult graphc::splitLaneReduction(RewriterBase &rewriter,
   auto combine = linalg::GenericOp::create(
       rewriter, loc, TypeRange{outType}, ValueRange{partial.getResult(0)},
       ValueRange{start}, combineMaps, combineIters,
-      [](OpBuilder &b, Location l, ValueRange args) {
-        Value sum = arith::AddFOp::create(b, l, args[1], args[0]);
-        linalg::YieldOp::create(b, l, sum);
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        OperationState state(l, combiner->getName());
+        state.addOperands({args[1], args[0]});
+        state.addTypes(args[0].getType());
+        state.addAttributes(combiner->getAttrs());
+        linalg::YieldOp::create(b, l, b.create(state)->getResult(0));
       });
   rewriter.replaceOp(op, combine.getResults());
   return success();

@@ -1,9 +1,11 @@
-// Sums over contiguous innermost elements keep lane partial sums
+// Sums (and maxima, minima) over contiguous innermost elements keep lane
+// partial results
 // (CpuInnerDims.cpp): batch norm's per-channel sum over N, H, W of an NCHW
 // tensor reads H*W = 49 elements per (n, c) as 3 vectors of 16 added into a
 // [C, 16] accumulator (no horizontal reduction in the loop), the 49th
 // element as a tail into the op's own init, then one horizontal sum per
-// channel. Other reductions keep the leaf strategy.
+// channel. Other reductions (products, too few elements, outer dimensions)
+// keep the leaf strategy.
 // RUN: graph-opt %s --split-input-file \
 // RUN:   --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=16 parallel=0}),canonicalize,cse)' \
 // RUN: | FileCheck %s
@@ -78,12 +80,57 @@ func.func @fused_no_tail(%x: tensor<2x4x8x8xf32>, %y: tensor<2x4x8x8xf32>,
 
 // -----
 
-// Left alone: a maximum (not a sum), a sum over fewer than 2 vectors, and a
-// sum over the outer dimension (its elements are not contiguous).
+// A maximum (a softmax row's) splits the same way: partials start at -inf,
+// and a maximum, not a sum, combines them; the tail (elements 32-36) goes
+// into the op's own init. A minnumf starts at +inf. Both are exact in any
+// order (NaN propagates, -0 < +0), so the result is the serial one's.
+// CHECK-LABEL: func.func @row_max
+// CHECK-DAG:     %[[NINF:.*]] = arith.constant dense<0xFF800000> : vector<1x16xf32>
+// CHECK-DAG:     %[[PINF:.*]] = arith.constant dense<0x7F800000> : vector<1x16xf32>
+// CHECK:         tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [4, 2, 16]
+// CHECK:         vector.transfer_write %[[NINF]]
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK-NOT:         vector.multi_reduction
+// CHECK:             arith.maximumf {{.*}} : vector<1x16xf32>
+// CHECK:         tensor.extract_slice %arg0[0, 32] [4, 5] [1, 1]
+// CHECK:         vector.multi_reduction <maximumf>, {{.*}} [1] : vector<1x5xf32> to vector<1xf32>
+// CHECK:         vector.multi_reduction <maximumf>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+// CHECK:         vector.transfer_write %[[PINF]]
+// CHECK:         arith.minnumf {{.*}} : vector<1x16xf32>
+// CHECK:         vector.multi_reduction <minnumf>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+func.func @row_max(%x: tensor<4x37xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %i = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %m = linalg.generic {indexing_maps = [#id2, #rows],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x37xf32>) outs(%i : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maximumf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %n = linalg.generic {indexing_maps = [#id2, #rows],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x37xf32>) outs(%i : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.minnumf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %m, %n : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Left alone: a product (not a sum, maximum or minimum), a sum over fewer
+// than 2 vectors, and a sum over the outer dimension (its elements are not
+// contiguous).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     tensor.expand_shape
 // CHECK-NOT:     tensor<4x16xf32>
-// CHECK:         vector.multi_reduction <maximumf>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
+// CHECK:         vector.multi_reduction <mul>, {{.*}} [1] : vector<1x16xf32> to vector<1xf32>
 // CHECK-NOT:     tensor.expand_shape
 // CHECK-NOT:     tensor<4x16xf32>
 // CHECK:         return
@@ -98,7 +145,7 @@ func.func @left_alone(%x: tensor<4x64xf32>, %y: tensor<4x31xf32>,
   %m = linalg.generic {indexing_maps = [#id2, #rows], iterator_types = ["parallel", "reduction"]}
       ins(%x : tensor<4x64xf32>) outs(%i : tensor<4xf32>) {
   ^bb0(%a: f32, %acc: f32):
-    %r = arith.maximumf %a, %acc : f32
+    %r = arith.mulf %a, %acc : f32
     linalg.yield %r : f32
   } -> tensor<4xf32>
   %s = linalg.generic {indexing_maps = [#id2, #rows], iterator_types = ["parallel", "reduction"]}

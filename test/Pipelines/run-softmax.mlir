@@ -7,6 +7,12 @@
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.out
 // RUN: %numpy_python %S/Inputs/reference.py softmax_rows 19,37 %t.out
+// With 8 lanes the row maximum and sum are 4 lane vectors and a tail of 5
+// (CpuInnerDims.cpp splits both).
+// RUN: graph-opt %s --graphc-cpu-codegen="vector-width=8" \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.out8
+// RUN: %numpy_python %S/Inputs/reference.py softmax_rows 19,37 %t.out8
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #rows = affine_map<(d0, d1) -> (d0)>
