@@ -393,6 +393,50 @@ def CpuPrepareWeights : Pass<"graphc-cpu-prepare-weights", "mlir::ModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def CpuInPlaceStep : Pass<"graphc-cpu-in-place-step", "mlir::func::FuncOp"> {
+  let summary = "Produce bucket members in the bucket and variable updates in "
+                "the variable, before bufferization";
+  let description = [{
+    Two rewrites of a task's step on linalg-on-tensors, so that One-Shot
+    Bufferize writes values where they end up instead of into temporaries
+    that are then copied:
+
+    * **Buckets.** A rank-1 `tensor.concat` (the gradient bucket of
+      `dist-fuse-collectives`) becomes a chain of `tensor.insert_slice`s
+      into one `tensor.empty`, each placed right after its member is made.
+      Where a member is (a `collapse_shape` of) the result of a chain of
+      destination-style ops (`linalg.matmul` on a `linalg.fill`, a
+      `linalg.reduce`, ...) that starts at a `tensor.empty` and is used by
+      nothing else, that `tensor.empty` becomes the member's slice of the
+      bucket (`extract_slice`, `expand_shape` back to the member's shape):
+      the gradient is computed in the bucket and the insert is a copy onto
+      itself, which bufferization leaves out. A chain that starts before the
+      previous member is inserted is moved down when its ops before that
+      point are only `tensor.empty` and `linalg.fill`; otherwise the member
+      is copied in as before.
+    * **Variable updates.** Where a variable's new value (the
+      `bufferization.to_buffer` that `convert-dist-to-runtime` copies into
+      the variable's argument) is the result of a destination-style op
+      whose init is a `tensor.empty` used only there, the init becomes the
+      variable's own `bufferization.to_tensor`, marked `writable`: the
+      update (`w - lr * g`, the momentum or Adam slot) is written into the
+      variable's buffer and the copy is onto itself. One-Shot Bufferize
+      still decides: where the old value is read after the update (an
+      output, another variable's new value), it writes the update into a
+      new buffer as before.
+
+    Example: `graph-opt --graphc-cpu-in-place-step`.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::bufferization::BufferizationDialect"];
+  let statistics = [
+    Statistic<"numMembersInPlace", "members-in-place",
+              "Bucket members made in their slice of the bucket">,
+    Statistic<"numUpdatesInPlace", "updates-in-place",
+              "Variable updates written into the variable">,
+  ];
+}
+
 def CpuLowerAllocaScopes : Pass<"graphc-cpu-lower-alloca-scopes",
                                  "mlir::func::FuncOp"> {
   let summary = "Turn memref.alloca_scope into LLVM stack save/restore";
