@@ -200,12 +200,25 @@ struct CpuInPlaceStep
     Block *block = first->getBlock();
     Location loc = first.getLoc();
     OpBuilder b(first);
-    // The bucket's own tensor.empty, before everything (CSE may share one
-    // between several ops).
-    b.setInsertionPointToStart(block);
+    // The bucket: where it is materialized in a buffer allocated before it
+    // (a blocking all-reduce's, see convert-dist-to-runtime), that buffer as
+    // a tensor, as eliminate-empty-tensors would make it; else a
+    // tensor.empty of its own (CSE may share one between several ops) at
+    // the block's start. Members made before it are copied in.
     auto type = first.getDestType();
-    Value current = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                            type.getElementType());
+    Value current;
+    if (memref::AllocOp alloc = allocOf(first, members.back().insert)) {
+      b.setInsertionPointAfter(alloc);
+      auto materialize = cast<bufferization::MaterializeInDestinationOp>(
+          *members.back().insert->getUsers().begin());
+      materialize.setRestrict(false);
+      current = bufferization::ToTensorOp::create(
+          b, loc, type, alloc, /*restrict=*/true, /*writable=*/true);
+    } else {
+      b.setInsertionPointToStart(block);
+      current = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+    }
     first.getDestMutable().set(current);
     Operation *currentDef = current.getDefiningOp();
     for (Member m : members) {
@@ -266,6 +279,29 @@ struct CpuInPlaceStep
       current = m.insert.getResult();
       currentDef = m.insert;
     }
+  }
+
+  /// The `memref.alloc` of `last`'s block that `last`'s one user, a
+  /// `materialize_in_destination`, writes to, when it comes before `first`.
+  static memref::AllocOp allocOf(tensor::InsertSliceOp first,
+                                 tensor::InsertSliceOp last) {
+    if (!last->hasOneUse()) {
+      return nullptr;
+    }
+    auto materialize = dyn_cast<bufferization::MaterializeInDestinationOp>(
+        *last->getUsers().begin());
+    if (!materialize || materialize.getSource() != last.getResult()) {
+      return nullptr;
+    }
+    auto alloc = materialize.getDest().getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getBlock() != last->getBlock() ||
+        !alloc->isBeforeInBlock(first) ||
+        alloc.getType().getShape() != last.getDestType().getShape() ||
+        alloc.getType().getElementType() !=
+            last.getDestType().getElementType()) {
+      return nullptr;
+    }
+    return alloc;
   }
 
   /// True when `chain` can write into a slice of the bucket value defined by

@@ -294,19 +294,6 @@ private:
     return readOnlyBuffer(b, loc, tensor, key);
   }
 
-  /// The buffer a service call reads `tensor` from and writes its result
-  /// into: to_buffer without read_only, so One-Shot Bufferize counts the
-  /// op as a write of `tensor` (and copies first where that would clobber a
-  /// value still read). `key` keeps CSE off, as in toBuffer.
-  Value writableBuffer(Location loc, Value tensor, StringRef key) {
-    auto type = cast<RankedTensorType>(tensor.getType());
-    auto op = bufferization::ToBufferOp::create(
-        b, loc, MemRefType::get(type.getShape(), type.getElementType()),
-        tensor, /*read_only=*/false);
-    op->setAttr("graphc.read_for", b.getStringAttr(key));
-    return op;
-  }
-
   Value alloc(Location loc, RankedTensorType type) {
     return memref::AllocOp::create(
         b, loc, MemRefType::get(type.getShape(), type.getElementType()));
@@ -555,18 +542,33 @@ private:
       shape[0] = outType.getDimSize(*moved);
       callOut = RankedTensorType::get(shape, outType.getElementType());
     }
-    // A blocking all-reduce reduces in place (graphrt.h: its input may equal
-    // its output): the call writes its operand's buffer, and One-Shot
-    // Bufferize copies the operand first only where that buffer is read
-    // later or may not be written (a variable, an input). The gradient
-    // bucket, read by nothing but the all-reduce, so needs no second buffer
-    // of its size. A started one keeps two buffers: its input stays read
-    // until the wait.
+    // A blocking all-reduce in the step's body reduces in place (graphrt.h:
+    // its input may equal its output), in a buffer of its own allocated at
+    // the step's start: the input is materialized in it, and where the
+    // input's producers can write there directly (a gradient bucket, see
+    // graphc-cpu-in-place-step; eliminate-empty-tensors) no copy is left,
+    // and no second buffer of the bucket's size. A started one keeps two
+    // buffers: its input stays read until the wait.
     bool inPlace = isa<dist::AllReduceOp>(raw) &&
-                   !raw->hasAttr(transforms::kOverlapAttr) && !moved && !split;
-    Value in = inPlace ? writableBuffer(loc, input, op.getKey())
-                       : toBuffer(loc, input, op.getKey());
-    Value out = inPlace ? in : alloc(loc, callOut);
+                   !raw->hasAttr(transforms::kOverlapAttr) && !moved &&
+                   !split && raw->getBlock() == &run.getBody().front();
+    Value in, out;
+    if (inPlace) {
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(raw->getBlock());
+        out = memref::AllocOp::create(
+            b, loc,
+            MemRefType::get(callOut.getShape(), callOut.getElementType()),
+            b.getI64IntegerAttr(64));
+      }
+      bufferization::MaterializeInDestinationOp::create(
+          b, loc, Type(), input, out, /*restrict=*/true, /*writable=*/true);
+      in = out;
+    } else {
+      in = toBuffer(loc, input, op.getKey());
+      out = alloc(loc, callOut);
+    }
     int64_t bytes =
         inType.getNumElements() * elementBytes(inType.getElementType());
     auto emit = [&](Location l, Value ctxArg, Value fn,
