@@ -130,8 +130,8 @@ struct CpuInPlaceStep
     }
     OpBuilder b(concat);
     Location loc = concat.getLoc();
-    Value current = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                            type.getElementType());
+    Value current =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
     int64_t offset = 0;
     for (Value member : concat.getInputs()) {
       int64_t n = cast<RankedTensorType>(member.getType()).getNumElements();
@@ -219,7 +219,11 @@ struct CpuInPlaceStep
       current = tensor::EmptyOp::create(b, loc, type.getShape(),
                                         type.getElementType());
     }
+    Value oldBase = first.getDest();
     first.getDestMutable().set(current);
+    if (oldBase.use_empty()) {
+      oldBase.getDefiningOp()->erase();
+    }
     Operation *currentDef = current.getDefiningOp();
     for (Member m : members) {
       Value member = m.insert.getSource();
