@@ -15,6 +15,7 @@
 #include "CpuPasses.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -200,18 +201,15 @@ struct CpuInPlaceStep
     Block *block = first->getBlock();
     Location loc = first.getLoc();
     OpBuilder b(first);
-    // The bucket: where it is materialized in a buffer allocated before it
-    // (a blocking all-reduce's, see convert-dist-to-runtime), that buffer as
-    // a tensor, as eliminate-empty-tensors would make it; else a
-    // tensor.empty of its own (CSE may share one between several ops) at
-    // the block's start. Members made before it are copied in.
+    // The bucket: where a blocking all-reduce reduces it into a buffer
+    // allocated before it (convert-dist-to-runtime), that buffer as a
+    // tensor, so that the all-reduce runs in place; else a tensor.empty of
+    // its own (CSE may share one between several ops) at the block's start.
+    // Members made before it are copied in.
     auto type = first.getDestType();
     Value current;
-    if (memref::AllocOp alloc = allocOf(first, members.back().insert)) {
+    if (memref::AllocOp alloc = resultBufferOf(first, members.back().insert)) {
       b.setInsertionPointAfter(alloc);
-      auto materialize = cast<bufferization::MaterializeInDestinationOp>(
-          *members.back().insert->getUsers().begin());
-      materialize.setRestrict(false);
       current = bufferization::ToTensorOp::create(
           b, loc, type, alloc, /*restrict=*/true, /*writable=*/true);
     } else {
@@ -285,24 +283,33 @@ struct CpuInPlaceStep
     }
   }
 
-  /// The `memref.alloc` of `last`'s block that `last`'s one user, a
-  /// `materialize_in_destination`, writes to, when it comes before `first`.
-  static memref::AllocOp allocOf(tensor::InsertSliceOp first,
-                                 tensor::InsertSliceOp last) {
+  /// The buffer that a blocking all-reduce of the bucket ending at `last`
+  /// writes its result into (convert-dist-to-runtime): `last`'s one user is
+  /// a writable `to_buffer` whose one user, a call, takes it and then a
+  /// `memref.alloc` of `last`'s block that comes before `first`.
+  static memref::AllocOp resultBufferOf(tensor::InsertSliceOp first,
+                                        tensor::InsertSliceOp last) {
     if (!last->hasOneUse()) {
       return nullptr;
     }
-    auto materialize = dyn_cast<bufferization::MaterializeInDestinationOp>(
-        *last->getUsers().begin());
-    if (!materialize || materialize.getSource() != last.getResult()) {
+    auto toBuffer =
+        dyn_cast<bufferization::ToBufferOp>(*last->getUsers().begin());
+    if (!toBuffer || toBuffer.getReadOnly() || !toBuffer->hasOneUse()) {
       return nullptr;
     }
-    auto alloc = materialize.getDest().getDefiningOp<memref::AllocOp>();
+    auto call = dyn_cast<func::CallOp>(*toBuffer->getUsers().begin());
+    if (!call) {
+      return nullptr;
+    }
+    SmallVector<Value> args(call.getArgOperands());
+    auto at = llvm::find(args, toBuffer.getResult());
+    if (at == args.end() || std::next(at) == args.end()) {
+      return nullptr;
+    }
+    auto alloc = std::next(at)->getDefiningOp<memref::AllocOp>();
     if (!alloc || alloc->getBlock() != last->getBlock() ||
         !alloc->isBeforeInBlock(first) ||
-        alloc.getType().getShape() != last.getDestType().getShape() ||
-        alloc.getType().getElementType() !=
-            last.getDestType().getElementType()) {
+        alloc.getType() != toBuffer.getType()) {
       return nullptr;
     }
     return alloc;

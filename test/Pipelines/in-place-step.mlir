@@ -1,7 +1,8 @@
 // RUN: graph-opt %s --graphc-cpu-in-place-step -split-input-file | FileCheck %s
 
-// A gradient bucket (dist-fuse-collectives' concat, materialized in a
-// blocking all-reduce's buffer): the bucket is that buffer, each member that
+// A gradient bucket (dist-fuse-collectives' concat) that a blocking
+// all-reduce reads through a writable to_buffer and reduces into a buffer of
+// its own: the bucket is that buffer (so the call runs in place), each member that
 // a destination chain makes is made in its slice, and each insert follows
 // its member. A member that is an argument is copied in.
 
@@ -22,8 +23,8 @@
 // CHECK: %[[B2:.*]] = tensor.insert_slice %[[C1]] into %[[B1]][4] [24] [1]
 // CHECK: %[[B3:.*]] = tensor.insert_slice %[[V]] into %[[B2]][28] [6] [1]
 // CHECK-NOT: tensor.concat
-// CHECK: bufferization.materialize_in_destination %[[B3]] in writable %[[BUF]]
-// CHECK-NEXT: call @all_reduce(%[[BUF]], %[[BUF]])
+// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[B3]] :
+// CHECK-NEXT: call @all_reduce(%[[IN]], %[[BUF]])
 func.func @bucket(%a: tensor<8x4xf32>, %b: tensor<8x6xf32>, %v: tensor<6xf32>) -> tensor<34xf32> {
   %buf = memref.alloc() {alignment = 64 : i64} : memref<34xf32>
   %cst = arith.constant 0.0 : f32
@@ -41,8 +42,8 @@ func.func @bucket(%a: tensor<8x4xf32>, %b: tensor<8x6xf32>, %v: tensor<6xf32>) -
   %m1 = linalg.matmul ins(%at, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%f1 : tensor<4x6xf32>) -> tensor<4x6xf32>
   %c1 = tensor.collapse_shape %m1 [[0, 1]] : tensor<4x6xf32> into tensor<24xf32>
   %concat = tensor.concat dim(0) %r0, %c1, %v : (tensor<4xf32>, tensor<24xf32>, tensor<6xf32>) -> tensor<34xf32>
-  bufferization.materialize_in_destination %concat in restrict writable %buf : (tensor<34xf32>, memref<34xf32>) -> ()
-  call @all_reduce(%buf, %buf) : (memref<34xf32>, memref<34xf32>) -> ()
+  %in = bufferization.to_buffer %concat : tensor<34xf32> to memref<34xf32>
+  call @all_reduce(%in, %buf) : (memref<34xf32>, memref<34xf32>) -> ()
   %r = bufferization.to_tensor %buf restrict writable : memref<34xf32> to tensor<34xf32>
   return %r : tensor<34xf32>
 }

@@ -19,6 +19,7 @@
 #include "graphc/Transforms/Placement.h"
 
 #include "dist/DistOps.h"
+#include "graph/GraphOps.h"
 #include "graphrt/graphrt.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -542,18 +543,22 @@ private:
       shape[0] = outType.getDimSize(*moved);
       callOut = RankedTensorType::get(shape, outType.getElementType());
     }
-    // A blocking all-reduce in the step's body reduces in place (graphrt.h:
-    // its input may equal its output), in a buffer of its own allocated at
-    // the step's start: the input is materialized in it, and where the
-    // input's producers can write there directly (a gradient bucket, see
-    // graphc-cpu-in-place-step; eliminate-empty-tensors) no copy is left,
-    // and no second buffer of the bucket's size. A started one keeps two
+    // A blocking all-reduce of a bucket (dist-fuse-collectives' concat, read
+    // by nothing else) in the step's body reads the bucket through a
+    // writable to_buffer, so that One-Shot Bufferize takes the call as a
+    // write of the bucket's buffer (a value placed in it and read later is
+    // copied out first), and writes its result into a buffer allocated at
+    // the step's start. graphc-cpu-in-place-step builds the bucket in that
+    // buffer, its members made in their slices: the call then reduces in
+    // place (graphrt.h: the input may equal the output), with no copy and
+    // no second buffer of the bucket's size. A started all-reduce keeps two
     // buffers: its input stays read until the wait.
-    bool inPlace = isa<dist::AllReduceOp>(raw) &&
-                   !raw->hasAttr(transforms::kOverlapAttr) && !moved &&
-                   !split && raw->getBlock() == &run.getBody().front();
+    bool bucket = isa<dist::AllReduceOp>(raw) &&
+                  !raw->hasAttr(transforms::kOverlapAttr) && !moved && !split &&
+                  raw->getBlock() == &run.getBody().front() &&
+                  input.hasOneUse() && input.getDefiningOp<graph::ConcatOp>();
     Value in, out;
-    if (inPlace) {
+    if (bucket) {
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(raw->getBlock());
@@ -562,9 +567,12 @@ private:
             MemRefType::get(callOut.getShape(), callOut.getElementType()),
             b.getI64IntegerAttr(64));
       }
-      bufferization::MaterializeInDestinationOp::create(
-          b, loc, Type(), input, out, /*restrict=*/true, /*writable=*/true);
-      in = out;
+      auto type = cast<RankedTensorType>(input.getType());
+      auto toBuffer = bufferization::ToBufferOp::create(
+          b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+          input, /*read_only=*/false);
+      toBuffer->setAttr("graphc.read_for", b.getStringAttr(op.getKey()));
+      in = toBuffer;
     } else {
       in = toBuffer(loc, input, op.getKey());
       out = alloc(loc, callOut);
