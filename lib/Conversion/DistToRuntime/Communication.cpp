@@ -7,7 +7,9 @@
 // `to_tensor restrict writable`). A helper, rather than inline LLVM ops at the
 // call site, because a memref passed to a call is a use the deallocation
 // pipeline sees: a raw pointer extracted at the call site would let it free
-// the buffer before the service reads it. The helper's body is in the LLVM
+// the buffer before the service reads it. (A gradient bucket's blocking
+// all-reduce is the exception: it reads through a writable to_buffer and
+// reduces in place, see lowerCollective.) The helper's body is in the LLVM
 // dialect: it skips the call when an earlier one failed, loads the entry from
 // the services table and stores the returned status in the slot.
 //
