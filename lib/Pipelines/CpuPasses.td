@@ -402,18 +402,23 @@ def CpuInPlaceStep : Pass<"graphc-cpu-in-place-step", "mlir::func::FuncOp"> {
     that are then copied:
 
     * **Buckets.** A rank-1 `tensor.concat` (the gradient bucket of
-      `dist-fuse-collectives`) becomes a chain of `tensor.insert_slice`s
-      into one `tensor.empty`, each placed right after its member is made.
-      Where a member is (a `collapse_shape` of) the result of a chain of
-      destination-style ops (`linalg.matmul` on a `linalg.fill`, a
+      `dist-fuse-collectives`), or the chain of `tensor.insert_slice`s into
+      a `tensor.empty` that its upstream decomposition makes, becomes a
+      chain of inserts each placed right after its member is made. The
+      bucket starts as the buffer its blocking all-reduce writes its result
+      into, when `convert-dist-to-runtime` lowered it so (a writable
+      `to_buffer` of the bucket passed to a call before a `memref.alloc`),
+      so that the call reduces in place; otherwise as a `tensor.empty` of
+      its own. Where a member is (a `collapse_shape` of) the result of a
+      chain of destination-style ops (`linalg.matmul` on a `linalg.fill`, a
       `linalg.reduce`, ...) that starts at a `tensor.empty` and is used by
-      nothing else, that `tensor.empty` becomes the member's slice of the
+      nothing else, the chain's init becomes the member's slice of the
       bucket (`extract_slice`, `expand_shape` back to the member's shape):
       the gradient is computed in the bucket and the insert is a copy onto
-      itself, which bufferization leaves out. A chain that starts before the
-      previous member is inserted is moved down when its ops before that
-      point are only `tensor.empty` and `linalg.fill`; otherwise the member
-      is copied in as before.
+      itself, which bufferization leaves out. A fill that CSE shared
+      between chains is cloned; fills made before the previous insert move
+      down to it; a member whose chain has other ops before that point is
+      copied in as before.
     * **Variable updates.** Where a variable's new value (the
       `bufferization.to_buffer` that `convert-dist-to-runtime` copies into
       the variable's argument) is the result of a destination-style op
