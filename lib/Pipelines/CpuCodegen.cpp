@@ -63,6 +63,9 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
                              const CpuCodegenOptions &options) {
   // --- Fusion on tensors -------------------------------------------------
   addElementwiseFusionPasses(pm, /*keepKernelRoots=*/true);
+  // A training step's gradients made in their bucket and its updates in
+  // their variables (before tiling, while each is one linalg op).
+  pm.addNestedPass<func::FuncOp>(createCpuInPlaceStep());
 
   // --- Tiling and vectorisation on tensors -------------------------------
   // Threads (scf.forall), caches and registers for matmul/conv, vector tiles

@@ -393,6 +393,55 @@ def CpuPrepareWeights : Pass<"graphc-cpu-prepare-weights", "mlir::ModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def CpuInPlaceStep : Pass<"graphc-cpu-in-place-step", "mlir::func::FuncOp"> {
+  let summary = "Produce bucket members in the bucket and variable updates in "
+                "the variable, before bufferization";
+  let description = [{
+    Two rewrites of a task's step on linalg-on-tensors, so that One-Shot
+    Bufferize writes values where they end up instead of into temporaries
+    that are then copied:
+
+    * **Buckets.** A rank-1 `tensor.concat` (the gradient bucket of
+      `dist-fuse-collectives`), or the chain of `tensor.insert_slice`s into
+      a `tensor.empty` that its upstream decomposition makes, becomes a
+      chain of inserts each placed right after its member is made. The
+      bucket starts as the buffer its blocking all-reduce writes its result
+      into, when `convert-dist-to-runtime` lowered it so (a writable
+      `to_buffer` of the bucket passed to a call before a `memref.alloc`),
+      so that the call reduces in place; otherwise as a `tensor.empty` of
+      its own. Where a member is (a `collapse_shape` of) the result of a
+      chain of destination-style ops (`linalg.matmul` on a `linalg.fill`, a
+      `linalg.reduce`, ...) that starts at a `tensor.empty` and is used by
+      nothing else, the chain's init becomes the member's slice of the
+      bucket (`extract_slice`, `expand_shape` back to the member's shape):
+      the gradient is computed in the bucket and the insert is a copy onto
+      itself, which bufferization leaves out. A fill that CSE shared
+      between chains is cloned; fills made before the previous insert move
+      down to it; a member whose chain has other ops before that point is
+      copied in as before.
+    * **Variable updates.** Where a variable's new value (the
+      `bufferization.to_buffer` that `convert-dist-to-runtime` copies into
+      the variable's argument) is the result of a destination-style op
+      whose init is a `tensor.empty` used only there, the init becomes the
+      variable's own `bufferization.to_tensor`, marked `writable`: the
+      update (`w - lr * g`, the momentum or Adam slot) is written into the
+      variable's buffer and the copy is onto itself. One-Shot Bufferize
+      still decides: where the old value is read after the update (an
+      output, another variable's new value), it writes the update into a
+      new buffer as before.
+
+    Example: `graph-opt --graphc-cpu-in-place-step`.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::bufferization::BufferizationDialect"];
+  let statistics = [
+    Statistic<"numMembersInPlace", "members-in-place",
+              "Bucket members made in their slice of the bucket">,
+    Statistic<"numUpdatesInPlace", "updates-in-place",
+              "Variable updates written into the variable">,
+  ];
+}
+
 def CpuLowerAllocaScopes : Pass<"graphc-cpu-lower-alloca-scopes",
                                  "mlir::func::FuncOp"> {
   let summary = "Turn memref.alloca_scope into LLVM stack save/restore";

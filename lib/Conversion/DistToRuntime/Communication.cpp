@@ -7,7 +7,9 @@
 // `to_tensor restrict writable`). A helper, rather than inline LLVM ops at the
 // call site, because a memref passed to a call is a use the deallocation
 // pipeline sees: a raw pointer extracted at the call site would let it free
-// the buffer before the service reads it. The helper's body is in the LLVM
+// the buffer before the service reads it. (A gradient bucket's blocking
+// all-reduce is the exception: it reads through a writable to_buffer and
+// reduces in place, see lowerCollective.) The helper's body is in the LLVM
 // dialect: it skips the call when an earlier one failed, loads the entry from
 // the services table and stores the returned status in the slot.
 //
@@ -19,6 +21,7 @@
 #include "graphc/Transforms/Placement.h"
 
 #include "dist/DistOps.h"
+#include "graph/GraphOps.h"
 #include "graphrt/graphrt.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -542,8 +545,40 @@ private:
       shape[0] = outType.getDimSize(*moved);
       callOut = RankedTensorType::get(shape, outType.getElementType());
     }
-    Value in = toBuffer(loc, input, op.getKey());
-    Value out = alloc(loc, callOut);
+    // A blocking all-reduce of a bucket (dist-fuse-collectives' concat, read
+    // by nothing else) in the step's body reads the bucket through a
+    // writable to_buffer, so that One-Shot Bufferize takes the call as a
+    // write of the bucket's buffer (a value placed in it and read later is
+    // copied out first), and writes its result into a buffer allocated at
+    // the step's start. graphc-cpu-in-place-step builds the bucket in that
+    // buffer, its members made in their slices: the call then reduces in
+    // place (graphrt.h: the input may equal the output), with no copy and
+    // no second buffer of the bucket's size. A started all-reduce keeps two
+    // buffers: its input stays read until the wait.
+    bool bucket = isa<dist::AllReduceOp>(raw) &&
+                  !raw->hasAttr(transforms::kOverlapAttr) && !moved && !split &&
+                  raw->getBlock() == &run.getBody().front() &&
+                  input.hasOneUse() && input.getDefiningOp<graph::ConcatOp>();
+    Value in, out;
+    if (bucket) {
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(raw->getBlock());
+        out = memref::AllocOp::create(
+            b, loc,
+            MemRefType::get(callOut.getShape(), callOut.getElementType()),
+            b.getI64IntegerAttr(64));
+      }
+      auto type = cast<RankedTensorType>(input.getType());
+      auto toBuffer = bufferization::ToBufferOp::create(
+          b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+          input, /*read_only=*/false);
+      toBuffer->setAttr("graphc.read_for", b.getStringAttr(op.getKey()));
+      in = toBuffer;
+    } else {
+      in = toBuffer(loc, input, op.getKey());
+      out = alloc(loc, callOut);
+    }
     int64_t bytes =
         inType.getNumElements() * elementBytes(inType.getElementType());
     auto emit = [&](Location l, Value ctxArg, Value fn,
