@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
@@ -33,6 +34,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <array>
 #include <functional>
 
 namespace graphc {
@@ -854,14 +856,25 @@ LogicalResult convToGemm(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     gemmOp.setIndexingMapsAttr(rewriter.getArrayAttr(maps));
     return gemmOp.getResult(0);
   };
-  // The accumulator of `nb` images: a zero fill is re-created at the GEMM's
-  // shape so the matmul strategy fuses it into its tasks.
-  auto freshFill = [&](int64_t nb) -> Value {
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{nb, o, p}, et);
-    return linalg::FillOp::create(rewriter, loc,
-                                  ValueRange{fill.getInputs()[0]},
-                                  ValueRange{empty})
+  // The fill's destination as [N, O, P]: a tensor.empty (the collapse
+  // folds), or a slice of a larger result (groupedConvToPerGroup's group of
+  // output channels), which the GEMM then writes in place.
+  Value fillDest;
+  if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+    // A new empty tensor, not a reshape of one: empty-tensor elimination
+    // does not look through reshapes (nor does the canonicalizer fold
+    // them into the empty tensor).
+    fillDest =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{n, o, p}, et);
+  } else if (fill) {
+    fillDest = tensor::CollapseShapeOp::create(rewriter, loc,
+                                               fill.getOutputs()[0], toNOP);
+  }
+  // A zero fill is re-created on the GEMM's accumulator `out` so the matmul
+  // strategy fuses it into its tasks.
+  auto fillOf = [&](Value out) -> Value {
+    return linalg::FillOp::create(
+               rewriter, loc, ValueRange{fill.getInputs()[0]}, ValueRange{out})
         .getResult(0);
   };
 
@@ -872,16 +885,13 @@ LogicalResult convToGemm(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                  .getResult();
   Value gemm;
   if (pointwise || n == 1 || n * k * p <= kMaxBatchIm2colElements) {
-    gemm = emitGemm(input, fill ? freshFill(n) : collapsedInit, n);
+    gemm = emitGemm(input, fill ? fillOf(fillDest) : collapsedInit, n);
   } else {
     // One image per iteration: im2col of the whole batch materialised a
     // buffer N times the size of one image's (58 MB for a 3x3 64->64 layer
     // at batch 8) before the GEMM read it back, which ran batch 8 at a
     // third of batch 1's per-image rate. One image's panel stays in cache.
-    Value out = fill ? tensor::EmptyOp::create(rewriter, loc,
-                                               ArrayRef<int64_t>{n, o, p}, et)
-                           .getResult()
-                     : collapsedInit;
+    Value out = fill ? fillDest : collapsedInit;
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value upper = arith::ConstantIndexOp::create(rewriter, loc, n);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -913,7 +923,10 @@ LogicalResult convToGemm(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                                                  input, offsets(4),
                                                  sizes(it.getShape()), ones(4));
     SmallVector<int64_t> nop = {n, o, p};
-    Value acc = fill ? freshFill(1)
+    // One image's fill on a fresh tensor: the insert_slice below makes it
+    // the image's slice of `carried` (empty-tensor elimination).
+    Value acc = fill ? fillOf(tensor::EmptyOp::create(
+                           rewriter, loc, ArrayRef<int64_t>{1, o, p}, et))
                      : tensor::ExtractSliceOp::create(
                            rewriter, loc, RankedTensorType::get({1, o, p}, et),
                            carried, offsets(3), sizes(nop), ones(3))
@@ -2020,39 +2033,42 @@ LogicalResult poolPlanes(RewriterBase &rewriter, linalg::LinalgOp pool,
   return success();
 }
 
-/// Applies `ep` (matchPlaneEpilogue of a grouped convolution with `og`
-/// output channels per group) to image `i`'s result `product`
-/// ([O, OH, OW], just written by its GEMM, so in cache): per output
-/// channel the per-channel part once, then `lanes`-wide vectors over the
-/// channel's pixels (the rest in power-of-two pieces). Returns the new
-/// product.
-Value groupedEpilogue(RewriterBase &rewriter, Location loc,
-                      linalg::GenericOp ep, Value convResult, Value product,
-                      Value i, int64_t og, int64_t lanes) {
-  auto pt = cast<RankedTensorType>(product.getType());
-  int64_t o = pt.getDimSize(0), oh = pt.getDimSize(1), ow = pt.getDimSize(2);
-  int64_t pixels = oh * ow;
-  Type et = pt.getElementType();
+/// The (image, group, channel in group) of task (a, b) of channelEpilogue.
+using EpilogueIvs = function_ref<std::array<Value, 3>(Value a, Value b)>;
+
+/// Applies `ep` (matchPlaneEpilogue of a grouped convolution whose output
+/// planes are `oh` x `ow`) to `rows` ([A, B, OH*OW], just written by a GEMM,
+/// so in cache), one output channel at a time: the per-channel part once,
+/// then `lanes`-wide vectors over the channel's pixels (the rest in
+/// power-of-two pieces). `ivsOf` maps a channel (a, b) of `rows` to its
+/// (image, group, channel in group). With `parallel` the channels are the
+/// tasks of an scf.forall (after a GEMM that was parallel inside, a serial
+/// epilogue ran on one thread where its own pass runs on all: ShuffleNet
+/// at batch 1 on 2 threads went 2.61 -> 3.02 ms), else a loop nest (inside
+/// an image task, or without threads). `rows` is sliced, never reshaped, so
+/// the empty tensor under the GEMM is still found by bufferization's
+/// empty-tensor elimination through the epilogue. Returns the new rows.
+Value channelEpilogue(RewriterBase &rewriter, Location loc,
+                      linalg::GenericOp ep, Value convResult, Value rows,
+                      int64_t oh, int64_t ow, EpilogueIvs ivsOf, int64_t lanes,
+                      bool parallel) {
+  auto rt = cast<RankedTensorType>(rows.getType());
+  int64_t na = rt.getDimSize(0), nb = rt.getDimSize(1);
+  int64_t pixels = rt.getDimSize(2);
+  Type et = rt.getElementType();
   graphc::IndexMath im{rewriter, loc};
-  SmallVector<ReassociationIndices> toRows = {{0}, {1, 2}};
-  Value rows = tensor::CollapseShapeOp::create(rewriter, loc, product, toRows);
-  auto loop = scf::ForOp::create(rewriter, loc, im.idx(0), im.idx(o), im.idx(1),
-                                 ValueRange{rows});
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(loop.getBody());
-    Value c = loop.getInductionVar();
-    Value carried = loop.getRegionIterArgs()[0];
-    Value gi = im.divu(c, og);
-    Value oi = arith::RemUIOp::create(rewriter, loc, c, im.idx(og));
-    PlaneEpilogue plane(rewriter, loc, ep, convResult, {i, gi, oi}, oh, ow,
+  SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, 1, pixels});
+  SmallVector<OpFoldResult> ones = indexAttrs(rewriter, {1, 1, 1});
+  auto offsetsOf = [&](Value a, Value b) -> SmallVector<OpFoldResult> {
+    return {a, b, rewriter.getIndexAttr(0)};
+  };
+  // Channel (a, b) of `all` with the epilogue applied, as [OH*OW].
+  auto channel = [&](Value a, Value b, Value all) -> Value {
+    PlaneEpilogue plane(rewriter, loc, ep, convResult, ivsOf(a, b), oh, ow,
                         /*flat=*/true);
-    SmallVector<OpFoldResult> offsets = {c, rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, pixels});
-    SmallVector<OpFoldResult> ones = indexAttrs(rewriter, {1, 1});
     Value row = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({pixels}, et), carried, offsets,
-        sizes, ones);
+        rewriter, loc, RankedTensorType::get({pixels}, et), all,
+        offsetsOf(a, b), sizes, ones);
     Value pad =
         arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
     auto piece = [&](Value r, Value p0, int64_t w) -> Value {
@@ -2080,13 +2096,39 @@ Value groupedEpilogue(RewriterBase &rewriter, Location loc,
       row = piece(row, im.idx(p0), w);
       p0 += w;
     }
-    scf::YieldOp::create(rewriter, loc,
-                         tensor::InsertSliceOp::create(
-                             rewriter, loc, row, carried, offsets, sizes, ones)
-                             .getResult());
+    return row;
+  };
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (parallel) {
+    auto forall =
+        scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {na, nb}),
+                              ValueRange{rows}, std::nullopt);
+    rewriter.setInsertionPoint(forall.getTerminator());
+    Value a = forall.getInductionVars()[0], b = forall.getInductionVars()[1];
+    Value carried = forall.getRegionIterArgs()[0];
+    Value row = channel(a, b, carried);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, row, carried,
+                                          offsetsOf(a, b), sizes, ones);
+    return forall.getResult(0);
   }
-  return tensor::ExpandShapeOp::create(rewriter, loc, pt, loop.getResult(0),
-                                       toRows);
+  auto outer = scf::ForOp::create(rewriter, loc, im.idx(0), im.idx(na),
+                                  im.idx(1), ValueRange{rows});
+  rewriter.setInsertionPointToStart(outer.getBody());
+  Value a = outer.getInductionVar();
+  auto inner = scf::ForOp::create(rewriter, loc, im.idx(0), im.idx(nb),
+                                  im.idx(1), outer.getRegionIterArgs());
+  scf::YieldOp::create(rewriter, loc, inner.getResults());
+  rewriter.setInsertionPointToStart(inner.getBody());
+  Value b = inner.getInductionVar();
+  Value carried = inner.getRegionIterArgs()[0];
+  Value row = channel(a, b, carried);
+  scf::YieldOp::create(rewriter, loc,
+                       tensor::InsertSliceOp::create(rewriter, loc, row,
+                                                     carried, offsetsOf(a, b),
+                                                     sizes, ones)
+                           .getResult());
+  return outer.getResult(0);
 }
 
 /// Rewrites a pointwise grouped `conv` (linalg.conv_2d_ngchw_gfchw with 1x1
@@ -2133,35 +2175,30 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
   Value weights = tensor::CollapseShapeOp::create(
       rewriter, loc, filter,
       SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
-  auto gemm = [&](Value image, Value acc) -> Value {
+  // The GEMM of `image` ([G, C/G, H, W]) into `out` ([G, O/G, P]).
+  auto gemm = [&](Value image, Value out) -> Value {
     Value x = tensor::CollapseShapeOp::create(rewriter, loc, image, toGKP);
-    Value out = tensor::CollapseShapeOp::create(rewriter, loc, acc, toGKP);
     if (fill) {
       out = linalg::FillOp::create(
                 rewriter, loc, ValueRange{fill.getInputs()[0]}, ValueRange{out})
                 .getResult(0);
     }
-    Value product =
-        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{out.getType()},
-                                      ValueRange{weights, x}, ValueRange{out})
-            .getResult(0);
-    return tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), product,
-        toGKP);
+    return linalg::BatchMatmulOp::create(
+               rewriter, loc, TypeRange{out.getType()}, ValueRange{weights, x},
+               ValueRange{out})
+        .getResult(0);
   };
   // With a fill its destination is written, not the filled tensor.
   Value flat =
       flatGroupedDest(rewriter, loc, fill ? fill.getOutputs()[0] : init, ot);
   // The elementwise consumer (a batch norm, a ReLU), applied to each
   // image's result while it is in cache: not one more pass over the whole
-  // output. Only where the images are the tasks (or there are no threads):
-  // after a GEMM parallel inside, the epilogue would run on one thread
-  // where its own pass runs on all (ShuffleNet at batch 1, 2 threads:
-  // 2.60 -> 3.02 ms).
+  // output (which also computed a batch norm's rsqrt(var + eps) per
+  // element). Where the images are the tasks (or there are no threads) it
+  // runs inside the image's task; after a GEMM that is parallel inside
+  // (batch 1 to 7) the output channels are the tasks of its own scf.forall.
   bool imagesAreTasks = imageTasks && n >= kMinGemmTasks;
-  linalg::GenericOp epilogue = imagesAreTasks || !imageTasks
-                                   ? matchPlaneEpilogue(conv)
-                                   : linalg::GenericOp();
+  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
   // Image `i`'s slice [O, OH, OW] of the [N, O, OH, OW] result.
   auto imageOffsets = [&](Value i) -> SmallVector<OpFoldResult> {
     return {i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
@@ -2170,8 +2207,9 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
   SmallVector<OpFoldResult> imageSizes = attrs({1, g * og, oh, ow});
   SmallVector<OpFoldResult> unit = attrs({1, 1, 1, 1});
   auto imageType = RankedTensorType::get({g * og, oh, ow}, et);
-  // Image `i`'s GEMM on its slice of `carried`, as [O, OH, OW].
-  auto image = [&](Value i, Value carried) -> Value {
+  // Image `i`'s GEMM (and epilogue) on its slice of `carried` (or on a new
+  // tensor.empty), as [O, OH, OW].
+  auto image = [&](Value i, Value carried, bool fresh = false) -> Value {
     SmallVector<OpFoldResult> inOffsets = {
         i, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
         rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
@@ -2179,23 +2217,45 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
         rewriter, loc, RankedTensorType::get({g, cg, oh, ow}, et), input,
         inOffsets, attrs({1, g, cg, oh, ow}), attrs({1, 1, 1, 1, 1}));
     SmallVector<ReassociationIndices> toGroups = {{0, 1}, {2}, {3}};
-    Value slice = tensor::ExtractSliceOp::create(
-        rewriter, loc, imageType, carried, imageOffsets(i), imageSizes, unit);
-    Value acc = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), slice,
-        toGroups);
-    Value product =
-        tensor::CollapseShapeOp::create(rewriter, loc, gemm(x, acc), toGroups);
-    return epilogue ? groupedEpilogue(rewriter, loc, epilogue,
-                                      conv->getResult(0), product, i, og, lanes)
-                    : product;
+    Value out;
+    if (fresh) {
+      out = tensor::EmptyOp::create(rewriter, loc,
+                                    ArrayRef<int64_t>{g, og, oh * ow}, et);
+    } else {
+      Value slice = tensor::ExtractSliceOp::create(
+          rewriter, loc, imageType, carried, imageOffsets(i), imageSizes, unit);
+      Value acc = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), slice,
+          toGroups);
+      out = tensor::CollapseShapeOp::create(rewriter, loc, acc, toGKP);
+    }
+    Value product = gemm(x, out);
+    if (epilogue) {
+      product = channelEpilogue(
+          rewriter, loc, epilogue, conv->getResult(0), product, oh, ow,
+          [&](Value a, Value b) { return std::array<Value, 3>{i, a, b}; },
+          lanes, imageTasks && !imagesAreTasks);
+    }
+    Value planes = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({g, og, oh, ow}, et), product,
+        toGKP);
+    return tensor::CollapseShapeOp::create(rewriter, loc, planes, toGroups);
   };
   Value result;
   if (n == 1) {
+    // The image is the result, reshaped: no insert_slice into `flat`. With
+    // a fill, the GEMM's accumulator is a tensor.empty at its own shape
+    // [G, O/G, P]: empty-tensor elimination follows neither slices nor
+    // reshapes, so the image's slice of `flat` became a 750 KB temporary
+    // (g3 240 @28) that was copied into the output serially after the
+    // GEMM. The reshapes between the result and the graph's output are
+    // moved into the output buffer (sinkReshapesIntoOutputs), and the
+    // elimination makes the empty tensor that buffer.
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    result =
-        tensor::InsertSliceOp::create(rewriter, loc, image(zero, flat), flat,
-                                      imageOffsets(zero), imageSizes, unit);
+    result = tensor::ExpandShapeOp::create(
+        rewriter, loc, cast<RankedTensorType>(flat.getType()),
+        image(zero, flat, /*fresh=*/static_cast<bool>(fill)),
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
   } else if (imagesAreTasks) {
     // One task per image, its GEMM serial inside: one fork for the whole
     // convolution instead of one per image, and whole images balance the
@@ -2248,9 +2308,16 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
 /// a linalg.conv_2d_nchw_fchw on the group's slices of input, filter and
 /// accumulator, returned so that convToGemm makes it im2col + GEMM: one
 /// GEMM per group, through the tuned matmul strategy. A grouped convolution
-/// was a scalar loop nest before, single-threaded at batch 1.
+/// was a scalar loop nest before, single-threaded at batch 1. The group's
+/// accumulator is its slice of the result (a zero fill re-created on the
+/// slice), so the GEMM writes the result in place: with a fresh
+/// accumulator per group each group's result was copied into the output
+/// after its GEMM. An elementwise consumer (matchPlaneEpilogue: a batch
+/// norm, a ReLU) is applied to the group's channels right after its GEMM
+/// (channelEpilogue, the channels the tasks where `parallel`).
 FailureOr<linalg::Conv2DNchwFchwOp>
-groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
+groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv,
+                      int64_t lanes, bool parallel) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
   Value init = conv->getOperand(2);
   std::optional<ConvTypes> types = staticFloatConv(conv);
@@ -2266,6 +2333,7 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
   auto fill = init.getDefiningOp<linalg::FillOp>();
+  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
   auto attrs = [&](ArrayRef<int64_t> values) {
     return indexAttrs(rewriter, values);
   };
@@ -2278,7 +2346,6 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
       flatGroupedDest(rewriter, loc, fill ? fill.getOutputs()[0] : init, ot);
   auto loop =
       scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{dest});
-  OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(loop.getBody());
   Value gi = loop.getInductionVar();
   Value carried = loop.getRegionIterArgs()[0];
@@ -2300,32 +2367,107 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
   accOffsets[1] = graphc::IndexMath{rewriter, loc}.mul(gi, og);
   SmallVector<OpFoldResult> accSizes = attrs({n, og, oh, ow});
   SmallVector<OpFoldResult> unit4 = attrs({1, 1, 1, 1});
-  // A zero fill is re-created per group so convToGemm fuses it into the
-  // GEMM's tasks; any other accumulator is sliced and written back.
-  Value acc =
-      fill ? linalg::FillOp::create(rewriter, loc,
-                                    ValueRange{fill.getInputs()[0]},
-                                    ValueRange{tensor::EmptyOp::create(
-                                        rewriter, loc, accType.getShape(), et)})
-                 .getResult(0)
-           : tensor::ExtractSliceOp::create(rewriter, loc, accType, carried,
-                                            accOffsets, accSizes, unit4)
-                 .getResult();
+  // A zero fill is re-created on the slice so that convToGemm fuses it into
+  // the GEMM's tasks (and fills the slice, not a temporary).
+  Value acc = tensor::ExtractSliceOp::create(rewriter, loc, accType, carried,
+                                             accOffsets, accSizes, unit4);
+  if (fill) {
+    acc = linalg::FillOp::create(rewriter, loc, ValueRange{fill.getInputs()[0]},
+                                 ValueRange{acc})
+              .getResult(0);
+  }
   auto groupConv = linalg::Conv2DNchwFchwOp::create(
       rewriter, loc, TypeRange{accType}, ValueRange{x, w}, ValueRange{acc},
       conv.getStrides(), conv.getDilations());
-  Value updated =
-      tensor::InsertSliceOp::create(rewriter, loc, groupConv.getResult(0),
-                                    carried, accOffsets, accSizes, unit4);
+  Value groupResult = groupConv.getResult(0);
+  if (epilogue) {
+    // On [N, O/G, P], the shape of convToGemm's GEMM (the reshapes between
+    // fold), the channels (image, channel in group) of group `gi`.
+    SmallVector<ReassociationIndices> toNOP = {{0}, {1}, {2, 3}};
+    Value rows =
+        tensor::CollapseShapeOp::create(rewriter, loc, groupResult, toNOP);
+    rows = channelEpilogue(
+        rewriter, loc, epilogue, conv->getResult(0), rows, oh, ow,
+        [&](Value a, Value b) { return std::array<Value, 3>{a, gi, b}; }, lanes,
+        parallel);
+    groupResult =
+        tensor::ExpandShapeOp::create(rewriter, loc, accType, rows, toNOP);
+  }
+  Value updated = tensor::InsertSliceOp::create(
+      rewriter, loc, groupResult, carried, accOffsets, accSizes, unit4);
   scf::YieldOp::create(rewriter, loc, updated);
   rewriter.setInsertionPointAfter(loop);
-  rewriter.replaceOp(conv, tensor::ExpandShapeOp::create(rewriter, loc, ot,
-                                                         loop.getResult(0),
-                                                         groupedToNCHW()));
+  Value result = tensor::ExpandShapeOp::create(
+      rewriter, loc, ot, loop.getResult(0), groupedToNCHW());
+  if (epilogue) {
+    rewriter.replaceOp(epilogue, result);
+    rewriter.eraseOp(conv);
+  } else {
+    rewriter.replaceOp(conv, result);
+  }
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
   }
   return groupConv;
+}
+
+/// Moves the reshapes between a function's result and its output buffer
+/// into the buffer: `materialize_in_destination(collapse_shape(x), out)`
+/// becomes `materialize_in_destination(x, expand_shape(out))` (and an
+/// expand_shape a memref.collapse_shape), until the source is no reshape.
+/// Empty-tensor elimination follows only ops that keep the type, so a
+/// result computed at another shape than the graph's output (a convolution
+/// GEMM's [N, F, OH*OW], a grouped convolution's [N, G, O/G, OH, OW]) was
+/// computed into a temporary and copied into the output serially after the
+/// kernel; with the reshapes on the memref side its tensor.empty becomes
+/// the output buffer's view. Only for outputs that are arguments of the
+/// function's entry block (graphc_task_run's output buffers) with static
+/// shapes and the identity layout; the views are made at the top of the
+/// function, so they dominate every tensor.empty they replace.
+void sinkReshapesIntoOutputs(RewriterBase &rewriter, func::FuncOp func) {
+  if (func.isExternal()) {
+    return;
+  }
+  Block &entry = func.getBody().front();
+  func.walk([&](bufferization::MaterializeInDestinationOp m) {
+    auto arg = dyn_cast<BlockArgument>(m.getDest());
+    auto type = dyn_cast<MemRefType>(m.getDest().getType());
+    if (!arg || arg.getOwner() != &entry || !type ||
+        !type.getLayout().isIdentity() || !type.hasStaticShape()) {
+      return;
+    }
+    Value source = m.getSource(), out = m.getDest();
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&entry);
+    while (true) {
+      if (auto c = source.getDefiningOp<tensor::CollapseShapeOp>()) {
+        RankedTensorType st = c.getSrcType();
+        if (!st.hasStaticShape()) {
+          break;
+        }
+        out = memref::ExpandShapeOp::create(
+            rewriter, m.getLoc(),
+            MemRefType::get(st.getShape(), st.getElementType()), out,
+            c.getReassociationIndices());
+        source = c.getSrc();
+      } else if (auto e = source.getDefiningOp<tensor::ExpandShapeOp>()) {
+        if (!e.getSrcType().hasStaticShape()) {
+          break;
+        }
+        out = memref::CollapseShapeOp::create(rewriter, m.getLoc(), out,
+                                              e.getReassociationIndices());
+        source = e.getSrc();
+      } else {
+        break;
+      }
+    }
+    if (source != m.getSource()) {
+      rewriter.modifyOpInPlace(m, [&] {
+        m.getSourceMutable().assign(source);
+        m.getDestMutable().assign(out);
+      });
+    }
+  });
 }
 
 /// Whether `op` reads or writes memory of an element type narrower than a
@@ -3063,7 +3205,7 @@ void CpuTileAndVectorize::runOnOperation() {
         continue;
       }
       FailureOr<linalg::Conv2DNchwFchwOp> perGroup =
-          groupedConvToPerGroup(rewriter, conv);
+          groupedConvToPerGroup(rewriter, conv, lanes, parallel);
       if (succeeded(perGroup) &&
           succeeded(convToGemm(rewriter, *perGroup, lanes, parallel))) {
         ++numConvGemms;
@@ -3218,6 +3360,8 @@ void CpuTileAndVectorize::runOnOperation() {
   }
 
   func.walk([](Operation *op) { op->removeAttr(kScalarMarker); });
+
+  sinkReshapesIntoOutputs(rewriter, func);
 }
 
 struct CpuHoistVectorTransfers

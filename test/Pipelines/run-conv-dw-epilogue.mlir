@@ -60,11 +60,12 @@
 // CHECK-NOT:   linalg.generic
 // CHECK:       scf.forall (%[[I:.*]]) in (8) shared_outs({{.*}}) -> (tensor<8x9x5x7xf32>)
 // CHECK:       vector.contract
-// CHECK:       scf.for %[[C:.*]] = %c0{{.*}} to %c9{{.*}} step %c1
+// CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c3{{.*}} step %c1
+// CHECK-NEXT:  scf.for %{{.*}} = %c0{{.*}} to %c3{{.*}} step %c1
 // CHECK:       tensor.extract {{.*}} : tensor<3x3xf32>
 // CHECK:       tensor.extract {{.*}} : tensor<3xf32>
 // CHECK:       arith.mulf {{.*}} : f32
-// CHECK:       tensor.extract_slice {{.*}} : tensor<9x35xf32> to tensor<35xf32>
+// CHECK:       tensor.extract_slice {{.*}} : tensor<3x3x35xf32> to tensor<35xf32>
 // CHECK:       scf.for
 // CHECK:       vector.transfer_read {{.*}} : tensor<35xf32>, vector<8xf32>
 // CHECK:       arith.maximumf {{.*}} : vector<8xf32>

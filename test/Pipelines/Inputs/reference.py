@@ -145,11 +145,18 @@ def dw_epilogue(n, c, h, w):
 
 def pw_epilogue(n, c, h, w, f, groups):
     """A grouped 1x1 convolution of input 0 by filter input 1
-    [f, c / groups, 1, 1], then max((y + b[f]) * s[g]^2 + r - 0.5, 0): a
-    bias b per output channel (input 3 of shape [1, f, 1, 1]), a scale s
-    per group (input 0 of shape [1, groups, 1, 1]) and a residual r (input
-    2, the output's shape)."""
-    y = conv_grouped(n, c, h, w, f, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, groups)
+    [f, c / groups, 1, 1], then grouped_epilogue's elementwise op."""
+    return grouped_epilogue(n, c, h, w, f, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0,
+                            groups)
+
+
+def grouped_epilogue(*args):
+    """conv_grouped(*args) (f = args[4] output channels, groups = args[15]),
+    then max((y + b[f]) * s[g]^2 + r - 0.5, 0): a bias b per output channel
+    (input 3 of shape [1, f, 1, 1]), a scale s per group (input 0 of shape
+    [1, groups, 1, 1]) and a residual r (input 2, the output's shape)."""
+    f, groups = args[4], args[15]
+    y = conv_grouped(*args)
     b = make(3, (1, f, 1, 1))
     s = np.repeat(make(0, (1, groups, 1, 1)), f // groups, axis=1)
     r = make(2, y.shape)
