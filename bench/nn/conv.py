@@ -43,8 +43,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 
 # (name, C_in, C_out, kernel, stride, H=W of the input[, groups]):
-# ResNet-50's layers, MobileNet-v2's depthwise 3x3 (groups = channels) and
-# ShuffleNet's grouped 1x1 (groups 3 and 8).
+# ResNet-50's layers, MobileNet-v2's depthwise 3x3 (groups = channels),
+# ShuffleNet's grouped 1x1 (groups 3 and 8), AlexNet's grouped 3x3 (conv4,
+# groups 2) and ResNeXt-50's (conv2, 32 groups of 4 channels).
 SHAPES = [
     ("stem 7x7/2 3->64 @224", 3, 64, 7, 2, 224),
     ("3x3 64->64 @56", 64, 64, 3, 1, 56),
@@ -58,6 +59,8 @@ SHAPES = [
     ("dw 3x3 144 @56", 144, 144, 3, 1, 56, 144),
     ("grouped 1x1 g3 240->240 @28", 240, 240, 1, 1, 28, 3),
     ("grouped 1x1 g8 384->384 @28", 384, 384, 1, 1, 28, 8),
+    ("grouped 3x3 g2 384->384 @13", 384, 384, 3, 1, 13, 2),
+    ("grouped 3x3 g32 128->128 @56", 128, 128, 3, 1, 56, 32),
 ]
 GOAL = 1 / 0.8
 

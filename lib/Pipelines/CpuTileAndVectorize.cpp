@@ -2337,18 +2337,34 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv,
   auto attrs = [&](ArrayRef<int64_t> values) {
     return indexAttrs(rewriter, values);
   };
-  Value lower = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value upper = arith::ConstantIndexOp::create(rewriter, loc, g);
-  Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
   // With a fill every group writes its whole slice: the fill's destination
   // is carried, not the filled tensor.
   Value dest =
       flatGroupedDest(rewriter, loc, fill ? fill.getOutputs()[0] : init, ot);
-  auto loop =
-      scf::ForOp::create(rewriter, loc, lower, upper, step, ValueRange{dest});
-  rewriter.setInsertionPointToStart(loop.getBody());
-  Value gi = loop.getInductionVar();
-  Value carried = loop.getRegionIterArgs()[0];
+  // Many groups are the tasks themselves, each group's im2col and GEMM
+  // serial inside: ResNeXt's 32 groups of 4 channels made 32 GEMMs of
+  // 4 x 36 x 3136 one after the other, each forking the team for a
+  // fraction of a millisecond. Few groups (AlexNet's 2) stay a loop
+  // whose GEMMs are parallel inside.
+  bool groupTasks = parallel && g >= kMinGemmTasks;
+  Operation *loop;
+  Value gi, carried;
+  if (groupTasks) {
+    auto forall = scf::ForallOp::create(rewriter, loc, attrs({g}),
+                                        ValueRange{dest}, std::nullopt);
+    rewriter.setInsertionPoint(forall.getTerminator());
+    gi = forall.getInductionVars()[0];
+    carried = forall.getRegionIterArgs()[0];
+    loop = forall;
+  } else {
+    graphc::IndexMath im{rewriter, loc};
+    auto forOp = scf::ForOp::create(rewriter, loc, im.idx(0), im.idx(g),
+                                    im.idx(1), ValueRange{dest});
+    rewriter.setInsertionPointToStart(forOp.getBody());
+    gi = forOp.getInductionVar();
+    carried = forOp.getRegionIterArgs()[0];
+    loop = forOp;
+  }
   auto at = [&](unsigned pos) {
     SmallVector<OpFoldResult> offs = attrs({0, 0, 0, 0, 0});
     offs[pos] = gi;
@@ -2389,16 +2405,23 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv,
     rows = channelEpilogue(
         rewriter, loc, epilogue, conv->getResult(0), rows, oh, ow,
         [&](Value a, Value b) { return std::array<Value, 3>{a, gi, b}; }, lanes,
-        parallel);
+        parallel && !groupTasks);
     groupResult =
         tensor::ExpandShapeOp::create(rewriter, loc, accType, rows, toNOP);
   }
-  Value updated = tensor::InsertSliceOp::create(
-      rewriter, loc, groupResult, carried, accOffsets, accSizes, unit4);
-  scf::YieldOp::create(rewriter, loc, updated);
+  if (groupTasks) {
+    auto forall = cast<scf::ForallOp>(loop);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, groupResult, carried,
+                                          accOffsets, accSizes, unit4);
+  } else {
+    Value updated = tensor::InsertSliceOp::create(
+        rewriter, loc, groupResult, carried, accOffsets, accSizes, unit4);
+    scf::YieldOp::create(rewriter, loc, updated);
+  }
   rewriter.setInsertionPointAfter(loop);
   Value result = tensor::ExpandShapeOp::create(
-      rewriter, loc, ot, loop.getResult(0), groupedToNCHW());
+      rewriter, loc, ot, loop->getResult(0), groupedToNCHW());
   if (epilogue) {
     rewriter.replaceOp(epilogue, result);
     rewriter.eraseOp(conv);
@@ -3206,8 +3229,10 @@ void CpuTileAndVectorize::runOnOperation() {
       }
       FailureOr<linalg::Conv2DNchwFchwOp> perGroup =
           groupedConvToPerGroup(rewriter, conv, lanes, parallel);
+      // Inside group tasks the im2col copy is serial.
       if (succeeded(perGroup) &&
-          succeeded(convToGemm(rewriter, *perGroup, lanes, parallel))) {
+          succeeded(convToGemm(rewriter, *perGroup, lanes,
+                               parallel && !insideForall(*perGroup)))) {
         ++numConvGemms;
       }
     }

@@ -11,6 +11,9 @@
 // * @g1, @g2: grouped 3x3 (padding 1) at batch 1 and 2: one GEMM per group
 //   into the group's slice of the result (the zero fill re-created on the
 //   slice), then the epilogue over (image, channel of the group).
+// * @g8: 8 groups of 2 -> 2 channels at batch 2: the groups are the tasks
+//   (an scf.forall over them), each group's im2col, GEMM and epilogue
+//   serial inside.
 // * @out_pw1, @out_g2, @out_conv: results materialized into output memrefs
 //   as graphc_task_run does; the reshapes between the convolution and the
 //   output are moved into the output buffer, so the GEMM writes the output
@@ -31,16 +34,21 @@
 // RUN:   %numpy_python %S/Inputs/reference.py grouped_epilogue 1,12,5,7,9,3,3,1,1,1,1,1,1,1,1,3 %t.g1 && \
 // RUN:   mlir-runner $f -e main_g2 -entry-point-result=void \
 // RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.g2 && \
-// RUN:   %numpy_python %S/Inputs/reference.py grouped_epilogue 2,12,5,7,9,3,3,1,1,1,1,1,1,1,1,3 %t.g2 \
+// RUN:   %numpy_python %S/Inputs/reference.py grouped_epilogue 2,12,5,7,9,3,3,1,1,1,1,1,1,1,1,3 %t.g2 && \
+// RUN:   mlir-runner $f -e main_g8 -entry-point-result=void \
+// RUN:     -shared-libs=%mlir_c_runner_utils,%mlir_runner_utils,%libomp > %t.g8 && \
+// RUN:   %numpy_python %S/Inputs/reference.py grouped_epilogue 2,16,5,7,16,3,3,1,1,1,1,1,1,1,1,8 %t.g8 \
 // RUN:   || exit 1; done | FileCheck %s --check-prefix=NUM
 // NUM:      pw_epilogue OK, 315 values, max error 0.0
 // NUM-NEXT: pw_epilogue OK, 630 values, max error 0.0
 // NUM-NEXT: grouped_epilogue OK, 315 values, max error 0.0
 // NUM-NEXT: grouped_epilogue OK, 630 values, max error 0.0
+// NUM-NEXT: grouped_epilogue OK, 1120 values, max error 0.0
 // NUM-NEXT: pw_epilogue OK, 315 values, max error 0.0
 // NUM-NEXT: pw_epilogue OK, 630 values, max error 0.0
 // NUM-NEXT: grouped_epilogue OK, 315 values, max error 0.0
 // NUM-NEXT: grouped_epilogue OK, 630 values, max error 0.0
+// NUM-NEXT: grouped_epilogue OK, 1120 values, max error 0.0
 //
 // RUN: graph-opt %s --pass-pipeline='builtin.module(func.func(graphc-cpu-tile-and-vectorize{vector-width=8}))' \
 // RUN: | FileCheck %s
@@ -80,6 +88,16 @@
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}) in (2, 3) shared_outs({{.*}}) -> (tensor<2x3x35xf32>)
 // CHECK:       arith.maximumf {{.*}} : vector<8xf32>
 // CHECK:       tensor.insert_slice {{.*}} into %[[C]][0, %[[O]], 0, 0] [2, 3, 5, 7] [1, 1, 1, 1] : tensor<2x3x5x7xf32> into tensor<2x9x5x7xf32>
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+// CHECK-LABEL: func.func @g8(
+// CHECK:       %[[D8:.*]] = tensor.empty() : tensor<2x16x5x7xf32>
+// CHECK:       scf.forall (%{{.*}}) in (8) shared_outs(%[[C8:.*]] = %[[D8]]) -> (tensor<2x16x5x7xf32>)
+// CHECK:       tensor.extract_slice %[[C8]][0, %{{.*}}, 0, 0] [2, 2, 5, 7] [1, 1, 1, 1] : tensor<2x16x5x7xf32> to tensor<2x2x5x7xf32>
+// CHECK:       vector.contract
+// CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} -> (tensor<2x2x35xf32>)
+// CHECK:       arith.maximumf {{.*}} : vector<8xf32>
+// CHECK:       tensor.parallel_insert_slice {{.*}} into %[[C8]][0, %{{.*}}, 0, 0] [2, 2, 5, 7] [1, 1, 1, 1] : tensor<2x2x5x7xf32> into tensor<2x16x5x7xf32>
 // CHECK-NOT:   linalg.generic
 // CHECK:       return
 //
@@ -277,6 +295,43 @@ func.func @g2(%x: tensor<2x12x5x7xf32>, %w: tensor<9x4x3x3xf32>, %b: tensor<3x3x
   return %c : tensor<2x9x5x7xf32>
 }
 
+func.func @g8(%x: tensor<2x16x5x7xf32>, %w: tensor<16x2x3x3xf32>, %b: tensor<8x2xf32>,
+              %s: tensor<8xf32>, %res: tensor<2x8x2x5x7xf32>) -> tensor<2x16x5x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<2x16x5x7xf32> to tensor<2x16x7x9xf32>
+  %xg = tensor.expand_shape %xp [[0], [1, 2], [3], [4]] output_shape [2, 8, 2, 7, 9]
+      : tensor<2x16x7x9xf32> into tensor<2x8x2x7x9xf32>
+  %wg = tensor.expand_shape %w [[0, 1], [2], [3], [4]] output_shape [8, 2, 2, 3, 3]
+      : tensor<16x2x3x3xf32> into tensor<8x2x2x3x3xf32>
+  %e = tensor.empty() : tensor<2x8x2x5x7xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x2x5x7xf32>) -> tensor<2x8x2x5x7xf32>
+  %y = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>,
+                                   strides = dense<1> : tensor<2xi64>}
+      ins(%xg, %wg : tensor<2x8x2x7x9xf32>, tensor<8x2x2x3x3xf32>)
+      outs(%f : tensor<2x8x2x5x7xf32>) -> tensor<2x8x2x5x7xf32>
+  %e2 = tensor.empty() : tensor<2x8x2x5x7xf32>
+  %r = linalg.generic {indexing_maps = [#id5, #gm, #g, #id5, #id5],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %b, %s, %res : tensor<2x8x2x5x7xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<2x8x2x5x7xf32>)
+      outs(%e2 : tensor<2x8x2x5x7xf32>) {
+  ^bb0(%vy: f32, %vb: f32, %vs: f32, %vr: f32, %o: f32):
+    %a = arith.addf %vy, %vb : f32
+    %s2 = arith.mulf %vs, %vs : f32
+    %m = arith.mulf %a, %s2 : f32
+    %q0 = arith.addf %m, %vr : f32
+    %q = arith.subf %q0, %half : f32
+    %relu = arith.maximumf %q, %zero : f32
+    linalg.yield %relu : f32
+  } -> tensor<2x8x2x5x7xf32>
+  %c = tensor.collapse_shape %r [[0], [1, 2], [3], [4]]
+      : tensor<2x8x2x5x7xf32> into tensor<2x16x5x7xf32>
+  return %c : tensor<2x16x5x7xf32>
+}
+
 func.func @main_pw1() {
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -287,20 +342,24 @@ func.func @main_pw1() {
   %c9 = arith.constant 9 : index
   %c12 = arith.constant 12 : index
   %cn = arith.constant 1 : index
+  %cc = arith.constant 12 : index
+  %cf = arith.constant 9 : index
+  %ccg = arith.constant 4 : index
+  %cg = arith.constant 3 : index
   %ck = arith.constant 1 : index
-  %ex = tensor.empty(%cn, %c12, %c5, %c7) : tensor<?x?x?x?xf32>
+  %ex = tensor.empty(%cn, %cc, %c5, %c7) : tensor<?x?x?x?xf32>
   %x = call @init(%ex, %c7, %c3, %c5, %c2)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %ew = tensor.empty(%c9, %c4, %ck, %ck) : tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%cf, %ccg, %ck, %ck) : tensor<?x?x?x?xf32>
   %wt = call @init(%ew, %c5, %c2, %c3, %c7)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %er = tensor.empty(%cn, %c9, %c5, %c7) : tensor<?x?x?x?xf32>
+  %er = tensor.empty(%cn, %cf, %c5, %c7) : tensor<?x?x?x?xf32>
   %r = call @init(%er, %c3, %c7, %c2, %c5)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %eb = tensor.empty(%c1, %c9, %c1, %c1) : tensor<?x?x?x?xf32>
+  %eb = tensor.empty(%c1, %cf, %c1, %c1) : tensor<?x?x?x?xf32>
   %b = call @init(%eb, %c2, %c5, %c7, %c3)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %es = tensor.empty(%c1, %c3, %c1, %c1) : tensor<?x?x?x?xf32>
+  %es = tensor.empty(%c1, %cg, %c1, %c1) : tensor<?x?x?x?xf32>
   %s = call @init(%es, %c7, %c3, %c5, %c2)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
   %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<1x12x5x7xf32>
@@ -331,20 +390,24 @@ func.func @main_pw2() {
   %c9 = arith.constant 9 : index
   %c12 = arith.constant 12 : index
   %cn = arith.constant 2 : index
+  %cc = arith.constant 12 : index
+  %cf = arith.constant 9 : index
+  %ccg = arith.constant 4 : index
+  %cg = arith.constant 3 : index
   %ck = arith.constant 1 : index
-  %ex = tensor.empty(%cn, %c12, %c5, %c7) : tensor<?x?x?x?xf32>
+  %ex = tensor.empty(%cn, %cc, %c5, %c7) : tensor<?x?x?x?xf32>
   %x = call @init(%ex, %c7, %c3, %c5, %c2)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %ew = tensor.empty(%c9, %c4, %ck, %ck) : tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%cf, %ccg, %ck, %ck) : tensor<?x?x?x?xf32>
   %wt = call @init(%ew, %c5, %c2, %c3, %c7)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %er = tensor.empty(%cn, %c9, %c5, %c7) : tensor<?x?x?x?xf32>
+  %er = tensor.empty(%cn, %cf, %c5, %c7) : tensor<?x?x?x?xf32>
   %r = call @init(%er, %c3, %c7, %c2, %c5)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %eb = tensor.empty(%c1, %c9, %c1, %c1) : tensor<?x?x?x?xf32>
+  %eb = tensor.empty(%c1, %cf, %c1, %c1) : tensor<?x?x?x?xf32>
   %b = call @init(%eb, %c2, %c5, %c7, %c3)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %es = tensor.empty(%c1, %c3, %c1, %c1) : tensor<?x?x?x?xf32>
+  %es = tensor.empty(%c1, %cg, %c1, %c1) : tensor<?x?x?x?xf32>
   %s = call @init(%es, %c7, %c3, %c5, %c2)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
   %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<2x12x5x7xf32>
@@ -375,20 +438,24 @@ func.func @main_g1() {
   %c9 = arith.constant 9 : index
   %c12 = arith.constant 12 : index
   %cn = arith.constant 1 : index
+  %cc = arith.constant 12 : index
+  %cf = arith.constant 9 : index
+  %ccg = arith.constant 4 : index
+  %cg = arith.constant 3 : index
   %ck = arith.constant 3 : index
-  %ex = tensor.empty(%cn, %c12, %c5, %c7) : tensor<?x?x?x?xf32>
+  %ex = tensor.empty(%cn, %cc, %c5, %c7) : tensor<?x?x?x?xf32>
   %x = call @init(%ex, %c7, %c3, %c5, %c2)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %ew = tensor.empty(%c9, %c4, %ck, %ck) : tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%cf, %ccg, %ck, %ck) : tensor<?x?x?x?xf32>
   %wt = call @init(%ew, %c5, %c2, %c3, %c7)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %er = tensor.empty(%cn, %c9, %c5, %c7) : tensor<?x?x?x?xf32>
+  %er = tensor.empty(%cn, %cf, %c5, %c7) : tensor<?x?x?x?xf32>
   %r = call @init(%er, %c3, %c7, %c2, %c5)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %eb = tensor.empty(%c1, %c9, %c1, %c1) : tensor<?x?x?x?xf32>
+  %eb = tensor.empty(%c1, %cf, %c1, %c1) : tensor<?x?x?x?xf32>
   %b = call @init(%eb, %c2, %c5, %c7, %c3)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %es = tensor.empty(%c1, %c3, %c1, %c1) : tensor<?x?x?x?xf32>
+  %es = tensor.empty(%c1, %cg, %c1, %c1) : tensor<?x?x?x?xf32>
   %s = call @init(%es, %c7, %c3, %c5, %c2)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
   %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<1x12x5x7xf32>
@@ -419,20 +486,24 @@ func.func @main_g2() {
   %c9 = arith.constant 9 : index
   %c12 = arith.constant 12 : index
   %cn = arith.constant 2 : index
+  %cc = arith.constant 12 : index
+  %cf = arith.constant 9 : index
+  %ccg = arith.constant 4 : index
+  %cg = arith.constant 3 : index
   %ck = arith.constant 3 : index
-  %ex = tensor.empty(%cn, %c12, %c5, %c7) : tensor<?x?x?x?xf32>
+  %ex = tensor.empty(%cn, %cc, %c5, %c7) : tensor<?x?x?x?xf32>
   %x = call @init(%ex, %c7, %c3, %c5, %c2)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %ew = tensor.empty(%c9, %c4, %ck, %ck) : tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%cf, %ccg, %ck, %ck) : tensor<?x?x?x?xf32>
   %wt = call @init(%ew, %c5, %c2, %c3, %c7)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %er = tensor.empty(%cn, %c9, %c5, %c7) : tensor<?x?x?x?xf32>
+  %er = tensor.empty(%cn, %cf, %c5, %c7) : tensor<?x?x?x?xf32>
   %r = call @init(%er, %c3, %c7, %c2, %c5)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %eb = tensor.empty(%c1, %c9, %c1, %c1) : tensor<?x?x?x?xf32>
+  %eb = tensor.empty(%c1, %cf, %c1, %c1) : tensor<?x?x?x?xf32>
   %b = call @init(%eb, %c2, %c5, %c7, %c3)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
-  %es = tensor.empty(%c1, %c3, %c1, %c1) : tensor<?x?x?x?xf32>
+  %es = tensor.empty(%c1, %cg, %c1, %c1) : tensor<?x?x?x?xf32>
   %s = call @init(%es, %c7, %c3, %c5, %c2)
       : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
   %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<2x12x5x7xf32>
@@ -449,6 +520,54 @@ func.func @main_g2() {
       : (tensor<2x12x5x7xf32>, tensor<9x4x3x3xf32>, tensor<3x3xf32>, tensor<3xf32>,
          tensor<2x3x3x5x7xf32>) -> tensor<2x9x5x7xf32>
   %u = tensor.cast %y : tensor<2x9x5x7xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func @main_g8() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c9 = arith.constant 9 : index
+  %c12 = arith.constant 12 : index
+  %cn = arith.constant 2 : index
+  %cc = arith.constant 16 : index
+  %cf = arith.constant 16 : index
+  %ccg = arith.constant 2 : index
+  %cg = arith.constant 8 : index
+  %ck = arith.constant 3 : index
+  %ex = tensor.empty(%cn, %cc, %c5, %c7) : tensor<?x?x?x?xf32>
+  %x = call @init(%ex, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %ew = tensor.empty(%cf, %ccg, %ck, %ck) : tensor<?x?x?x?xf32>
+  %wt = call @init(%ew, %c5, %c2, %c3, %c7)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %er = tensor.empty(%cn, %cf, %c5, %c7) : tensor<?x?x?x?xf32>
+  %r = call @init(%er, %c3, %c7, %c2, %c5)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %eb = tensor.empty(%c1, %cf, %c1, %c1) : tensor<?x?x?x?xf32>
+  %b = call @init(%eb, %c2, %c5, %c7, %c3)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %es = tensor.empty(%c1, %cg, %c1, %c1) : tensor<?x?x?x?xf32>
+  %s = call @init(%es, %c7, %c3, %c5, %c2)
+      : (tensor<?x?x?x?xf32>, index, index, index, index) -> tensor<?x?x?x?xf32>
+  %xs = tensor.cast %x : tensor<?x?x?x?xf32> to tensor<2x16x5x7xf32>
+  %ws = tensor.cast %wt : tensor<?x?x?x?xf32> to tensor<16x2x3x3xf32>
+  %r4 = tensor.cast %r : tensor<?x?x?x?xf32> to tensor<2x16x5x7xf32>
+  %rs = tensor.expand_shape %r4 [[0], [1, 2], [3], [4]] output_shape [2, 8, 2, 5, 7]
+      : tensor<2x16x5x7xf32> into tensor<2x8x2x5x7xf32>
+  %b4 = tensor.cast %b : tensor<?x?x?x?xf32> to tensor<1x16x1x1xf32>
+  %b9 = tensor.collapse_shape %b4 [[0, 1, 2, 3]] : tensor<1x16x1x1xf32> into tensor<16xf32>
+  %bs = tensor.expand_shape %b9 [[0, 1]] output_shape [8, 2] : tensor<16xf32> into tensor<8x2xf32>
+  %s4 = tensor.cast %s : tensor<?x?x?x?xf32> to tensor<1x8x1x1xf32>
+  %ss = tensor.collapse_shape %s4 [[0, 1, 2, 3]] : tensor<1x8x1x1xf32> into tensor<8xf32>
+  %y = call @g8(%xs, %ws, %bs, %ss, %rs)
+      : (tensor<2x16x5x7xf32>, tensor<16x2x3x3xf32>, tensor<8x2xf32>, tensor<8xf32>,
+         tensor<2x8x2x5x7xf32>) -> tensor<2x16x5x7xf32>
+  %u = tensor.cast %y : tensor<2x16x5x7xf32> to tensor<*xf32>
   call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
   return
 }
