@@ -22,14 +22,34 @@ CASES = {
     "g8_1x1": (1, 64, 128, 1, 1, 1, 0, 8, 9, 9),
     # A grouped 3x3 at stride 2, dilation 2, with padding, batch 8.
     "g4_3x3_s2_d2": (8, 16, 32, 3, 2, 2, 2, 4, 15, 13),
+    # A group's im2col over the batch above convToGemm's limit (2 x 288 x
+    # 2304 elements): one image at a time inside each group's loop.
+    "g2_3x3_im2col": (2, 64, 64, 3, 1, 1, 1, 2, 48, 48),
+    # With a batch norm and ReLU after the convolution (the export folds
+    # the batch norm into the convolution's bias): the elementwise epilogue
+    # of the grouped kernels. 16 groups are the tasks; the grouped 1x1 at
+    # batch 2 and the grouped 3x3 at batch 1 take an epilogue over the
+    # output channels after a GEMM that is parallel inside.
+    "g16_3x3_bn_relu": (2, 64, 64, 3, 1, 1, 1, 16, 20, 20),
+    "g3_1x1_b2_bn_relu": (2, 60, 60, 1, 1, 1, 0, 3, 14, 14),
+    "g2_3x3_b1_bn_relu": (1, 32, 48, 3, 1, 1, 1, 2, 13, 13),
 }
 
 
 def layer(name):
     n, cin, cout, k, s, d, p, g, h, w = CASES[name]
     torch.manual_seed(0)
-    return torch.nn.Conv2d(cin, cout, k, stride=s, dilation=d, padding=p,
-                           groups=g).eval()
+    conv = torch.nn.Conv2d(cin, cout, k, stride=s, dilation=d, padding=p,
+                           groups=g)
+    if not name.endswith("_bn_relu"):
+        return conv.eval()
+    bn = torch.nn.BatchNorm2d(cout)
+    with torch.no_grad():
+        bn.weight.uniform_(0.5, 1.5)
+        bn.bias.normal_()
+        bn.running_mean.normal_(0.0, 0.1)
+        bn.running_var.uniform_(0.5, 2.0)
+    return torch.nn.Sequential(conv, bn, torch.nn.ReLU()).eval()
 
 
 def shape(name):
