@@ -82,10 +82,14 @@ constexpr int64_t kGemvTaskColumns = 2048;
 /// vector boundary: 1000 classes) is split along K instead
 /// (splitGemvDepth), from kMinGemvSplitMacs multiply-adds (about 10 us on
 /// one core, several forks' worth), into kGemvDepthTasks tasks of whole
-/// rows of B (8 balance 2 and 4 threads, like kMinGemmTasks), fewer where
-/// a task would get under kMinGemvDepthRows rows.
+/// rows of B, fewer where a task would get under kMinGemvDepthRows rows.
+/// Two tasks: each task adds a zero fill of its partial row, copies of it
+/// into and out of the task's row buffer and a row to the final sum, and at
+/// one thread (--cpu-time) 4 and 8 tasks ran 1x1000x4096 and 1x1000x2048
+/// 1-2% slower than one task where 2 were within 0.5%. A GEMV is bound by
+/// memory, which two cores already share.
 constexpr int64_t kMinGemvSplitMacs = int64_t(1) << 18;
-constexpr int64_t kGemvDepthTasks = 8;
+constexpr int64_t kGemvDepthTasks = 2;
 constexpr int64_t kMinGemvDepthRows = 64;
 
 /// Elements below which an op gets no scf.forall: a thread fork costs more.
@@ -2757,7 +2761,7 @@ bool packBlockB(RewriterBase &rewriter, tensor::ExtractSliceOp slice,
 /// task width divides N on a vector boundary, as for 1000 classes, so the
 /// second core idled and 1x1000x4096 ran at 0.75 of OpenBLAS on two
 /// threads): a batched GEMV P[t] = A[t-th K block] x B[t-th K block] over
-/// `tasks` blocks of whole rows of B, then C + P[0] + ... + P[tasks - 1]
+/// kGemvDepthTasks blocks of whole rows of B, then C + P[0] + P[1] + ...
 /// (elementwise). Each task streams a contiguous block of B's rows, as the
 /// one task did; column tasks of 512 and 488 (half rows) instead ran one
 /// thread at 0.85 of one 1000-column task. P's rows are padded to whole

@@ -112,7 +112,7 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // 1000 columns have no divisor on a vector boundary: one column task, its
 // edge split into 64, 32 and 8 columns (whole vectors in power-of-two
 // groups); from 2^18 multiply-adds such a GEMV is split along K instead
-// (splitGemvDepth): 8 tasks of 512 whole rows of B (A and B reshaped, no
+// (splitGemvDepth): 2 tasks of 2048 whole rows of B (A and B reshaped, no
 // copies) write partial rows padded to 1008 columns, which an elementwise
 // sum adds into the output. A transposed B keeps the matmul tiles.
 // CHECK-LABEL: func.func @gemv
@@ -133,11 +133,11 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // CHECK:         vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
 // CHECK-LABEL: func.func @gemv_split_k
 // CHECK:       tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<1x4096xf32> into tensor<4096xf32>
-// CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0, 1, 2]] output_shape [8, 1, 512]
-// CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [8, 512, 1000]
-// CHECK:       tensor.empty() : tensor<8x1x1008xf32>
-// CHECK:       scf.forall (%{{.*}}) in (8)
-// CHECK:         scf.for %{{.*}} = %c0 to %c512 step %c4
+// CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0, 1, 2]] output_shape [2, 1, 2048]
+// CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [2, 2048, 1000]
+// CHECK:       tensor.empty() : tensor<2x1x1008xf32>
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         scf.for %{{.*}} = %c0 to %c2048 step %c4
 // CHECK:           scf.for %{{.*}} = %c0 to %c896 step %c128
 // CHECK:             vector<1x1x1xf32>, vector<1x1x128xf32> into vector<1x1x128xf32>
 // CHECK:           vector<1x1x1xf32>, vector<1x1x64xf32> into vector<1x1x64xf32>
@@ -145,8 +145,10 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // CHECK:           vector<1x1x1xf32>, vector<1x1x8xf32> into vector<1x1x8xf32>
 // CHECK:       scf.forall.in_parallel
 // CHECK:       scf.for %{{.*}} = %c0 to %c992 step %c16
-// CHECK-COUNT-8: arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
-// CHECK-COUNT-8: arith.addf %{{.*}}, %{{.*}} : vector<1x8xf32>
+// CHECK-COUNT-2: arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
+// CHECK-NOT:     arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
+// CHECK-COUNT-2: arith.addf %{{.*}}, %{{.*}} : vector<1x8xf32>
+// CHECK-NOT:     arith.addf
 // CHECK-NOT:   scf.forall
 // CHECK-LABEL: func.func @gemv_transpose_b
 // CHECK:       scf.for %{{.*}} = %c0 to %c512 step %c256
