@@ -2751,11 +2751,6 @@ bool packBlockB(RewriterBase &rewriter, tensor::ExtractSliceOp slice,
   return true;
 }
 
-/// Tiles `op` (one K block of a matmul task) into regM x regN register
-/// tiles, N outer so the B micro-panel is reused by each M tile, then K
-/// innermost with step 1 (marked for vector.contract); edge tiles are
-/// peeled into static smaller tiles. With `pack`, the B micro-panel is
-/// copied into a contiguous buffer before the M loop (packPanelB).
 /// Splits GEMV `op` (C[1, N] += A[1, K] x B[K, N], static, an add of
 /// products) along K when its columns make one task (gemvTaskColumns: no
 /// task width divides N on a vector boundary, as for 1000 classes, so the
@@ -2915,6 +2910,11 @@ bool CpuTileAndVectorize::splitGemvDepth(RewriterBase &rewriter,
   return true;
 }
 
+/// Tiles `op` (one K block of a matmul task) into regM x regN register
+/// tiles, N outer so the B micro-panel is reused by each M tile, then K
+/// innermost with step 1 (marked for vector.contract); edge tiles are
+/// peeled into static smaller tiles. With `pack`, the B micro-panel is
+/// copied into a contiguous buffer before the M loop (packPanelB).
 void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
                                        unsigned numBatch, int64_t regM,
                                        int64_t regN, bool pack) {
