@@ -86,8 +86,8 @@ constexpr int64_t kGemvTaskColumns = 2048;
 /// Two tasks: each task adds a zero fill of its partial row, copies of it
 /// into and out of the task's row buffer and a row to the final sum, and at
 /// one thread (--cpu-time) 4 and 8 tasks ran 1x1000x4096 and 1x1000x2048
-/// 1-2% slower than one task where 2 were within 0.5%. A GEMV is bound by
-/// memory, which two cores already share.
+/// 1-2% slower than one task, 2 tasks 0.5-1.5%. A GEMV is bound by memory,
+/// which two cores already share.
 constexpr int64_t kMinGemvSplitMacs = int64_t(1) << 18;
 constexpr int64_t kGemvDepthTasks = 2;
 constexpr int64_t kMinGemvDepthRows = 64;
