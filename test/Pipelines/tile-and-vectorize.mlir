@@ -109,8 +109,12 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // columns (two for 4096), K in steps of 4 rows outside register tiles of
 // 1 x 128 (8 vectors), so each row of B is read contiguously across the
 // task and the output row is updated once per 4 rows; B is not packed.
-// 1000 columns have no divisor on a vector boundary: one task, its edge
-// split into 64, 32 and 8 columns (whole vectors in power-of-two groups). A transposed B keeps the matmul tiles.
+// 1000 columns have no divisor on a vector boundary: one column task, its
+// edge split into 64, 32 and 8 columns (whole vectors in power-of-two
+// groups); from 2^18 multiply-adds such a GEMV is split along K instead
+// (splitGemvDepth): 2 tasks of 2048 whole rows of B (A and B reshaped, no
+// copies) write partial rows padded to 1008 columns, which an elementwise
+// sum adds into the output. A transposed B keeps the matmul tiles.
 // CHECK-LABEL: func.func @gemv
 // CHECK:       scf.forall (%{{.*}}) = (0) to (4096) step (2048)
 // CHECK:         scf.for %{{.*}} = %c0 to %c512 step %c4
@@ -127,6 +131,25 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // CHECK:         vector<1x1xf32>, vector<1x64xf32> into vector<1x64xf32>
 // CHECK:         vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
 // CHECK:         vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
+// CHECK-LABEL: func.func @gemv_split_k
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<1x4096xf32> into tensor<4096xf32>
+// CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0, 1, 2]] output_shape [2, 1, 2048]
+// CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [2, 2048, 1000]
+// CHECK:       tensor.empty() : tensor<2x1x1008xf32>
+// CHECK:       scf.forall (%{{.*}}) in (2)
+// CHECK:         scf.for %{{.*}} = %c0 to %c2048 step %c4
+// CHECK:           scf.for %{{.*}} = %c0 to %c896 step %c128
+// CHECK:             vector<1x1x1xf32>, vector<1x1x128xf32> into vector<1x1x128xf32>
+// CHECK:           vector<1x1x1xf32>, vector<1x1x64xf32> into vector<1x1x64xf32>
+// CHECK:           vector<1x1x1xf32>, vector<1x1x32xf32> into vector<1x1x32xf32>
+// CHECK:           vector<1x1x1xf32>, vector<1x1x8xf32> into vector<1x1x8xf32>
+// CHECK:       scf.forall.in_parallel
+// CHECK:       scf.for %{{.*}} = %c0 to %c992 step %c16
+// CHECK-COUNT-2: arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
+// CHECK-NOT:     arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
+// CHECK-COUNT-2: arith.addf %{{.*}}, %{{.*}} : vector<1x8xf32>
+// CHECK-NOT:     arith.addf
+// CHECK-NOT:   scf.forall
 // CHECK-LABEL: func.func @gemv_transpose_b
 // CHECK:       scf.for %{{.*}} = %c0 to %c512 step %c256
 // CHECK:         vector<1x1xf32>, vector<32x1xf32> into vector<1x32xf32>
@@ -141,6 +164,14 @@ func.func @gemv(%a: tensor<1x512xf32>, %b: tensor<512x4096xf32>) -> tensor<1x409
 func.func @gemv_odd(%a: tensor<1x64xf32>, %b: tensor<64x1000xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<1x64xf32>, tensor<64x1000xf32>)
                      outs(%c : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  return %r : tensor<1x1000xf32>
+}
+func.func @gemv_split_k(%a: tensor<1x4096xf32>, %b: tensor<4096x1000xf32>) -> tensor<1x1000xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1000xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x4096xf32>, tensor<4096x1000xf32>)
+                     outs(%f : tensor<1x1000xf32>) -> tensor<1x1000xf32>
   return %r : tensor<1x1000xf32>
 }
 func.func @gemv_transpose_b(%a: tensor<1x512xf32>, %b: tensor<1000x512xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {

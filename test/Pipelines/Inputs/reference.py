@@ -222,6 +222,12 @@ def matmul(m, k, n):
     return make(0, (m, k)) @ make(1, (k, n))
 
 
+def gemv_acc(k, n):
+    """A [1, k] row (input 0) times B [k, n] (input 1), accumulated into an
+    init that is input 2 [1, n]."""
+    return make(0, (1, k)) @ make(1, (k, n)) + make(2, (1, n))
+
+
 def batch_matmul(b, m, k, n):
     x, y = make(0, (b, m, k)), make(1, (b, k, n))
     return np.einsum("bmk,bkn->bmn", x, y)
