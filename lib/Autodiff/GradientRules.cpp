@@ -856,50 +856,77 @@ void poolRule(Rule &r, PoolOp op) {
         {}, {gb.attr("value", DenseElementsAttr::get(invType, inv))});
     gScaled = gb.mul(g, divisor);
   }
-  // The adjoint is a gather, not one scatter per tap: each window's
-  // gradient is spread over its taps as a column of Col2Im's input
-  // [N, C * taps, positions] (the tap's share, or zero), and graph.col2im
-  // sums, for each input cell, the columns of the windows that cover it.
-  // The earlier form unsliced every tap's share into a zero tensor of the
-  // padded input's size and added them: taps full-size buffers, several
-  // passes each (docs/design/training.md).
-  int64_t n = xs[0], c = xs[1], taps = 1, positions = 1;
+  int64_t n = xs[0], c = xs[1], taps = 1, positions = 1, plane = 1;
   for (size_t i = 0; i < k; ++i) {
     taps *= window[i];
     positions *= ys[i + 2];
+    plane *= xs[i + 2];
   }
-  SmallVector<int64_t> column = {n, c, 1, positions};
-  SmallVector<int64_t> columns = {n, c, taps, positions};
-  Value cols;
   if (isMax) {
-    // The first maximum of the window (row-major taps) takes it all: `first`
-    // is that tap's index, `taps` where none matches (a NaN window), built
-    // from the last tap backwards.
-    Type i32 = gb.builder().getI32Type();
-    Value first = gb.scalar(i32, taps);
+    // The first maximum of the window (row-major taps) takes it all: `cell`
+    // is that tap's input cell, flat over x's spatial dimensions, -1 where
+    // it is padding or none matches (a NaN window), built from the last tap
+    // backwards; then each window's gradient is added into zeros at its
+    // cell (scatter_elements, one visit per window). The earlier form, a
+    // column per tap ([N, C * taps, positions], zero off the maximum)
+    // summed per input cell by graph.col2im, wrote and read taps times the
+    // gradient's size and gathered with divisions per tap: ~5% of
+    // ResNet-18's training step for its one max pool (docs/design/
+    // conv-codegen.md, "Max-pool backward as a scatter").
+    Type it = plane < std::numeric_limits<int32_t>::max()
+                  ? Type(gb.builder().getI32Type())
+                  : Type(gb.builder().getI64Type());
+    auto cellType = RankedTensorType::get(ys.drop_front(2), it);
+    Value cell = gb.scalar(it, -1);
     for (int64_t t = taps; t-- > 0;) {
-      SmallVector<int64_t> starts(rank, 0), limits(padded), strides(rank, 1);
+      SmallVector<int64_t> starts(rank, 0), limits(padded), strides(rank, 1),
+          tap(k);
       for (int64_t i = k, rest = t; i-- > 0; rest /= window[i]) {
-        starts[i + 2] = (rest % window[i]) * win.dilations[i];
+        tap[i] = rest % window[i];
+        starts[i + 2] = tap[i] * win.dilations[i];
         limits[i + 2] = starts[i + 2] + (ys[i + 2] - 1) * win.strides[i] + 1;
         strides[i + 2] = win.strides[i];
       }
+      // The tap's input cell for every window, -1 in the padding.
+      SmallVector<APInt> cells;
+      cells.reserve(positions);
+      for (int64_t flat = 0; flat < positions; ++flat) {
+        int64_t at = 0, scale = 1;
+        bool inside = true;
+        for (int64_t i = k, rest = flat; i-- > 0; rest /= ys[i + 2]) {
+          int64_t pos = (rest % ys[i + 2]) * win.strides[i] - low[i + 2] +
+                        tap[i] * win.dilations[i];
+          inside = inside && pos >= 0 && pos < xs[i + 2];
+          at += pos * scale;
+          scale *= xs[i + 2];
+        }
+        cells.push_back(APInt(it.getIntOrFloatBitWidth(), inside ? at : -1,
+                              /*isSigned=*/true));
+      }
+      Value tapCells = gb.value<ConstantOp>(
+          {}, {gb.attr("value", DenseElementsAttr::get(cellType, cells))});
       Value hit = gb.compare(gb.slice(xp, starts, limits, strides), y, CD::eq);
-      first = gb.select(hit, gb.scalar(i32, t), first);
+      cell = gb.select(hit, tapCells, cell);
     }
-    SmallVector<int32_t> ids;
-    for (int64_t t = 0; t < taps; ++t) {
-      ids.push_back(t);
-    }
-    auto idsType = RankedTensorType::get({taps, 1}, i32);
-    Value tapIds = gb.value<ConstantOp>(
-        {}, {gb.attr("value",
-                     DenseElementsAttr::get(idsType, ArrayRef<int32_t>(ids)))});
-    Value taken = gb.compare(gb.reshape(first, column), tapIds, CD::eq);
-    cols = gb.select(taken, gb.reshape(g, column), gb.scalar(e, 0));
-  } else {
-    cols = gb.broadcastTo(gb.reshape(gScaled, column), columns);
+    Value found = gb.compare(cell, gb.scalar(it, 0), CD::ge);
+    Value updates = gb.select(found, g, gb.scalar(e, 0));
+    Value at = gb.select(found, cell, gb.scalar(it, 0));
+    SmallVector<int64_t> flat = {n, c, positions};
+    Value dx = scatterAdd(gb, RankedTensorType::get({n, c, plane}, e),
+                          gb.reshape(at, flat), gb.reshape(updates, flat), 2);
+    r.set(0, gb.reshape(dx, xs));
+    return;
   }
+  // Average pooling's adjoint is a gather: every window's gradient over its
+  // divisor, broadcast over its taps as a column of Col2Im's input
+  // [N, C * taps, positions], and graph.col2im sums, for each input cell,
+  // the columns of the windows that cover it. The earlier form unsliced
+  // every tap's share into a zero tensor of the padded input's size and
+  // added them: taps full-size buffers, several passes each
+  // (docs/design/training.md).
+  SmallVector<int64_t> columns = {n, c, taps, positions};
+  Value cols =
+      gb.broadcastTo(gb.reshape(gScaled, {n, c, 1, positions}), columns);
   SmallVector<int64_t> pads;
   for (size_t i = 0; i < k; ++i) {
     pads.push_back(low[i + 2]);
