@@ -864,19 +864,25 @@ void poolRule(Rule &r, PoolOp op) {
   }
   if (isMax) {
     // The first maximum of the window (row-major taps) takes it all: `cell`
-    // is that tap's input cell, flat over x's spatial dimensions, -1 where
-    // it is padding or none matches (a NaN window), built from the last tap
-    // backwards; then each window's gradient is added into zeros at its
-    // cell (scatter_elements, one visit per window). The earlier form, a
-    // column per tap ([N, C * taps, positions], zero off the maximum)
-    // summed per input cell by graph.col2im, wrote and read taps times the
-    // gradient's size and gathered with divisions per tap: ~5% of
+    // is that tap's input cell, flat over x's spatial dimensions, negative
+    // where it is padding or none matches (a NaN window), built from the
+    // last tap backwards; then each window's gradient is added into zeros
+    // at its cell (scatter_elements, one visit per window). The earlier
+    // form, a column per tap ([N, C * taps, positions], zero off the
+    // maximum) summed per input cell by graph.col2im, wrote and read taps
+    // times the gradient's size and gathered with divisions per tap: ~5% of
     // ResNet-18's training step for its one max pool (docs/design/
-    // conv-codegen.md, "Max-pool backward as a scatter").
-    Type it = plane < std::numeric_limits<int32_t>::max()
+    // conv-codegen.md, "Where the step's time goes against PyTorch").
+    Type it = plane < (int64_t(1) << 29) && k <= 3
                   ? Type(gb.builder().getI32Type())
                   : Type(gb.builder().getI64Type());
-    auto cellType = RankedTensorType::get(ys.drop_front(2), it);
+    // A tap's cell is the sum over the spatial dimensions of its position
+    // times the dimension's stride in x, each from a table over that
+    // dimension's output positions (broadcast against the others), where a
+    // position in the padding is `outside`: negative enough that the sum is
+    // negative whatever the other terms, and no sum of k of them wraps.
+    int64_t outside =
+        it.isInteger(32) ? -(int64_t(1) << 29) : -(int64_t(1) << 40);
     Value cell = gb.scalar(it, -1);
     for (int64_t t = taps; t-- > 0;) {
       SmallVector<int64_t> starts(rank, 0), limits(padded), strides(rank, 1),
@@ -887,24 +893,26 @@ void poolRule(Rule &r, PoolOp op) {
         limits[i + 2] = starts[i + 2] + (ys[i + 2] - 1) * win.strides[i] + 1;
         strides[i + 2] = win.strides[i];
       }
-      // The tap's input cell for every window, -1 in the padding.
-      SmallVector<APInt> cells;
-      cells.reserve(positions);
-      for (int64_t flat = 0; flat < positions; ++flat) {
-        int64_t at = 0, scale = 1;
-        bool inside = true;
-        for (int64_t i = k, rest = flat; i-- > 0; rest /= ys[i + 2]) {
-          int64_t pos = (rest % ys[i + 2]) * win.strides[i] - low[i + 2] +
-                        tap[i] * win.dilations[i];
-          inside = inside && pos >= 0 && pos < xs[i + 2];
-          at += pos * scale;
-          scale *= xs[i + 2];
+      Value tapCells;
+      for (int64_t i = 0, scale = plane; i < int64_t(k); ++i) {
+        scale /= xs[i + 2];
+        SmallVector<APInt> terms;
+        for (int64_t o = 0; o < ys[i + 2]; ++o) {
+          int64_t pos =
+              o * win.strides[i] - low[i + 2] + tap[i] * win.dilations[i];
+          bool inside = pos >= 0 && pos < xs[i + 2];
+          terms.push_back(APInt(it.getIntOrFloatBitWidth(),
+                                inside ? pos * scale : outside,
+                                /*isSigned=*/true));
         }
-        cells.push_back(APInt(it.getIntOrFloatBitWidth(), inside ? at : -1,
-                              /*isSigned=*/true));
+        SmallVector<int64_t> shape(k, 1);
+        shape[i] = ys[i + 2];
+        Value term = gb.value<ConstantOp>(
+            {},
+            {gb.attr("value", DenseElementsAttr::get(
+                                  RankedTensorType::get(shape, it), terms))});
+        tapCells = tapCells ? gb.add(tapCells, term) : term;
       }
-      Value tapCells = gb.value<ConstantOp>(
-          {}, {gb.attr("value", DenseElementsAttr::get(cellType, cells))});
       Value hit = gb.compare(gb.slice(xp, starts, limits, strides), y, CD::eq);
       cell = gb.select(hit, tapCells, cell);
     }
