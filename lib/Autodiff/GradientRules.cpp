@@ -856,50 +856,85 @@ void poolRule(Rule &r, PoolOp op) {
         {}, {gb.attr("value", DenseElementsAttr::get(invType, inv))});
     gScaled = gb.mul(g, divisor);
   }
-  // The adjoint is a gather, not one scatter per tap: each window's
-  // gradient is spread over its taps as a column of Col2Im's input
-  // [N, C * taps, positions] (the tap's share, or zero), and graph.col2im
-  // sums, for each input cell, the columns of the windows that cover it.
-  // The earlier form unsliced every tap's share into a zero tensor of the
-  // padded input's size and added them: taps full-size buffers, several
-  // passes each (docs/design/training.md).
-  int64_t n = xs[0], c = xs[1], taps = 1, positions = 1;
+  int64_t n = xs[0], c = xs[1], taps = 1, positions = 1, plane = 1;
   for (size_t i = 0; i < k; ++i) {
     taps *= window[i];
     positions *= ys[i + 2];
+    plane *= xs[i + 2];
   }
-  SmallVector<int64_t> column = {n, c, 1, positions};
-  SmallVector<int64_t> columns = {n, c, taps, positions};
-  Value cols;
   if (isMax) {
-    // The first maximum of the window (row-major taps) takes it all: `first`
-    // is that tap's index, `taps` where none matches (a NaN window), built
-    // from the last tap backwards.
-    Type i32 = gb.builder().getI32Type();
-    Value first = gb.scalar(i32, taps);
+    // The first maximum of the window (row-major taps) takes it all: `cell`
+    // is that tap's input cell, flat over x's spatial dimensions, negative
+    // where it is padding or none matches (a NaN window), built from the
+    // last tap backwards; then each window's gradient is added into zeros
+    // at its cell (scatter_elements, one visit per window). The earlier
+    // form, a column per tap ([N, C * taps, positions], zero off the
+    // maximum) summed per input cell by graph.col2im, wrote and read taps
+    // times the gradient's size and gathered with divisions per tap: ~5% of
+    // ResNet-18's training step for its one max pool (docs/design/
+    // conv-codegen.md, "Where the step's time goes against PyTorch").
+    Type it = plane < (int64_t(1) << 29) && k <= 3
+                  ? Type(gb.builder().getI32Type())
+                  : Type(gb.builder().getI64Type());
+    // A tap's cell is the sum over the spatial dimensions of its position
+    // times the dimension's stride in x, each from a table over that
+    // dimension's output positions (broadcast against the others), where a
+    // position in the padding is `outside`: negative enough that the sum is
+    // negative whatever the other terms, and no sum of k of them wraps.
+    int64_t outside =
+        it.isInteger(32) ? -(int64_t(1) << 29) : -(int64_t(1) << 40);
+    Value cell = gb.scalar(it, -1);
     for (int64_t t = taps; t-- > 0;) {
-      SmallVector<int64_t> starts(rank, 0), limits(padded), strides(rank, 1);
+      SmallVector<int64_t> starts(rank, 0), limits(padded), strides(rank, 1),
+          tap(k);
       for (int64_t i = k, rest = t; i-- > 0; rest /= window[i]) {
-        starts[i + 2] = (rest % window[i]) * win.dilations[i];
+        tap[i] = rest % window[i];
+        starts[i + 2] = tap[i] * win.dilations[i];
         limits[i + 2] = starts[i + 2] + (ys[i + 2] - 1) * win.strides[i] + 1;
         strides[i + 2] = win.strides[i];
       }
+      Value tapCells;
+      for (int64_t i = 0, scale = plane; i < int64_t(k); ++i) {
+        scale /= xs[i + 2];
+        SmallVector<APInt> terms;
+        for (int64_t o = 0; o < ys[i + 2]; ++o) {
+          int64_t pos =
+              o * win.strides[i] - low[i + 2] + tap[i] * win.dilations[i];
+          bool inside = pos >= 0 && pos < xs[i + 2];
+          terms.push_back(APInt(it.getIntOrFloatBitWidth(),
+                                inside ? pos * scale : outside,
+                                /*isSigned=*/true));
+        }
+        SmallVector<int64_t> shape(k, 1);
+        shape[i] = ys[i + 2];
+        Value term = gb.value<ConstantOp>(
+            {},
+            {gb.attr("value", DenseElementsAttr::get(
+                                  RankedTensorType::get(shape, it), terms))});
+        tapCells = tapCells ? gb.add(tapCells, term) : term;
+      }
       Value hit = gb.compare(gb.slice(xp, starts, limits, strides), y, CD::eq);
-      first = gb.select(hit, gb.scalar(i32, t), first);
+      cell = gb.select(hit, tapCells, cell);
     }
-    SmallVector<int32_t> ids;
-    for (int64_t t = 0; t < taps; ++t) {
-      ids.push_back(t);
-    }
-    auto idsType = RankedTensorType::get({taps, 1}, i32);
-    Value tapIds = gb.value<ConstantOp>(
-        {}, {gb.attr("value",
-                     DenseElementsAttr::get(idsType, ArrayRef<int32_t>(ids)))});
-    Value taken = gb.compare(gb.reshape(first, column), tapIds, CD::eq);
-    cols = gb.select(taken, gb.reshape(g, column), gb.scalar(e, 0));
-  } else {
-    cols = gb.broadcastTo(gb.reshape(gScaled, column), columns);
+    Value found = gb.compare(cell, gb.scalar(it, 0), CD::ge);
+    Value updates = gb.select(found, g, gb.scalar(e, 0));
+    Value at = gb.select(found, cell, gb.scalar(it, 0));
+    SmallVector<int64_t> flat = {n, c, positions};
+    Value dx = scatterAdd(gb, RankedTensorType::get({n, c, plane}, e),
+                          gb.reshape(at, flat), gb.reshape(updates, flat), 2);
+    r.set(0, gb.reshape(dx, xs));
+    return;
   }
+  // Average pooling's adjoint is a gather: every window's gradient over its
+  // divisor, broadcast over its taps as a column of Col2Im's input
+  // [N, C * taps, positions], and graph.col2im sums, for each input cell,
+  // the columns of the windows that cover it. The earlier form unsliced
+  // every tap's share into a zero tensor of the padded input's size and
+  // added them: taps full-size buffers, several passes each
+  // (docs/design/training.md).
+  SmallVector<int64_t> columns = {n, c, taps, positions};
+  Value cols =
+      gb.broadcastTo(gb.reshape(gScaled, {n, c, 1, positions}), columns);
   SmallVector<int64_t> pads;
   for (size_t i = 0; i < k; ++i) {
     pads.push_back(low[i + 2]);

@@ -298,6 +298,115 @@ Value flipSource(Value filter) {
   return src;
 }
 
+/// graph-autodiff's filter gradient convolves by dY^T, a transpose
+/// [1, 0, 2, 3] of the output adjoint dY [N, F, OH, OW]. When `filter` is
+/// that, returns dY; null otherwise.
+Value outputAdjoint(Value filter) {
+  auto t = filter.getDefiningOp<linalg::TransposeOp>();
+  if (!t || !swapsOuterPair(t)) {
+    return Value();
+  }
+  auto type = dyn_cast<RankedTensorType>(t.getInput().getType());
+  return type && type.hasStaticShape() ? t.getInput() : Value();
+}
+
+/// dY [N, F, OH, OW] re-laid out in one pass as the direct kernel's packed
+/// filter for the convolution by dY^T: [F/fb, N, OH, OW, fb], per block of
+/// fb output channels and image, the [fb, OH*OW] block transposed by
+/// register tiles (fb x lanes read as fb vectors, written as lanes*fb
+/// contiguous elements; a static narrower tile for the last OH*OW % lanes
+/// pixels). The rule's transpose to dY^T, a per-chunk copy and the
+/// kernel's own packing were three passes over dY.
+Value packOutputAdjoint(RewriterBase &rewriter, Location loc, Value dy,
+                        int64_t fb, int64_t lanes) {
+  auto type = cast<RankedTensorType>(dy.getType());
+  int64_t n = type.getDimSize(0), f = type.getDimSize(1);
+  int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+  int64_t p = oh * ow, blocks = f / fb, width = n * p * fb;
+  Type et = type.getElementType();
+  graphc::IndexMath im{rewriter, loc};
+  Value rows = reshape(rewriter, loc, dy, {n, f, p});
+  Value empty = tensor::EmptyOp::create(rewriter, loc, {blocks, width}, et);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+  auto forall =
+      scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
+                            ValueRange{empty}, std::nullopt);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forall.getTerminator());
+    Value b = forall.getInductionVars()[0];
+    Value out = forall.getRegionIterArgs()[0];
+    SmallVector<OpFoldResult> offsets = {b, rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, width});
+    SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1});
+    Value row = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({width}, et), out, offsets, sizes,
+        unit);
+    Value c0 = im.mul(b, fb);
+    // One tile: dY[i, c0 .. c0 + fb, q .. q + w] to row[(i*P + q)*fb ...].
+    auto tile = [&](Value i, Value q, int64_t w, Value into) -> Value {
+      Value v = vector::TransferReadOp::create(
+          rewriter, loc, VectorType::get({fb, w}, et), rows,
+          ValueRange{i, c0, q}, std::optional<Value>(pad),
+          ArrayRef<bool>{true, true});
+      v = vector::TransposeOp::create(rewriter, loc, v,
+                                      ArrayRef<int64_t>{1, 0});
+      v = vector::ShapeCastOp::create(rewriter, loc,
+                                      VectorType::get({w * fb}, et), v);
+      Value at = im.mul(im.add(im.mul(i, p), q), fb);
+      return vector::TransferWriteOp::create(
+                 rewriter, loc, v, into, ValueRange{at}, ArrayRef<bool>{true})
+          .getResult();
+    };
+    int64_t whole = p / lanes * lanes;
+    auto loop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), im.idx(n), im.idx(1), ValueRange{row},
+        [&](OpBuilder &, Location, Value i, ValueRange imageArgs) {
+          Value acc = imageArgs[0];
+          if (whole > 0) {
+            acc = scf::ForOp::create(
+                      rewriter, loc, im.idx(0), im.idx(whole), im.idx(lanes),
+                      ValueRange{acc},
+                      [&](OpBuilder &, Location, Value q, ValueRange args) {
+                        scf::YieldOp::create(rewriter, loc,
+                                             tile(i, q, lanes, args[0]));
+                      })
+                      .getResult(0);
+          }
+          if (whole < p) {
+            acc = tile(i, im.idx(whole), p - whole, acc);
+          }
+          scf::YieldOp::create(rewriter, loc, acc);
+        });
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, loop.getResult(0), out,
+                                          offsets, sizes, unit);
+  }
+  return reshape(rewriter, loc, forall.getResult(0), {blocks, n, oh, ow, fb});
+}
+
+/// `packed` [F/fb, C, KH, KW, fb] as the filter [F, C, KH, KW] the direct
+/// kernel's packFilter reads through (as graphc-cpu-prepack-conv-filters
+/// leaves one): a transpose by [0, 4, 1, 2, 3] collapsed. The transpose is
+/// dead once the kernel has taken `packed`.
+Value packedView(RewriterBase &rewriter, Location loc, Value packed,
+                 SmallVectorImpl<Operation *> &views) {
+  auto type = cast<RankedTensorType>(packed.getType());
+  ArrayRef<int64_t> s = type.getShape();
+  Value init = tensor::EmptyOp::create(
+      rewriter, loc, {s[0], s[4], s[1], s[2], s[3]}, type.getElementType());
+  auto transpose = linalg::TransposeOp::create(
+      rewriter, loc, packed, init, ArrayRef<int64_t>{0, 4, 1, 2, 3});
+  views.push_back(transpose);
+  return tensor::CollapseShapeOp::create(
+      rewriter, loc,
+      RankedTensorType::get({s[0] * s[4], s[1], s[2], s[3]},
+                            type.getElementType()),
+      transpose.getResult()[0],
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+}
+
 } // namespace
 
 linalg::TransposeOp graphc::prepackFlippedFilter(RewriterBase &rewriter,
@@ -506,6 +615,14 @@ LogicalResult graphc::filterGradDirectConv(RewriterBase &rewriter,
       }
     }
   }
+  // dY^T's re-layout for the kernel, once from dY, when the filter is the
+  // rule's transpose of it: each chunk's filter is then a slice of it.
+  Value dy = outputAdjoint(filter);
+  Value packed;
+  SmallVector<Operation *> views;
+  if (dy && directConvFilterBlock(f, lanes, fVectors) == fb) {
+    packed = packOutputAdjoint(rewriter, loc, dy, fb, lanes);
+  }
   auto stridesAttr = rewriter.getI64TensorAttr({strides[0], 1});
   auto dilationsAttr =
       rewriter.getI64TensorAttr({dilations[0], dilations[1] * images});
@@ -524,7 +641,9 @@ LogicalResult graphc::filterGradDirectConv(RewriterBase &rewriter,
     return c.getResult(0);
   };
   if (chunk == channels && rows == kh) {
-    acc = chunkConv(rewriter, merged, filter, acc);
+    acc = chunkConv(rewriter, merged,
+                    packed ? packedView(rewriter, loc, packed, views) : filter,
+                    acc);
   } else {
     // The chunks as a loop nest, one convolution (so one kernel) in its
     // body: written out one after another, a layer with many chunks made
@@ -546,11 +665,25 @@ LogicalResult graphc::filterGradDirectConv(RewriterBase &rewriter,
                     RankedTensorType::get({1, chunk, span, width}, et), merged,
                     xOffsets, indexAttrs(rewriter, {1, chunk, span, width}),
                     unit);
-                SmallVector<OpFoldResult> wOffsets = {zero, c0, y0, zero};
-                Value wgt = tensor::ExtractSliceOp::create(
-                    rewriter, loc,
-                    RankedTensorType::get({f, chunk, rows, kw}, et), filter,
-                    wOffsets, indexAttrs(rewriter, {f, chunk, rows, kw}), unit);
+                Value wgt;
+                if (packed) {
+                  OpFoldResult origin = rewriter.getIndexAttr(0);
+                  SmallVector<OpFoldResult> pOffsets = {origin, c0, y0, origin,
+                                                        origin};
+                  SmallVector<int64_t> pSizes = {f / fb, chunk, rows, kw, fb};
+                  Value slice = tensor::ExtractSliceOp::create(
+                      rewriter, loc, RankedTensorType::get(pSizes, et), packed,
+                      pOffsets, indexAttrs(rewriter, pSizes),
+                      indexAttrs(rewriter, {1, 1, 1, 1, 1}));
+                  wgt = packedView(rewriter, loc, slice, views);
+                } else {
+                  SmallVector<OpFoldResult> wOffsets = {zero, c0, y0, zero};
+                  wgt = tensor::ExtractSliceOp::create(
+                      rewriter, loc,
+                      RankedTensorType::get({f, chunk, rows, kw}, et), filter,
+                      wOffsets, indexAttrs(rewriter, {f, chunk, rows, kw}),
+                      unit);
+                }
                 scf::YieldOp::create(rewriter, loc,
                                      chunkConv(rewriter, x, wgt, yAcc[0]));
               });
@@ -613,6 +746,21 @@ LogicalResult graphc::filterGradDirectConv(RewriterBase &rewriter,
   // correct convolution, left to im2col + GEMM).
   for (linalg::Conv2DNchwFchwOp c : convs) {
     (void)rewriteDirectConv(rewriter, c, lanes, owBlock, fVectors);
+  }
+  // The packed filter's views (transposes, read through by the kernel) and
+  // dY^T, when nothing else reads them.
+  for (Operation *view : views) {
+    for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
+      if (user->use_empty()) {
+        rewriter.eraseOp(user);
+      }
+    }
+    if (view->use_empty()) {
+      rewriter.eraseOp(view);
+    }
+  }
+  if (packed && filter.use_empty()) {
+    rewriter.eraseOp(filter.getDefiningOp());
   }
   return success();
 }

@@ -622,6 +622,36 @@ struct ReplicaRewriter {
                                      ? data.axis
                                      : data.axis + rankOf(g.getIndices()) - 1));
         })
+        .Case([&](graph::ScatterElementsOp sc) -> Outcome {
+          // Rows stay apart when the scatter runs along another axis and
+          // the indices and updates are split along the batch: the adjoint
+          // of a max pool (graph-autodiff) adds each window's gradient into
+          // zeros of x's shape, a splat of the whole batch, whose share is
+          // a smaller splat.
+          RowState idx = stateOf(sc.getIndices());
+          RowState upd = stateOf(sc.getUpdates());
+          RowState data = stateOf(sc.getInput());
+          int64_t axis = normalizeAxis(sc.getAxis(), rankOf(sc.getInput()));
+          if (idx.kind != RowState::Batched || upd.kind != RowState::Batched ||
+              idx.axis != upd.axis || idx.blocks != upd.blocks ||
+              axis == idx.axis) {
+            return refuse("scatters along the batch axis, or with indices "
+                          "and updates not split alike");
+          }
+          if (data.kind == RowState::Batched) {
+            if (data.axis != idx.axis || data.blocks != idx.blocks) {
+              return refuse(blocksDiffer(data, idx));
+            }
+            return all(op, idx);
+          }
+          int64_t size = globalSize(sc.getIndices(), idx.axis);
+          if (!localSplat(sc.getInput(), idx.axis, size)) {
+            return refuse("scatters split updates into a value that is not "
+                          "split");
+          }
+          localizeSplats(op, idx.axis, size);
+          return all(op, idx);
+        })
         .Case([&](graph::OneHotOp o) -> Outcome {
           int64_t outRank = rankOf(o.getResult());
           int64_t axis = normalizeAxis(o.getAxis(), outRank);

@@ -210,3 +210,13 @@ func.func @max_of_partial(%x: tensor<8x3xf32>) -> tensor<f32> {
   %m = graph.reduce %p {axes = array<i64: 0, 1>, kind = #graph<reduce_kind max>} : (tensor<3x3xf32>) -> tensor<f32>
   return %m : tensor<f32>
 }
+
+// -----
+
+// A scatter along the batch axis mixes the rows.
+func.func @scatter_batch_axis(%idx: tensor<4x3xi32>, %g: tensor<4x3xf32>) -> tensor<8x3xf32> {
+  %z = graph.constant dense<0.0> : tensor<8x3xf32>
+  // expected-error-re @+1 {{dist-place: replicas=2: 'graph.scatter_elements' at loc({{.*}}) scatters along the batch axis, or with indices and updates not split alike}}
+  %s = graph.scatter_elements %z, %idx, %g {axis = 0 : i64, reduction = #graph<scatter_reduction add>} : (tensor<8x3xf32>, tensor<4x3xi32>, tensor<4x3xf32>) -> tensor<8x3xf32>
+  return %s : tensor<8x3xf32>
+}

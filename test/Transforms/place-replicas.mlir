@@ -164,6 +164,24 @@ func.func @pool_backward(%g: tensor<4x3x1x1xf32>) -> (tensor<4x3x4x4xf32>, tenso
 
 // -----
 
+// A max pool's backward (graph-autodiff): each window's gradient is added
+// into zeros of x's shape at its input cell, along the flat pixels (axis
+// 2), so the rows stay apart; the zeros, a splat of the whole batch, become
+// one replica's share.
+// CHECK-LABEL: func.func @max_pool_backward
+// CHECK-DAG: %[[I:.*]] = dist.replica_split %{{.*}} axis 0 {{.*}} -> tensor<2x3x4xi32>
+// CHECK-DAG: %[[U:.*]] = dist.replica_split %{{.*}} axis 0 {{.*}} -> tensor<2x3x4xf32>
+// CHECK-DAG: %[[Z:.*]] = graph.constant {{.*}}dense<0.000000e+00> : tensor<2x3x16xf32>
+// CHECK: %[[S:.*]] = graph.scatter_elements %[[Z]], %[[I]], %[[U]] {{.*}} -> tensor<2x3x16xf32>
+// CHECK: dist.replica_concat %[[S]] axis 0
+func.func @max_pool_backward(%idx: tensor<4x3x4xi32>, %g: tensor<4x3x4xf32>) -> tensor<4x3x16xf32> {
+  %z = graph.constant dense<0.0> : tensor<4x3x16xf32>
+  %s = graph.scatter_elements %z, %idx, %g {axis = 2 : i64, reduction = #graph<scatter_reduction add>} : (tensor<4x3x16xf32>, tensor<4x3x4xi32>, tensor<4x3x4xf32>) -> tensor<4x3x16xf32>
+  return %s : tensor<4x3x16xf32>
+}
+
+// -----
+
 // Attention's reshapes: the batch (axis 1 once the sequence leads) becomes
 // the leading factor of batch x heads (8x64 -> 32x16: each replica holds 16
 // of the 32), then sits under the sequence in the rows of a projection

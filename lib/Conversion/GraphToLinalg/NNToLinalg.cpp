@@ -415,13 +415,14 @@ Value stridedByPhases(OpBuilder &b, Location loc, Value input, Value convFilter,
   int64_t spatial = strides.size();
   int64_t rank = spatial + 2;
   Value zero = createScalar(b, loc, elementType, 0);
-  Value result = createFilled(b, loc, resultType, zero);
   int64_t phases = 1;
   for (int64_t s : strides) {
     phases *= s;
   }
-  for (int64_t index = 0; index < phases; ++index) {
-    SmallVector<TransposePhase> per;
+  // Each phase's per-dimension form, and whether it stays zero: no tap
+  // reaches it, or its reads all fall in the padding.
+  auto phaseOfIndex = [&](int64_t index, SmallVector<TransposePhase> &per) {
+    per.clear();
     int64_t rest = index;
     bool empty = false;
     for (int64_t i = spatial - 1; i >= 0; --i) {
@@ -430,19 +431,35 @@ Value stridedByPhases(OpBuilder &b, Location loc, Value input, Value convFilter,
       TransposePhase p = transposePhase(r, strides[i], dilations[i], low[i],
                                         filterType.getDimSize(2 + i),
                                         resultType.getDimSize(2 + i));
-      empty |= p.taps == 0;
+      empty |= p.taps == 0 || p.size == 0;
       per.insert(per.begin(), p);
     }
-    // A phase no tap reaches, or whose reads all fall in the padding, stays
-    // zero.
     for (int64_t i = 0; i < spatial && !empty; ++i) {
       const TransposePhase &p = per[i];
       empty = p.offset >= inputType.getDimSize(2 + i) ||
               p.offset + p.size - 1 + (p.taps - 1) * p.dilation < 0;
     }
-    if (empty) {
+    return empty;
+  };
+  // The phases partition the output positions, so when none stays zero
+  // their inserts write every element: the result needs no zero fill (a
+  // pass over the whole data gradient, 6.4 MB for ResNet-18's 3x3/2 64->128
+  // layer at batch 8).
+  bool covered = true;
+  SmallVector<TransposePhase> per;
+  for (int64_t index = 0; index < phases && covered; ++index) {
+    covered = !phaseOfIndex(index, per);
+  }
+  Value result =
+      covered
+          ? tensor::EmptyOp::create(b, loc, resultType.getShape(), elementType)
+                .getResult()
+          : createFilled(b, loc, resultType, zero);
+  for (int64_t index = 0; index < phases; ++index) {
+    if (phaseOfIndex(index, per)) {
       continue;
     }
+    int64_t rest;
     // The input rows this phase reads: [offset, offset + size - 1 +
     // (taps - 1) * dilation], cropped where inside and zero-padded where
     // outside the input.

@@ -1,9 +1,9 @@
 """pool_grads_torch.py OUT: the pooling gradients of graphc --train against
 PyTorch 1.13 autograd, one SGD step at lr 1 on a fixed batch.
 
-graph-autodiff's pooling adjoint is a gather (graph.col2im of each window's
-gradient placed at its first maximum, or spread over the window for an
-average; docs/design/training.md). The first convolution has small integer
+graph-autodiff's pooling adjoint adds each window's gradient at its first
+maximum's input cell (graph.scatter_elements), or spreads it over the
+window for an average (graph.col2im; docs/design/training.md). The first convolution has small integer
 weights on an integer image, so its outputs tie in most max-pooling windows
 and its filter gradient shows which tied element got the window's gradient
 (PyTorch's: the first, row-major). Pools: 3x3 stride 2 padding 1 (ResNet's
