@@ -570,12 +570,39 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // multiply before every tap's broadcasts; 5% of a C model of the loop,
   // within the noise on its own in graph-run: conv-codegen.md, "Round
   // four").
+  //
+  // A zero tensor.pad of the rows and columns in front of the input is
+  // read through (`padT`, `padL`: the source's offset in the padded
+  // input) when a tile is one row: a tile's taps are limited to the filter
+  // rows whose input row exists, and in the column tiles at either edge the
+  // columns outside the source read as zero; the copy of the whole padded
+  // input is gone (conv-codegen.md, "Round four").
   int64_t ih = it.getDimSize(2), iw = it.getDimSize(3);
+  int64_t padT = 0, padL = 0;
+  Value source = input;
+  if (auto padOp = input.getDefiningOp<tensor::PadOp>();
+      padOp && channelsOuter && rb == 1) {
+    auto st = cast<RankedTensorType>(padOp.getSourceType());
+    Value padValue = padOp.getConstantPaddingValue();
+    ArrayRef<int64_t> low = padOp.getStaticLow(), high = padOp.getStaticHigh();
+    if (padValue && matchPattern(padValue, m_AnyZeroFloat()) &&
+        !llvm::any_of(low, ShapedType::isDynamic) &&
+        !llvm::any_of(high, ShapedType::isDynamic) && low[0] == 0 &&
+        low[1] == 0 && high[0] == 0 && high[1] == 0 && low[2] >= 0 &&
+        low[3] >= 0 && st.getDimSize(2) > 0 && st.getDimSize(3) > 0) {
+      source = padOp.getSource();
+      padT = low[2];
+      padL = low[3];
+      ih = st.getDimSize(2);
+      iw = st.getDimSize(3);
+    }
+  }
+  bool padded = source != input;
   Value flatInput, tapOffsets;
   if (channelsOuter) {
     flatInput = tensor::CollapseShapeOp::create(
         rewriter, loc,
-        RankedTensorType::get({it.getDimSize(0), c, ih * iw}, et), input,
+        RankedTensorType::get({it.getDimSize(0), c, ih * iw}, et), source,
         SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
     SmallVector<int64_t> offsets;
     for (int64_t y = 0; y < kh; ++y) {
@@ -588,6 +615,12 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
         rewriter, loc, tableType,
         DenseElementsAttr::get(tableType, ArrayRef<int64_t>(offsets)));
   }
+  // Whether a tile of `cols` columns from `col0` reads a column outside
+  // the source (never without a pad).
+  auto edgeTile = [&](int64_t col0, int64_t cols) {
+    return padded && (col0 * sw < padL ||
+                      (col0 + cols - 1) * sw + (kw - 1) * dw >= padL + iw);
+  };
 
   // With a fill the accumulators start as its value and the output is
   // never read; otherwise they start from the accumulator's elements.
@@ -655,8 +688,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   enum class ChunkMode { Whole, Reduce, Store };
   auto tile = [&](Value slab, Value fi, Value oy0, Value col0, int64_t rows,
                   int64_t cols, ChunkMode mode = ChunkMode::Whole,
-                  Value scratch = {}, Value slot = {},
-                  Value cBegin = {}) -> Value {
+                  Value scratch = {}, Value slot = {}, Value cBegin = {},
+                  int64_t edgeCol0 = -1) -> Value {
     auto tileType = VectorType::get({cols, fb}, et);
     auto tileTType = VectorType::get({fb, cols}, et);
     auto slabRowType = VectorType::get({fb, 1, cols}, et);
@@ -722,20 +755,52 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       }
       return next;
     };
+    // The taps of the filter rows whose input row is inside the source:
+    // all of them without a pad; with one (a tile of one row) the rows y
+    // with 0 <= oy0 * sh + y * dh - padT < H.
+    Value yBegin = im.idx(0), yEnd = im.idx(kh);
+    if (padded) {
+      Value rel =
+          arith::SubIOp::create(rewriter, loc, im.idx(padT), im.mul(oy0, sh));
+      Value yLo = arith::MaxSIOp::create(
+          rewriter, loc, im.idx(0),
+          arith::CeilDivSIOp::create(rewriter, loc, rel, im.idx(dh)));
+      Value yHi = arith::MinSIOp::create(
+          rewriter, loc, im.idx(kh),
+          arith::CeilDivSIOp::create(rewriter, loc, im.add(rel, im.idx(ih)),
+                                     im.idx(dh)));
+      yHi = arith::MaxSIOp::create(rewriter, loc, yLo, yHi);
+      yBegin = yLo;
+      yEnd = yHi;
+    }
     // Tap `t` of input channel `ci` (channels outer): the filter row at
-    // ci * KH * KW + t, the input elements at the tap's offset in the
-    // flattened plane.
-    auto flatTap = [&](Value ci, Value t, ValueRange cur) {
+    // ci * KH * KW + t, the input elements at the tap's offset `off` in the
+    // flattened plane. In an edge tile the tap's filter column `x` is
+    // static, and the columns it reads outside the source are left out.
+    auto flatTap = [&](Value ci, Value t, Value off, ValueRange cur,
+                       int64_t x = -1) {
       Value w = vector::TransferReadOp::create(
           rewriter, loc, rowType, packed,
           ValueRange{fBlock, im.add(im.mul(ci, kh * kw), t), im.idx(0)},
           std::optional<Value>(pad), ArrayRef<bool>{true});
-      Value off = tensor::ExtractOp::create(rewriter, loc, tapOffsets, t);
       SmallVector<Value> next;
       for (int64_t j = 0; j < rows; ++j) {
+        // The source index of the tap's first column: its row is
+        // (oy0 + j) * sh - padT, its column col0 * sw - padL.
         Value start = im.add(
             im.add(im.mul(im.add(oy0, im.idx(j)), sh * iw), colBase), off);
+        if (padded) {
+          start = arith::SubIOp::create(rewriter, loc, start,
+                                        im.idx(padT * iw + padL));
+        }
         for (int64_t i = 0; i < cols; ++i) {
+          if (x >= 0) {
+            int64_t column = (edgeCol0 + i) * sw - padL + x * dw;
+            if (column < 0 || column >= iw) {
+              next.push_back(cur[j * cols + i]);
+              continue;
+            }
+          }
           Value v = tensor::ExtractOp::create(
               rewriter, loc, flatInput,
               ValueRange{ivs[0], ci, im.add(start, im.idx(i * sw))});
@@ -748,13 +813,35 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     };
     // Every tap of one input channel, in the packed filter's order.
     auto taps = [&](Value ci, ValueRange cur) -> SmallVector<Value> {
+      if (edgeCol0 >= 0) {
+        // An edge tile: one loop over the filter rows inside the source
+        // for each filter column, so that which of the tile's columns a
+        // tap reads outside the source is known when the loop is built
+        // (no test per tap; the taps' order differs from the other
+        // tiles', x before y).
+        SmallVector<Value> accs(cur.begin(), cur.end());
+        for (int64_t x = 0; x < kw; ++x) {
+          auto yLoop = scf::ForOp::create(
+              rewriter, loc, yBegin, yEnd, im.idx(1), accs,
+              [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
+                Value t = im.add(im.mul(y, kw), im.idx(x));
+                Value off = im.add(im.mul(y, dh * iw), im.idx(x * dw));
+                scf::YieldOp::create(rewriter, loc,
+                                     flatTap(ci, t, off, yAccs, x));
+              });
+          accs.assign(yLoop.getResults().begin(), yLoop.getResults().end());
+        }
+        return accs;
+      }
       // One loop over the taps: a loop of KW columns inside one of KH rows
       // would be unrolled by LLVM, which then interleaves the taps' loads
       // and spills accumulators.
       auto tLoop = scf::ForOp::create(
-          rewriter, loc, im.idx(0), im.idx(kh * kw), im.idx(1), cur,
+          rewriter, loc, padded ? im.mul(yBegin, kw) : im.idx(0),
+          padded ? im.mul(yEnd, kw) : im.idx(kh * kw), im.idx(1), cur,
           [&](OpBuilder &, Location, Value t, ValueRange tAccs) {
-            scf::YieldOp::create(rewriter, loc, flatTap(ci, t, tAccs));
+            Value off = tensor::ExtractOp::create(rewriter, loc, tapOffsets, t);
+            scf::YieldOp::create(rewriter, loc, flatTap(ci, t, off, tAccs));
           });
       return SmallVector<Value>(tLoop.getResults());
     };
@@ -906,23 +993,44 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                  : im.add(slotBase, arith::DivUIOp::create(rewriter, loc, col0,
                                                            im.idx(owb)));
     };
-    if (mode == ChunkMode::Reduce) {
-      if (owMain > 0) {
+    // The column tiles, `visit(carried, col0, cols, edgeCol0)` each: a
+    // loop over the runs of tiles inside the source, and the tiles at its
+    // edges (edgeTile) one by one at their static column (-1 otherwise).
+    using Visit = function_ref<Value(Value, Value, int64_t, int64_t)>;
+    auto columns = [&](Value carried, Visit visit) -> Value {
+      int64_t tiles = owMain / owb;
+      for (int64_t k = 0; k < tiles;) {
+        if (edgeTile(k * owb, owb)) {
+          carried = visit(carried, im.idx(k * owb), owb, k * owb);
+          ++k;
+          continue;
+        }
+        int64_t end = k;
+        while (end < tiles && !edgeTile(end * owb, owb)) {
+          ++end;
+        }
         auto colLoop = scf::ForOp::create(
-            rewriter, loc, im.idx(0), im.idx(owMain), im.idx(owb),
-            ValueRange{task},
+            rewriter, loc, im.idx(k * owb), im.idx(end * owb), im.idx(owb),
+            ValueRange{carried},
             [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
               scf::YieldOp::create(rewriter, loc,
-                                   tile(Value(), fi, oy0, col0, rows, owb, mode,
-                                        colArgs[0], slotOf(col0), cBegin));
+                                   visit(colArgs[0], col0, owb, -1));
             });
-        task = colLoop.getResult(0);
+        carried = colLoop.getResult(0);
+        k = end;
       }
       if (owRem > 0) {
-        task = tile(Value(), fi, oy0, im.idx(owMain), rows, owRem, mode, task,
-                    slotOf(im.idx(owMain)), cBegin);
+        carried = visit(carried, im.idx(owMain), owRem,
+                        edgeTile(owMain, owRem) ? owMain : -1);
       }
-      return task;
+      return carried;
+    };
+    if (mode == ChunkMode::Reduce) {
+      return columns(
+          task, [&](Value carried, Value col0, int64_t cols, int64_t edgeCol0) {
+            return tile(Value(), fi, oy0, col0, rows, cols, mode, carried,
+                        slotOf(col0), cBegin, edgeCol0);
+          });
     }
     SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0), r,
                                          rewriter.getIndexAttr(0)};
@@ -931,21 +1039,11 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     Value slab = tensor::ExtractSliceOp::create(
         rewriter, loc, RankedTensorType::get({taskF, rows, ow}, et), task,
         offsets, sizes, strides);
-    if (owMain > 0) {
-      auto colLoop = scf::ForOp::create(
-          rewriter, loc, im.idx(0), im.idx(owMain), im.idx(owb),
-          ValueRange{slab},
-          [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
-            scf::YieldOp::create(rewriter, loc,
-                                 tile(colArgs[0], fi, oy0, col0, rows, owb,
-                                      mode, scratch, slotOf(col0)));
-          });
-      slab = colLoop.getResult(0);
-    }
-    if (owRem > 0) {
-      slab = tile(slab, fi, oy0, im.idx(owMain), rows, owRem, mode, scratch,
-                  slotOf(im.idx(owMain)));
-    }
+    slab = columns(
+        slab, [&](Value carried, Value col0, int64_t cols, int64_t edgeCol0) {
+          return tile(carried, fi, oy0, col0, rows, cols, mode, scratch,
+                      slotOf(col0), Value(), edgeCol0);
+        });
     return tensor::InsertSliceOp::create(rewriter, loc, slab, task, offsets,
                                          sizes, strides);
   };

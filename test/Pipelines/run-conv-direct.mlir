@@ -44,8 +44,8 @@
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c5{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
 // CHECK:       scf.for %[[T:.*]] = %c0{{.*}} to %c6{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
 // CHECK-NOT:   arith.divui
-// CHECK:       vector.transfer_read {{.*}} : tensor<3x30x16xf32>, vector<16xf32>
 // CHECK:       tensor.extract %{{.*}}[%[[T]]] : tensor<6xindex>
+// CHECK:       vector.transfer_read {{.*}} : tensor<3x30x16xf32>, vector<16xf32>
 // CHECK:       tensor.extract {{.*}} : tensor<2x5x450xf32>
 // CHECK:       vector.broadcast %{{.*}} : f32 to vector<16xf32>
 // CHECK:       vector.fma
