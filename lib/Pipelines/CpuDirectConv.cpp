@@ -85,6 +85,18 @@ constexpr int64_t kImagesInnerFilterBytes = 1024 * 1024;
 /// than it is used: under this the images become the inner task dimension.
 constexpr int64_t kImagesInnerPixels = 100;
 
+/// Channel chunks of the row kernel (see directConv): a filter block
+/// (KH*KW*C*fb elements) above kChunkBlockBytes is reduced in chunks of
+/// input channels whose filter slice fits kChunkFilterBytes, over strips of
+/// at least kChunkMinTiles register tiles and at most kChunkMaxTiles (the
+/// scratch of accumulators: 1.8 KB a tile of 28 zmm). 48 KB is the L1 of
+/// the Golden Cove cores measured; the chunk leaves room in it for the
+/// chunk's input rows and the scratch.
+constexpr int64_t kChunkBlockBytes = 48 * 1024;
+constexpr int64_t kChunkFilterBytes = 20 * 1024;
+constexpr int64_t kChunkMinTiles = 4;
+constexpr int64_t kChunkMaxTiles = 16;
+
 /// The types of a convolution the direct kernels take: f32 NCHW/FCHW with
 /// every size static but the batch, which may be dynamic (a bundle compiled
 /// once for any batch size) since it only bounds the task loop.
@@ -551,6 +563,65 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   graphc::IndexMath im{rewriter, loc};
 
   Value packed = packFilter(rewriter, loc, filter, fb);
+  // With channels outer the taps are one loop, and each tap's input element
+  // is read through the image plane flattened to H*W at the tap's offset
+  // from a table (y*dh*W + x*dw): one load and one add per tap instead of
+  // the tap's row and column by division (a multiply-high, a shift and a
+  // multiply before every tap's broadcasts; 5% of a C model of the loop,
+  // within the noise on its own in graph-run: conv-codegen.md, "Round
+  // four").
+  //
+  // A zero tensor.pad of the rows and columns in front of the input is
+  // read through (`padT`, `padL`: the source's offset in the padded
+  // input) when a tile is one row: a tile's taps are limited to the filter
+  // rows whose input row exists, and in the column tiles at either edge the
+  // columns outside the source read as zero; the copy of the whole padded
+  // input is gone (conv-codegen.md, "Round four").
+  int64_t ih = it.getDimSize(2), iw = it.getDimSize(3);
+  int64_t padT = 0, padL = 0;
+  Value source = input;
+  if (auto padOp = input.getDefiningOp<tensor::PadOp>();
+      padOp && channelsOuter && rb == 1) {
+    auto st = cast<RankedTensorType>(padOp.getSourceType());
+    Value padValue = padOp.getConstantPaddingValue();
+    ArrayRef<int64_t> low = padOp.getStaticLow(), high = padOp.getStaticHigh();
+    if (padValue && matchPattern(padValue, m_AnyZeroFloat()) &&
+        !llvm::any_of(low, ShapedType::isDynamic) &&
+        !llvm::any_of(high, ShapedType::isDynamic) && low[0] == 0 &&
+        low[1] == 0 && high[0] == 0 && high[1] == 0 && low[2] >= 0 &&
+        low[3] >= 0 && st.getDimSize(2) > 0 && st.getDimSize(3) > 0) {
+      source = padOp.getSource();
+      padT = low[2];
+      padL = low[3];
+      ih = st.getDimSize(2);
+      iw = st.getDimSize(3);
+    }
+  }
+  bool padded = source != input;
+  Value flatInput, tapOffsets;
+  if (channelsOuter) {
+    flatInput = tensor::CollapseShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({it.getDimSize(0), c, ih * iw}, et), source,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+    SmallVector<int64_t> offsets;
+    for (int64_t y = 0; y < kh; ++y) {
+      for (int64_t x = 0; x < kw; ++x) {
+        offsets.push_back(y * dh * iw + x * dw);
+      }
+    }
+    auto tableType = RankedTensorType::get({kh * kw}, rewriter.getIndexType());
+    tapOffsets = arith::ConstantOp::create(
+        rewriter, loc, tableType,
+        DenseElementsAttr::get(tableType, ArrayRef<int64_t>(offsets)));
+  }
+  // Whether a tile of `cols` columns from `col0` reads a column outside
+  // the source (never without a pad).
+  auto edgeTile = [&](int64_t col0, int64_t cols) {
+    return padded && (col0 * sw < padL ||
+                      (col0 + cols - 1) * sw + (kw - 1) * dw >= padL + iw);
+  };
+
   // With a fill the accumulators start as its value and the output is
   // never read; otherwise they start from the accumulator's elements.
   Value dest = epilogue ? epilogue.getDpsInits()[0]
@@ -573,18 +644,76 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
   auto rowType = VectorType::get({fb}, et);
+  // Channel chunks: a filter block larger than L1 (3x3 64->64 with 32
+  // channels a block: 73 KB) is streamed from L2 once per register tile.
+  // Instead the task's rows are cut into strips of at least
+  // kChunkMinTiles tiles, and for each strip the input channels are reduced
+  // in chunks whose filter slice fits kChunkFilterBytes: every tile of the
+  // strip takes the chunk in turn (its filter slice and input rows then
+  // come from L1), its accumulators kept in a scratch tensor between
+  // chunks, and the strip's tiles are stored once the last chunk is in
+  // (conv-codegen.md, "Round four"). Needs a fill (the scratch starts as
+  // its value) and channels outer.
+  int64_t colTiles = owMain / owb + (owRem > 0 ? 1 : 0);
+  int64_t chunk = 0, sRows = taskRows, stripTiles = 0;
+  if (channelsOuter && fill && blockBytes > kChunkBlockBytes) {
+    int64_t perChannel = kh * kw * fb * int64_t(sizeof(float));
+    int64_t cc =
+        largestDivisor(c, std::max<int64_t>(1, kChunkFilterBytes / perChannel));
+    for (int64_t d = 1; d <= taskRows; ++d) {
+      if (taskRows % d != 0 || (d % rb != 0 && d != taskRows)) {
+        continue;
+      }
+      sRows = d;
+      if (llvm::divideCeil(d, rb) * colTiles >= kChunkMinTiles) {
+        break;
+      }
+    }
+    stripTiles = llvm::divideCeil(sRows, rb) * colTiles;
+    if (cc < c && stripTiles >= 2 && stripTiles <= kChunkMaxTiles) {
+      chunk = cc;
+    }
+  }
 
   // One register tile: output channels [fi, fi + fb) of the task by `rows`
   // output rows (from `oy0` in the image, row 0 of `slab`, the task's
   // [taskF, rows, ow] slice) by `cols` output columns from `col0`.
   // Accumulator j * cols + i holds row j, column i.
+  //
+  // With channel chunks (`chunk` set, see below) a tile is visited once per
+  // chunk and its accumulators kept between visits in `slab`, then a
+  // [slots, rb * owb, fb] scratch tensor, at `slot`: ChunkMode::Reduce
+  // reduces input channels [cBegin, cBegin + chunk) into them (starting
+  // from the fill at cBegin 0), ChunkMode::Store stores them to the output.
+  enum class ChunkMode { Whole, Reduce, Store };
   auto tile = [&](Value slab, Value fi, Value oy0, Value col0, int64_t rows,
-                  int64_t cols) -> Value {
+                  int64_t cols, ChunkMode mode = ChunkMode::Whole,
+                  Value scratch = {}, Value slot = {}, Value cBegin = {},
+                  int64_t edgeCol0 = -1) -> Value {
     auto tileType = VectorType::get({cols, fb}, et);
     auto tileTType = VectorType::get({fb, cols}, et);
     auto slabRowType = VectorType::get({fb, 1, cols}, et);
     SmallVector<Value> accs;
-    if (fill) {
+    if (mode != ChunkMode::Whole) {
+      // Chunks need a fill (checked where they are chosen).
+      Value splat = vector::BroadcastOp::create(rewriter, loc, rowType,
+                                                fill.getInputs()[0]);
+      Value first;
+      if (mode == ChunkMode::Reduce) {
+        first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      cBegin, im.idx(0));
+      }
+      for (int64_t k = 0; k < rows * cols; ++k) {
+        Value v = vector::TransferReadOp::create(
+            rewriter, loc, rowType, scratch,
+            ValueRange{slot, im.idx(k), im.idx(0)}, std::optional<Value>(pad),
+            ArrayRef<bool>{true});
+        if (first) {
+          v = arith::SelectOp::create(rewriter, loc, first, splat, v);
+        }
+        accs.push_back(v);
+      }
+    } else if (fill) {
       Value splat = vector::BroadcastOp::create(rewriter, loc, rowType,
                                                 fill.getInputs()[0]);
       accs.assign(rows * cols, splat);
@@ -626,35 +755,129 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       }
       return next;
     };
+    // The taps of the filter rows whose input row is inside the source:
+    // all of them without a pad; with one (a tile of one row) the rows y
+    // with 0 <= oy0 * sh + y * dh - padT < H.
+    Value yBegin = im.idx(0), yEnd = im.idx(kh);
+    if (padded) {
+      Value rel =
+          arith::SubIOp::create(rewriter, loc, im.idx(padT), im.mul(oy0, sh));
+      Value yLo = arith::MaxSIOp::create(
+          rewriter, loc, im.idx(0),
+          arith::CeilDivSIOp::create(rewriter, loc, rel, im.idx(dh)));
+      Value yHi = arith::MinSIOp::create(
+          rewriter, loc, im.idx(kh),
+          arith::CeilDivSIOp::create(rewriter, loc, im.add(rel, im.idx(ih)),
+                                     im.idx(dh)));
+      yHi = arith::MaxSIOp::create(rewriter, loc, yLo, yHi);
+      yBegin = yLo;
+      yEnd = yHi;
+    }
+    // Tap `t` of input channel `ci` (channels outer): the filter row at
+    // ci * KH * KW + t, the input elements at the tap's offset `off` in the
+    // flattened plane. In an edge tile the tap's filter column `x` is
+    // static, and the columns it reads outside the source are left out.
+    auto flatTap = [&](Value ci, Value t, Value off, ValueRange cur,
+                       int64_t x = -1) {
+      Value w = vector::TransferReadOp::create(
+          rewriter, loc, rowType, packed,
+          ValueRange{fBlock, im.add(im.mul(ci, kh * kw), t), im.idx(0)},
+          std::optional<Value>(pad), ArrayRef<bool>{true});
+      SmallVector<Value> next;
+      for (int64_t j = 0; j < rows; ++j) {
+        // The source index of the tap's first column: its row is
+        // (oy0 + j) * sh - padT, its column col0 * sw - padL.
+        Value start = im.add(
+            im.add(im.mul(im.add(oy0, im.idx(j)), sh * iw), colBase), off);
+        if (padded) {
+          start = arith::SubIOp::create(rewriter, loc, start,
+                                        im.idx(padT * iw + padL));
+        }
+        for (int64_t i = 0; i < cols; ++i) {
+          if (x >= 0) {
+            int64_t column = (edgeCol0 + i) * sw - padL + x * dw;
+            if (column < 0 || column >= iw) {
+              next.push_back(cur[j * cols + i]);
+              continue;
+            }
+          }
+          Value v = tensor::ExtractOp::create(
+              rewriter, loc, flatInput,
+              ValueRange{ivs[0], ci, im.add(start, im.idx(i * sw))});
+          Value b = vector::BroadcastOp::create(rewriter, loc, rowType, v);
+          next.push_back(
+              vector::FMAOp::create(rewriter, loc, b, w, cur[j * cols + i]));
+        }
+      }
+      return next;
+    };
     // Every tap of one input channel, in the packed filter's order.
     auto taps = [&](Value ci, ValueRange cur) -> SmallVector<Value> {
+      if (edgeCol0 >= 0) {
+        // An edge tile: one loop over the filter rows inside the source
+        // for each filter column, so that which of the tile's columns a
+        // tap reads outside the source is known when the loop is built
+        // (no test per tap; the taps' order differs from the other
+        // tiles', x before y).
+        SmallVector<Value> accs(cur.begin(), cur.end());
+        for (int64_t x = 0; x < kw; ++x) {
+          auto yLoop = scf::ForOp::create(
+              rewriter, loc, yBegin, yEnd, im.idx(1), accs,
+              [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
+                Value t = im.add(im.mul(y, kw), im.idx(x));
+                Value off = im.add(im.mul(y, dh * iw), im.idx(x * dw));
+                scf::YieldOp::create(rewriter, loc,
+                                     flatTap(ci, t, off, yAccs, x));
+              });
+          accs.assign(yLoop.getResults().begin(), yLoop.getResults().end());
+        }
+        return accs;
+      }
       // One loop over the taps: a loop of KW columns inside one of KH rows
       // would be unrolled by LLVM, which then interleaves the taps' loads
       // and spills accumulators.
       auto tLoop = scf::ForOp::create(
-          rewriter, loc, im.idx(0), im.idx(kh * kw), im.idx(1), cur,
+          rewriter, loc, padded ? im.mul(yBegin, kw) : im.idx(0),
+          padded ? im.mul(yEnd, kw) : im.idx(kh * kw), im.idx(1), cur,
           [&](OpBuilder &, Location, Value t, ValueRange tAccs) {
-            Value y = arith::DivUIOp::create(rewriter, loc, t, im.idx(kw));
-            Value x = arith::RemUIOp::create(rewriter, loc, t, im.idx(kw));
-            scf::YieldOp::create(rewriter, loc, tap(ci, y, x, tAccs));
+            Value off = tensor::ExtractOp::create(rewriter, loc, tapOffsets, t);
+            scf::YieldOp::create(rewriter, loc, flatTap(ci, t, off, tAccs));
           });
       return SmallVector<Value>(tLoop.getResults());
     };
-    scf::ForOp reduction;
-    if (channelsOuter) {
+    if (mode == ChunkMode::Reduce) {
+      auto reduction = scf::ForOp::create(
+          rewriter, loc, cBegin, im.add(cBegin, im.idx(chunk)), im.idx(1), accs,
+          [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
+            scf::YieldOp::create(rewriter, loc, taps(ci, cAccs));
+          });
+      for (int64_t k = 0; k < rows * cols; ++k) {
+        scratch =
+            vector::TransferWriteOp::create(
+                rewriter, loc, reduction.getResult(k), scratch,
+                ValueRange{slot, im.idx(k), im.idx(0)}, ArrayRef<bool>{true})
+                .getResult();
+      }
+      return scratch;
+    }
+    SmallVector<Value> results;
+    if (mode == ChunkMode::Store) {
+      results = accs;
+    } else if (channelsOuter) {
       // Input channels outer, taps inner: the task's filter block is read
       // in its packed order ([C][KH][KW][fb], sequential) and one channel's
       // input window is reused by every tap from L1.
-      reduction = scf::ForOp::create(
+      auto reduction = scf::ForOp::create(
           rewriter, loc, im.idx(0), im.idx(c), im.idx(1), accs,
           [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
             scf::YieldOp::create(rewriter, loc, taps(ci, cAccs));
           });
+      results = reduction.getResults();
     } else {
       // Filter rows, filter columns, then input channels: every tap walks
       // all channels (the filter-gradient form, whose "channels" are the
       // few images and whose taps are many).
-      reduction = scf::ForOp::create(
+      auto reduction = scf::ForOp::create(
           rewriter, loc, im.idx(0), im.idx(kh), im.idx(1), accs,
           [&](OpBuilder &, Location, Value y, ValueRange yAccs) {
             auto xLoop = scf::ForOp::create(
@@ -670,18 +893,50 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                 });
             scf::YieldOp::create(rewriter, loc, xLoop.getResults());
           });
+      results = reduction.getResults();
     }
     // Each row of the tile in registers is [column][channel]; NCHW wants
     // [channel][column]: transpose it, then store fb rows of cols.
+    // With 16 lanes, blocks of 16 channels by 16 columns (the rows past
+    // `cols` zeros) take the 16x16 shuffle transpose: a [cols, fb] transpose
+    // of any other shape is lowered lane by lane (3x3 64->64 @56: about 700
+    // instructions a tile, 7% of the kernel's time, against about 150).
+    bool blocks16 = lanes == 16 && fb % 16 == 0 && cols <= 16;
+    auto block16Type = VectorType::get({16, 16}, et);
     for (int64_t j = 0; j < rows; ++j) {
-      Value t = vector::BroadcastOp::create(rewriter, loc, tileType, pad);
-      for (int64_t i = 0; i < cols; ++i) {
-        t = vector::InsertOp::create(rewriter, loc,
-                                     reduction.getResult(j * cols + i), t,
-                                     ArrayRef<int64_t>{i});
+      Value t;
+      if (blocks16) {
+        t = vector::BroadcastOp::create(rewriter, loc, tileTType, pad);
+        for (int64_t h = 0; h < fb; h += 16) {
+          Value blk =
+              vector::BroadcastOp::create(rewriter, loc, block16Type, pad);
+          for (int64_t i = 0; i < cols; ++i) {
+            Value part = vector::ExtractStridedSliceOp::create(
+                rewriter, loc, results[j * cols + i], ArrayRef<int64_t>{h},
+                ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1});
+            blk = vector::InsertOp::create(rewriter, loc, part, blk,
+                                           ArrayRef<int64_t>{i});
+          }
+          blk = vector::TransposeOp::create(rewriter, loc, blk,
+                                            ArrayRef<int64_t>{1, 0});
+          if (cols < 16) {
+            blk = vector::ExtractStridedSliceOp::create(
+                rewriter, loc, blk, ArrayRef<int64_t>{0, 0},
+                ArrayRef<int64_t>{16, cols}, ArrayRef<int64_t>{1, 1});
+          }
+          t = vector::InsertStridedSliceOp::create(rewriter, loc, blk, t,
+                                                   ArrayRef<int64_t>{h, 0},
+                                                   ArrayRef<int64_t>{1, 1});
+        }
+      } else {
+        t = vector::BroadcastOp::create(rewriter, loc, tileType, pad);
+        for (int64_t i = 0; i < cols; ++i) {
+          t = vector::InsertOp::create(rewriter, loc, results[j * cols + i], t,
+                                       ArrayRef<int64_t>{i});
+        }
+        t = vector::TransposeOp::create(rewriter, loc, t,
+                                        ArrayRef<int64_t>{1, 0});
       }
-      t = vector::TransposeOp::create(rewriter, loc, t,
-                                      ArrayRef<int64_t>{1, 0});
       if (epilogue) {
         // The tile is [fb channels, cols columns] of one output row.
         Value channel = im.add(fBase, fi), row = im.add(oy0, im.idx(j));
@@ -726,7 +981,57 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
 
   // `rows` output rows of the task from row `r`, channels [fi, fi + fb):
   // the column tiles over the task's [taskF, rows, ow] slice at row r.
-  auto rowTile = [&](Value task, Value fi, Value r, int64_t rows) -> Value {
+  // With ChunkMode::Reduce `task` is the scratch tensor, and the tiles'
+  // slots start at `slotBase`.
+  auto rowTile = [&](Value task, Value fi, Value r, int64_t rows,
+                     ChunkMode mode = ChunkMode::Whole, Value scratch = {},
+                     Value slotBase = {}, Value cBegin = {}) -> Value {
+    Value oy0 = im.add(rowBase, r);
+    auto slotOf = [&](Value col0) -> Value {
+      return mode == ChunkMode::Whole
+                 ? Value()
+                 : im.add(slotBase, arith::DivUIOp::create(rewriter, loc, col0,
+                                                           im.idx(owb)));
+    };
+    // The column tiles, `visit(carried, col0, cols, edgeCol0)` each: a
+    // loop over the runs of tiles inside the source, and the tiles at its
+    // edges (edgeTile) one by one at their static column (-1 otherwise).
+    using Visit = function_ref<Value(Value, Value, int64_t, int64_t)>;
+    auto columns = [&](Value carried, Visit visit) -> Value {
+      int64_t tiles = owMain / owb;
+      for (int64_t k = 0; k < tiles;) {
+        if (edgeTile(k * owb, owb)) {
+          carried = visit(carried, im.idx(k * owb), owb, k * owb);
+          ++k;
+          continue;
+        }
+        int64_t end = k;
+        while (end < tiles && !edgeTile(end * owb, owb)) {
+          ++end;
+        }
+        auto colLoop = scf::ForOp::create(
+            rewriter, loc, im.idx(k * owb), im.idx(end * owb), im.idx(owb),
+            ValueRange{carried},
+            [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
+              scf::YieldOp::create(rewriter, loc,
+                                   visit(colArgs[0], col0, owb, -1));
+            });
+        carried = colLoop.getResult(0);
+        k = end;
+      }
+      if (owRem > 0) {
+        carried = visit(carried, im.idx(owMain), owRem,
+                        edgeTile(owMain, owRem) ? owMain : -1);
+      }
+      return carried;
+    };
+    if (mode == ChunkMode::Reduce) {
+      return columns(
+          task, [&](Value carried, Value col0, int64_t cols, int64_t edgeCol0) {
+            return tile(Value(), fi, oy0, col0, rows, cols, mode, carried,
+                        slotOf(col0), cBegin, edgeCol0);
+          });
+    }
     SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0), r,
                                          rewriter.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {taskF, rows, ow});
@@ -734,20 +1039,11 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     Value slab = tensor::ExtractSliceOp::create(
         rewriter, loc, RankedTensorType::get({taskF, rows, ow}, et), task,
         offsets, sizes, strides);
-    Value oy0 = im.add(rowBase, r);
-    if (owMain > 0) {
-      auto colLoop = scf::ForOp::create(
-          rewriter, loc, im.idx(0), im.idx(owMain), im.idx(owb),
-          ValueRange{slab},
-          [&](OpBuilder &, Location, Value col0, ValueRange colArgs) {
-            scf::YieldOp::create(rewriter, loc,
-                                 tile(colArgs[0], fi, oy0, col0, rows, owb));
-          });
-      slab = colLoop.getResult(0);
-    }
-    if (owRem > 0) {
-      slab = tile(slab, fi, oy0, im.idx(owMain), rows, owRem);
-    }
+    slab = columns(
+        slab, [&](Value carried, Value col0, int64_t cols, int64_t edgeCol0) {
+          return tile(carried, fi, oy0, col0, rows, cols, mode, scratch,
+                      slotOf(col0), Value(), edgeCol0);
+        });
     return tensor::InsertSliceOp::create(rewriter, loc, slab, task, offsets,
                                          sizes, strides);
   };
@@ -756,6 +1052,58 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       rewriter, loc, im.idx(0), im.idx(taskF), im.idx(fb), ValueRange{taskOut},
       [&](OpBuilder &, Location, Value fi, ValueRange fArgs) {
         Value task = fArgs[0];
+        if (chunk > 0) {
+          // The strip's row tiles from task row `s`, in `mode`.
+          int64_t sRem = sRows % rb, sMain = sRows - sRem;
+          auto strip = [&](Value carried, Value s, ChunkMode mode,
+                           Value scratch, Value cBegin) -> Value {
+            auto slotBase = [&](Value r) {
+              Value k = arith::DivUIOp::create(
+                  rewriter, loc, arith::SubIOp::create(rewriter, loc, r, s),
+                  im.idx(rb));
+              return im.mul(k, colTiles);
+            };
+            if (sMain > 0) {
+              auto rowLoop = scf::ForOp::create(
+                  rewriter, loc, s, im.add(s, im.idx(sMain)), im.idx(rb),
+                  ValueRange{carried},
+                  [&](OpBuilder &, Location, Value r, ValueRange rArgs) {
+                    scf::YieldOp::create(rewriter, loc,
+                                         rowTile(rArgs[0], fi, r, rb, mode,
+                                                 scratch, slotBase(r), cBegin));
+                  });
+              carried = rowLoop.getResult(0);
+            }
+            if (sRem > 0) {
+              Value r = im.add(s, im.idx(sMain));
+              carried = rowTile(carried, fi, r, sRem, mode, scratch,
+                                slotBase(r), cBegin);
+            }
+            return carried;
+          };
+          Value scratch0 = tensor::EmptyOp::create(
+              rewriter, loc, ArrayRef<int64_t>{stripTiles, rb * owb, fb}, et);
+          auto stripLoop = scf::ForOp::create(
+              rewriter, loc, im.idx(0), im.idx(taskRows), im.idx(sRows),
+              ValueRange{task, scratch0},
+              [&](OpBuilder &, Location, Value s, ValueRange sArgs) {
+                auto chunkLoop = scf::ForOp::create(
+                    rewriter, loc, im.idx(0), im.idx(c), im.idx(chunk),
+                    ValueRange{sArgs[1]},
+                    [&](OpBuilder &, Location, Value c0, ValueRange cArgs) {
+                      scf::YieldOp::create(
+                          rewriter, loc,
+                          strip(cArgs[0], s, ChunkMode::Reduce, Value(), c0));
+                    });
+                Value scratch = chunkLoop.getResult(0);
+                Value stored =
+                    strip(sArgs[0], s, ChunkMode::Store, scratch, Value());
+                scf::YieldOp::create(rewriter, loc,
+                                     ValueRange{stored, scratch});
+              });
+          scf::YieldOp::create(rewriter, loc, stripLoop.getResult(0));
+          return;
+        }
         if (rbMain > 0) {
           auto rowLoop = scf::ForOp::create(
               rewriter, loc, im.idx(0), im.idx(rbMain), im.idx(rb),

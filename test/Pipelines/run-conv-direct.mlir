@@ -16,9 +16,10 @@
 // RUN: %numpy_python %S/Inputs/reference.py conv_nchw_strided_acc 2,5,15,30,48,3,2,2,1,1,2 %t.8
 // The kernel: tasks over (image, output row, channel block), the filter
 // re-laid out to [F/fb, C*KH*KW, fb] (16x16 transposes), loops over channel
-// blocks, column tiles, input channels and then the filter taps (one loop,
-// its row and column by division), broadcast FMAs, and the tile transposed
-// before the store.
+// blocks, column tiles, input channels and then the filter taps (one loop;
+// each tap's input offset in the flattened image plane from a table),
+// broadcast FMAs, and the tile transposed before the store as 16x16 blocks
+// (its 14 columns padded to 16). No fill: no channel chunks.
 // RUN: graph-opt %s --graphc-cpu-direct-conv="vector-width=16" | FileCheck %s
 // CHECK-LABEL: func.func @conv
 // CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<48x5x3x2xf32> into tensor<48x30xf32>
@@ -30,6 +31,8 @@
 // CHECK:       vector.transfer_read {{.*}} : tensor<48x30xf32>, vector<16x14xf32>
 // CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<16x14xf32> to vector<14x16xf32>
 // CHECK:       vector.transfer_write {{.*}} : vector<14x16xf32>, tensor<30x16xf32>
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<2x5x15x30xf32> into tensor<2x5x450xf32>
+// CHECK:       arith.constant dense<[0, 2, 30, 32, 60, 62]> : tensor<6xindex>
 // CHECK:       scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (2, 7, 3)
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c16{{(_[0-9]+)?}} step %c16{{(_[0-9]+)?}}
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c1{{(_[0-9]+)?}} step %c1
@@ -40,13 +43,15 @@
 // CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<16x14xf32> to vector<14x16xf32>
 // CHECK:       scf.for %{{.*}} = %c0{{.*}} to %c5{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
 // CHECK:       scf.for %[[T:.*]] = %c0{{.*}} to %c6{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}}
-// CHECK:       arith.divui %[[T]], %c2
-// CHECK:       arith.remui %[[T]], %c2
+// CHECK-NOT:   arith.divui
+// CHECK:       tensor.extract %{{.*}}[%[[T]]] : tensor<6xindex>
 // CHECK:       vector.transfer_read {{.*}} : tensor<3x30x16xf32>, vector<16xf32>
-// CHECK:       tensor.extract
+// CHECK:       tensor.extract {{.*}} : tensor<2x5x450xf32>
 // CHECK:       vector.broadcast %{{.*}} : f32 to vector<16xf32>
 // CHECK:       vector.fma
-// CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<14x16xf32> to vector<16x14xf32>
+// CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// CHECK:       vector.extract_strided_slice %{{.*}} {offsets = [0, 0], sizes = [16, 14], strides = [1, 1]} : vector<16x16xf32> to vector<16x14xf32>
+// CHECK:       vector.insert_strided_slice
 // CHECK:       vector.shape_cast %{{.*}} : vector<16x14xf32> to vector<16x1x14xf32>
 // CHECK:       vector.transfer_write {{.*}} : vector<16x1x14xf32>, tensor<16x1x28xf32>
 // CHECK:       tensor.insert_slice

@@ -29,7 +29,9 @@
 // CHECK-NOT:   linalg.generic
 // CHECK:       scf.forall
 // CHECK:       vector.fma
-// CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<8x32xf32> to vector<32x8xf32>
+// CHECK:       vector.transpose %{{.*}}, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// CHECK:       vector.extract_strided_slice %{{.*}} {offsets = [0, 0], sizes = [16, 8], strides = [1, 1]} : vector<16x16xf32> to vector<16x8xf32>
+// CHECK:       vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [16, 0], strides = [1, 1]} : vector<16x8xf32> into vector<32x8xf32>
 // CHECK:       vector.transfer_read {{.*}} : tensor<32xf32>, vector<32xf32>
 // CHECK:       vector.transfer_read {{.*}} : tensor<1x32x1x1xf32>, vector<32xf32>
 // CHECK:       vector.transfer_read {{.*}} : tensor<2x32x8x8xf32>, vector<32x1x8xf32>
