@@ -310,6 +310,34 @@ Value outputAdjoint(Value filter) {
   return type && type.hasStaticShape() ? t.getInput() : Value();
 }
 
+/// A [blocks, width] tensor built one row per task: an `scf.forall` over the
+/// rows, each task's `fillRow(b, row)` returning row `b` (a `width` slice of
+/// the new tensor) filled, inserted back. The packs below (dY's and the
+/// flipped filter's) differ only in how a row is filled.
+Value forEachRow(RewriterBase &rewriter, Location loc, int64_t blocks,
+                 int64_t width, Type et,
+                 function_ref<Value(Value b, Value row)> fillRow) {
+  Value empty = tensor::EmptyOp::create(rewriter, loc, {blocks, width}, et);
+  auto forall =
+      scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
+                            ValueRange{empty}, std::nullopt);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  Value b = forall.getInductionVars()[0];
+  Value out = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> offsets = {b, rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, width});
+  SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1});
+  Value row = tensor::ExtractSliceOp::create(rewriter, loc,
+                                             RankedTensorType::get({width}, et),
+                                             out, offsets, sizes, unit);
+  Value filled = fillRow(b, row);
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, filled, out, offsets,
+                                        sizes, unit);
+  return forall.getResult(0);
+}
+
 /// dY [N, F, OH, OW] re-laid out in one pass as the direct kernel's packed
 /// filter for the convolution by dY^T: [F/fb, N, OH, OW, fb], per block of
 /// fb output channels and image, the [fb, OH*OW] block transposed by
@@ -326,64 +354,50 @@ Value packOutputAdjoint(RewriterBase &rewriter, Location loc, Value dy,
   Type et = type.getElementType();
   graphc::IndexMath im{rewriter, loc};
   Value rows = reshape(rewriter, loc, dy, {n, f, p});
-  Value empty = tensor::EmptyOp::create(rewriter, loc, {blocks, width}, et);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
-  auto forall =
-      scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
-                            ValueRange{empty}, std::nullopt);
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(forall.getTerminator());
-    Value b = forall.getInductionVars()[0];
-    Value out = forall.getRegionIterArgs()[0];
-    SmallVector<OpFoldResult> offsets = {b, rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, width});
-    SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1});
-    Value row = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({width}, et), out, offsets, sizes,
-        unit);
-    Value c0 = im.mul(b, fb);
-    // One tile: dY[i, c0 .. c0 + fb, q .. q + w] to row[(i*P + q)*fb ...].
-    auto tile = [&](Value i, Value q, int64_t w, Value into) -> Value {
-      Value v = vector::TransferReadOp::create(
-          rewriter, loc, VectorType::get({fb, w}, et), rows,
-          ValueRange{i, c0, q}, std::optional<Value>(pad),
-          ArrayRef<bool>{true, true});
-      v = vector::TransposeOp::create(rewriter, loc, v,
-                                      ArrayRef<int64_t>{1, 0});
-      v = vector::ShapeCastOp::create(rewriter, loc,
-                                      VectorType::get({w * fb}, et), v);
-      Value at = im.mul(im.add(im.mul(i, p), q), fb);
-      return vector::TransferWriteOp::create(
-                 rewriter, loc, v, into, ValueRange{at}, ArrayRef<bool>{true})
-          .getResult();
-    };
-    int64_t whole = p / lanes * lanes;
-    auto loop = scf::ForOp::create(
-        rewriter, loc, im.idx(0), im.idx(n), im.idx(1), ValueRange{row},
-        [&](OpBuilder &, Location, Value i, ValueRange imageArgs) {
-          Value acc = imageArgs[0];
-          if (whole > 0) {
-            acc = scf::ForOp::create(
-                      rewriter, loc, im.idx(0), im.idx(whole), im.idx(lanes),
-                      ValueRange{acc},
-                      [&](OpBuilder &, Location, Value q, ValueRange args) {
-                        scf::YieldOp::create(rewriter, loc,
-                                             tile(i, q, lanes, args[0]));
-                      })
-                      .getResult(0);
-          }
-          if (whole < p) {
-            acc = tile(i, im.idx(whole), p - whole, acc);
-          }
-          scf::YieldOp::create(rewriter, loc, acc);
-        });
-    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(rewriter, loc, loop.getResult(0), out,
-                                          offsets, sizes, unit);
-  }
-  return reshape(rewriter, loc, forall.getResult(0), {blocks, n, oh, ow, fb});
+  Value packedRows = forEachRow(
+      rewriter, loc, blocks, width, et, [&](Value b, Value row) -> Value {
+        Value c0 = im.mul(b, fb);
+        // One tile: dY[i, c0 .. c0 + fb, q .. q + w] to row[(i*P + q)*fb ...].
+        auto tile = [&](Value i, Value q, int64_t w, Value into) -> Value {
+          Value v = vector::TransferReadOp::create(
+              rewriter, loc, VectorType::get({fb, w}, et), rows,
+              ValueRange{i, c0, q}, std::optional<Value>(pad),
+              ArrayRef<bool>{true, true});
+          v = vector::TransposeOp::create(rewriter, loc, v,
+                                          ArrayRef<int64_t>{1, 0});
+          v = vector::ShapeCastOp::create(rewriter, loc,
+                                          VectorType::get({w * fb}, et), v);
+          Value at = im.mul(im.add(im.mul(i, p), q), fb);
+          return vector::TransferWriteOp::create(rewriter, loc, v, into,
+                                                 ValueRange{at},
+                                                 ArrayRef<bool>{true})
+              .getResult();
+        };
+        int64_t whole = p / lanes * lanes;
+        auto loop = scf::ForOp::create(
+            rewriter, loc, im.idx(0), im.idx(n), im.idx(1), ValueRange{row},
+            [&](OpBuilder &, Location, Value i, ValueRange imageArgs) {
+              Value acc = imageArgs[0];
+              if (whole > 0) {
+                acc = scf::ForOp::create(
+                          rewriter, loc, im.idx(0), im.idx(whole),
+                          im.idx(lanes), ValueRange{acc},
+                          [&](OpBuilder &, Location, Value q, ValueRange args) {
+                            scf::YieldOp::create(rewriter, loc,
+                                                 tile(i, q, lanes, args[0]));
+                          })
+                          .getResult(0);
+              }
+              if (whole < p) {
+                acc = tile(i, im.idx(whole), p - whole, acc);
+              }
+              scf::YieldOp::create(rewriter, loc, acc);
+            });
+        return loop.getResult(0);
+      });
+  return reshape(rewriter, loc, packedRows, {blocks, n, oh, ow, fb});
 }
 
 /// `packed` [F/fb, C, KH, KW, fb] as the filter [F, C, KH, KW] the direct
@@ -432,56 +446,41 @@ linalg::TransposeOp graphc::prepackFlippedFilter(RewriterBase &rewriter,
   graphc::IndexMath im{rewriter, loc};
   Value rows = reshape(rewriter, loc, src, {c, f * taps});
   int64_t blocks = f / fb, width = c * taps * fb;
-  Value empty = tensor::EmptyOp::create(rewriter, loc, {blocks, width}, et);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
-  auto forall =
-      scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
-                            ValueRange{empty}, std::nullopt);
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(forall.getTerminator());
-    Value b = forall.getInductionVars()[0];
-    Value out = forall.getRegionIterArgs()[0];
-    SmallVector<OpFoldResult> offsets = {b, rewriter.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, width});
-    SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1});
-    Value row = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({width}, et), out, offsets, sizes,
-        unit);
-    SmallVector<int64_t> reversed;
-    for (int64_t t = taps; t-- > 0;) {
-      reversed.push_back(t);
-    }
-    auto loop = scf::ForOp::create(
-        rewriter, loc, im.idx(0), im.idx(c), im.idx(1), ValueRange{row},
-        [&](OpBuilder &, Location, Value ci, ValueRange args) {
-          Value v = vector::TransferReadOp::create(
-              rewriter, loc, VectorType::get({fb * taps}, et), rows,
-              ValueRange{ci, im.mul(b, fb * taps)}, std::optional<Value>(pad),
-              ArrayRef<bool>{true});
-          v = vector::ShapeCastOp::create(rewriter, loc,
-                                          VectorType::get({fb, taps}, et), v);
-          v = vector::TransposeOp::create(rewriter, loc, v,
-                                          ArrayRef<int64_t>{1, 0});
-          v = vector::ShuffleOp::create(rewriter, loc, v, v, reversed);
-          v = vector::ShapeCastOp::create(rewriter, loc,
-                                          VectorType::get({taps * fb}, et), v);
-          scf::YieldOp::create(
-              rewriter, loc,
-              vector::TransferWriteOp::create(rewriter, loc, v, args[0],
-                                              ValueRange{im.mul(ci, taps * fb)},
-                                              ArrayRef<bool>{true})
-                  .getResult());
-        });
-    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(rewriter, loc, loop.getResult(0), out,
-                                          offsets, sizes, unit);
-  }
+  Value packedRows = forEachRow(
+      rewriter, loc, blocks, width, et, [&](Value b, Value row) -> Value {
+        SmallVector<int64_t> reversed;
+        for (int64_t t = taps; t-- > 0;) {
+          reversed.push_back(t);
+        }
+        auto loop = scf::ForOp::create(
+            rewriter, loc, im.idx(0), im.idx(c), im.idx(1), ValueRange{row},
+            [&](OpBuilder &, Location, Value ci, ValueRange args) {
+              Value v = vector::TransferReadOp::create(
+                  rewriter, loc, VectorType::get({fb * taps}, et), rows,
+                  ValueRange{ci, im.mul(b, fb * taps)},
+                  std::optional<Value>(pad), ArrayRef<bool>{true});
+              v = vector::ShapeCastOp::create(
+                  rewriter, loc, VectorType::get({fb, taps}, et), v);
+              v = vector::TransposeOp::create(rewriter, loc, v,
+                                              ArrayRef<int64_t>{1, 0});
+              v = vector::ShuffleOp::create(rewriter, loc, v, v, reversed);
+              v = vector::ShapeCastOp::create(
+                  rewriter, loc, VectorType::get({taps * fb}, et), v);
+              scf::YieldOp::create(rewriter, loc,
+                                   vector::TransferWriteOp::create(
+                                       rewriter, loc, v, args[0],
+                                       ValueRange{im.mul(ci, taps * fb)},
+                                       ArrayRef<bool>{true})
+                                       .getResult());
+            });
+        return loop.getResult(0);
+      });
   // As graphc-cpu-prepack-conv-filters leaves a filter: the packed
   // [F/fb, C, KH, KW, fb] behind a transpose and a collapse, which the
   // kernel's packFilter reads through (the transpose is then dead).
-  Value packed = reshape(rewriter, loc, forall.getResult(0),
+  Value packed = reshape(rewriter, loc, packedRows,
                          {blocks, c, ft.getDimSize(2), ft.getDimSize(3), fb});
   Value init = tensor::EmptyOp::create(
       rewriter, loc, {blocks, fb, c, ft.getDimSize(2), ft.getDimSize(3)}, et);
