@@ -10,13 +10,17 @@
 //   bitwise ops, logical shifts, bitcasts, col2im, data movement, matmul,
 //   sum/prod reductions, eq/ne) are unchanged;
 // * ops that order values (compare lt/le/gt/ge, max, min, clamp, max/min
-//   reductions, arg_reduce, max pooling, max/min scatter) see operands and
-//   produce results with the sign bit flipped: x ^ 2^(N-1) maps unsigned
+//   reductions, arg_reduce, top_k, max pooling, max/min scatter) see operands
+//   and produce results with the sign bit flipped: x ^ 2^(N-1) maps unsigned
 //   order onto signed order and is its own inverse;
 // * div, floor_div, rem and mod zero-extend their operands to i64, divide
-//   there and truncate back (N < 64);
+//   there and truncate back (N < 64); on 64-bit values, which have no wider
+//   type, they halve the dividend so that signed division is exact and
+//   correct the quotient (divide64);
 // * cast from an unsigned integer zero-extends to i64 first; a cast from a
 //   float to an unsigned integer converts to i64 and truncates (N < 64);
+//   ui64 <-> float casts go through the signed conversions with the top
+//   bit handled apart (castFromU64, castToU64);
 // * abs and relu are the identity; sign is (x != 0).
 //
 // Any other op on unsigned integers is an error naming it, never a silent
@@ -80,7 +84,7 @@ private:
   Value flip(Location loc, Value x) {
     unsigned width = getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth();
     Value bit = splat(loc, x.getType(), APInt::getSignMask(width));
-    return graph::XorOp::create(b, loc, x.getType(), x, bit);
+    return graph::BitwiseXorOp::create(b, loc, x.getType(), x, bit);
   }
   /// The zero-extension of a signless integer tensor to i64 (width < 64).
   Value zextTo64(Location loc, Value x) {
@@ -89,15 +93,32 @@ private:
     Type wide = withElement(x.getType(), i64);
     Value ext = graph::CastOp::create(b, loc, wide, x, TypeAttr::get(i64));
     Value mask = splat(loc, wide, APInt::getLowBitsSet(64, width));
-    return graph::AndOp::create(b, loc, wide, ext, mask);
+    return graph::BitwiseAndOp::create(b, loc, wide, ext, mask);
   }
   bool wasUnsigned(Value v) const { return unsignedValues.contains(v); }
   unsigned widthOf(Value v) const {
     return getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
   }
 
+  /// a >= b on unsigned values held in signless integers (an i1 tensor of
+  /// `boolType`).
+  Value unsignedGe(Location loc, Type boolType, Value a, Value b) {
+    return graph::CompareOp::create(
+        this->b, loc, boolType, flip(loc, a), flip(loc, b),
+        graph::CompareDirectionAttr::get(func.getContext(),
+                                         graph::CompareDirection::ge));
+  }
+  /// The i1 tensor `x` as 0/1 of the integer tensor type `type`.
+  Value boolToInt(Location loc, Type type, Value x) {
+    return graph::CastOp::create(b, loc, type, x,
+                                 TypeAttr::get(getElementTypeOrSelf(type)));
+  }
+
   LogicalResult flipOperandsAndResults(Operation *op, bool flipResults);
   LogicalResult widen(Operation *op);
+  void divide64(Operation *op);
+  Value castFromU64(Location loc, Value x, Type resultType);
+  Value castToU64(Location loc, Value x, Type resultType);
   LogicalResult legalizeCast(graph::CastOp op);
   LogicalResult legalize(Operation *op);
 
@@ -130,12 +151,11 @@ LogicalResult Legalizer::flipOperandsAndResults(Operation *op,
 }
 
 LogicalResult Legalizer::widen(Operation *op) {
-  for (Value v : op->getOperands()) {
-    if (wasUnsigned(v) && widthOf(v) >= 64) {
-      return op->emitError() << op->getName()
-                             << " on 64-bit unsigned integers is not supported "
-                                "(it needs a wider intermediate type)";
-    }
+  if (llvm::any_of(op->getOperands(), [&](Value v) {
+        return wasUnsigned(v) && widthOf(v) >= 64;
+      })) {
+    divide64(op);
+    return success();
   }
   b.setInsertionPoint(op);
   for (OpOperand &operand : op->getOpOperands()) {
@@ -158,6 +178,99 @@ LogicalResult Legalizer::widen(Operation *op) {
   return success();
 }
 
+/// Unsigned 64-bit div, floor_div, rem and mod (all the same quotient or
+/// remainder for unsigned values) with signed i64 ops. With the divisor d
+/// at least 2^63 the quotient is n >= d. Otherwise n >> 1 is non-negative,
+/// so q0 = ((n >> 1) / d) << 1 is exact signed arithmetic; it is the
+/// quotient or one less, and n - q0 * d (below 2d <= 2^64) says which. A
+/// zero divisor divides by zero, as the signed ops do.
+void Legalizer::divide64(Operation *op) {
+  Location loc = op->getLoc();
+  Value n = op->getOperand(0), d = op->getOperand(1);
+  Value result = op->getResult(0);
+  Type type = result.getType();
+  Type boolType = withElement(type, b.getI1Type());
+  b.setInsertionPoint(op);
+  APInt one(64, 1);
+  Value halfN = graph::ShiftRightOp::create(b, loc, n.getType(), n,
+                                            splat(loc, n.getType(), one));
+  Value q0 = graph::DivOp::create(b, loc, type, halfN, d);
+  q0 = graph::ShiftLeftOp::create(b, loc, type, q0, splat(loc, type, one));
+  Value r0 = graph::SubOp::create(b, loc, type, n,
+                                  graph::MulOp::create(b, loc, type, q0, d));
+  Value q = graph::AddOp::create(
+      b, loc, type, q0, boolToInt(loc, type, unsignedGe(loc, boolType, r0, d)));
+  Value dBig = graph::CompareOp::create(
+      b, loc, withElement(d.getType(), b.getI1Type()), d,
+      splat(loc, d.getType(), APInt::getZero(64)),
+      graph::CompareDirectionAttr::get(op->getContext(),
+                                       graph::CompareDirection::lt));
+  Value bigQ = boolToInt(loc, type, unsignedGe(loc, boolType, n, d));
+  q = graph::SelectOp::create(b, loc, type, dBig, bigQ, q);
+  Value value = q;
+  if (isa<graph::RemOp, graph::ModOp>(op)) {
+    value = graph::SubOp::create(b, loc, type, n,
+                                 graph::MulOp::create(b, loc, type, q, d));
+  }
+  result.replaceAllUsesWith(value);
+  if (wasUnsigned(result)) {
+    unsignedValues.insert(value);
+  }
+  op->erase();
+}
+
+/// ui64 `x` (signless) to the float tensor type `resultType`: the signed
+/// conversion where the top bit is clear; otherwise x >> 1, with the
+/// shifted-out bit kept as a sticky low bit so that rounding stays
+/// correct, converted and doubled.
+Value Legalizer::castFromU64(Location loc, Value x, Type resultType) {
+  Type type = x.getType();
+  Type floatType = getElementTypeOrSelf(resultType);
+  APInt one(64, 1);
+  Value small =
+      graph::CastOp::create(b, loc, resultType, x, TypeAttr::get(floatType));
+  Value oneSplat = splat(loc, type, one);
+  Value halved = graph::BitwiseOrOp::create(
+      b, loc, type, graph::ShiftRightOp::create(b, loc, type, x, oneSplat),
+      graph::BitwiseAndOp::create(b, loc, type, x, oneSplat));
+  Value half = graph::CastOp::create(b, loc, resultType, halved,
+                                     TypeAttr::get(floatType));
+  Value big = graph::AddOp::create(b, loc, resultType, half, half);
+  Value topBit = graph::CompareOp::create(
+      b, loc, withElement(type, b.getI1Type()), x,
+      splat(loc, type, APInt::getZero(64)),
+      graph::CompareDirectionAttr::get(func.getContext(),
+                                       graph::CompareDirection::lt));
+  return graph::SelectOp::create(b, loc, resultType, topBit, big, small);
+}
+
+/// Float `x` to ui64 (signless `resultType`): the signed conversion below
+/// 2^63; from 2^63 on, the conversion of x - 2^63 with the top bit set.
+/// Values outside [0, 2^64) are undefined, as in ONNX and C.
+Value Legalizer::castToU64(Location loc, Value x, Type resultType) {
+  auto floatType = cast<FloatType>(getElementTypeOrSelf(x.getType()));
+  Type i64 = b.getI64Type();
+  auto scalar = RankedTensorType::get({}, floatType);
+  APFloat twoTo63(0x1p63);
+  bool lost;
+  twoTo63.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lost);
+  Value bound = graph::ConstantOp::create(
+      b, loc, scalar, DenseElementsAttr::get(scalar, twoTo63));
+  Value small =
+      graph::CastOp::create(b, loc, resultType, x, TypeAttr::get(i64));
+  Value shifted = graph::SubOp::create(b, loc, x.getType(), x, bound);
+  Value big = graph::BitwiseXorOp::create(
+      b, loc, resultType,
+      graph::CastOp::create(b, loc, resultType, shifted, TypeAttr::get(i64)),
+      splat(loc, resultType, APInt::getSignMask(64)));
+  Value isBig = graph::CompareOp::create(
+      b, loc, withElement(x.getType(), b.getI1Type()), x, bound,
+      graph::CompareDirectionAttr::get(func.getContext(),
+                                       graph::CompareDirection::ge));
+  return graph::SelectOp::create(b, loc, resultType, isBig, big, small);
+}
+
 LogicalResult Legalizer::legalizeCast(graph::CastOp op) {
   Value input = op.getInput();
   Type to = op.getTo();
@@ -176,20 +289,27 @@ LogicalResult Legalizer::legalizeCast(graph::CastOp op) {
     if (narrowing || to.isInteger(1)) {
       return success(); // low bits / (x != 0): signedness does not matter
     }
-    if (width >= 64) {
-      return op.emitError()
-             << "graph.cast from ui64 to " << to << " is not supported";
-    }
     b.setInsertionPoint(op);
-    op.getInputMutable().assign(zextTo64(loc, input));
+    if (width < 64) {
+      op.getInputMutable().assign(zextTo64(loc, input));
+      return success();
+    }
+    // ui64 to a wider integer does not exist; to a float, see castFromU64.
+    Value converted = castFromU64(loc, input, op.getType());
+    op.getResult().replaceAllUsesWith(converted);
+    op.erase();
     return success();
   }
   if (to.isUnsignedInteger() && isa<FloatType>(from)) {
     // float -> uN: convert to i64 (exact for 0 <= x < 2^63) and truncate.
     unsigned width = to.getIntOrFloatBitWidth();
     if (width >= 64) {
-      return op.emitError()
-             << "graph.cast from " << from << " to ui64 is not supported";
+      b.setInsertionPoint(op);
+      Value converted = castToU64(loc, input, op.getType());
+      op.getResult().replaceAllUsesWith(converted);
+      unsignedValues.insert(converted);
+      op.erase();
+      return success();
     }
     Type narrow = op.getType();
     op.setToAttr(TypeAttr::get(b.getI64Type()));
@@ -289,6 +409,9 @@ LogicalResult Legalizer::legalize(Operation *op) {
     }
     return op->emitError("graph.pool: average pooling of unsigned integers "
                          "is not supported");
+  }
+  if (isa<graph::TopKOp>(op)) {
+    return flipOperandsAndResults(op, /*flipResults=*/true);
   }
   if (isa<graph::CompareOp, graph::ArgReduceOp>(op)) {
     return flipOperandsAndResults(op, /*flipResults=*/false);

@@ -78,8 +78,64 @@ func.func @add_const(%a: tensor<2xui8>) -> tensor<2xui8> {
 
 // -----
 
+// 64-bit division has no wider type: the dividend is halved (a logical
+// shift) so that the signed division is exact, the quotient corrected by
+// one where the remainder is still at least the divisor, and divisors from
+// 2^63 on give n >= d (Bundle/uint64.test checks the numbers).
+// CHECK-LABEL: func.func @div64(
+// CHECK-SAME: tensor<4xi64>, %{{.*}}: tensor<4xi64>) -> tensor<4xi64>
+// CHECK: arith.shrui
+// CHECK: arith.divsi
+// CHECK: arith.shli
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi slt
+// CHECK: arith.select
+// CHECK-NOT: arith.extui
 func.func @div64(%a: tensor<4xui64>, %b: tensor<4xui64>) -> tensor<4xui64> {
-  // expected-error @+1 {{graph.div on 64-bit unsigned integers is not supported}}
   %0 = graph.div %a, %b : (tensor<4xui64>, tensor<4xui64>) -> tensor<4xui64>
   return %0 : tensor<4xui64>
+}
+
+// -----
+
+// ui64 to float: the signed conversion, or for values from 2^63 on the
+// conversion of x >> 1 with its low bit kept (sticky), doubled.
+// CHECK-LABEL: func.func @u64_to_f32(
+// CHECK: arith.sitofp
+// CHECK: arith.shrui
+// CHECK: arith.sitofp
+// CHECK: arith.addf
+// CHECK: arith.select
+// CHECK-NOT: arith.uitofp
+func.func @u64_to_f32(%a: tensor<4xui64>) -> tensor<4xf32> {
+  %0 = graph.cast %a {to = f32} : (tensor<4xui64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// float to ui64: from 2^63 on, x - 2^63 converted with the top bit set.
+// CHECK-LABEL: func.func @f32_to_u64(
+// CHECK: arith.constant dense<9.22337203E+18> : tensor<f32>
+// CHECK: arith.fptosi
+// CHECK: arith.subf
+// CHECK: arith.fptosi
+// CHECK: arith.xori
+// CHECK: arith.cmpf oge
+// CHECK: arith.select
+func.func @f32_to_u64(%a: tensor<4xf32>) -> tensor<4xui64> {
+  %0 = graph.cast %a {to = ui64} : (tensor<4xf32>) -> tensor<4xui64>
+  return %0 : tensor<4xui64>
+}
+
+// -----
+
+// top_k orders unsigned values through the flipped sign bit, and flips the
+// values back.
+// CHECK-LABEL: func.func @top_k_u8(
+// CHECK: arith.xori
+// CHECK: arith.xori
+func.func @top_k_u8(%a: tensor<5xui8>) -> (tensor<2xui8>, tensor<2xi64>) {
+  %v, %i = graph.top_k %a {axis = 0 : i64, k = 2 : i64} : (tensor<5xui8>) -> (tensor<2xui8>, tensor<2xi64>)
+  return %v, %i : tensor<2xui8>, tensor<2xi64>
 }
