@@ -359,6 +359,9 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importShrink(const GraphNode &node, const onnx::NodeProto &def,
                llvm::ArrayRef<Value> in, Location at);
+  /// Adagrad, Momentum and Adam of ai.onnx.preview.training as graph
+  /// arithmetic (Optimizers.cpp).
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importTrainingOptimizer);
   /// Attention, RMSNormalization, RotaryEmbedding, CausalConvWithState,
   /// LinearAttention (Attention.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>

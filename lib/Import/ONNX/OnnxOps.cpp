@@ -2,7 +2,8 @@
 //
 // The one list of the ONNX ops graphc imports. Each entry: op, domain, the
 // oldest opset whose form is translated (opsets 1-6 only for ops whose old
-// forms Legacy.cpp knows; 7 otherwise), the newest one (0: no
+// forms Legacy.cpp knows; 7 otherwise; 1 for ai.onnx.preview.training,
+// whose models may declare only that domain's opset 1), the newest one (0: no
 // limit), the translator family, the graph-dialect ops the translation
 // creates (docs/design/graph-op-set.md; the op is reported unsupported while
 // one of them is not registered) and a note for the support table.
@@ -94,6 +95,9 @@ const OnnxFamily kLpPool = {"ONNX/Math.cpp",
                             &OnnxImporter::family<&OnnxImporter::importLpPool>};
 const OnnxFamily kMathDirect = {
     "ONNX/Math.cpp", &OnnxImporter::family<&OnnxImporter::importMathDirect>};
+const OnnxFamily kTrainingOptimizer = {
+    "ONNX/Optimizers.cpp",
+    &OnnxImporter::family<&OnnxImporter::importTrainingOptimizer>};
 const OnnxFamily kShrink = {"ONNX/Shrink.cpp",
                             &OnnxImporter::family<&OnnxImporter::importShrink>};
 const OnnxFamily kAttention = {
@@ -338,6 +342,9 @@ const OnnxOp kOnnxOps[] = {
   {"Where", "", 7, 0, &kWhere, "graph.select", ""},
   {"Xor", "", 1, 0, &kOneToOne, "graph.xor", ""},
   {"FlexAttention", "ai.onnx.preview", 7, 0, &kAttention, "graph.matmul,graph.softmax,graph.transpose,graph.mul,graph.add", "score_mod/prob_mod subgraphs imported inline"},
+  {"Adagrad", "ai.onnx.preview.training", 1, 0, &kTrainingOptimizer, "graph.add,graph.mul,graph.sub,graph.div,graph.sqrt,graph.cast", "several tensors per node; R and T run-time scalars"},
+  {"Adam", "ai.onnx.preview.training", 1, 0, &kTrainingOptimizer, "graph.add,graph.mul,graph.sub,graph.div,graph.sqrt,graph.cast,graph.pow,graph.compare,graph.select", "several tensors per node; R and T run-time scalars"},
+  {"Momentum", "ai.onnx.preview.training", 1, 0, &kTrainingOptimizer, "graph.add,graph.mul,graph.sub,graph.cast,graph.compare,graph.select", "standard and nesterov modes"},
 };
 // clang-format on
 
