@@ -13,7 +13,7 @@
 // reports a fallback core, the bench re-executes itself once with
 // OPENBLAS_CORETYPE set to SkylakeX (AVX-512) or Haswell (AVX2), in its own
 // environment only; also when it picks an AVX2 core on an AVX-512 CPU (AMD
-// Zen 4). A user-set OPENBLAS_CORETYPE is kept as it is.
+// Zen 5). A user-set OPENBLAS_CORETYPE is kept as it is.
 //
 // Usage: gemm-bench [--threads=1,2] [--shapes=MxNxK,...] [--min-time=0.1]
 //                   [--rounds=7] [--cpu-time]
@@ -252,9 +252,9 @@ std::string bestOpenblasCore(const graphc::CpuInfo &host) {
   // Cores OpenBLAS 0.3.21 falls back to for models it does not know.
   bool fallback = core == "Prescott" || core == "Core2" || core == "Nehalem" ||
                   core == "Sandybridge" || core == "Katmai";
-  // On AVX-512 CPUs it does know but gives an AVX2 core (AMD Zen 4 is
+  // On AVX-512 CPUs it does know but gives an AVX2 core (AMD Zen 5 is
   // "Zen", i.e. Haswell's kernels), its SkylakeX kernels run too and are
-  // faster: sgemm 2048^3 on one Zen 4 core, 92-95 GFLOP/s with Haswell's
+  // faster: sgemm 2048^3 on one Zen 5 core, 92-95 GFLOP/s with Haswell's
   // against 185-194 with SkylakeX's (2026-12-03).
   bool avx2Core = core == "Haswell" || core == "Zen";
   if (host.vectorBits >= 512 && (fallback || avx2Core)) {

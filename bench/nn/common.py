@@ -44,9 +44,9 @@ def cpu_flag(flag):
 def peer_openblas_coretype():
     """OPENBLAS_CORETYPE for a PyTorch peer's process, or None. Debian's
     OpenBLAS 0.3.21 does not know Intel CPUs newer than it and falls back to
-    its Prescott kernel on them (about 5x slower); on AMD Zen 4 it picks its
+    its Prescott kernel on them (about 5x slower); on AMD Zen 5 (family 26) it picks its
     Zen core, i.e. Haswell's AVX2 kernels, although the CPU runs AVX-512
-    (sgemm 2048^3 on one Zen 4 core: 92-95 GFLOP/s with Haswell's kernels,
+    (sgemm 2048^3 on one Zen 5 core: 92-95 GFLOP/s with Haswell's kernels,
     185-194 with SkylakeX's, 2026-12-03). On every AVX-512 CPU its SkylakeX
     kernels are the peer's best (the sgemm kernels of the AVX-512 cores it
     does know, Cooperlake and SapphireRapids, are SkylakeX's)."""

@@ -33,9 +33,9 @@ FailureOr<int64_t> tensorsPerGroup(NodeBuilder &b, StringRef op,
   }
   int64_t n = rest / groups;
   if (outputs != n * (groups - 1)) {
-    return mlir::emitError(b.at) << op << " with " << n
-                                 << " tensors has " << n * (groups - 1)
-                                 << " outputs; the node names " << outputs;
+    return mlir::emitError(b.at)
+           << op << " with " << n << " tensors has " << n * (groups - 1)
+           << " outputs; the node names " << outputs;
   }
   for (auto [i, v] : llvm::enumerate(in)) {
     if (!v) {
@@ -112,19 +112,17 @@ OnnxImporter::importTrainingOptimizer(const GraphNode &node,
       }
       StringRef mode = modeAttr->s();
       if (mode != "standard" && mode != "nesterov") {
-        return nodeFailed(emitError(at)
-                          << "Momentum mode '" << mode
-                          << "' is not 'standard' or 'nesterov'");
+        return nodeFailed(emitError(at) << "Momentum mode '" << mode
+                                        << "' is not 'standard' or 'nesterov'");
       }
       Value alpha = c(alphaAttr->f());
       // The first step (T = 0) takes the whole gradient: beta becomes 1.
       Value first =
           b.compare(in[1], b.scalar(getElementType(in[1]), 0.0), "eq");
-      Value beta = b.op("graph.select", {first, c(1.0), c(betaAttr->f())},
-                        {}, t);
+      Value beta =
+          b.op("graph.select", {first, c(1.0), c(betaAttr->f())}, {}, t);
       Value vNew = add(mul(alpha, v), mul(beta, greg));
-      Value direction =
-          mode == "standard" ? vNew : add(greg, mul(alpha, vNew));
+      Value direction = mode == "standard" ? vNew : add(greg, mul(alpha, vNew));
       xs[i] = sub(x, mul(rate(t), direction));
       states[i] = vNew;
     } else {
@@ -134,15 +132,14 @@ OnnxImporter::importTrainingOptimizer(const GraphNode &node,
       float epsilon = attrFloat(def, "epsilon", 1e-6f);
       float post = attrFloat(def, "norm_coefficient_post", 0.0f);
       Value vNew = add(mul(c(alpha), v), mul(c(1.0 - double(alpha)), greg));
-      Value hNew = add(mul(c(beta), h),
-                       mul(c(1.0 - double(beta)), mul(greg, greg)));
+      Value hNew =
+          add(mul(c(beta), h), mul(c(1.0 - double(beta)), mul(greg, greg)));
       Value hSqrt = add(sqrt(hNew), c(epsilon));
       // The bias correction, from the first step on (T > 0):
       // R * sqrt(1 - beta^T) / (1 - alpha^T).
       Value tf = step(t);
       Value corrected =
-          div(mul(rate(t),
-                  sqrt(sub(c(1.0), b.op("graph.pow", {c(beta), tf})))),
+          div(mul(rate(t), sqrt(sub(c(1.0), b.op("graph.pow", {c(beta), tf})))),
               sub(c(1.0), b.op("graph.pow", {c(alpha), tf})));
       Value started =
           b.compare(in[1], b.scalar(getElementType(in[1]), 0.0), "gt");
