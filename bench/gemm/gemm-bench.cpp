@@ -12,8 +12,10 @@
 // before main, from OPENBLAS_CORETYPE; so when that is unset and OpenBLAS
 // reports a fallback core, the bench re-executes itself once with
 // OPENBLAS_CORETYPE set to SkylakeX (AVX-512) or Haswell (AVX2), in its own
-// environment only; also when it picks an AVX2 core on an AVX-512 CPU (AMD
-// Zen 5). A user-set OPENBLAS_CORETYPE is kept as it is.
+// environment only; also when it runs an AVX2 core on an AVX-512 CPU, which
+// an OPENBLAS_CORETYPE=Haswell inherited from the environment does (this
+// project's AMD Zen 5 machines set it). GEMM_BENCH_KEEP_CORE=1 keeps the
+// core as it is.
 //
 // Usage: gemm-bench [--threads=1,2] [--shapes=MxNxK,...] [--min-time=0.1]
 //                   [--rounds=7] [--cpu-time]
@@ -252,10 +254,11 @@ std::string bestOpenblasCore(const graphc::CpuInfo &host) {
   // Cores OpenBLAS 0.3.21 falls back to for models it does not know.
   bool fallback = core == "Prescott" || core == "Core2" || core == "Nehalem" ||
                   core == "Sandybridge" || core == "Katmai";
-  // On AVX-512 CPUs it does know but gives an AVX2 core (AMD Zen 5 is
-  // "Zen", i.e. Haswell's kernels), its SkylakeX kernels run too and are
-  // faster: sgemm 2048^3 on one Zen 5 core, 92-95 GFLOP/s with Haswell's
-  // against 185-194 with SkylakeX's (2026-12-03).
+  // An AVX2 core on an AVX-512 CPU (an OPENBLAS_CORETYPE=Haswell inherited
+  // from the environment, as on this project's AMD Zen 5 machines, where
+  // OpenBLAS itself picks Cooperlake) runs at half speed: sgemm 2048^3 on
+  // one Zen 5 core, 92-95 GFLOP/s with Haswell's kernels against 185-194
+  // with SkylakeX's (2026-12-03).
   bool avx2Core = core == "Haswell" || core == "Zen";
   if (host.vectorBits >= 512 && (fallback || avx2Core)) {
     return "SkylakeX";
@@ -274,13 +277,22 @@ std::string bestOpenblasCore(const graphc::CpuInfo &host) {
 int main(int argc, char **argv) {
   graphc::CpuInfo host = graphc::detectHostCpu();
   // OpenBLAS has already chosen its core (library constructor): re-execute
-  // once with the best one in the environment if it chose a fallback.
+  // once with the best one in the environment if it runs a slower one, its
+  // own fallback or an OPENBLAS_CORETYPE inherited from the environment
+  // (some machines' images set Haswell on AVX-512 CPUs).
+  // GEMM_BENCH_KEEP_CORE=1 keeps whatever core OpenBLAS runs.
   const char *userCore = std::getenv("OPENBLAS_CORETYPE");
-  if (!userCore && !std::getenv("GEMM_BENCH_REEXEC")) {
+  if (!std::getenv("GEMM_BENCH_REEXEC") &&
+      !std::getenv("GEMM_BENCH_KEEP_CORE")) {
     std::string best = bestOpenblasCore(host);
     if (!best.empty()) {
+      std::string was = openblas_get_corename();
+      if (userCore) {
+        was += std::string(", from OPENBLAS_CORETYPE=") + userCore +
+               " in the environment";
+      }
       setenv("OPENBLAS_CORETYPE", best.c_str(), 1);
-      setenv("GEMM_BENCH_REEXEC", openblas_get_corename(), 1);
+      setenv("GEMM_BENCH_REEXEC", was.c_str(), 1);
       std::fflush(stdout);
       execv("/proc/self/exe", argv);
       std::perror("gemm-bench: re-exec with OPENBLAS_CORETYPE failed");

@@ -44,12 +44,14 @@ def cpu_flag(flag):
 def peer_openblas_coretype():
     """OPENBLAS_CORETYPE for a PyTorch peer's process, or None. Debian's
     OpenBLAS 0.3.21 does not know Intel CPUs newer than it and falls back to
-    its Prescott kernel on them (about 5x slower); on AMD Zen 5 (family 26) it picks its
-    Zen core, i.e. Haswell's AVX2 kernels, although the CPU runs AVX-512
-    (sgemm 2048^3 on one Zen 5 core: 92-95 GFLOP/s with Haswell's kernels,
-    185-194 with SkylakeX's, 2026-12-03). On every AVX-512 CPU its SkylakeX
-    kernels are the peer's best (the sgemm kernels of the AVX-512 cores it
-    does know, Cooperlake and SapphireRapids, are SkylakeX's)."""
+    its Prescott kernel on them (about 5x slower). On AMD Zen 5 it picks
+    Cooperlake itself, but this project's machine images set
+    OPENBLAS_CORETYPE=Haswell in the environment, which runs its AVX2
+    kernels at half speed (sgemm 2048^3 on one Zen 5 core: 92-95 GFLOP/s
+    against 185-194 with SkylakeX's, 2026-12-03). So on every AVX-512 CPU
+    the peer gets SkylakeX, whatever the environment says (the sgemm
+    kernels of the AVX-512 cores it knows, Cooperlake and SapphireRapids,
+    are SkylakeX's)."""
     return "SkylakeX" if cpu_flag("avx512f") else None
 
 
