@@ -194,7 +194,7 @@ def main():
     peer_config = ("PyTorch %s, %d processes x torch.set_num_threads(1), gloo "
                    "on 127.0.0.1, OPENBLAS_CORETYPE=%s"
                    % (torch.__version__, WORKERS,
-                      env.get("OPENBLAS_CORETYPE", "unset (not an AVX-512 Intel CPU)")))
+                      env.get("OPENBLAS_CORETYPE", "unset (not an AVX-512 CPU)")))
     print("train bench: global batch %d (and %d per worker for weak "
           "scaling), SGD lr %g, softmax cross-entropy; graphc --train, 1 "
           "thread per worker, vs DistributedDataParallel; %s; %s"
