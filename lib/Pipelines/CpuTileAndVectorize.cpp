@@ -72,6 +72,14 @@ constexpr llvm::StringLiteral kUnrollKMarker = "__graphc_cpu_unroll_k";
 /// a heap buffer per task to small matmuls that have none.
 constexpr int64_t kMinPackedColumns = 256;
 
+/// Bytes of B (K x N, per batch) up to which its panels are read in place:
+/// 256 KiB, a quarter of Zen 4/5's 1 MiB L2 per core. On Zen 5 (one thread,
+/// --cpu-time, two interleaved rounds) reading B in place ran 256^3
+/// at 1.06-1.12 of OpenBLAS against 0.97-1.02 packed, 784x256x256 and
+/// 784x512x128 (256 KiB) 1.04-1.08 against 1.00-1.04; a B of 1 MiB
+/// (1024x256x1024) lost 10%.
+constexpr int64_t kMaxUnpackedBBytes = int64_t(256) << 10;
+
 /// Rows of A below which B's panels are read in place: the 49-row GEMM of
 /// a 7x7 convolution (49x512x4608) ran at 0.4-0.5 of OpenBLAS with packed B
 /// against 0.7-0.8 unpacked on Zen 3 (noisy, loaded machine).
@@ -2615,9 +2623,19 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
 
   // A B panel is reused by every register tile of the task's rows; with
   // few rows (a batch-1 fully connected layer, ResNet's 7x7 conv5_x GEMM of
-  // 49 rows) the copy is not amortised.
+  // 49 rows) the copy is not amortised. Nor where all of B is small
+  // (smallB): it stays near the core anyway, and each task would copy its
+  // block again.
+  int64_t depthK = extents[numBatch + 2];
+  Type bElement = getElementTypeOrSelf(op.getDpsInputOperand(1)->get());
+  bool smallB =
+      !ShapedType::isDynamic(columnsN) && !ShapedType::isDynamic(depthK) &&
+      bElement.isIntOrFloat() &&
+      columnsN * depthK *
+              int64_t(llvm::divideCeil(bElement.getIntOrFloatBitWidth(), 8)) <=
+          kMaxUnpackedBBytes;
   bool packRows =
-      packB &&
+      packB && !smallB &&
       (ShapedType::isDynamic(rowsM) ||
        (rowsM > regM && rowsM >= kMinPackedRows)) &&
       (ShapedType::isDynamic(columnsN) || columnsN >= kMinPackedColumns);

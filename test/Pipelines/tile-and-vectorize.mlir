@@ -69,14 +69,20 @@ func.func @matmul(%a: tensor<128x256xf32>, %b: tensor<256x512xf32>) -> tensor<12
 
 // B is not packed where the copy would not pay: a transposed B (its rows
 // run along K, a plain copy would not make the panel contiguous), a task
-// of one register tile of rows (each panel is read once), and a B narrower
-// than 256 columns (1 KiB rows).
+// of one register tile of rows (each panel is read once), a B narrower
+// than 256 columns (1 KiB rows), and a B of at most 256 KiB (256x256: it
+// stays in L2, and each task would copy its block again).
 // CHECK-LABEL: func.func @matmul_transpose_b
 // CHECK-NOT:   tensor.empty
 // CHECK:       vector.contract
 // CHECK-LABEL: func.func @matmul_narrow_b
 // CHECK-NOT:   tensor.empty
 // CHECK:       vector.contract
+// CHECK-LABEL: func.func @matmul_small_b
+// CHECK:       scf.forall
+// CHECK-NOT:   tensor.empty
+// CHECK:       vector.contract
+// CHECK-SAME:    vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK-LABEL: func.func @matmul_one_m_tile
 // CHECK-NOT:   tensor.empty
 // CHECK:       vector.contract
@@ -94,6 +100,12 @@ func.func @matmul_narrow_b(%a: tensor<64x128xf32>, %b: tensor<128x192xf32>,
   %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x192xf32>)
                      outs(%c : tensor<64x192xf32>) -> tensor<64x192xf32>
   return %r : tensor<64x192xf32>
+}
+func.func @matmul_small_b(%a: tensor<128x256xf32>, %b: tensor<256x256xf32>,
+                          %c: tensor<128x256xf32>) -> tensor<128x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<128x256xf32>, tensor<256x256xf32>)
+                     outs(%c : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %r : tensor<128x256xf32>
 }
 func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
                              %c: tensor<8x256xf32>) -> tensor<8x256xf32> {
