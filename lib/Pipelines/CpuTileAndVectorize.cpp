@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassManager.h"
@@ -57,6 +58,11 @@ constexpr llvm::StringLiteral kScalarMarker = "__graphc_cpu_scalar";
 /// vectorised to a vector.contract once its shape has been folded static.
 constexpr llvm::StringLiteral kContractionMarker = "__graphc_cpu_contraction";
 
+/// Marks the K loop (step 1) of a GEMV register tile whose vector ops are
+/// split into pieces of the given number of lanes after vectorisation
+/// (narrowGemvVectors).
+constexpr llvm::StringLiteral kNarrowGemvMarker = "__graphc_cpu_narrow_gemv";
+
 /// Marks the K loop (step 1) of a register tile with the factor that
 /// CpuHoistVectorTransfers unrolls it by once the C tile lives in registers.
 constexpr llvm::StringLiteral kUnrollKMarker = "__graphc_cpu_unroll_k";
@@ -65,6 +71,14 @@ constexpr llvm::StringLiteral kUnrollKMarker = "__graphc_cpu_unroll_k";
 /// under 1 KiB (f32) spans few cache lines and pages, and packing would add
 /// a heap buffer per task to small matmuls that have none.
 constexpr int64_t kMinPackedColumns = 256;
+
+/// Bytes of B (K x N, per batch) up to which its panels are read in place:
+/// 256 KiB, a quarter of Zen 4/5's 1 MiB L2 per core. On Zen 5 (one thread,
+/// --cpu-time, two interleaved rounds) reading B in place ran 256^3
+/// at 1.06-1.12 of OpenBLAS against 0.97-1.02 packed, 784x256x256 and
+/// 784x512x128 (256 KiB) 1.04-1.08 against 1.00-1.04; a B of 1 MiB
+/// (1024x256x1024) lost 10%.
+constexpr int64_t kMaxUnpackedBBytes = int64_t(256) << 10;
 
 /// Rows of A below which B's panels are read in place: the 49-row GEMM of
 /// a 7x7 convolution (49x512x4608) ran at 0.4-0.5 of OpenBLAS with packed B
@@ -79,6 +93,11 @@ constexpr int64_t kMinPackedRows = 64;
 constexpr int64_t kGemvRows = 4;
 constexpr int64_t kGemvVectors = 8;
 constexpr int64_t kGemvTaskColumns = 2048;
+
+/// The bytes of a cache line, which a full AVX-512 vector spans: a GEMV
+/// whose rows of B are not a whole number of such vectors long takes
+/// half-width vectors (kNarrowGemvMarker).
+constexpr int64_t kCacheLineBytes = 64;
 
 /// A GEMV that gets one column task (no task width divides its columns on a
 /// vector boundary: 1000 classes) is split along K instead
@@ -2532,6 +2551,9 @@ private:
   int64_t lanes = 16;
   /// The K-loop unroll factor of the contraction being tiled.
   int64_t kUnroll = 1;
+  /// The lanes that the register tiles of the GEMV being tiled are split
+  /// into after vectorisation; 0 for full vectors.
+  int64_t narrowLanes = 0;
   SmallVector<Operation *> decomposable;
   void tileContraction(RewriterBase &rewriter, linalg::LinalgOp op);
   bool splitGemvDepth(RewriterBase &rewriter, linalg::LinalgOp op);
@@ -2568,9 +2590,29 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   if (gemv && parallel && splitGemvDepth(rewriter, op)) {
     return;
   }
+  // The lanes of the register tile's vectors: a full vector, except in a
+  // GEMV whose rows of B are not a whole number of cache-line vectors
+  // long (1000 classes: 4000-byte rows), where every other row would make
+  // each 64-byte load span two cache lines. There, vectors of half the
+  // width: with rows a multiple of 32 bytes apart, none spans two lines.
+  // 1x1000x4096 (16 MB of B, in L3 on Zen 5) ran at 28-30 GFLOP/s with
+  // 16-lane loads against 44 for 1x1008x4096; a C kernel of 8-lane loads
+  // over the same rows reached 42.
+  int64_t tileLanes = lanes;
+  narrowLanes = 0;
   if (gemv) {
+    Type element = getElementTypeOrSelf(rowMajorB(op, numBatch)->get());
+    int64_t bytes = element.isIntOrFloat()
+                        ? int64_t(element.getIntOrFloatBitWidth()) / 8
+                        : 0;
+    if (bytes > 0 && lanes % 2 == 0 && lanes * bytes == kCacheLineBytes &&
+        !ShapedType::isDynamic(columnsN) && columnsN % lanes != 0 &&
+        columnsN > lanes) {
+      tileLanes = lanes / 2;
+      narrowLanes = tileLanes;
+    }
     regM = 1;
-    regN = kGemvVectors * lanes;
+    regN = kGemvVectors * tileLanes;
     kBlock = kGemvRows;
   }
   auto withBatch = [&](int64_t batch, std::initializer_list<int64_t> rest) {
@@ -2581,9 +2623,19 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
 
   // A B panel is reused by every register tile of the task's rows; with
   // few rows (a batch-1 fully connected layer, ResNet's 7x7 conv5_x GEMM of
-  // 49 rows) the copy is not amortised.
+  // 49 rows) the copy is not amortised. Nor where all of B is small
+  // (smallB): it stays near the core anyway, and each task would copy its
+  // block again.
+  int64_t depthK = extents[numBatch + 2];
+  Type bElement = getElementTypeOrSelf(op.getDpsInputOperand(1)->get());
+  bool smallB =
+      !ShapedType::isDynamic(columnsN) && !ShapedType::isDynamic(depthK) &&
+      bElement.isIntOrFloat() &&
+      columnsN * depthK *
+              int64_t(llvm::divideCeil(bElement.getIntOrFloatBitWidth(), 8)) <=
+          kMaxUnpackedBBytes;
   bool packRows =
-      packB &&
+      packB && !smallB &&
       (ShapedType::isDynamic(rowsM) ||
        (rowsM > regM && rowsM >= kMinPackedRows)) &&
       (ShapedType::isDynamic(columnsN) || columnsN >= kMinPackedColumns);
@@ -2678,7 +2730,7 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
   unsigned nDim = numBatch + 1;
   int64_t extentN = cast<linalg::LinalgOp>(*tiled).getStaticLoopRanges()[nDim];
   Operation *rest = *tiled;
-  if (!ShapedType::isDynamic(extentN) && extentN > lanes &&
+  if (!ShapedType::isDynamic(extentN) && extentN > tileLanes &&
       extentN % regN != 0) {
     // Piece ends and register-tile widths: whole nr tiles, then the whole
     // vectors left in power-of-two groups (48 columns as 32 + 16: an LLVM
@@ -2691,11 +2743,11 @@ void CpuTileAndVectorize::tileContraction(RewriterBase &rewriter,
       ends.push_back({end, regN});
     }
     for (int64_t group = int64_t(llvm::bit_floor(
-             uint64_t(std::max<int64_t>((extentN % regN) / lanes, 1))));
+             uint64_t(std::max<int64_t>((extentN % regN) / tileLanes, 1))));
          group >= 1; group /= 2) {
-      if ((extentN - end) / lanes >= group) {
-        end += group * lanes;
-        ends.push_back({end, group * lanes});
+      if ((extentN - end) / tileLanes >= group) {
+        end += group * tileLanes;
+        ends.push_back({end, group * tileLanes});
       }
     }
     if (end < extentN) {
@@ -3075,6 +3127,60 @@ bool CpuTileAndVectorize::splitGemvDepth(RewriterBase &rewriter,
   return true;
 }
 
+/// Splits the vector ops of the GEMV register tiles marked with
+/// kNarrowGemvMarker (their K loops) into pieces of the marked lanes: each
+/// transfer of a row of B or of the output tile and the contraction become
+/// one op per piece, so LLVM loads, multiplies and stores half-width
+/// vectors (and cannot fuse two loads into one full vector, which it may
+/// do when only the loads are split).
+void narrowGemvVectors(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  func.walk([&](scf::ForOp loop) {
+    if (!loop->hasAttr(kNarrowGemvMarker)) {
+      return;
+    }
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isa<vector::ContractionOp, vector::TransferReadOp,
+              vector::TransferWriteOp>(op)) {
+        ops.push_back(&op);
+      }
+    }
+  });
+  if (!ops.empty()) {
+    vector::UnrollVectorOptions options;
+    // Each dimension that is a multiple of the marked lanes, wider than
+    // them (the N dimension of a 1 x regN tile), in pieces of them.
+    options.setNativeShapeFn(
+        [](Operation *op) -> std::optional<SmallVector<int64_t>> {
+          auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
+          auto unrollable = dyn_cast<VectorUnrollOpInterface>(op);
+          if (!loop || !unrollable) {
+            return std::nullopt;
+          }
+          auto width = loop->getAttrOfType<IntegerAttr>(kNarrowGemvMarker);
+          std::optional<SmallVector<int64_t>> shape =
+              unrollable.getShapeForUnroll();
+          if (!width || !shape) {
+            return std::nullopt;
+          }
+          int64_t lanes = width.getInt();
+          SmallVector<int64_t> native = *shape;
+          for (int64_t &extent : native) {
+            if (extent > lanes && extent % lanes == 0) {
+              extent = lanes;
+            }
+          }
+          return native;
+        });
+    RewritePatternSet patterns(func.getContext());
+    vector::populateVectorUnrollPatterns(patterns, options);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
+  }
+  func.walk([](scf::ForOp loop) { loop->removeAttr(kNarrowGemvMarker); });
+}
+
 /// Tiles `op` (one K block of a matmul task) into regM x regN register
 /// tiles, N outer so the B micro-panel is reused by each M tile, then K
 /// innermost with step 1 (marked for vector.contract); edge tiles are
@@ -3108,9 +3214,13 @@ void CpuTileAndVectorize::registerTile(RewriterBase &rewriter, Operation *op,
     return;
   }
   (*tiled)->setAttr(kContractionMarker, rewriter.getUnitAttr());
-  if (kUnroll > 1) {
-    if (auto kLoop = (*tiled)->getParentOfType<scf::ForOp>()) {
+  if (auto kLoop = (*tiled)->getParentOfType<scf::ForOp>()) {
+    if (kUnroll > 1) {
       kLoop->setAttr(kUnrollKMarker, rewriter.getI64IntegerAttr(kUnroll));
+    }
+    if (narrowLanes > 0) {
+      kLoop->setAttr(kNarrowGemvMarker,
+                     rewriter.getI64IntegerAttr(narrowLanes));
     }
   }
   // Edge tiles (M or N not a multiple of the register tile) get loops of
@@ -3512,6 +3622,8 @@ void CpuTileAndVectorize::runOnOperation() {
       vectorizeLeaf(rewriter, op);
     }
   }
+
+  narrowGemvVectors(func);
 
   // A lanes x lanes tile read transposed (blocked transposes, see tileLeaf)
   // becomes a read of whole rows and a transpose in registers: shuffles,

@@ -69,14 +69,20 @@ func.func @matmul(%a: tensor<128x256xf32>, %b: tensor<256x512xf32>) -> tensor<12
 
 // B is not packed where the copy would not pay: a transposed B (its rows
 // run along K, a plain copy would not make the panel contiguous), a task
-// of one register tile of rows (each panel is read once), and a B narrower
-// than 256 columns (1 KiB rows).
+// of one register tile of rows (each panel is read once), a B narrower
+// than 256 columns (1 KiB rows), and a B of at most 256 KiB (256x256: it
+// stays in L2, and each task would copy its block again).
 // CHECK-LABEL: func.func @matmul_transpose_b
 // CHECK-NOT:   tensor.empty
 // CHECK:       vector.contract
 // CHECK-LABEL: func.func @matmul_narrow_b
 // CHECK-NOT:   tensor.empty
 // CHECK:       vector.contract
+// CHECK-LABEL: func.func @matmul_small_b
+// CHECK:       scf.forall
+// CHECK-NOT:   tensor.empty
+// CHECK:       vector.contract
+// CHECK-SAME:    vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK-LABEL: func.func @matmul_one_m_tile
 // CHECK-NOT:   tensor.empty
 // CHECK:       vector.contract
@@ -95,6 +101,12 @@ func.func @matmul_narrow_b(%a: tensor<64x128xf32>, %b: tensor<128x192xf32>,
                      outs(%c : tensor<64x192xf32>) -> tensor<64x192xf32>
   return %r : tensor<64x192xf32>
 }
+func.func @matmul_small_b(%a: tensor<128x256xf32>, %b: tensor<256x256xf32>,
+                          %c: tensor<128x256xf32>) -> tensor<128x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<128x256xf32>, tensor<256x256xf32>)
+                     outs(%c : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %r : tensor<128x256xf32>
+}
 func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
                              %c: tensor<8x256xf32>) -> tensor<8x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<8x128xf32>, tensor<128x256xf32>)
@@ -109,12 +121,15 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // columns (two for 4096), K in steps of 4 rows outside register tiles of
 // 1 x 128 (8 vectors), so each row of B is read contiguously across the
 // task and the output row is updated once per 4 rows; B is not packed.
-// 1000 columns have no divisor on a vector boundary: one column task, its
-// edge split into 64, 32 and 8 columns (whole vectors in power-of-two
-// groups); from 2^18 multiply-adds such a GEMV is split along K instead
-// (splitGemvDepth): 2 tasks of 2048 whole rows of B (A and B reshaped, no
-// copies) write partial rows padded to 1008 columns, which an elementwise
-// sum adds into the output. A transposed B keeps the matmul tiles.
+// 1000 columns have no divisor on a vector boundary: one column task. Its
+// rows of B (4000 bytes) are not whole 64-byte vectors, so the register
+// tiles take 8-lane vectors (1 x 64 columns as 8 contractions of 8 lanes,
+// none of whose loads spans two cache lines), the edge split into 32 and 8
+// columns (whole 8-lane vectors in power-of-two groups); from 2^18
+// multiply-adds such a GEMV is split along K instead (splitGemvDepth): 2
+// tasks of 2048 whole rows of B (A and B reshaped, no copies) write partial
+// rows padded to 1008 columns, which an elementwise sum adds into the
+// output. A transposed B keeps the matmul tiles.
 // CHECK-LABEL: func.func @gemv
 // CHECK:       scf.forall (%{{.*}}) = (0) to (4096) step (2048)
 // CHECK:         scf.for %{{.*}} = %c0 to %c512 step %c4
@@ -127,10 +142,17 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // CHECK-LABEL: func.func @gemv_odd
 // CHECK-NOT:   scf.forall
 // CHECK:       scf.for %{{.*}} = %c0 to %c64 step %c4
-// CHECK:         vector<1x1xf32>, vector<1x128xf32> into vector<1x128xf32>
-// CHECK:         vector<1x1xf32>, vector<1x64xf32> into vector<1x64xf32>
-// CHECK:         vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
-// CHECK:         vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c960 step %c64
+// CHECK:           scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK-COUNT-8:     vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<1x8xf32>
+// CHECK-COUNT-8:     vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
+// CHECK-COUNT-8:     vector.transfer_write {{.*}} : vector<1x8xf32>, tensor<1x64xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK-COUNT-4:   vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
+// CHECK:         scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:           vector<1x1xf32>, vector<1x8xf32> into vector<1x8xf32>
+// CHECK-NOT:     vector<16xf32>
+// CHECK-NOT:     vector<1x16xf32>
 // CHECK-LABEL: func.func @gemv_split_k
 // CHECK:       tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<1x4096xf32> into tensor<4096xf32>
 // CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0, 1, 2]] output_shape [2, 1, 2048]
@@ -138,11 +160,10 @@ func.func @matmul_one_m_tile(%a: tensor<8x128xf32>, %b: tensor<128x256xf32>,
 // CHECK:       tensor.empty() : tensor<2x1x1008xf32>
 // CHECK:       scf.forall (%{{.*}}) in (2)
 // CHECK:         scf.for %{{.*}} = %c0 to %c2048 step %c4
-// CHECK:           scf.for %{{.*}} = %c0 to %c896 step %c128
-// CHECK:             vector<1x1x1xf32>, vector<1x1x128xf32> into vector<1x1x128xf32>
-// CHECK:           vector<1x1x1xf32>, vector<1x1x64xf32> into vector<1x1x64xf32>
-// CHECK:           vector<1x1x1xf32>, vector<1x1x32xf32> into vector<1x1x32xf32>
-// CHECK:           vector<1x1x1xf32>, vector<1x1x8xf32> into vector<1x1x8xf32>
+// CHECK:           scf.for %{{.*}} = %c0 to %c960 step %c64
+// CHECK-COUNT-8:       vector<1x1x1xf32>, vector<1x1x8xf32> into vector<1x1x8xf32>
+// CHECK-COUNT-4:     vector<1x1x1xf32>, vector<1x1x8xf32> into vector<1x1x8xf32>
+// CHECK:             vector<1x1x1xf32>, vector<1x1x8xf32> into vector<1x1x8xf32>
 // CHECK:       scf.forall.in_parallel
 // CHECK:       scf.for %{{.*}} = %c0 to %c992 step %c16
 // CHECK-COUNT-2: arith.addf %{{.*}}, %{{.*}} : vector<1x16xf32>
