@@ -39,9 +39,14 @@ Two data-parallel figures, each against the 1-task step at batch 16:
 * weak scaling (16 per worker, global batch 32): 1-task step at 16 /
   2-worker step at 32, the same work per worker, so 100% is perfect.
 Printed besides: throughput against DDP = DDP step / graphc 2-worker step
-at global batch 16 (goal >= 1.0), PyTorch's own strong and weak scaling, and
-graphc's 2-worker step with --overlap-collectives=false (every all-reduce
-blocking where it stands) for the effect of the overlap.
+at global batch 16 (goal >= 1.0), PyTorch's own strong and weak scaling (DDP
+2 processes x 1 thread against one process x 1 thread, the same global
+batch), graphc's 2-worker step with --overlap-collectives=false (every
+all-reduce blocking where it stands) for the effect of the overlap, and
+graphc's one-task step at batch 8, one replica's share of the global batch:
+(1-task step at 16 / 1-task step at 8) / 2 is the strong scaling that two
+replicas would reach with a free exchange and no slowdown from running side
+by side, the bound the shares' compute sets.
 """
 import contextlib
 import json
@@ -212,12 +217,15 @@ def main():
         with (contextlib.nullcontext(os.path.abspath(os.path.join(work, name)))
               if work else
               tempfile.TemporaryDirectory(prefix="graphc-train-")) as data:
-            # Global batch 16 in data/, and 16 per worker (global 32, the
-            # weak-scaling figure) in data/weak/.
+            # Global batch 16 in data/, 16 per worker (global 32, the
+            # weak-scaling figure) in data/weak/, and one replica's share
+            # (8) in data/share/.
             weak = os.path.join(data, "weak")
-            os.makedirs(weak, exist_ok=True)
+            share = os.path.join(data, "share")
             onnx = {}
-            for d, batch in ((data, BATCH), (weak, WORKERS * BATCH)):
+            for d, batch in ((data, BATCH), (weak, WORKERS * BATCH),
+                             (share, BATCH // WORKERS)):
+                os.makedirs(d, exist_ok=True)
                 rng = np.random.default_rng(0)
                 np.save(os.path.join(d, "x.npy"),
                         rng.standard_normal((batch,) + shape).astype(np.float32))
@@ -232,6 +240,9 @@ def main():
             got = {}
             jobs = [("graphc", 1, BATCH, "1 task", lambda: run_graphc(
                         build, onnx_path, data, 1, flags, repeat)),
+                    ("graphc-share", 1, BATCH // WORKERS,
+                     "1 task, one replica's share", lambda: run_graphc(
+                         build, onnx[share], share, 1, flags, repeat)),
                     ("graphc", WORKERS, BATCH, "--replicas %d" % WORKERS,
                      lambda: run_graphc(build, onnx_path, data, WORKERS, flags,
                                         repeat)),
@@ -281,9 +292,11 @@ def main():
             eff = ratio(("graphc", 1), ("graphc", WORKERS))
             eff1 = ratio(("graphc", 1), ("graphc-per-step", WORKERS))
             weff = ratio(("graphc", 1), ("graphc-weak", WORKERS))
+            bound = ratio(("graphc", 1), ("graphc-share", 1))
             teff = ratio(("torch", 1), ("torch", WORKERS))
             tweff = ratio(("torch", 1), ("torch-weak", WORKERS))
             ratios.append([name, pct(eff and eff / WORKERS),
+                           pct(bound and bound / WORKERS),
                            pct(weff),
                            pct(eff1 and eff1 / WORKERS),
                            common.fmt(ratio(("graphc-no-overlap", WORKERS),
@@ -297,11 +310,13 @@ def main():
     print()
     common.table(["model",
                   "graphc strong scaling, global batch 16 (goal >= 90%)",
+                  "bound from the share: (1 task at 16 / 1 task at 8) / 2",
                   "graphc weak scaling, 16 per worker",
                   "strong, --per-step",
                   "2-worker step, overlap off / on",
                   "DDP step / graphc 2-worker step (goal >= 1.0)",
-                  "DDP strong scaling", "DDP weak scaling"], ratios)
+                  "PyTorch strong scaling (DDP 2 x 1 thread / 1 process x 1 "
+                  "thread, global batch 16)", "DDP weak scaling"], ratios)
     print("graphc step: graph-run --stats wall_median_ms (the whole job's "
           "step), OMP_NUM_THREADS=1, code compiled --no-openmp, the batch from "
           "--data files of one batch; the DDP ratio takes graphc's 2-worker "
@@ -310,7 +325,9 @@ def main():
           "warm-up steps. Strong scaling (the issue's figure) = (1-process "
           "step at global batch %d / %d-process step at global batch %d) / %d; "
           "weak scaling = 1-process step at %d / %d-process step at global "
-          "batch %d (%d per process). Overlap off / on: the 2-worker step "
+          "batch %d (%d per process). Bound from the share: (1-task step at "
+          "global batch %d / 1-task step at %d, one replica's share) / %d, "
+          "what %d replicas would reach with a free exchange. Overlap off / on: the 2-worker step "
           "compiled --overlap-collectives=false over the default's (> 1: the "
           "overlap helps). ResNet-18: batch norm from the running statistics "
           "on both sides (graphc --batch-norm=running; PyTorch in eval() "
@@ -318,7 +335,8 @@ def main():
           "batch statistics across replicas (SyncBatchNorm), DDP's default "
           "BatchNorm would not, so running statistics compare the same "
           "computation." % (BATCH, WORKERS, BATCH, WORKERS, BATCH, WORKERS,
-                            WORKERS * BATCH, BATCH))
+                            WORKERS * BATCH, BATCH, BATCH,
+                            BATCH // WORKERS, WORKERS, WORKERS))
     print("peer: %s; %s; %s" % (peer_config, common.cpu_name(),
                                 common.load_info()))
 

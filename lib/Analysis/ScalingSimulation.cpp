@@ -106,12 +106,32 @@ bool hasUpdates(func::FuncOp func) {
 /// Weak scaling of a training step the replicas rewrite refuses: every
 /// gradient is all-reduced, bucketed in program order as
 /// dist-fuse-collectives buckets them (one element type per bucket, up to
-/// its default size), and a scalar result (the loss) is all-reduced on its
-/// own; inputs whose dimension 0 is the batch are sent from task 0, outputs
-/// with it gathered there.
+/// its default size), and a scalar result (the loss) is all-reduced: an
+/// f32/f64 one opens the first bucket of its element type (its mean joins
+/// the gradients' sum, as there), another on its own; inputs whose
+/// dimension 0 is the batch are sent from task 0, outputs with it gathered
+/// there.
 ReplicaStep fromGradients(func::FuncOp func, int64_t batch,
                           SmallVectorImpl<Coll> &colls) {
   llvm::DenseMap<Type, size_t> open;
+  auto summableScalar = [](Type type) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    return ranked && ranked.getRank() == 0 &&
+           (ranked.getElementType().isF32() || ranked.getElementType().isF64());
+  };
+  for (Type type : func.getResultTypes()) {
+    if (summableScalar(type)) {
+      Type elem = cast<RankedTensorType>(type).getElementType();
+      auto it = open.find(elem);
+      if (it != open.end() && (colls[it->second].count + 1) * bytesOf(type) <=
+                                  kDefaultBucketBytes) {
+        ++colls[it->second].count;
+        continue;
+      }
+      open[elem] = colls.size();
+      colls.push_back({"all_reduce", 1, bytesOf(type)});
+    }
+  }
   for (Operation &op : func.getBody().front()) {
     Value grad = gradientOf(&op);
     auto type = grad ? dyn_cast<RankedTensorType>(grad.getType()) : nullptr;
@@ -144,7 +164,7 @@ ReplicaStep fromGradients(func::FuncOp func, int64_t batch,
     auto ranked = dyn_cast<RankedTensorType>(type);
     if (batched(type)) {
       step.outputs.push_back({bytesOf(type), bytesOf(type) / 2});
-    } else if (ranked && ranked.getRank() == 0) {
+    } else if (ranked && ranked.getRank() == 0 && !summableScalar(type)) {
       colls.push_back({"all_reduce", 1, bytesOf(type)});
     }
   }

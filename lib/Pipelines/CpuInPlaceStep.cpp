@@ -201,7 +201,7 @@ struct CpuInPlaceStep
     Block *block = first->getBlock();
     Location loc = first.getLoc();
     OpBuilder b(first);
-    // The bucket: where a blocking all-reduce reduces it into a buffer
+    // The bucket: where an all-reduce reduces it into a buffer
     // allocated before it (convert-dist-to-runtime), that buffer as a
     // tensor, so that the all-reduce runs in place; else a tensor.empty of
     // its own (CSE may share one between several ops) at the block's start.
@@ -283,9 +283,10 @@ struct CpuInPlaceStep
     }
   }
 
-  /// The buffer that a blocking all-reduce of the bucket ending at `last`
-  /// writes its result into (convert-dist-to-runtime): `last`'s one user is
-  /// a writable `to_buffer` whose one user, a call, takes it and then a
+  /// The buffer that an all-reduce of the bucket ending at `last` writes
+  /// its result into (convert-dist-to-runtime): `last`'s one user is a
+  /// writable `to_buffer` whose users are calls (the blocking call, or a
+  /// started one's start and wait), each taking it and then the same
   /// `memref.alloc` of `last`'s block that comes before `first`.
   static memref::AllocOp resultBufferOf(tensor::InsertSliceOp first,
                                         tensor::InsertSliceOp last) {
@@ -294,20 +295,27 @@ struct CpuInPlaceStep
     }
     auto toBuffer =
         dyn_cast<bufferization::ToBufferOp>(*last->getUsers().begin());
-    if (!toBuffer || toBuffer.getReadOnly() || !toBuffer->hasOneUse()) {
+    if (!toBuffer || toBuffer.getReadOnly() || toBuffer->use_empty()) {
       return nullptr;
     }
-    auto call = dyn_cast<func::CallOp>(*toBuffer->getUsers().begin());
-    if (!call) {
-      return nullptr;
+    memref::AllocOp alloc;
+    for (Operation *user : toBuffer->getUsers()) {
+      auto call = dyn_cast<func::CallOp>(user);
+      if (!call) {
+        return nullptr;
+      }
+      SmallVector<Value> args(call.getArgOperands());
+      auto at = llvm::find(args, toBuffer.getResult());
+      if (at == args.end() || std::next(at) == args.end()) {
+        return nullptr;
+      }
+      auto out = std::next(at)->getDefiningOp<memref::AllocOp>();
+      if (!out || (alloc && out != alloc)) {
+        return nullptr;
+      }
+      alloc = out;
     }
-    SmallVector<Value> args(call.getArgOperands());
-    auto at = llvm::find(args, toBuffer.getResult());
-    if (at == args.end() || std::next(at) == args.end()) {
-      return nullptr;
-    }
-    auto alloc = std::next(at)->getDefiningOp<memref::AllocOp>();
-    if (!alloc || alloc->getBlock() != last->getBlock() ||
+    if (alloc->getBlock() != last->getBlock() ||
         !alloc->isBeforeInBlock(first) ||
         alloc.getType() != toBuffer.getType()) {
       return nullptr;

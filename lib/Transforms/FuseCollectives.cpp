@@ -6,6 +6,12 @@
 // every member task, so all members fuse the same keys in the same order
 // and the collectives still pair up.
 //
+// A float mean joins the sum bucket of its group (a data-parallel step's
+// loss, beside its gradients): the bucket is summed and the mean's slice
+// divided by the group's size afterwards, as the runtime's mean does (sum,
+// then one f32/f64 division), so the result is the same to the bit and the
+// step makes one collective fewer.
+//
 //===----------------------------------------------------------------------===//
 
 #include "graphc/Transforms/Placement.h"
@@ -27,7 +33,19 @@ using namespace graphc::transforms;
 
 namespace {
 
-/// What must agree for two all-reduces to share a buffer.
+/// Whether an all-reduce with `reduction` over `elementType` may share a
+/// sum bucket: a sum, or a mean of f32/f64, whose runtime form (sum, then
+/// one division in the element type) the bucket's slice repeats exactly.
+/// Not a mean of f16/bf16 (the runtime divides before rounding) or of
+/// integers.
+static bool summable(dist::ReductionKind reduction, Type elementType) {
+  return reduction == dist::ReductionKind::sum ||
+         (reduction == dist::ReductionKind::mean &&
+          (elementType.isF32() || elementType.isF64()));
+}
+
+/// What must agree for two all-reduces to share a buffer (a summable mean
+/// counts as a sum).
 struct FusionClass {
   ArrayAttr group;
   dist::ReductionKind reduction;
@@ -98,8 +116,11 @@ struct DistFuseCollectivesPass
       if (!bytesOf(type)) {
         continue;
       }
-      FusionClass cls{ops.front().getGroup(), ops.front().getReduction(),
-                      type.getElementType()};
+      dist::ReductionKind reduction = ops.front().getReduction();
+      if (summable(reduction, type.getElementType())) {
+        reduction = dist::ReductionKind::sum;
+      }
+      FusionClass cls{ops.front().getGroup(), reduction, type.getElementType()};
       auto it = llvm::find_if(classes, [&](auto &c) { return c.first == cls; });
       if (it == classes.end()) {
         classes.push_back({cls, {}});
@@ -150,7 +171,10 @@ struct DistFuseCollectivesPass
   }
 
   /// Replaces the all-reduces of `bucket` in each task by one over their
-  /// flattened concatenation, placed where the last one was.
+  /// flattened concatenation, placed where the last one was. A bucket of
+  /// sums and means is summed, the means last (the sums keep the offsets
+  /// they would have alone) and each mean's slice divided by the group's
+  /// size.
   void fuse(ArrayRef<StringRef> bucket,
             llvm::MapVector<StringRef, SmallVector<dist::AllReduceOp>> &byKey) {
     if (bucket.size() < 2) {
@@ -167,6 +191,15 @@ struct DistFuseCollectivesPass
           }
         }
       }
+      dist::ReductionKind reduction = last.getReduction();
+      if (llvm::any_of(members, [&](dist::AllReduceOp op) {
+            return op.getReduction() != reduction;
+          })) {
+        reduction = dist::ReductionKind::sum;
+      }
+      std::stable_partition(
+          members.begin(), members.end(),
+          [&](dist::AllReduceOp op) { return op.getReduction() == reduction; });
       OpBuilder b(last);
       Location loc = b.getFusedLoc(llvm::map_to_vector(
           members, [](dist::AllReduceOp op) { return op.getLoc(); }));
@@ -189,8 +222,8 @@ struct DistFuseCollectivesPass
       auto flatType = RankedTensorType::get(
           {total}, members.front().getInput().getType().getElementType());
       Value joined = graph::ConcatOp::create(b, loc, flatType, flat, 0);
-      auto fused = dist::AllReduceOp::create(
-          b, loc, flatType, last.getReduction(), joined, last.getGroup(), key);
+      auto fused = dist::AllReduceOp::create(b, loc, flatType, reduction,
+                                             joined, last.getGroup(), key);
       int64_t offset = 0;
       for (dist::AllReduceOp op : members) {
         auto type = cast<RankedTensorType>(op.getInput().getType());
@@ -199,6 +232,18 @@ struct DistFuseCollectivesPass
             b, op.getLoc(), RankedTensorType::get({n}, type.getElementType()),
             fused.getResult(), b.getDenseI64ArrayAttr({offset}),
             b.getDenseI64ArrayAttr({offset + n}), b.getDenseI64ArrayAttr({1}));
+        if (op.getReduction() != reduction) {
+          // A mean in a sum bucket: the sum over the group's size.
+          auto scalar = RankedTensorType::get({}, type.getElementType());
+          auto size = graph::ConstantOp::create(
+              b, op.getLoc(),
+              DenseElementsAttr::get(
+                  scalar, ArrayRef<Attribute>{b.getFloatAttr(
+                              type.getElementType(),
+                              static_cast<double>(last.getGroup().size()))}));
+          part =
+              graph::DivOp::create(b, op.getLoc(), part.getType(), part, size);
+        }
         Value shaped = part;
         if (type.getRank() != 1) {
           shaped =

@@ -82,3 +82,47 @@ module attributes {dist.cluster = #dist.cluster<{w = 2}>} {
     dist.return
   }
 }
+
+// -----
+
+// A data-parallel step's loss (a mean of f32) joins its gradients' sum
+// bucket: the bucket is summed, the mean goes last (the sums keep their
+// offsets) and its slice is divided by the group's size, as the runtime's
+// mean divides its sum. A mean of f16 (the runtime divides before rounding)
+// and a bucket of means alone keep their reduction.
+
+// CHECK-LABEL: dist.task @loss
+// CHECK-SAME: (%[[L:.*]]: tensor<f32>, %[[G:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<4xf32>, %[[H:.*]]: tensor<f16>, %[[M1:.*]]: tensor<2xf32>, %[[M2:.*]]: tensor<3xf32>)
+// CHECK-NEXT: dist.all_reduce mean %[[H]] {{.*}} key "h" : tensor<f16> -> tensor<f16>
+// CHECK-DAG: %[[FL:.*]] = graph.reshape %[[L]] {shape = array<i64: 1>} : (tensor<f32>) -> tensor<1xf32>
+// CHECK-DAG: %[[FG:.*]] = graph.reshape %[[G]] {shape = array<i64: 6>}
+// CHECK: %[[CAT:.*]] = graph.concat %[[FG]], %[[B]], %[[FL]] {axis = 0 : i64} : (tensor<6xf32>, tensor<4xf32>, tensor<1xf32>) -> tensor<11xf32>
+// CHECK-NEXT: %[[AR:.*]] = dist.all_reduce sum %[[CAT]] {{.*}} key "l..b" : tensor<11xf32> -> tensor<11xf32>
+// CHECK: graph.slice %[[AR]] {limits = array<i64: 6>, starts = array<i64: 0>
+// CHECK: graph.slice %[[AR]] {limits = array<i64: 10>, starts = array<i64: 6>
+// CHECK: %[[SL:.*]] = graph.slice %[[AR]] {limits = array<i64: 11>, starts = array<i64: 10>
+// CHECK-NEXT: %[[TWO:.*]] = graph.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[MEAN:.*]] = graph.div %[[SL]], %[[TWO]] : (tensor<1xf32>, tensor<f32>) -> tensor<1xf32>
+// CHECK-NEXT: %[[LR:.*]] = graph.reshape %[[MEAN]] {shape = array<i64>} : (tensor<1xf32>) -> tensor<f32>
+// CHECK: dist.all_reduce mean {{.*}} key "m1..m2" : tensor<5xf32> -> tensor<5xf32>
+// CHECK: dist.return %[[LR]],
+// CHECK-LABEL: dist.task @loss1
+// CHECK: dist.all_reduce sum {{.*}} key "l..b" : tensor<11xf32>
+module attributes {dist.cluster = #dist.cluster<{w = 2}>} {
+  dist.task @loss on #dist.device<"/job:w/task:0"> (%l: tensor<f32>, %g: tensor<2x3xf32>, %b: tensor<4xf32>, %h: tensor<f16>, %m1: tensor<2xf32>, %m2: tensor<3xf32>) -> (tensor<f32>, tensor<2x3xf32>, tensor<4xf32>, tensor<f16>, tensor<2xf32>, tensor<3xf32>) {
+    %lr = dist.all_reduce mean %l group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "l" : tensor<f32> -> tensor<f32>
+    %hr = dist.all_reduce mean %h group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "h" : tensor<f16> -> tensor<f16>
+    %gr = dist.all_reduce sum %g group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g" : tensor<2x3xf32> -> tensor<2x3xf32>
+    %br = dist.all_reduce sum %b group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "b" : tensor<4xf32> -> tensor<4xf32>
+    %m1r = dist.all_reduce mean %m1 group [#dist.device<"/job:w/task:0">] key "m1" : tensor<2xf32> -> tensor<2xf32>
+    %m2r = dist.all_reduce mean %m2 group [#dist.device<"/job:w/task:0">] key "m2" : tensor<3xf32> -> tensor<3xf32>
+    dist.return %lr, %gr, %br, %hr, %m1r, %m2r : tensor<f32>, tensor<2x3xf32>, tensor<4xf32>, tensor<f16>, tensor<2xf32>, tensor<3xf32>
+  }
+  dist.task @loss1 on #dist.device<"/job:w/task:1"> (%l: tensor<f32>, %g: tensor<2x3xf32>, %b: tensor<4xf32>, %h: tensor<f16>) -> (tensor<f32>, tensor<2x3xf32>, tensor<4xf32>, tensor<f16>) {
+    %lr = dist.all_reduce mean %l group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "l" : tensor<f32> -> tensor<f32>
+    %hr = dist.all_reduce mean %h group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "h" : tensor<f16> -> tensor<f16>
+    %gr = dist.all_reduce sum %g group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "g" : tensor<2x3xf32> -> tensor<2x3xf32>
+    %br = dist.all_reduce sum %b group [#dist.device<"/job:w/task:0">, #dist.device<"/job:w/task:1">] key "b" : tensor<4xf32> -> tensor<4xf32>
+    dist.return %lr, %gr, %br, %hr : tensor<f32>, tensor<2x3xf32>, tensor<4xf32>, tensor<f16>
+  }
+}

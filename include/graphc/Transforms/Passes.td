@@ -128,7 +128,10 @@ def DistFuseCollectives : Pass<"dist-fuse-collectives", "mlir::ModuleOp"> {
     concat before, slice and reshape after), in buckets of at most
     `bucket-bytes` (Horovod's tensor fusion). No use of a result moves
     before the fused op. Every task of a group sees the same all-reduces in
-    the same order, so every task forms the same buckets.
+    the same order, so every task forms the same buckets. A mean of f32 or
+    f64 joins a sum bucket of its group (a data-parallel step's loss beside
+    its gradients): it goes last in the bucket and its slice is divided by
+    the group's size, the runtime's mean to the bit, one collective fewer.
   }];
   let options = [
     Option<"bucketBytes", "bucket-bytes", "int64_t",

@@ -7,11 +7,11 @@
 // `to_tensor restrict writable`). A helper, rather than inline LLVM ops at the
 // call site, because a memref passed to a call is a use the deallocation
 // pipeline sees: a raw pointer extracted at the call site would let it free
-// the buffer before the service reads it. (A gradient bucket's blocking
-// all-reduce is the exception: it reads through a writable to_buffer and
-// reduces in place, see lowerCollective.) The helper's body is in the LLVM
-// dialect: it skips the call when an earlier one failed, loads the entry from
-// the services table and stores the returned status in the slot.
+// the buffer before the service reads it. (A gradient bucket's all-reduce,
+// blocking or started, is the exception: it reads through a writable
+// to_buffer and reduces in place, see lowerCollective.) The helper's body is in
+// the LLVM dialect: it skips the call when an earlier one failed, loads the
+// entry from the services table and stores the returned status in the slot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -545,18 +545,20 @@ private:
       shape[0] = outType.getDimSize(*moved);
       callOut = RankedTensorType::get(shape, outType.getElementType());
     }
-    // A blocking all-reduce of a bucket (dist-fuse-collectives' concat, read
-    // by nothing else) in the step's body reads the bucket through a
-    // writable to_buffer, so that One-Shot Bufferize takes the call as a
-    // write of the bucket's buffer (a value placed in it and read later is
-    // copied out first), and writes its result into a buffer allocated at
-    // the step's start. graphc-cpu-in-place-step builds the bucket in that
-    // buffer, its members made in their slices: the call then reduces in
-    // place (graphrt.h: the input may equal the output), with no copy and
-    // no second buffer of the bucket's size. A started all-reduce keeps two
-    // buffers: its input stays read until the wait.
-    bool bucket = isa<dist::AllReduceOp>(raw) &&
-                  !raw->hasAttr(transforms::kOverlapAttr) && !moved && !split &&
+    // An all-reduce of a bucket (dist-fuse-collectives' concat, read by
+    // nothing else) in the step's body reads the bucket through a writable
+    // to_buffer, so that One-Shot Bufferize takes the call (or the start of
+    // a started one) as a write of the bucket's buffer (a value placed in
+    // it and read later is copied out first), and writes its result into a
+    // buffer allocated at the step's start. graphc-cpu-in-place-step builds
+    // the bucket in that buffer, its members made in their slices: the call
+    // then reduces in place (graphrt.h: the input may equal the output),
+    // with no copy and no second buffer of the bucket's size. A started
+    // one's wait takes the same memref (startAndWait): nothing else reads
+    // or writes the bucket's buffer between the start and the wait, since
+    // the bucket has no other use and its result is read only after the
+    // wait.
+    bool bucket = isa<dist::AllReduceOp>(raw) && !moved && !split &&
                   raw->getBlock() == &run.getBody().front() &&
                   input.hasOneUse() && input.getDefiningOp<graph::ConcatOp>();
     Value in, out;
@@ -611,7 +613,8 @@ private:
                              constant(l, i32, *dtype), p[0], p[1],
                              constant(l, i64, count), request});
       };
-      startAndWait(raw, input, in, out, emit, emitStart);
+      startAndWait(raw, input, in, out, emit, emitStart,
+                   /*inputWritten=*/bucket);
     } else {
       callHelper(raw, kind, service, {in, out}, emit);
     }
@@ -659,9 +662,13 @@ private:
   /// wait helper waits even when an earlier call failed, so that no
   /// collective still writes into the step's buffers once it returns; it
   /// reads `input` again (a second to_buffer), so that bufferization keeps
-  /// the input's buffer unwritten and alive until then.
+  /// the input's buffer unwritten and alive until then. `inputWritten`: `in`
+  /// is a writable to_buffer (a bucket reduced in place), whose buffer the
+  /// analysis takes as written at the start; the wait then takes `in`
+  /// itself, which keeps it alive (a second read of `input` after that
+  /// write would make bufferization copy the bucket).
   void startAndWait(Operation *op, Value input, Value in, Value out,
-                    EmitCall emit, EmitStart emitStart) {
+                    EmitCall emit, EmitStart emitStart, bool inputWritten) {
     Location loc = op->getLoc();
     Operation *waitAt = firstUse(op);
     Value request;
@@ -721,7 +728,8 @@ private:
 
     b.setInsertionPoint(waitAt);
     auto key = cast<dist::AllReduceOp>(op).getKey();
-    Value inAgain = toBuffer(loc, input, (key + "/wait").str());
+    Value inAgain =
+        inputWritten ? in : toBuffer(loc, input, (key + "/wait").str());
     helper(op, "wait", {request}, {inAgain, out}, [&](Location l, Block *body) {
       Value ctxArg = body->getArgument(0);
       Value services = body->getArgument(1);
