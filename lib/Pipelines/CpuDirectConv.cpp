@@ -49,10 +49,12 @@ using graphc::largestDivisor;
 
 /// The task loop of a direct kernel over (image, chunk, chunk of output
 /// channel blocks), sharing `dest`; with a dynamic batch `n` the images are
-/// counted from `init`. Leaves the insertion point in the loop's body.
+/// counted from `init`. `imagesInner` makes the images the innermost
+/// dimension, `chunksInner` the chunks (after the channel blocks). Leaves
+/// the insertion point in the loop's body.
 scf::ForallOp taskLoop(RewriterBase &rewriter, Location loc, Value init,
                        int64_t n, int64_t chunks, int64_t split, Value dest,
-                       bool imagesInner = false) {
+                       bool imagesInner = false, bool chunksInner = false) {
   bool dynamicBatch = ShapedType::isDynamic(n);
   SmallVector<OpFoldResult> counts =
       indexAttrs(rewriter, {dynamicBatch ? 1 : n, chunks, split});
@@ -61,6 +63,8 @@ scf::ForallOp taskLoop(RewriterBase &rewriter, Location loc, Value init,
   }
   if (imagesInner) {
     std::swap(counts[0], counts[2]);
+  } else if (chunksInner) {
+    std::swap(counts[1], counts[2]);
   }
   auto forall = scf::ForallOp::create(rewriter, loc, counts, ValueRange{dest},
                                       std::nullopt);
@@ -70,10 +74,13 @@ scf::ForallOp taskLoop(RewriterBase &rewriter, Location loc, Value init,
 
 /// The induction variables of `taskLoop`'s loop as (image, chunk, channel
 /// chunk), whichever order the loop has them in.
-SmallVector<Value> taskIvs(scf::ForallOp forall, bool imagesInner) {
+SmallVector<Value> taskIvs(scf::ForallOp forall, bool imagesInner,
+                           bool chunksInner = false) {
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   if (imagesInner) {
     std::swap(ivs[0], ivs[2]);
+  } else if (chunksInner) {
+    std::swap(ivs[1], ivs[2]);
   }
   return ivs;
 }
@@ -128,16 +135,20 @@ std::optional<DirectConvTypes> directConvTypes(linalg::Conv2DNchwFchwOp conv) {
 /// (all zeros); its body is pure elementwise scalar ops (bias + ReLU,
 /// scale + shift, a residual add). Applying it there saves a read and a
 /// write of the output (ResNet-50 at batch 8: 49 of its 53 such passes, 2%
-/// of the step). Null when the convolution has no such consumer.
-linalg::GenericOp matchEpilogue(linalg::Conv2DNchwFchwOp conv) {
+/// of the step). A grouped convolution's consumer is over its five
+/// dimensions [N, G, O/G, OH, OW], its per-channel inputs indexed by d1
+/// (the group), d2 (the channel in the group) or both. Null when the
+/// convolution has no such consumer.
+linalg::GenericOp matchEpilogue(Operation *conv) {
   Value result = conv->getResult(0);
   if (!result.hasOneUse()) {
     return {};
   }
   auto g = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  unsigned rank = cast<ShapedType>(result.getType()).getRank();
   if (!g || g->getBlock() != conv->getBlock() || !g.hasPureTensorSemantics() ||
       g.getNumDpsInits() != 1 || g->getNumResults() != 1 ||
-      g.getNumLoops() != 4 || g.getNumParallelLoops() != 4 ||
+      g.getNumLoops() != rank || g.getNumParallelLoops() != rank ||
       g->getResult(0).getType() != result.getType()) {
     return {};
   }
@@ -158,16 +169,19 @@ linalg::GenericOp matchEpilogue(linalg::Conv2DNchwFchwOp conv) {
       convInputs += in->get() == result;
       continue;
     }
-    int channelDims = 0;
+    // The channel dimensions (d1; grouped: d1 and d2), each at most once.
+    unsigned seen = 0;
     for (AffineExpr e : map.getResults()) {
       auto c = dyn_cast<AffineConstantExpr>(e);
       auto d = dyn_cast<AffineDimExpr>(e);
-      if (c ? c.getValue() != 0 : !d || d.getPosition() != 1) {
+      if (c ? c.getValue() != 0
+            : !d || d.getPosition() < 1 || d.getPosition() > rank - 3 ||
+                  (seen & (1u << d.getPosition()))) {
         return {};
       }
-      channelDims += d ? 1 : 0;
+      seen |= d ? 1u << d.getPosition() : 0;
     }
-    if (channelDims > 1 || in->get() == result) {
+    if (in->get() == result) {
       return {};
     }
   }
@@ -194,12 +208,13 @@ linalg::GenericOp matchEpilogue(linalg::Conv2DNchwFchwOp conv) {
 /// How a kernel's output tile relates to the epilogue's per-channel
 /// values: `channelType(t)` is the type of one channel-level value of
 /// element type t (a vector over the tile's channels, or a scalar when the
-/// tile is one channel's pixels), `perChannel(src, pos)` reads input `src`
-/// (its channel at index position `pos`, the others 0) at that level, and
-/// `toTile(v)` expands a channel-level value to the tile's shape.
+/// tile is one channel's pixels), `perChannel(src, map)` reads input `src`
+/// (indexed by the epilogue's `map`: its channel dimensions, the others 0)
+/// at that level, and `toTile(v)` expands a channel-level value to the
+/// tile's shape.
 struct EpilogueTile {
   function_ref<Type(Type)> channelType;
-  function_ref<Value(Value, unsigned)> perChannel;
+  function_ref<Value(Value, AffineMap)> perChannel;
   function_ref<Value(Value)> toTile;
   /// An input read at the same point as the convolution, as a tile.
   function_ref<Value(Value)> same;
@@ -221,19 +236,16 @@ Value applyEpilogue(RewriterBase &rewriter, Location loc,
   for (OpOperand *in : epilogue.getDpsInputOperands()) {
     Value src = in->get();
     AffineMap m = epilogue.getMatchingIndexingMap(in);
-    std::optional<unsigned> channelPos;
-    for (auto [pos, e] : llvm::enumerate(m.getResults())) {
-      if (isa<AffineDimExpr>(e)) {
-        channelPos = pos;
-      }
-    }
     std::pair<Value, Level> v;
     if (src == convResult) {
       v = {tile, Tile};
     } else if (m.isIdentity()) {
       v = {how.same(src), Tile};
-    } else if (channelPos) {
-      v = {how.perChannel(src, *channelPos), Channel};
+    } else if (m.getNumDims() > 0 &&
+               llvm::any_of(m.getResults(), [](AffineExpr e) {
+                 return isa<AffineDimExpr>(e);
+               })) {
+      v = {how.perChannel(src, m), Channel};
     } else {
       SmallVector<Value> zeros(m.getNumResults(), im.idx(0));
       v = {tensor::ExtractOp::create(rewriter, loc, src, zeros), Scalar};
@@ -280,6 +292,17 @@ Value applyEpilogue(RewriterBase &rewriter, Location loc,
     }
   }
   return at(body.getTerminator()->getOperand(0), Tile);
+}
+
+/// The position of the dimension among `map`'s results (a per-channel
+/// epilogue input's map: one dimension, the others 0).
+unsigned channelPosition(AffineMap map) {
+  for (auto [pos, e] : llvm::enumerate(map.getResults())) {
+    if (isa<AffineDimExpr>(e)) {
+      return pos;
+    }
+  }
+  llvm_unreachable("a per-channel input has a channel dimension");
 }
 
 /// The indices of a per-channel epilogue input of rank `rank`: `channel` at
@@ -443,7 +466,43 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
   return forall.getResult(0);
 }
 
-/// Rewrites `conv` (NCHW input, already padded; FCHW filter; f32, static
+/// [N, G, F/G, ...] <-> [N, F, ...]: a grouped convolution's operands
+/// and result as a 2-D convolution's.
+SmallVector<ReassociationIndices> groupedToFlat() {
+  return {{0}, {1, 2}, {3}, {4}};
+}
+
+/// A convolution the row kernel (directConv) rewrites, seen as a 2-D one:
+/// input [N, C, H, W], filter [F, C/groups, KH, KW], output [N, F, OH, OW]
+/// (`it`, `ft`, `ot`). A grouped convolution (linalg.conv_2d_ngchw_gfchw,
+/// `groups` > 1) is viewed so with its input and filter collapsed: output
+/// channels [g * F/groups, (g + 1) * F/groups) read input channels
+/// [g * C/groups, (g + 1) * C/groups); `op`'s own init and result stay 5-D.
+struct RowConv {
+  Operation *op;
+  Value input, filter, init;
+  RankedTensorType it, ft, ot;
+  SmallVector<int64_t> strides, dilations;
+  int64_t groups = 1;
+};
+
+std::optional<RowConv> rowConvOf(linalg::Conv2DNchwFchwOp conv) {
+  std::optional<DirectConvTypes> types = directConvTypes(conv);
+  if (!types) {
+    return std::nullopt;
+  }
+  return RowConv{conv,
+                 conv.getInputs()[0],
+                 conv.getInputs()[1],
+                 conv.getOutputs()[0],
+                 types->input,
+                 types->filter,
+                 types->output,
+                 llvm::to_vector(conv.getStrides().getValues<int64_t>()),
+                 llvm::to_vector(conv.getDilations().getValues<int64_t>())};
+}
+
+/// Rewrites `rc` (NCHW input, already padded; FCHW filter; f32, static
 /// shapes but for the batch) into the direct kernel described at the top of
 /// the file: an `scf.forall` over (image, chunk of output rows, chunk of
 /// output-channel blocks), whose task walks, per block of `fb` output
@@ -453,31 +512,26 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
 /// `scf.for` loops that carry the tile's accumulator vectors. Returns
 /// failure (and leaves `conv` alone) for other element types, dynamic sizes
 /// other than the batch, or an output channel count that is not a multiple
-/// of `lanes` (with 16 lanes, of 8).
-LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
+/// of `lanes` (with 16 lanes, of 8; grouped: per group).
+LogicalResult directConv(RewriterBase &rewriter, const RowConv &rc,
                          int64_t lanes, int64_t owBlock, int64_t fVectors,
                          bool channelsOuter, bool fuseEpilogue) {
-  Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
-  Value init = conv.getOutputs()[0];
-  std::optional<DirectConvTypes> types = directConvTypes(conv);
-  if (!types) {
-    return failure();
-  }
-  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Value input = rc.input, filter = rc.filter, init = rc.init;
+  RankedTensorType it = rc.it, ft = rc.ft, ot = rc.ot;
   Type et = ot.getElementType();
-  SmallVector<int64_t> strides =
-      llvm::to_vector(conv.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations =
-      llvm::to_vector(conv.getDilations().getValues<int64_t>());
-  int64_t sh = strides[0], sw = strides[1], dh = dilations[0],
-          dw = dilations[1];
+  int64_t sh = rc.strides[0], sw = rc.strides[1], dh = rc.dilations[0],
+          dw = rc.dilations[1];
   int64_t n = ot.getDimSize(0), f = ot.getDimSize(1), oh = ot.getDimSize(2),
           ow = ot.getDimSize(3);
-  int64_t c = it.getDimSize(1);
+  // The input channels of one group (all of them without groups).
+  int64_t c = ft.getDimSize(1);
   int64_t kh = ft.getDimSize(2), kw = ft.getDimSize(3);
+  int64_t groups = rc.groups, og = f / groups;
   bool dynamicBatch = ShapedType::isDynamic(n);
-  int64_t fb = graphc::directConvFilterBlock(f, lanes, fVectors);
-  if (n == 0 || f == 0 || oh == 0 || ow == 0 || c == 0 || fb == 0) {
+  // A channel block never straddles two groups.
+  int64_t fb = graphc::directConvFilterBlock(og, lanes, fVectors);
+  if (n == 0 || f == 0 || oh == 0 || ow == 0 || c == 0 || fb == 0 ||
+      it.getDimSize(1) != c * groups) {
     return failure();
   }
   // Column tiles: the whole row when it fits the register tile; else a
@@ -551,15 +605,15 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   rb = std::min(rb, taskRows);
   int64_t rbRem = taskRows % rb, rbMain = taskRows - rbRem;
 
-  Location loc = conv.getLoc();
+  Operation *conv = rc.op;
+  Location loc = conv->getLoc();
   auto fill = init.getDefiningOp<linalg::FillOp>();
   // An elementwise consumer applied to the tiles in registers (with a fill
   // only: the accumulators then never read the output) is replaced by the
   // kernel, which is built where the consumer is, after all its inputs.
   linalg::GenericOp epilogue =
       fuseEpilogue && fill ? matchEpilogue(conv) : linalg::GenericOp();
-  rewriter.setInsertionPoint(epilogue ? epilogue.getOperation()
-                                      : conv.getOperation());
+  rewriter.setInsertionPoint(epilogue ? epilogue.getOperation() : conv);
   graphc::IndexMath im{rewriter, loc};
 
   Value packed = packFilter(rewriter, loc, filter, fb);
@@ -602,8 +656,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   if (channelsOuter) {
     flatInput = tensor::CollapseShapeOp::create(
         rewriter, loc,
-        RankedTensorType::get({it.getDimSize(0), c, ih * iw}, et), source,
-        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+        RankedTensorType::get({it.getDimSize(0), c * groups, ih * iw}, et),
+        source, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
     SmallVector<int64_t> offsets;
     for (int64_t y = 0; y < kh; ++y) {
       for (int64_t x = 0; x < kw; ++x) {
@@ -627,9 +681,26 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   Value dest = epilogue ? epilogue.getDpsInits()[0]
                : fill   ? fill.getOutputs()[0]
                         : init;
-  scf::ForallOp forall =
-      taskLoop(rewriter, loc, init, n, rowChunks, split, dest, imagesInner);
-  SmallVector<Value> ivs = taskIvs(forall, imagesInner);
+  // A grouped convolution's [N, G, F/G, OH, OW] as [N, F, OH, OW]: a fresh
+  // tensor.empty rather than a collapse of one, so that bufferization can
+  // still make the graph's result buffer the destination.
+  if (groups > 1) {
+    dest = dest.getDefiningOp<tensor::EmptyOp>()
+               ? tensor::EmptyOp::create(rewriter, loc, ot.getShape(), et)
+                     .getResult()
+               : tensor::CollapseShapeOp::create(rewriter, loc, ot, dest,
+                                                 groupedToFlat())
+                     .getResult();
+  }
+  // A grouped convolution's filter blocks are each reduced over fewer
+  // input channels, so its maps tend to be small and split into many row
+  // chunks (AlexNet's 13 rows at batch 1): with the row chunks inner, a
+  // thread's consecutive tasks (a static schedule) share one block's
+  // filter, read from memory once rather than once per row chunk.
+  bool rowsInner = groups > 1 && rowChunks > 1;
+  scf::ForallOp forall = taskLoop(rewriter, loc, init, n, rowChunks, split,
+                                  dest, imagesInner, rowsInner);
+  SmallVector<Value> ivs = taskIvs(forall, imagesInner, rowsInner);
   Value out = forall.getRegionIterArgs()[0];
   Value fBase = im.mul(ivs[2], taskF);
   Value rowBase = im.mul(ivs[1], taskRows);
@@ -732,6 +803,9 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       }
     }
     Value fBlock = im.divu(im.add(fBase, fi), fb);
+    // The first input channel of the tile's group.
+    Value cOff =
+        groups > 1 ? im.mul(im.divu(im.add(fBase, fi), og), c) : im.idx(0);
     Value colBase = im.mul(col0, sw);
     // One input channel and tap: one filter row (fb channels) and, per
     // output column, one broadcast input element, multiply-added.
@@ -747,7 +821,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
         for (int64_t i = 0; i < cols; ++i) {
           Value v = tensor::ExtractOp::create(
               rewriter, loc, input,
-              ValueRange{ivs[0], ci, inRow, im.add(col, im.idx(i * sw))});
+              ValueRange{ivs[0], im.add(cOff, ci), inRow,
+                         im.add(col, im.idx(i * sw))});
           Value b = vector::BroadcastOp::create(rewriter, loc, rowType, v);
           next.push_back(
               vector::FMAOp::create(rewriter, loc, b, w, cur[j * cols + i]));
@@ -803,7 +878,8 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           }
           Value v = tensor::ExtractOp::create(
               rewriter, loc, flatInput,
-              ValueRange{ivs[0], ci, im.add(start, im.idx(i * sw))});
+              ValueRange{ivs[0], im.add(cOff, ci),
+                         im.add(start, im.idx(i * sw))});
           Value b = vector::BroadcastOp::create(rewriter, loc, rowType, v);
           next.push_back(
               vector::FMAOp::create(rewriter, loc, b, w, cur[j * cols + i]));
@@ -938,22 +1014,47 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                                         ArrayRef<int64_t>{1, 0});
       }
       if (epilogue) {
-        // The tile is [fb channels, cols columns] of one output row.
+        // The tile is [fb channels, cols columns] of one output row. A
+        // grouped convolution's epilogue indexes the channels as (group,
+        // channel in the group): d1 and d2 of its five dimensions.
         Value channel = im.add(fBase, fi), row = im.add(oy0, im.idx(j));
+        SmallVector<Value> channelDims = {channel};
+        if (groups > 1) {
+          channelDims = {
+              im.divu(channel, og),
+              arith::RemUIOp::create(rewriter, loc, channel, im.idx(og))};
+        }
         auto vt = cast<VectorType>(t.getType());
         auto same = [&](Value src) -> Value {
+          SmallVector<Value> at = {ivs[0]};
+          at.append(channelDims);
+          at.append({row, col0});
           Value v = vector::TransferReadOp::create(
-              rewriter, loc, slabRowType, src,
-              ValueRange{ivs[0], channel, row, col0}, std::optional<Value>(pad),
+              rewriter, loc, slabRowType, src, at, std::optional<Value>(pad),
               ArrayRef<bool>{true, true, true});
           return vector::ShapeCastOp::create(rewriter, loc, vt, v);
         };
-        auto perChannel = [&](Value src, unsigned pos) -> Value {
+        // The fb channels along the last channel dimension, or one value
+        // broadcast when the input has only the group's.
+        auto perChannel = [&](Value src, AffineMap map) -> Value {
           int64_t rank = cast<RankedTensorType>(src.getType()).getRank();
+          SmallVector<Value> at(rank, im.idx(0));
+          std::optional<unsigned> vectorPos;
+          for (auto [pos, e] : llvm::enumerate(map.getResults())) {
+            if (auto d = dyn_cast<AffineDimExpr>(e)) {
+              at[pos] = channelDims[d.getPosition() - 1];
+              if (d.getPosition() == channelDims.size()) {
+                vectorPos = pos;
+              }
+            }
+          }
+          if (!vectorPos) {
+            Value v = tensor::ExtractOp::create(rewriter, loc, src, at);
+            return vector::BroadcastOp::create(rewriter, loc, rowType, v);
+          }
           return vector::TransferReadOp::create(
-              rewriter, loc, rowType, src,
-              channelIndices(im, rank, pos, channel), std::optional<Value>(pad),
-              AffineMap::get(rank, 0, rewriter.getAffineDimExpr(pos),
+              rewriter, loc, rowType, src, at, std::optional<Value>(pad),
+              AffineMap::get(rank, 0, rewriter.getAffineDimExpr(*vectorPos),
                              rewriter.getContext()),
               ArrayRef<bool>{true});
         };
@@ -1122,14 +1223,169 @@ LogicalResult directConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, fLoop.getResult(0), out,
                                         outOffsets, outSizes, unit);
+  rewriter.setInsertionPointAfter(forall);
+  Value result = forall.getResult(0);
+  if (groups > 1) {
+    result = tensor::ExpandShapeOp::create(
+        rewriter, loc, conv->getResult(0).getType(), result, groupedToFlat());
+  }
   if (epilogue) {
-    rewriter.replaceOp(epilogue, forall.getResults());
+    rewriter.replaceOp(epilogue, result);
     rewriter.eraseOp(conv);
   } else {
-    rewriter.replaceOp(conv, forall.getResults());
+    rewriter.replaceOp(conv, result);
   }
   if (fill && fill->use_empty()) {
     rewriter.eraseOp(fill);
+  }
+  return success();
+}
+
+/// `value` reshaped to `type` by `reassociation` (a collapse): the source
+/// of an expand_shape by the same groups, a constant's elements re-typed,
+/// else a tensor.collapse_shape made at the rewriter's insertion point.
+Value collapsedView(RewriterBase &rewriter, Location loc, Value value,
+                    RankedTensorType type,
+                    ArrayRef<ReassociationIndices> reassociation) {
+  if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>();
+      expand && expand.getSrcType() == type &&
+      expand.getReassociationIndices() ==
+          SmallVector<ReassociationIndices>(reassociation)) {
+    return expand.getSrc();
+  }
+  Attribute attr;
+  if (matchPattern(value, m_Constant(&attr))) {
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+      return arith::ConstantOp::create(rewriter, loc, type,
+                                       dense.reshape(type));
+    }
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+      return arith::ConstantOp::create(
+          rewriter, loc, type,
+          DenseResourceElementsAttr::get(type, resource.getRawHandle()));
+    }
+  }
+  return tensor::CollapseShapeOp::create(rewriter, loc, type, value,
+                                         reassociation);
+}
+
+/// Whether the row kernel takes the grouped `conv`
+/// (linalg.conv_2d_ngchw_gfchw: input [N, G, C/G, H, W] already padded,
+/// filter [G, F/G, C/G, KH, KW]; f32, static shapes): more than one input
+/// channel per group (depthwise ones have their own kernel in
+/// graphc-cpu-tile-and-vectorize), a filter larger than 1x1 (grouped 1x1
+/// convolutions are one batch GEMM there), not a filter gradient's shape,
+/// and output channels per group in whole vectors, so that a register
+/// tile's channels are one group's. Groups of fewer channels (ResNeXt's 32
+/// of 4) have the small-group plane kernel of
+/// graphc-cpu-tile-and-vectorize instead (docs/design/conv-codegen.md,
+/// "Grouped convolutions on the direct kernels").
+bool groupedRowKernelTakes(linalg::Conv2DNgchwGfchwOp conv, int64_t lanes,
+                           int64_t fVectors) {
+  auto it = dyn_cast<RankedTensorType>(conv->getOperand(0).getType());
+  auto ft = dyn_cast<RankedTensorType>(conv->getOperand(1).getType());
+  auto ot = dyn_cast<RankedTensorType>(conv->getResult(0).getType());
+  if (!it || !ft || !ot || !it.hasStaticShape() || !ft.hasStaticShape() ||
+      !ot.hasStaticShape() || !it.getElementType().isF32() ||
+      !ft.getElementType().isF32() || !ot.getElementType().isF32()) {
+    return false;
+  }
+  int64_t og = ot.getDimSize(2), cg = it.getDimSize(2);
+  int64_t kh = ft.getDimSize(3), kw = ft.getDimSize(4);
+  return cg > 1 && kh * kw > 1 &&
+         kh * kw <= ot.getDimSize(3) * ot.getDimSize(4) && og % lanes == 0 &&
+         graphc::directConvFilterBlock(og, lanes, fVectors) != 0;
+}
+
+/// Rewrites the grouped `conv` (groupedRowKernelTakes) with the row kernel
+/// over all groups at once, its input and filter viewed as a 2-D
+/// convolution's ([N, C, H, W], [F, C/G, KH, KW]) and each output channel
+/// block reading its group's input channels; failure leaves `conv` alone.
+LogicalResult groupedRowConv(RewriterBase &rewriter,
+                             linalg::Conv2DNgchwGfchwOp conv, int64_t lanes,
+                             int64_t owBlock, int64_t fVectors) {
+  auto it = cast<RankedTensorType>(conv->getOperand(0).getType());
+  auto ft = cast<RankedTensorType>(conv->getOperand(1).getType());
+  auto ot = cast<RankedTensorType>(conv->getResult(0).getType());
+  Type et = ot.getElementType();
+  int64_t g = ot.getDimSize(1);
+  auto it4 = RankedTensorType::get({it.getDimSize(0), g * it.getDimSize(2),
+                                    it.getDimSize(3), it.getDimSize(4)},
+                                   et);
+  auto ft4 = RankedTensorType::get({g * ft.getDimSize(1), ft.getDimSize(2),
+                                    ft.getDimSize(3), ft.getDimSize(4)},
+                                   et);
+  auto ot4 = RankedTensorType::get({ot.getDimSize(0), g * ot.getDimSize(2),
+                                    ot.getDimSize(3), ot.getDimSize(4)},
+                                   et);
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  Operation *last = conv->getPrevNode();
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  // A zero padding of the 5-D input's planes (graphc-cpu-fuse-elementwise
+  // moves the expand_shape above the pad when an elementwise op makes the
+  // input) becomes the same padding of the collapsed source, which the
+  // kernel reads through instead of a padded copy.
+  Value input4;
+  auto pad = input.getDefiningOp<tensor::PadOp>();
+  if (pad && pad.getConstantPaddingValue() &&
+      pad.getSourceType().hasStaticShape() &&
+      llvm::none_of(pad.getStaticLow(), ShapedType::isDynamic) &&
+      llvm::none_of(pad.getStaticHigh(), ShapedType::isDynamic) &&
+      llvm::all_of(
+          llvm::concat<const int64_t>(pad.getStaticLow().take_front(3),
+                                      pad.getStaticHigh().take_front(3)),
+          [](int64_t p) { return p == 0; })) {
+    RankedTensorType st = pad.getSourceType();
+    auto st4 = RankedTensorType::get({st.getDimSize(0), g * st.getDimSize(2),
+                                      st.getDimSize(3), st.getDimSize(4)},
+                                     et);
+    Value source4 =
+        collapsedView(rewriter, loc, pad.getSource(), st4, groupedToFlat());
+    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+    input4 =
+        tensor::PadOp::create(rewriter, loc, it4, source4,
+                              indexAttrs(rewriter, {0, 0, low[3], low[4]}),
+                              indexAttrs(rewriter, {0, 0, high[3], high[4]}),
+                              pad.getConstantPaddingValue());
+  } else {
+    input4 = collapsedView(rewriter, loc, input, it4, groupedToFlat());
+  }
+  Value filter4 =
+      collapsedView(rewriter, loc, filter, ft4, {{0, 1}, {2}, {3}, {4}});
+  RowConv rc{conv,
+             input4,
+             filter4,
+             conv->getOperand(2),
+             it4,
+             ft4,
+             ot4,
+             llvm::to_vector(conv.getStrides().getValues<int64_t>()),
+             llvm::to_vector(conv.getDilations().getValues<int64_t>()),
+             g};
+  if (failed(directConv(rewriter, rc, lanes, owBlock, fVectors,
+                        /*channelsOuter=*/true, /*fuseEpilogue=*/true))) {
+    // The views made above, latest first.
+    while (conv->getPrevNode() != last) {
+      rewriter.eraseOp(conv->getPrevNode());
+    }
+    return failure();
+  }
+  // The views of the input and filter, and a padding the kernel reads
+  // through, are left without uses.
+  for (Value v : {input4, input, filter}) {
+    while (Operation *def = v.getDefiningOp()) {
+      if (!def->use_empty() ||
+          !isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::PadOp,
+               arith::ConstantOp>(def)) {
+        break;
+      }
+      v = def->getNumOperands() ? def->getOperand(0) : Value();
+      rewriter.eraseOp(def);
+      if (!v) {
+        break;
+      }
+    }
   }
   return success();
 }
@@ -1426,10 +1682,11 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
                 ValueRange{ivs[0], channel, inPix[v]},
                 std::optional<Value>(pad), ArrayRef<bool>{true});
           };
-          auto perChannel = [&](Value src, unsigned pos) -> Value {
+          auto perChannel = [&](Value src, AffineMap map) -> Value {
             int64_t rank = cast<RankedTensorType>(src.getType()).getRank();
             return tensor::ExtractOp::create(
-                rewriter, loc, src, channelIndices(im, rank, pos, channel));
+                rewriter, loc, src,
+                channelIndices(im, rank, channelPosition(map), channel));
           };
           auto channelType = [](Type t) { return t; };
           auto toTile = [&](Value v) -> Value {
@@ -1594,15 +1851,37 @@ struct CpuDirectConv : public graphc::impl::CpuDirectConvBase<CpuDirectConv> {
                                                        owBlock, fVectors))
               : succeeded(pointwiseConv(rewriter, conv, lanes,
                                         /*fuseEpilogue=*/true)) ||
-                    succeeded(directConv(rewriter, conv, lanes, owBlock,
-                                         fVectors, /*channelsOuter=*/true,
-                                         /*fuseEpilogue=*/true))) {
+                    (rowConvOf(conv) &&
+                     succeeded(directConv(rewriter, *rowConvOf(conv), lanes,
+                                          owBlock, fVectors,
+                                          /*channelsOuter=*/true,
+                                          /*fuseEpilogue=*/true)))) {
         ++numDirectConvs;
       }
       if (flip && flip->hasOneUse() &&
           (*flip->getUsers().begin())->use_empty()) {
         rewriter.eraseOp(*flip->getUsers().begin());
         rewriter.eraseOp(flip);
+      }
+    }
+    // Grouped convolutions with whole vectors of output channels per group.
+    SmallVector<linalg::Conv2DNgchwGfchwOp> grouped;
+    func.walk([&](linalg::Conv2DNgchwGfchwOp op) {
+      if (!op.hasPureTensorSemantics() ||
+          !groupedRowKernelTakes(op, lanes, fVectors)) {
+        return;
+      }
+      auto ft = cast<ShapedType>(op->getOperand(1).getType());
+      bool strided = llvm::any_of(op.getStrides().getValues<int64_t>(),
+                                  [](int64_t s) { return s != 1; });
+      if (graphc::directConvAdmits(convs_, ft.getDimSize(3), ft.getDimSize(4),
+                                   strided, /*filterGradient=*/false)) {
+        grouped.push_back(op);
+      }
+    });
+    for (linalg::Conv2DNgchwGfchwOp conv : grouped) {
+      if (succeeded(groupedRowConv(rewriter, conv, lanes, owBlock, fVectors))) {
+        ++numGroupedDirectConvs;
       }
     }
   }
@@ -1614,7 +1893,11 @@ LogicalResult graphc::rewriteDirectConv(RewriterBase &rewriter,
                                         linalg::Conv2DNchwFchwOp conv,
                                         int64_t lanes, int64_t owBlock,
                                         int64_t fVectors) {
-  return directConv(rewriter, conv, lanes, owBlock, fVectors,
+  std::optional<RowConv> rc = rowConvOf(conv);
+  if (!rc) {
+    return failure();
+  }
+  return directConv(rewriter, *rc, lanes, owBlock, fVectors,
                     /*channelsOuter=*/false, /*fuseEpilogue=*/false);
 }
 

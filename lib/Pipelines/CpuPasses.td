@@ -54,9 +54,13 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
       over (image, group, multiplier) whose task walks blocks of 4 output
       rows by `vector-width` columns, unrolled over the filter window into
       vector loads (strided ones compacted by a shuffle) and `vector.fma`.
-      With more input channels per group (and `conv-gemm`): an `scf.for`
-      over groups of `linalg.conv_2d_nchw_fchw` on the group's slices, each
-      then im2col + GEMM as above.
+      With more input channels and up to 8 output channels per group: the
+      small-group kernel, an `scf.forall` over (image, group) whose task
+      pads the group's input planes and keeps 16 accumulators (rows x the
+      group's channels) per column vector, FMAs of each input row segment
+      with the channels' broadcast filter elements. Otherwise (and with
+      `conv-gemm`): an `scf.for` over groups of `linalg.conv_2d_nchw_fchw`
+      on the group's slices, each then im2col + GEMM as above.
     * `linalg.conv_2d_nhwc_hwcf` (and NCHW ones not rewritten): an
       `scf.forall` over batch and output channels, tiling of output rows and
       filter rows to 1, decomposition to 1-D convolutions, which the
@@ -115,6 +119,9 @@ def CpuTileAndVectorize : Pass<"graphc-cpu-tile-and-vectorize",
               "images in N or M">,
     Statistic<"numDepthwise", "num-depthwise-convs",
               "Depthwise 2-D convolutions given the direct vector kernel">,
+    Statistic<"numSmallGroupConvs", "num-small-group-convs",
+              "Grouped 2-D convolutions with few channels per group given "
+              "the direct vector kernel">,
     Statistic<"numGroupedGemms", "num-grouped-1x1-gemms",
               "Grouped 1x1 convolutions rewritten into a batch matmul over "
               "the groups">,
@@ -189,6 +196,13 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
     stays in L2; see "Filter gradients on the direct kernel" in
     docs/design/conv-codegen.md.
 
+    Grouped convolutions (`linalg.conv_2d_ngchw_gfchw`, 2 to C/G input
+    channels per group, a filter larger than 1x1) whose output channels
+    per group are whole vectors take the row kernel too, all groups in one
+    task loop: the input and filter viewed as a 2-D convolution's, each
+    channel block reducing over its group's input channels; see "Grouped
+    convolutions on the direct kernels" in docs/design/conv-codegen.md.
+
     Skipped (left to `graphc-cpu-tile-and-vectorize`): other element types,
     dynamic shapes, output channels not a multiple of the vector width (of
     8 for the pointwise kernel), and classes not in `convs`. Run before `graphc-cpu-tile-and-vectorize`; the CPU pipeline
@@ -217,6 +231,8 @@ def CpuDirectConv : Pass<"graphc-cpu-direct-conv", "mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numDirectConvs", "num-direct-convs",
               "2-D convolutions given the direct kernel">,
+    Statistic<"numGroupedDirectConvs", "num-grouped-direct-convs",
+              "Grouped 2-D convolutions given the direct row kernel">,
   ];
 }
 

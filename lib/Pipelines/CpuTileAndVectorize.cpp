@@ -1293,6 +1293,31 @@ using TapCombiner =
 /// `col0`) to the value stored: an epilogue (depthwiseConv's batch norm).
 using TileFinisher = function_ref<Value(Value acc, Value row, Value col0)>;
 
+/// The `w` input elements of one output row segment at stride `sw` from
+/// `at` (the segment's first input element in `image`, its last dimension
+/// the row): one contiguous read compacted by a shuffle when strided, of
+/// w * sw elements when `wide` (they stay inside the row, so the read is a
+/// power of two), else (w - 1) * sw + 1.
+Value loadRowSegment(RewriterBase &rewriter, Location loc, Value image,
+                     ValueRange at, int64_t w, int64_t sw, bool wide) {
+  auto it = cast<RankedTensorType>(image.getType());
+  Type et = it.getElementType();
+  int64_t len = sw == 1 || w == 1 ? w : (wide ? w * sw : (w - 1) * sw + 1);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+  Value v = vector::TransferReadOp::create(
+      rewriter, loc, VectorType::get({len}, et), image, at,
+      std::optional<Value>(pad), ArrayRef<bool>{true});
+  if (len == w) {
+    return v;
+  }
+  SmallVector<int64_t> picks;
+  for (int64_t l = 0; l < w; ++l) {
+    picks.push_back(l * sw);
+  }
+  return vector::ShuffleOp::create(rewriter, loc, v, v, picks);
+}
+
 /// Emits, at the rewriter's insertion point, the loops that compute one
 /// output plane `plane` ([oh, ow]) from the input plane `image` ([hp, wp])
 /// and returns the new plane. They walk blocks of kDepthwiseRows output rows
@@ -1336,24 +1361,14 @@ Value planeWindowLoops(RewriterBase &rewriter, Location loc,
                     std::optional<Value>(pad), ArrayRef<bool>{true})
                     .getResult());
     }
-    int64_t len = sw == 1 || w == 1 ? w : (wide ? w * sw : (w - 1) * sw + 1);
-    auto rawType = VectorType::get({len}, et);
-    SmallVector<int64_t> picks;
-    for (int64_t l = 0; l < w; ++l) {
-      picks.push_back(l * sw);
-    }
     Value colBase = im.mul(col0, sw);
     for (int64_t i = 0; i < kh; ++i) {
       for (int64_t j = 0; j < kw; ++j) {
         Value col = im.add(colBase, im.idx(j * pw.dw));
         for (int64_t r = 0; r < nrows; ++r) {
           Value row = im.add(im.mul(outRows[r], sh), im.idx(i * pw.dh));
-          Value v = vector::TransferReadOp::create(
-              rewriter, loc, rawType, image, ValueRange{row, col},
-              std::optional<Value>(pad), ArrayRef<bool>{true});
-          if (len != w) {
-            v = vector::ShuffleOp::create(rewriter, loc, v, v, picks);
-          }
+          Value v = loadRowSegment(rewriter, loc, image, ValueRange{row, col},
+                                   w, sw, wide);
           accs[r] = combine(accs[r], v, i * kw + j, w);
         }
       }
@@ -1457,10 +1472,12 @@ bool reshapeKeepsPlane(Operation *op) {
 /// for MobileNet-v2's first depthwise layer at batch 8, a fresh allocation
 /// every step, whose page faults cost more than the convolution; one plane
 /// stays in L2). The reshapes are replayed on the unpadded source before
-/// `forall`. Null otherwise.
+/// `forall`. With `channels` > 0, `channels` planes from `lead`'s last
+/// offset on as one [channels, hp, wp] tensor (the input planes of a group,
+/// groupedPlaneConv). Null otherwise.
 Value padPlaneInTask(RewriterBase &rewriter, Location loc, Value input,
                      scf::ForallOp forall, ArrayRef<OpFoldResult> lead,
-                     int64_t hp, int64_t wp, Type et) {
+                     int64_t hp, int64_t wp, Type et, int64_t channels = 0) {
   SmallVector<Operation *> reshapes;
   Value v = input;
   while (Operation *def = v.getDefiningOp()) {
@@ -1518,8 +1535,30 @@ Value padPlaneInTask(RewriterBase &rewriter, Location loc, Value input,
   srcOffsets.append({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)});
   SmallVector<int64_t> sizes(lead.size(), 1), strides(lead.size() + 2, 1);
   sizes.append({h, w});
+  // The planes' leading shape: [channels] or none.
+  SmallVector<int64_t> stack;
+  if (channels > 0) {
+    sizes[lead.size() - 1] = channels;
+    stack.push_back(channels);
+  }
+  auto shaped = [&](int64_t rows, int64_t cols) {
+    SmallVector<int64_t> shape = stack;
+    shape.append({rows, cols});
+    return RankedTensorType::get(shape, et);
+  };
+  // Offsets, sizes and unit strides of a block of the planes.
+  auto at = [&](int64_t row, int64_t col) {
+    SmallVector<int64_t> offsets(stack.size(), 0);
+    offsets.append({row, col});
+    return indexAttrs(rewriter, offsets);
+  };
+  auto extent = [&](int64_t rows, int64_t cols) {
+    return indexAttrs(rewriter, shaped(rows, cols).getShape());
+  };
+  SmallVector<OpFoldResult> ones =
+      indexAttrs(rewriter, SmallVector<int64_t>(stack.size() + 2, 1));
   Value sourcePlane = tensor::ExtractSliceOp::create(
-      rewriter, loc, RankedTensorType::get({h, w}, et), unpadded, srcOffsets,
+      rewriter, loc, shaped(h, w), unpadded, srcOffsets,
       indexAttrs(rewriter, sizes), indexAttrs(rewriter, strides));
   // The padded plane: the padding value written to the border only, the
   // source copied into the interior. (A tensor.pad here became a fill of
@@ -1527,9 +1566,8 @@ Value padPlaneInTask(RewriterBase &rewriter, Location loc, Value input,
   // MobileNet-v2's 144 @56 layer at batch 1, and then the copy.)
   int64_t lowH = padOp.getStaticLow()[rank - 2];
   int64_t lowW = padOp.getStaticLow().back();
-  auto planeType = RankedTensorType::get({hp, wp}, et);
   Value padded =
-      tensor::EmptyOp::create(rewriter, loc, planeType.getShape(), et);
+      tensor::EmptyOp::create(rewriter, loc, shaped(hp, wp).getShape(), et);
   // Top and bottom rows over the whole width, then the left and right
   // columns of the rows between.
   int64_t strips[4][4] = {{0, 0, lowH, wp},
@@ -1540,23 +1578,19 @@ Value padPlaneInTask(RewriterBase &rewriter, Location loc, Value input,
     if (strip[2] <= 0 || strip[3] <= 0) {
       continue;
     }
-    SmallVector<OpFoldResult> offsets =
-        indexAttrs(rewriter, {strip[0], strip[1]});
-    SmallVector<OpFoldResult> sizes =
-        indexAttrs(rewriter, {strip[2], strip[3]});
-    SmallVector<OpFoldResult> ones = indexAttrs(rewriter, {1, 1});
-    Value slice = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({strip[2], strip[3]}, et), padded,
-        offsets, sizes, ones);
+    SmallVector<OpFoldResult> offsets = at(strip[0], strip[1]);
+    SmallVector<OpFoldResult> sizes = extent(strip[2], strip[3]);
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc,
+                                                 shaped(strip[2], strip[3]),
+                                                 padded, offsets, sizes, ones);
     Value filled = linalg::FillOp::create(rewriter, loc, ValueRange{padValue},
                                           ValueRange{slice})
                        .getResult(0);
     padded = tensor::InsertSliceOp::create(rewriter, loc, filled, padded,
                                            offsets, sizes, ones);
   }
-  return tensor::InsertSliceOp::create(
-      rewriter, loc, sourcePlane, padded, indexAttrs(rewriter, {lowH, lowW}),
-      indexAttrs(rewriter, {h, w}), indexAttrs(rewriter, {1, 1}));
+  return tensor::InsertSliceOp::create(rewriter, loc, sourcePlane, padded,
+                                       at(lowH, lowW), extent(h, w), ones);
 }
 
 /// Erases `op` and then the reshapes and the tensor.pad it read through
@@ -1808,6 +1842,30 @@ struct PlaneEpilogue {
   }
 };
 
+/// Replaces the grouped `conv` (or its `epilogue`, which the kernel applied)
+/// by the result of `forall`, the plane kernels' task loop over the
+/// [N, O, OH, OW] output (flatGroupedDest), expanded to `ot`; erases the
+/// fill and the input's padding and reshapes left without uses.
+void replaceGroupedConv(RewriterBase &rewriter, Location loc,
+                        linalg::Conv2DNgchwGfchwOp conv,
+                        linalg::GenericOp epilogue, linalg::FillOp fill,
+                        scf::ForallOp forall, RankedTensorType ot) {
+  Value input = conv->getOperand(0);
+  rewriter.setInsertionPointAfter(forall);
+  Value result = tensor::ExpandShapeOp::create(
+      rewriter, loc, ot, forall.getResult(0), groupedToNCHW());
+  if (epilogue) {
+    rewriter.replaceOp(epilogue, result);
+    rewriter.eraseOp(conv);
+  } else {
+    rewriter.replaceOp(conv, result);
+  }
+  if (fill && fill->use_empty()) {
+    rewriter.eraseOp(fill);
+  }
+  eraseDeadInputChain(rewriter, input);
+}
+
 /// Rewrites a depthwise `conv` (linalg.conv_2d_ngchw_gfchw with one input
 /// channel per group: input [N, G, 1, H, W] already padded, filter
 /// [G, M, 1, KH, KW], M output channels per group) into a direct kernel: an
@@ -1937,19 +1995,235 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
                                         outSizes, attrs({1, 1, 1, 1}));
-  rewriter.setInsertionPointAfter(forall);
-  Value result = tensor::ExpandShapeOp::create(
-      rewriter, loc, ot, forall.getResult(0), groupedToNCHW());
+  replaceGroupedConv(rewriter, loc, conv, epilogue, fill, forall, ot);
+  return success();
+}
+
+/// Accumulator vectors of the small-group kernel's register tile (output
+/// rows x the group's output channels): 16 of AVX-512's 32 registers, with
+/// the channels' filter broadcasts and the rows' input vectors beside them.
+constexpr int64_t kSmallGroupAccs = 16;
+/// Output channels per group up to which a grouped convolution gets the
+/// small-group kernel (groupedPlaneConv) rather than a GEMM per group.
+constexpr int64_t kSmallGroupMaxOut = 8;
+
+/// Rewrites a grouped `conv` with few output channels per group
+/// (linalg.conv_2d_ngchw_gfchw: input [N, G, C/G, H, W] already padded,
+/// filter [G, O/G, C/G, KH, KW], O/G at most kSmallGroupMaxOut, more than
+/// one input channel per group; f32 or f64, static shapes) into a direct
+/// kernel in the manner of depthwiseConv: an `scf.forall` over (image,
+/// group), each task padding its group's input planes (padPlaneInTask) and
+/// computing the group's O/G output planes in register tiles of `rows`
+/// output rows by one vector of output columns by all O/G channels (rows *
+/// O/G = kSmallGroupAccs). For each input channel (an `scf.for` carrying
+/// the accumulators) and tap, it broadcasts the O/G filter elements and
+/// loads one input row segment per output row, each segment multiply-added
+/// into the row's O/G accumulators. As a GEMM per group (im2col + GEMM),
+/// ResNeXt's 32 groups of 4 channels were GEMMs of M = 4 rows; this kernel
+/// reuses every input vector O/G times and every broadcast over the rows.
+/// Columns that do not fill a vector go in static power-of-two pieces, as
+/// in planeWindowLoops. An elementwise consumer (matchPlaneEpilogue) is
+/// applied to each accumulator before its store. Returns failure (leaving
+/// `conv` alone) for other convolutions or when the unrolled bodies would
+/// exceed kMaxConvUnroll operations.
+LogicalResult groupedPlaneConv(RewriterBase &rewriter,
+                               linalg::Conv2DNgchwGfchwOp conv, int64_t lanes) {
+  Value input = conv->getOperand(0), filter = conv->getOperand(1);
+  Value init = conv->getOperand(2);
+  std::optional<ConvTypes> types = staticFloatConv(conv);
+  if (!types) {
+    return failure();
+  }
+  RankedTensorType it = types->input, ft = types->filter, ot = types->output;
+  Type et = types->element;
+  int64_t n = ot.getDimSize(0), g = ot.getDimSize(1), og = ot.getDimSize(2);
+  int64_t oh = ot.getDimSize(3), ow = ot.getDimSize(4);
+  int64_t cg = it.getDimSize(2), hp = it.getDimSize(3), wp = it.getDimSize(4);
+  int64_t kh = ft.getDimSize(3), kw = ft.getDimSize(4);
+  if (cg < 2 || og < 1 || og > kSmallGroupMaxOut || kh * kw < 2 ||
+      !(et.isF32() || et.isF64()) || n == 0 || oh == 0 || ow == 0) {
+    return failure();
+  }
+  SmallVector<int64_t> strides =
+      llvm::to_vector(conv.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations =
+      llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  int64_t sh = strides[0], sw = strides[1], dh = dilations[0],
+          dw = dilations[1];
+  int64_t rows = std::min(std::max<int64_t>(1, kSmallGroupAccs / og), oh);
+  int64_t owMain = ow - ow % lanes;
+  SmallVector<int64_t> tails = planeTails(ow, lanes);
+  int64_t bodies =
+      (int64_t(owMain > 0) + int64_t(tails.size())) * (oh % rows ? 2 : 1);
+  if (kh * kw * rows * og * bodies > kMaxConvUnroll) {
+    return failure();
+  }
+
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  Value dest = fill ? fill.getOutputs()[0] : init;
+  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
+  graphc::IndexMath im{rewriter, loc};
+  auto attrs = [&](ArrayRef<int64_t> values) {
+    return indexAttrs(rewriter, values);
+  };
+  Value flatDest = flatGroupedDest(rewriter, loc, dest, ot);
+  auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, g}),
+                                      ValueRange{flatDest}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  Value ni = forall.getInductionVars()[0], gi = forall.getInductionVars()[1];
+  Value out = forall.getRegionIterArgs()[0];
+  SmallVector<OpFoldResult> outOffsets = {
+      ni, im.mul(gi, og), rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)};
+  SmallVector<OpFoldResult> outSizes = attrs({1, og, oh, ow});
+  SmallVector<OpFoldResult> unit4 = attrs({1, 1, 1, 1});
+  Value slab = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({og, oh, ow}, et), out, outOffsets,
+      outSizes, unit4);
+  // The group's input planes as [C/G, hp, wp]: padded inside the task when
+  // the input is graph-to-linalg's tensor.pad (padPlaneInTask), else read
+  // in place.
+  auto stackType = RankedTensorType::get({cg, hp, wp}, et);
+  SmallVector<OpFoldResult> unit5 = attrs({1, 1, 1, 1, 1});
+  Value stack =
+      padPlaneInTask(rewriter, loc, input, forall,
+                     {ni, gi, rewriter.getIndexAttr(0)}, hp, wp, et, cg);
+  if (!stack) {
+    stack = tensor::ExtractSliceOp::create(
+        rewriter, loc, stackType, input,
+        SmallVector<OpFoldResult>{ni, gi, rewriter.getIndexAttr(0),
+                                  rewriter.getIndexAttr(0),
+                                  rewriter.getIndexAttr(0)},
+        attrs({1, 1, cg, hp, wp}), unit5);
+  }
+  // The group's filter [O/G, C/G, KH, KW].
+  Value weights = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({og, cg, kh, kw}, et), filter,
+      SmallVector<OpFoldResult>{
+          gi, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)},
+      attrs({1, og, cg, kh, kw}), unit5);
+  // The elementwise consumer, per output channel of the group: its
+  // per-channel work done here, once per task.
+  SmallVector<PlaneEpilogue> eps;
   if (epilogue) {
-    rewriter.replaceOp(epilogue, result);
-    rewriter.eraseOp(conv);
-  } else {
-    rewriter.replaceOp(conv, result);
+    for (int64_t o = 0; o < og; ++o) {
+      eps.emplace_back(rewriter, loc, epilogue, conv->getResult(0),
+                       SmallVector<Value>{ni, gi, im.idx(o)}, oh, ow);
+    }
   }
-  if (fill && fill->use_empty()) {
-    rewriter.eraseOp(fill);
+  Value pad =
+      arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
+
+  // One register tile: `nrows` output rows from `row0` by `w` columns from
+  // `col0`, all the group's channels; accumulator r * og + o is row r,
+  // channel o.
+  auto tile = [&](Value acc, Value row0, int64_t nrows, Value col0, int64_t w,
+                  bool wide) -> Value {
+    auto vt = VectorType::get({w}, et);
+    SmallVector<Value> accs;
+    for (int64_t r = 0; r < nrows; ++r) {
+      for (int64_t o = 0; o < og; ++o) {
+        accs.push_back(
+            fill ? vector::BroadcastOp::create(rewriter, loc, vt,
+                                               fill.getInputs()[0])
+                       .getResult()
+                 : vector::TransferReadOp::create(
+                       rewriter, loc, vt, acc,
+                       ValueRange{im.idx(o), im.add(row0, im.idx(r)), col0},
+                       std::optional<Value>(pad), ArrayRef<bool>{true})
+                       .getResult());
+      }
+    }
+    Value colBase = im.mul(col0, sw);
+    auto cLoop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), im.idx(cg), im.idx(1), accs,
+        [&](OpBuilder &, Location, Value ci, ValueRange cAccs) {
+          SmallVector<Value> next(cAccs.begin(), cAccs.end());
+          for (int64_t y = 0; y < kh; ++y) {
+            for (int64_t x = 0; x < kw; ++x) {
+              SmallVector<Value> taps;
+              for (int64_t o = 0; o < og; ++o) {
+                Value e = tensor::ExtractOp::create(
+                    rewriter, loc, weights,
+                    ValueRange{im.idx(o), ci, im.idx(y), im.idx(x)});
+                taps.push_back(
+                    vector::BroadcastOp::create(rewriter, loc, vt, e));
+              }
+              Value col = im.add(colBase, im.idx(x * dw));
+              for (int64_t r = 0; r < nrows; ++r) {
+                Value row =
+                    im.add(im.mul(im.add(row0, im.idx(r)), sh), im.idx(y * dh));
+                Value v = loadRowSegment(rewriter, loc, stack,
+                                         ValueRange{ci, row, col}, w, sw, wide);
+                for (int64_t o = 0; o < og; ++o) {
+                  next[r * og + o] = vector::FMAOp::create(
+                      rewriter, loc, v, taps[o], next[r * og + o]);
+                }
+              }
+            }
+          }
+          scf::YieldOp::create(rewriter, loc, next);
+        });
+    for (int64_t r = 0; r < nrows; ++r) {
+      Value row = im.add(row0, im.idx(r));
+      for (int64_t o = 0; o < og; ++o) {
+        Value a = cLoop.getResult(r * og + o);
+        if (epilogue) {
+          a = eps[o].apply(rewriter, loc, a, ValueRange{row, col0});
+        }
+        acc = vector::TransferWriteOp::create(rewriter, loc, a, acc,
+                                              ValueRange{im.idx(o), row, col0},
+                                              ArrayRef<bool>{true})
+                  .getResult();
+      }
+    }
+    return acc;
+  };
+  // Whether a tile of `w` columns at output column `col0` may read w * sw
+  // contiguous elements at its last tap.
+  auto wideFits = [&](int64_t col0, int64_t w) {
+    return col0 * sw + (kw - 1) * dw + w * sw <= wp;
+  };
+  // One band of `nrows` output rows from `row0`: whole vectors in a loop,
+  // then the static pieces.
+  auto band = [&](Value acc, Value row0, int64_t nrows) -> Value {
+    if (owMain > 0) {
+      bool wide = wideFits(owMain - lanes, lanes);
+      auto loop = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(owMain), im.idx(lanes),
+          ValueRange{acc},
+          [&](OpBuilder &, Location l, Value col0, ValueRange args) {
+            scf::YieldOp::create(rewriter, l,
+                                 tile(args[0], row0, nrows, col0, lanes, wide));
+          });
+      acc = loop.getResult(0);
+    }
+    int64_t col0 = owMain;
+    for (int64_t w : tails) {
+      acc = tile(acc, row0, nrows, im.idx(col0), w, wideFits(col0, w));
+      col0 += w;
+    }
+    return acc;
+  };
+  int64_t ohMain = oh - oh % rows;
+  if (ohMain > 0) {
+    auto loop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), im.idx(ohMain), im.idx(rows),
+        ValueRange{slab},
+        [&](OpBuilder &, Location l, Value row0, ValueRange args) {
+          scf::YieldOp::create(rewriter, l, band(args[0], row0, rows));
+        });
+    slab = loop.getResult(0);
   }
-  eraseDeadInputChain(rewriter, input);
+  if (oh % rows > 0) {
+    slab = band(slab, im.idx(ohMain), oh % rows);
+  }
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, slab, out, outOffsets,
+                                        outSizes, unit4);
+  replaceGroupedConv(rewriter, loc, conv, epilogue, fill, forall, ot);
   return success();
 }
 
@@ -3494,8 +3768,11 @@ void CpuTileAndVectorize::runOnOperation() {
     }
   }
 
-  // Phase 0b: depthwise convolutions get the direct vector kernel; grouped
-  // ones become one convolution per group, which convToGemm makes a GEMM.
+  // Phase 0b: depthwise convolutions and grouped ones with few output
+  // channels per group get direct vector kernels (grouped ones with whole
+  // vectors of them took graphc-cpu-direct-conv's row kernel before this
+  // pass, when asked for); other grouped ones become one convolution per
+  // group, which convToGemm makes a GEMM.
   {
     SmallVector<linalg::Conv2DNgchwGfchwOp> grouped;
     func.walk([&](linalg::Conv2DNgchwGfchwOp op) { grouped.push_back(op); });
@@ -3505,6 +3782,10 @@ void CpuTileAndVectorize::runOnOperation() {
       }
       if (succeeded(depthwiseConv(rewriter, conv, lanes))) {
         ++numDepthwise;
+        continue;
+      }
+      if (succeeded(groupedPlaneConv(rewriter, conv, lanes))) {
+        ++numSmallGroupConvs;
         continue;
       }
       if (!convGemm) {

@@ -9,7 +9,7 @@
 // * @dw_acc: depthwise accumulating into an init that is not a fill (its
 //   elements are read, not a broadcast of the fill value).
 // * @grouped: 3 groups of 4 input and 2 output channels, stride 2, dilation
-//   2, padding, batch 8: one im2col + GEMM per group.
+//   2, padding, batch 8: the small-group kernel.
 // * @pw_grouped, @pw_grouped1: grouped 1x1 convolutions (ShuffleNet's), 3
 //   groups of 4 -> 3 channels at batch 2 and 4 groups of 2 -> 2 at batch 1:
 //   one batch matmul over the groups per image.
@@ -141,17 +141,20 @@ func.func @dw_s1(%x: tensor<1x5x9x23xf32>, %w: tensor<5x1x3x3xf32>) -> tensor<1x
   return %r : tensor<1x5x9x23xf32>
 }
 
-// A loop over the 3 groups; per group, the im2col of all 8 images (small
-// enough to be one buffer) and one batched GEMM whose register tile is a
-// vector.contract.
+// Two output channels per group: the small-group kernel, one task per
+// (image, group) that pads the group's 4 input planes; per input channel
+// and tap, 6 rows x 2 channels of FMAs on strided input rows (a load and a
+// shuffle), the 5 columns as pieces of 4 and 1.
 // CHECK-LABEL: func.func @grouped(
 // CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
-// CHECK:       scf.for {{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (tensor<8x6x6x5xf32>)
-// CHECK:       tensor.extract_slice {{.*}} : tensor<8x3x4x16x14xf32> to tensor<8x4x16x14xf32>
-// CHECK:       scf.forall ({{.*}}) in (8, 4, 3)
-// CHECK:       tensor.collapse_shape {{.*}} : tensor<8x4x3x3x6x5xf32> into tensor<8x36x30xf32>
-// CHECK:       scf.forall ({{.*}}) in (8)
-// CHECK:       vector.contract
+// CHECK:       scf.forall ({{.*}}) in (8, 3) shared_outs({{.*}}) -> (tensor<8x6x6x5xf32>)
+// CHECK:       tensor.empty() : tensor<4x16x14xf32>
+// CHECK:       scf.for {{.*}} = %c0 to %c4 step %c1 iter_args(
+// CHECK:       vector.shuffle {{.*}} [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
+// CHECK-NEXT:  vector.fma {{.*}} : vector<4xf32>
+// CHECK-NEXT:  vector.fma {{.*}} : vector<4xf32>
+// CHECK:       vector.fma {{.*}} : vector<1xf32>
+// CHECK:       tensor.parallel_insert_slice {{.*}} : tensor<2x6x5xf32> into tensor<8x6x6x5xf32>
 // CHECK-NOT:   linalg.conv_2d_ngchw_gfchw
 func.func @grouped(%x: tensor<8x12x13x11xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<8x6x6x5xf32> {
   %r = graph.conv %x, %w {groups = 3 : i64, strides = array<i64: 2, 2>, dilations = array<i64: 2, 2>, pad_low = array<i64: 2, 1>, pad_high = array<i64: 1, 2>}
