@@ -219,42 +219,40 @@ struct LibraryKind {
 };
 } // namespace
 
-/// The bundle of any target: one library per task module (`kind`), the
-/// weights files and the manifest.
-static LogicalResult writeBundle(ModuleOp module, StringRef dir,
-                                 const BundleOptions &options,
-                                 const LibraryKind &kind) {
-  Location loc = module.getLoc();
-  auto tasks = taskModules(module);
-  if (failed(tasks)) {
-    return failure();
-  }
+/// Creates the bundle directory `dir`.
+static LogicalResult createBundleDir(Location loc, StringRef dir) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     return emitError(loc) << "cannot create the bundle directory '" << dir
                           << "': " << ec.message();
   }
-  auto path = [&](StringRef file) {
-    llvm::SmallString<256> p(dir);
-    llvm::sys::path::append(p, file);
-    return std::string(p);
-  };
+  return success();
+}
 
+static std::string pathIn(StringRef dir, StringRef file) {
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, file);
+  return std::string(p);
+}
+
+/// Writes the weights files of `tasks` into `dir` and records them in
+/// `weights`; with options.releaseWeights, then frees the blobs that held
+/// them.
+static LogicalResult
+writeWeightsFiles(Location loc, ArrayRef<std::pair<ModuleOp, TaskInfo>> tasks,
+                  StringRef dir, const BundleOptions &options,
+                  BundleWeights &weights) {
   // Identical initial values share one weights file (replicas' copies of a
   // variable, tied weights): files are found by the SHA-256 of their bytes,
   // which the manifest records anyway, so the bytes are neither kept nor
-  // read back. The weights are written before any library, so that with
-  // releaseWeights their memory is freed before code generation.
+  // read back.
   llvm::StringMap<std::string> fileOfHash;
-  llvm::StringMap<std::pair<std::string, uint64_t>> hashOfFile;
-  std::vector<std::vector<std::string>> weightFiles;
-  std::vector<std::vector<std::string>> newWeightFiles;
   std::string storage;
-  for (auto &[m, info] : *tasks) {
-    std::vector<std::string> &names = weightFiles.emplace_back();
-    std::vector<std::string> &written = newWeightFiles.emplace_back();
+  for (auto &[m, info] : tasks) {
+    BundleWeights::Task &task = weights.tasks[info.name];
     for (auto [i, var] : llvm::enumerate(info.variables)) {
+      task.variables.push_back(var.name);
       if (!var.value) {
-        names.push_back(""); // zeroed by the runtime
+        task.files.push_back(""); // zeroed by the runtime
         continue;
       }
       FailureOr<StringRef> bytes = variableBytes(m, var, storage);
@@ -265,19 +263,73 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
       auto [it, inserted] = fileOfHash.try_emplace(
           hash, info.name + ".w" + std::to_string(i) + ".bin");
       if (inserted) {
-        if (failed(writeFile(loc, path(it->second), *bytes))) {
+        if (failed(writeFile(loc, pathIn(dir, it->second), *bytes))) {
           return failure();
         }
-        written.push_back(it->second);
-        hashOfFile[it->second] = {hash, bytes->size()};
+        task.written.push_back(it->second);
+        weights.files[it->second] = {hash, bytes->size()};
       }
-      names.push_back(it->second);
+      task.files.push_back(it->second);
     }
   }
   storage.clear();
   storage.shrink_to_fit();
   if (options.releaseWeights) {
-    releaseVariableBlobs(*tasks);
+    releaseVariableBlobs(tasks);
+    releaseFreedMemory();
+  }
+  return success();
+}
+
+LogicalResult writeBundleWeights(ModuleOp module, StringRef dir,
+                                 const BundleOptions &options,
+                                 BundleWeights &weights) {
+  auto tasks = taskModules(module);
+  if (failed(tasks) || failed(createBundleDir(module.getLoc(), dir))) {
+    return failure();
+  }
+  weights = BundleWeights();
+  return writeWeightsFiles(module.getLoc(), *tasks, dir, options, weights);
+}
+
+/// The bundle of any target: one library per task module (`kind`), the
+/// weights files and the manifest. `written`: the weights files
+/// writeBundleWeights wrote earlier, else they are written here.
+static LogicalResult writeBundle(ModuleOp module, StringRef dir,
+                                 const BundleOptions &options,
+                                 const LibraryKind &kind,
+                                 const BundleWeights *written) {
+  Location loc = module.getLoc();
+  auto tasks = taskModules(module);
+  if (failed(tasks) || failed(createBundleDir(loc, dir))) {
+    return failure();
+  }
+  auto path = [&](StringRef file) { return pathIn(dir, file); };
+
+  // The weights are written before any library, so that with
+  // releaseWeights their memory is freed before code generation.
+  BundleWeights local;
+  if (!written) {
+    if (failed(writeWeightsFiles(loc, *tasks, dir, options, local))) {
+      return failure();
+    }
+    written = &local;
+  }
+  // Written earlier: the tasks must still have the variables they had.
+  std::vector<const BundleWeights::Task *> taskWeights;
+  for (auto &[m, info] : *tasks) {
+    auto it = written->tasks.find(info.name);
+    bool same = it != written->tasks.end() &&
+                it->second.variables.size() == info.variables.size();
+    for (size_t i = 0; same && i < info.variables.size(); ++i) {
+      same = it->second.variables[i] == info.variables[i].name;
+    }
+    if (!same) {
+      return m.emitError() << "internal error: the variables of task '"
+                           << info.name
+                           << "' changed after its weights files were written";
+    }
+    taskWeights.push_back(&it->second);
   }
 
   // Each task's library, then its weights files, in the manifest.
@@ -289,7 +341,7 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
       return failure();
     }
     files.push_back(library);
-    llvm::append_range(files, newWeightFiles[t]);
+    llvm::append_range(files, taskWeights[t]->written);
   }
 
   graphrt::manifest::Manifest manifest;
@@ -314,7 +366,8 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
     task->set_entry(kind.entry.str());
     addSignatures(task->mutable_inputs(), info.inputs);
     addSignatures(task->mutable_outputs(), info.outputs);
-    addSignatures(task->mutable_variables(), info.variables, weightFiles[t]);
+    addSignatures(task->mutable_variables(), info.variables,
+                  taskWeights[t]->files);
   }
   // Channels once, from their sending task; groups once, by name.
   llvm::StringSet<> groupsSeen;
@@ -348,8 +401,8 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
   for (const std::string &file : files) {
     graphrt::manifest::File *f = manifest.add_files();
     f->set_path(file);
-    auto known = hashOfFile.find(file);
-    if (known != hashOfFile.end()) {
+    auto known = written->files.find(file);
+    if (known != written->files.end()) {
       f->set_sha256(known->second.first);
       f->set_size(known->second.second);
       continue;
@@ -376,7 +429,8 @@ static LogicalResult writeBundle(ModuleOp module, StringRef dir,
 }
 
 LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
-                             const BundleOptions &options) {
+                             const BundleOptions &options,
+                             const BundleWeights *weights) {
   // The cuda tasks' glue object, written once for the linker.
   llvm::SmallString<128> gluePath;
   std::optional<llvm::FileRemover> removeGlue;
@@ -394,10 +448,13 @@ LogicalResult writeJobBundle(ModuleOp module, StringRef dir,
       // The host side of a cuda task is sequential: no libomp.
       openmp = false;
     }
-    return emitSharedObject(m, openmp, options.target, file, link);
+    CpuTargetOptions target = options.target;
+    target.eraseModuleBody = options.consumeModule;
+    return emitSharedObject(m, openmp, target, file, link);
   };
   return writeBundle(module, dir, options,
-                     {".so", "cpu", GRAPHRT_TASK_DESCRIPTOR_SYMBOL, write});
+                     {".so", "cpu", GRAPHRT_TASK_DESCRIPTOR_SYMBOL, write},
+                     weights);
 }
 
 void printStablehloTask(ModuleOp task, llvm::raw_ostream &os) {
@@ -423,7 +480,8 @@ LogicalResult writeStablehloBundle(ModuleOp module, StringRef dir,
                         llvm::raw_string_ostream os(text);
                         printStablehloTask(m, os);
                         return writeFile(m.getLoc(), file, text);
-                      }});
+                      }},
+                     /*written=*/nullptr);
 }
 
 LogicalResult writeTaskObject(ModuleOp module, const BundleOptions &options,

@@ -662,7 +662,7 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     }
     return pm.run(module);
   }
-  if (stage >= EmitStage::Linalg) {
+  if (from < EmitStage::Linalg && stage >= EmitStage::Linalg) {
     graphc::TaskLoweringOptions lowering;
     lowering.entry = entryName;
     graphc::buildTaskLoweringPipeline(pm, lowering);
@@ -785,6 +785,8 @@ static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
   llvm::sys::path::append(dir, "eval");
   graphc::BundleOptions options = bundleOptions();
   options.jobName += "-eval";
+  options.releaseWeights = true;
+  options.consumeModule = true;
   std::optional<TimingScope> bundleTiming;
   if (driverTiming) {
     bundleTiming.emplace(driverTiming->nest("Eval job bundle (LLVM, link)"));
@@ -813,10 +815,10 @@ static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
   return 0;
 }
 
-/// --emit=job: the bundle directory -o names. `releaseWeights`: nothing
-/// reads the module's weights afterwards (no eval job shares them), so the
-/// bundle writer may free them before code generation.
-static int writeJob(ModuleOp module, bool releaseWeights) {
+/// --emit=job: the bundle directory -o names. `weights`: the weights files
+/// writeWeights wrote before code generation (the TPU target's writer writes
+/// its own).
+static int writeJob(ModuleOp module, const graphc::BundleWeights *weights) {
   if (target == Target::Stablehlo) {
     return failed(graphc::writeStablehloBundle(module, outputFilename,
                                                bundleOptions()))
@@ -824,11 +826,28 @@ static int writeJob(ModuleOp module, bool releaseWeights) {
                : 0;
   }
   graphc::BundleOptions options = bundleOptions();
-  options.releaseWeights = releaseWeights;
-  if (failed(graphc::writeJobBundle(module, outputFilename, options))) {
+  // graphc reads nothing of the module once its bundle is written.
+  options.consumeModule = true;
+  if (failed(
+          graphc::writeJobBundle(module, outputFilename, options, weights))) {
     return kExitFailed;
   }
   return 0;
+}
+
+/// --emit=job, CPU and CUDA targets: the weights files, written as soon as
+/// the task modules exist (the linalg stage), so that when nothing reads the
+/// module's weights afterwards (`releaseWeights`: no eval job shares them)
+/// their memory is freed before the task code generation pipeline and the
+/// LLVM work (docs/design/cpu-codegen.md, "Peak memory").
+static int writeWeights(ModuleOp module, bool releaseWeights,
+                        graphc::BundleWeights &weights) {
+  graphc::BundleOptions options = bundleOptions();
+  options.releaseWeights = releaseWeights;
+  return failed(graphc::writeBundleWeights(module, outputFilename, options,
+                                           weights))
+             ? kExitFailed
+             : 0;
 }
 
 /// --target against --emit: the CPU stages (linalg, llvm, obj) do not exist
@@ -1234,7 +1253,12 @@ int main(int argc, char **argv) {
         << (emit == EmitStage::Import ? "import" : "graph") << "\n";
     return kExitUsage;
   }
-  EmitStage first = look ? EmitStage::Dist : emit;
+  // A job's weights files are written at the linalg stage, before code
+  // generation (writeWeights).
+  bool weightsFirst = emit == EmitStage::Job && target != Target::Stablehlo;
+  EmitStage first = look           ? EmitStage::Dist
+                    : weightsFirst ? EmitStage::Linalg
+                                   : emit;
   EmitStage done = EmitStage::Import;
   // The simulation reads the graph stage (the step before placement).
   std::optional<llvm::json::Value> simulation;
@@ -1271,14 +1295,32 @@ int main(int argc, char **argv) {
     output->keep();
     return 0;
   }
-  if (first < emit &&
-      failed(compile(*module, EmitStage::Dot, emit, fixInputShapes))) {
+  // The stage the module is at (Dot: partitioned, after --report).
+  done = first == EmitStage::Dist ? EmitStage::Dot : first;
+  std::optional<graphc::BundleWeights> weights;
+  if (weightsFirst) {
+    if (done < EmitStage::Linalg &&
+        failed(compile(*module, done, EmitStage::Linalg, fixInputShapes))) {
+      return kExitFailed;
+    }
+    done = EmitStage::Linalg;
+    TimingScope weightsTiming = rootTiming.nest("Job bundle (weights files)");
+    weights.emplace();
+    if (int status =
+            writeWeights(*module, /*releaseWeights=*/!evalModule, *weights)) {
+      return status;
+    }
+  }
+  if (done < emit && failed(compile(*module, done, emit, fixInputShapes))) {
     return kExitFailed;
   }
+  // What the pipelines freed (the IR of every stage before the last) goes
+  // back to the system before the bundle writer's LLVM work allocates anew.
+  graphc::releaseFreedMemory();
   if (emit == EmitStage::Job) {
     // Translation to LLVM IR, O3, code generation and linking.
     TimingScope bundleTiming = rootTiming.nest("Job bundle (LLVM, link)");
-    if (int status = writeJob(*module, /*releaseWeights=*/!evalModule)) {
+    if (int status = writeJob(*module, weights ? &*weights : nullptr)) {
       return status;
     }
     bundleTiming.stop();

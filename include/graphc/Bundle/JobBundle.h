@@ -18,7 +18,10 @@
 #include "mlir/Support/LLVM.h"
 #include "mlir/Support/LogicalResult.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <string>
+#include <vector>
 
 namespace mlir {
 class DialectRegistry;
@@ -42,7 +45,41 @@ struct BundleOptions {
   /// writes another bundle from the same context (graphc's eval job, a
   /// clone sharing the blobs) must leave this off.
   bool releaseWeights = false;
+  /// Nothing reads the module after the bundle is written: each task
+  /// module's body is erased as soon as it is translated to LLVM IR
+  /// (CpuTargetOptions::eraseModuleBody), so that its memory is not held
+  /// through code generation. The module keeps its task modules and their
+  /// attributes.
+  bool consumeModule = false;
 };
+
+/// The weights files of a bundle that writeBundleWeights has written.
+struct BundleWeights {
+  struct Task {
+    /// The task's variables' names, in order (checked again when the rest of
+    /// the bundle is written).
+    std::vector<std::string> variables;
+    /// Each variable's weights file, "" for one without an initial value.
+    std::vector<std::string> files;
+    /// The files first written for this task (a value another task had
+    /// already is not written again), in order.
+    std::vector<std::string> written;
+  };
+  llvm::StringMap<Task> tasks;
+  /// Every file written: its SHA-256 (hex) and size.
+  llvm::StringMap<std::pair<std::string, uint64_t>> files;
+};
+
+/// Writes the weights files of the job bundle `dir` (created) from a module
+/// whose task modules hold their variables (after `graphc-task-lowering`;
+/// code generation does not change them), and with options.releaseWeights
+/// frees the memory of their initial values then. graphc calls it before
+/// the task code generation pipeline, so that the weights are not held
+/// through it; writeJobBundle given `weights` then writes the rest.
+mlir::LogicalResult writeBundleWeights(mlir::ModuleOp module,
+                                       llvm::StringRef dir,
+                                       const BundleOptions &options,
+                                       BundleWeights &weights);
 
 /// Registers what a context must hold before compiling a task: the upstream
 /// dialects and their interface extensions the CPU pipeline relies on, and
@@ -52,10 +89,13 @@ void registerTaskCompilation(mlir::DialectRegistry &registry);
 /// Writes the job bundle directory `dir` (created; an existing manifest.json
 /// there is replaced) from a module after `graphc-task-codegen`: `<task>.so`
 /// per task module (linked by lld), the weights files and manifest.json with
-/// the SHA-256 of every file. Emits a diagnostic naming the task or file on
-/// failure.
+/// the SHA-256 of every file. With `weights` (writeBundleWeights on the
+/// same module, before code generation), the weights files are those, and
+/// a task whose variables differ from theirs is an internal error. Emits a
+/// diagnostic naming the task or file on failure.
 mlir::LogicalResult writeJobBundle(mlir::ModuleOp module, llvm::StringRef dir,
-                                   const BundleOptions &options);
+                                   const BundleOptions &options,
+                                   const BundleWeights *weights = nullptr);
 
 /// The TPU target's bundle (docs/design/stablehlo.md): from a module after
 /// `graph-to-stablehlo`, `<task>.stablehlo.mlir` per task module (its

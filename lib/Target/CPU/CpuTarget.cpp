@@ -40,6 +40,10 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 using namespace mlir;
 
 namespace graphc {
@@ -435,6 +439,12 @@ static llvm::Error compilePart(llvm::StringRef bitcode,
   return generateCode(**module, **machine, object);
 }
 
+void releaseFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 LogicalResult emitObjects(ModuleOp module, const CpuTargetOptions &options,
                           std::vector<std::string> &objects) {
   auto machineOr = createCpuTargetMachine(options);
@@ -454,6 +464,16 @@ LogicalResult emitObjects(ModuleOp module, const CpuTargetOptions &options,
       translateModuleToLLVMIR(module, llvmContext, "graphc");
   if (!llvmModule) {
     return module.emitError() << "translation to LLVM IR failed";
+  }
+  if (options.eraseModuleBody) {
+    Block *body = module.getBody();
+    for (Operation &op : *body) {
+      op.dropAllReferences();
+    }
+    while (!body->empty()) {
+      body->back().erase();
+    }
+    releaseFreedMemory();
   }
   llvmModule->setTargetTriple(machine.getTargetTriple());
   llvmModule->setDataLayout(machine.createDataLayout());
@@ -518,6 +538,9 @@ LogicalResult emitObjects(ModuleOp module, const CpuTargetOptions &options,
       }
       bitcodes[part].clear();
       bitcodes[part].shrink_to_fit();
+      // The part's context, module and code generator are gone: their
+      // memory is this thread's arena's, which no other thread reuses.
+      releaseFreedMemory();
     };
     if (pool) {
       pool->async(work);
@@ -528,6 +551,7 @@ LogicalResult emitObjects(ModuleOp module, const CpuTargetOptions &options,
   // The whole module is no longer needed while the last parts compile.
   partOf.clear();
   llvmModule.reset();
+  releaseFreedMemory();
   if (pool) {
     pool->wait();
   }

@@ -1,6 +1,8 @@
 // graphc --mlir-timing: one report for every stage of a compile, the
 // passes of each pipeline and the bundle writer's LLVM work (O3, code
-// generation, lld) as its own line.
+// generation, lld) as its own line, and the weights files as theirs (written
+// once the task modules exist, before the task code generation pipeline;
+// docs/design/cpu-codegen.md, "Peak memory").
 // REQUIRES: compiler
 // RUN: rm -rf %t.gjob
 // RUN: graphc %s -o %t.gjob --mlir-timing --mlir-timing-display=tree 2>&1 | FileCheck %s
@@ -10,6 +12,7 @@
 // CHECK: GraphInferShapes
 // CHECK: DistPlace
 // CHECK: CpuTileAndVectorize
+// CHECK: Job bundle (weights files)
 // CHECK: Job bundle (LLVM, link)
 // CHECK: Total
 // QUIET-NOT: Execution time report

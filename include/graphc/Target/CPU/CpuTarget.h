@@ -88,7 +88,21 @@ struct CpuTargetOptions {
   /// Threads that compile the parts at once; 0 means one per hardware
   /// thread of this machine. Never changes the output.
   unsigned threads = 0;
+  /// Nothing reads the MLIR module's body after its translation to LLVM IR:
+  /// emitObjects erases it then (the module op and its attributes stay), so
+  /// that its memory is not held through O3 and code generation.
+  bool eraseModuleBody = false;
 };
+
+/// Hands the memory the allocator holds free back to the system (glibc's
+/// malloc_trim; nothing elsewhere). glibc keeps freed memory in its arenas,
+/// resident: what a finished phase of the compile freed (the weights once
+/// written, the LLVM module once split, a code generation part's context)
+/// would otherwise stay in the process's RSS, and memory a worker thread's
+/// arena frees cannot serve the main thread's allocations. Called between
+/// phases (a few milliseconds each); see docs/design/cpu-codegen.md, "Peak
+/// memory".
+void releaseFreedMemory();
 
 /// Builds an LLVM TargetMachine for `options` (host CPU where unset).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
