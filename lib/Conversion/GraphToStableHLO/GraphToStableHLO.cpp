@@ -55,7 +55,86 @@ struct SpmdRewiring {
   /// loss): every replica holds them, so the replica returns them too, by
   /// collective key -> the leader's output name.
   llvm::StringMap<std::string> reducedOutputs;
+  /// Outputs of the leader computed from an all-reduce result by a chain of
+  /// graph ops whose other operands are constants (a loss that
+  /// dist-fuse-collectives put in the gradient bucket: slice, divide by the
+  /// group's size, reshape). Each replica computes the same chain (unused
+  /// there), whose end it returns.
+  struct Chain {
+    std::string key;
+    /// From the op next to the all-reduce out to the output.
+    SmallVector<Operation *> ops;
+    std::string name;
+  };
+  SmallVector<Chain> reducedChains;
 };
+
+/// The ops from an all-reduce's result out to `v`, each with one operand
+/// that is not a graph.constant, and the all-reduce; nullopt when `v` is
+/// not computed that way.
+std::optional<std::pair<dist::AllReduceOp, SmallVector<Operation *>>>
+chainFromAllReduce(Value v) {
+  SmallVector<Operation *> ops;
+  for (int depth = 0; depth < 8; ++depth) {
+    Operation *def = v.getDefiningOp();
+    if (!def) {
+      return std::nullopt;
+    }
+    if (auto reduce = dyn_cast<dist::AllReduceOp>(def)) {
+      if (ops.empty()) {
+        return std::nullopt;
+      }
+      std::reverse(ops.begin(), ops.end());
+      return std::make_pair(reduce, ops);
+    }
+    if (!isa<graph::GraphDialect>(def->getDialect()) ||
+        def->getNumResults() != 1 || def->getNumRegions() != 0) {
+      return std::nullopt;
+    }
+    Value next;
+    for (Value operand : def->getOperands()) {
+      if (operand.getDefiningOp<graph::ConstantOp>()) {
+        continue;
+      }
+      if (next) {
+        return std::nullopt;
+      }
+      next = operand;
+    }
+    if (!next) {
+      return std::nullopt;
+    }
+    ops.push_back(def);
+    v = next;
+  }
+  return std::nullopt;
+}
+
+/// Whether `op` (a replica's) computes what `like` (the leader's) does:
+/// the same op and attributes, `from` where `like` reads its chain operand
+/// and equal constants elsewhere.
+bool sameChainStep(Operation *op, Operation *like, Value from, Value likeFrom) {
+  if (op->getName() != like->getName() ||
+      op->getAttrDictionary() != like->getAttrDictionary() ||
+      op->getNumOperands() != like->getNumOperands() ||
+      op->getResultTypes() != like->getResultTypes()) {
+    return false;
+  }
+  for (auto [a, b] : llvm::zip(op->getOperands(), like->getOperands())) {
+    if (b == likeFrom) {
+      if (a != from) {
+        return false;
+      }
+      continue;
+    }
+    auto ca = a.getDefiningOp<graph::ConstantOp>();
+    auto cb = b.getDefiningOp<graph::ConstantOp>();
+    if (!ca || !cb || ca.getValue() != cb.getValue()) {
+      return false;
+    }
+  }
+  return true;
+}
 
 /// `name/r1/worker0->worker1` -> `name`: the value a replica key carries.
 std::string keyValueName(StringRef key) {
@@ -118,14 +197,15 @@ struct ConvertGraphToStableHLOPass
         return signalPassFailure();
       }
       TaskSource &t = tasks.back();
-      SpmdRewiring rewiring{true, tasks.front().device, {}};
+      SpmdRewiring rewiring{true, tasks.front().device, {}, {}};
       FunctionOpInterface leader = tasks.front().fn;
       auto leaderNames =
           tasks.front().op->getAttrOfType<ArrayAttr>("graph.output_names");
       Operation *ret = leader.getFunctionBody().front().getTerminator();
       for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
         auto reduce = v.getDefiningOp<dist::AllReduceOp>();
-        if (!reduce) {
+        auto chain = reduce ? std::nullopt : chainFromAllReduce(v);
+        if (!reduce && !chain) {
           continue;
         }
         StringAttr given =
@@ -133,8 +213,14 @@ struct ConvertGraphToStableHLOPass
         if (!given && leaderNames && i < leaderNames.size()) {
           given = dyn_cast<StringAttr>(leaderNames[i]);
         }
-        rewiring.reducedOutputs[reduce.getKey()] =
+        std::string name =
             given ? given.getValue().str() : "output" + std::to_string(i);
+        if (reduce) {
+          rewiring.reducedOutputs[reduce.getKey()] = name;
+        } else {
+          rewiring.reducedChains.push_back(
+              {chain->first.getKey().str(), chain->second, name});
+        }
       }
       if (failed(outline(t, owned->back(), job, rewiring, tasks.size()))) {
         return signalPassFailure();
@@ -460,6 +546,48 @@ struct ConvertGraphToStableHLOPass
         return failure();
       }
       mapping.map(op.getResults(), *lowered);
+    }
+
+    // The leader's outputs computed from all-reduce results: the replica's
+    // own copy of the computation.
+    for (const SpmdRewiring::Chain &chain : rewiring.reducedChains) {
+      Value from;
+      for (Operation &op : block) {
+        auto reduce = dyn_cast<dist::AllReduceOp>(op);
+        if (reduce && reduce.getKey() == chain.key) {
+          from = reduce.getResult();
+        }
+      }
+      Value likeFrom = chain.ops.front()->getOperand(0);
+      for (Value operand : chain.ops.front()->getOperands()) {
+        if (!operand.getDefiningOp<graph::ConstantOp>()) {
+          likeFrom = operand;
+        }
+      }
+      for (Operation *like : chain.ops) {
+        Operation *step = nullptr;
+        if (from) {
+          for (Operation *user : from.getUsers()) {
+            if (sameChainStep(user, like, from, likeFrom)) {
+              step = user;
+              break;
+            }
+          }
+        }
+        if (!step) {
+          return t.op->emitError()
+                 << "graph-to-stablehlo: task '" << t.name
+                 << "' does not compute the leader's output '" << chain.name
+                 << "' from all-reduce '" << chain.key
+                 << "' as the leader does; an SPMD module needs every "
+                    "replica to hold it";
+        }
+        from = step->getResult(0);
+        likeFrom = like->getResult(0);
+      }
+      results.push_back(mapping.lookup(from));
+      resultNames.push_back(task::uniqueName(b.getStringAttr(chain.name), "",
+                                             names, /*isOutput=*/true));
     }
 
     // Outputs, then the variables this step changed.
