@@ -46,7 +46,12 @@ all-reduce blocking where it stands) for the effect of the overlap, and
 graphc's one-task step at batch 8, one replica's share of the global batch:
 (1-task step at 16 / 1-task step at 8) / 2 is the strong scaling that two
 replicas would reach with a free exchange and no slowdown from running side
-by side, the bound the shares' compute sets.
+by side, the bound the shares' compute sets. The same with the shares run
+side by side (WORKERS copies of the batch-8 job at once, exchanging
+nothing) includes the machine's slowdown from running them together: on a
+2-core Zen 5 VM two batch-8 ResNet-18 steps side by side take 25-30% longer
+than one alone (DRAM bandwidth: a streaming loop reads 45 GB/s alone, 30
+each side by side), which no exchange can win back.
 """
 import contextlib
 import json
@@ -186,6 +191,43 @@ def run_graphc(build, onnx_path, data, workers, flags, repeat, per_step=False,
     return stats["wall_median_ms"], first, secs
 
 
+def run_side_by_side(build, onnx_path, data, flags, repeat):
+    """WORKERS independent one-task jobs of one replica's share (data/share),
+    run at the same time, each in its own process with one thread: what
+    each replica's compute costs when the replicas share the machine (its
+    memory bandwidth, its caches) but exchange nothing. Returns the slowest
+    job's (step ms, first-step loss, compile s) like run_graphc."""
+    import shutil
+    import threading
+    first = run_graphc(build, onnx_path, data, 1, flags, 1)
+    job = os.path.join(data, "train1.gjob")
+    copies = [job]
+    for i in range(1, WORKERS):
+        copy = os.path.join(data, "train1-copy%d.gjob" % i)
+        if not os.path.exists(copy):
+            shutil.copytree(job, copy)
+        copies.append(copy)
+    results, errors = [None] * WORKERS, []
+
+    def one(i):
+        try:
+            results[i] = common.run_job(
+                build, copies[i], {}, repeat, threads=1,
+                extra=["--steps", "1", "--no-shuffle",
+                       "--data", "x=" + os.path.join(data, "x.npy"),
+                       "--data", "y=" + os.path.join(data, "y.npy")])[0]
+        except common.Failed as e:
+            errors.append(e)
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(WORKERS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return (max(r["wall_median_ms"] for r in results), first[1], None)
+
+
 def pct(v):
     return "n/a" if v is None else "%.0f%%" % (100 * v)
 
@@ -243,6 +285,10 @@ def main():
                     ("graphc-share", 1, BATCH // WORKERS,
                      "1 task, one replica's share", lambda: run_graphc(
                          build, onnx[share], share, 1, flags, repeat)),
+                    ("graphc-side", WORKERS, BATCH // WORKERS,
+                     "%d one-task shares side by side (no exchange)" % WORKERS,
+                     lambda: run_side_by_side(build, onnx[share], share, flags,
+                                              repeat)),
                     ("graphc", WORKERS, BATCH, "--replicas %d" % WORKERS,
                      lambda: run_graphc(build, onnx_path, data, WORKERS, flags,
                                         repeat)),
@@ -293,10 +339,16 @@ def main():
             eff1 = ratio(("graphc", 1), ("graphc-per-step", WORKERS))
             weff = ratio(("graphc", 1), ("graphc-weak", WORKERS))
             bound = ratio(("graphc", 1), ("graphc-share", 1))
+            side = ratio(("graphc", 1), ("graphc-side", WORKERS))
+            # The exchange's own cost: the replicas' step over their shares
+            # run side by side without one.
+            exch = ratio(("graphc", WORKERS), ("graphc-side", WORKERS))
             teff = ratio(("torch", 1), ("torch", WORKERS))
             tweff = ratio(("torch", 1), ("torch-weak", WORKERS))
             ratios.append([name, pct(eff and eff / WORKERS),
                            pct(bound and bound / WORKERS),
+                           pct(side and side / WORKERS),
+                           common.fmt(exch, "%.2f"),
                            pct(weff),
                            pct(eff1 and eff1 / WORKERS),
                            common.fmt(ratio(("graphc-no-overlap", WORKERS),
@@ -311,6 +363,8 @@ def main():
     common.table(["model",
                   "graphc strong scaling, global batch 16 (goal >= 90%)",
                   "bound from the share: (1 task at 16 / 1 task at 8) / 2",
+                  "bound with the shares side by side",
+                  "2-worker step / shares side by side",
                   "graphc weak scaling, 16 per worker",
                   "strong, --per-step",
                   "2-worker step, overlap off / on",
@@ -327,7 +381,12 @@ def main():
           "weak scaling = 1-process step at %d / %d-process step at global "
           "batch %d (%d per process). Bound from the share: (1-task step at "
           "global batch %d / 1-task step at %d, one replica's share) / %d, "
-          "what %d replicas would reach with a free exchange. Overlap off / on: the 2-worker step "
+          "what %d replicas would reach with a free exchange. Bound with the "
+          "shares side by side: the same with %d copies of the share's job "
+          "run at once (one process and thread each, nothing exchanged), so "
+          "the machine's slowdown from running them together (memory "
+          "bandwidth, caches) is in it; the 2-worker step over that is what "
+          "the exchange itself costs. Overlap off / on: the 2-worker step "
           "compiled --overlap-collectives=false over the default's (> 1: the "
           "overlap helps). ResNet-18: batch norm from the running statistics "
           "on both sides (graphc --batch-norm=running; PyTorch in eval() "
@@ -336,7 +395,7 @@ def main():
           "BatchNorm would not, so running statistics compare the same "
           "computation." % (BATCH, WORKERS, BATCH, WORKERS, BATCH, WORKERS,
                             WORKERS * BATCH, BATCH, BATCH,
-                            BATCH // WORKERS, WORKERS, WORKERS))
+                            BATCH // WORKERS, WORKERS, WORKERS, WORKERS))
     print("peer: %s; %s; %s" % (peer_config, common.cpu_name(),
                                 common.load_info()))
 
