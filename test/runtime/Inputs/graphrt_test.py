@@ -465,15 +465,24 @@ def restart_test(argv):
         for l in restarts:
             print(l.split("graph-run: ", 1)[1].split(" (")[0])
         if name == "killed":
-            assert len(restarts) == kills, out
+            # Every planned kill fired (each leaves its once-file), and each
+            # failure was one restart. Two kills can fall in one failure: the
+            # reader runs ahead of the ps within a range, so a reader killed
+            # at step 5 may die before the ps killed at step 4 is noticed
+            # (seed 20 of scripts/restart-soak.sh): one restart, both fired.
+            fired = sorted(os.listdir(env["GRAPHRT_TEST_KILL_ONCE"]))
+            assert len(fired) == kills, (fired, out)
+            assert 1 <= len(restarts) <= kills, out
         runs[name] = os.path.join(ck, "ckpt-%d.safetensors" % steps)
     a, _, _, _ = read_safetensors(runs["whole"])
     b, _, _, _ = read_safetensors(runs["killed"])
     assert sorted(a) == sorted(b)
     digest = lambda t: hashlib.sha256(b"".join(t[k].tobytes() for k in sorted(t))).hexdigest()
     assert digest(a) == digest(b), (digest(a), digest(b))
-    print("restarted %d times; final variables sha256 %s, equal to the "
-          "uninterrupted run's" % (kills, digest(b)))
+    print("restarted %d times%s; final variables sha256 %s, equal to the "
+          "uninterrupted run's" % (
+              len(restarts), "" if len(restarts) == kills else
+              " (%d kills, some in one failure)" % kills, digest(b)))
 
 
 def coll_bundle(k, d, libdir):
