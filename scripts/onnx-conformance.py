@@ -319,8 +319,11 @@ ALL_OPERANDS_STATIC = {"ConstantOfShape", "Range", "HannWindow",
 # Ops whose listed operands (and no others) fix their results' shapes:
 # Loop's trip count and condition give its scan outputs' length;
 # NonMaxSuppression's max_output_boxes_per_class and thresholds (not its
-# boxes and scores) fix its bound.
-STATIC_OPERANDS = {"Loop": (0, 1), "NonMaxSuppression": (2, 3, 4)}
+# boxes and scores) fix its bound; a sequence op's position (not the tensor
+# SequenceInsert inserts) picks the tensors the importer resolves.
+STATIC_OPERANDS = {"Loop": (0, 1), "NonMaxSuppression": (2, 3, 4),
+                   "SequenceInsert": (2,), "SequenceErase": (1,),
+                   "SequenceAt": (1,), "SplitToSequence": (1,)}
 
 
 def inputs_to_freeze(model, reason, inputs, frozen):

@@ -4,6 +4,7 @@
 #include "StepSignature.h"
 
 #include "graphc/Autodiff/Passes.h"
+#include "graphc/Autodiff/ReverseMode.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -25,23 +26,6 @@ namespace {
 /// The marks that pair a forward op with the ops of its gradient.
 constexpr llvm::StringLiteral kForwardIdAttr = "graph.forward_id";
 constexpr llvm::StringLiteral kGradOfAttr = "graph.grad_of";
-
-bool isFloatTensor(Type t) {
-  auto tensor = dyn_cast<TensorType>(t);
-  return tensor && isa<FloatType>(tensor.getElementType());
-}
-
-bool isStatic(Type t) {
-  auto ranked = dyn_cast<RankedTensorType>(t);
-  return ranked && ranked.hasStaticShape();
-}
-
-std::string locString(Location loc) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  loc.print(os);
-  return s;
-}
 
 /// True when every read of `var` feeds only the mean or variance operand of
 /// an inference graph.batch_norm: running statistics (PyTorch buffers), not
@@ -118,7 +102,7 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
           continue;
         }
         std::string name = argumentName(func, arg.getArgNumber());
-        if (!isStatic(arg.getType())) {
+        if (!isStaticTensor(arg.getType())) {
           return func.emitError()
                  << "graph-autodiff: argument '" << name << "' has type "
                  << arg.getType()
@@ -191,169 +175,57 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
                 "constants or initializers of the model)";
     }
 
-    // Active: float values that depend on a source. Useful: values the
-    // loss depends on. Only ops with both kinds are differentiated.
-    Block &body = func.getBody().front();
-    // Each active value remembers one source it depends on, for
-    // diagnostics.
-    DenseMap<Value, std::string> origin;
-    DenseSet<Value> active, useful;
+    std::vector<ReverseSource> reverseSources;
     for (Source &s : sources) {
-      std::string label = wrt == "arguments" ? "argument '" + s.name + "'"
-                                             : "variable @" + s.name;
-      for (Value v : s.values) {
-        active.insert(v);
-        origin[v] = label;
-      }
+      reverseSources.push_back({wrt == "arguments" ? "argument '" + s.name + "'"
+                                                   : "variable @" + s.name,
+                                s.values});
     }
-    for (Operation &op : body.without_terminator()) {
-      auto first = llvm::find_if(op.getOperands(),
-                                 [&](Value v) { return active.contains(v); });
-      if (first == op.getOperands().end()) {
-        continue;
-      }
-      // A copy: inserting the results may move the map's entries.
-      std::string from = origin.lookup(*first);
-      for (Value r : op.getResults()) {
-        if (isFloatTensor(r.getType())) {
-          active.insert(r);
-          origin[r] = from;
-        }
-      }
-    }
-    useful.insert(loss);
-    SmallVector<Operation *> ops;
-    for (Operation &op : llvm::reverse(body.without_terminator())) {
-      bool needed = false;
-      for (Value r : op.getResults()) {
-        needed |= useful.contains(r) && active.contains(r);
-      }
-      // A source (a variable read) is active without active operands.
-      needed &= llvm::any_of(op.getOperands(),
-                             [&](Value v) { return active.contains(v); });
-      if (!needed) {
-        continue;
-      }
-      ops.push_back(&op);
-      useful.insert(op.getOperands().begin(), op.getOperands().end());
-    }
-
-    for (Operation *op : ops) {
-      std::optional<std::string> why = whyNotDifferentiable(op);
-      if (!why && isa<SoftmaxCrossEntropyOp>(op) &&
-          useful.contains(op->getResult(1))) {
-        why = "its second result (the gradient of the logits) leads to the "
-              "loss, and graph-autodiff does not differentiate a gradient";
-      }
-      if (why) {
-        Value from = *llvm::find_if(
-            op->getOperands(), [&](Value v) { return active.contains(v); });
-        return op->emitError()
-               << "graph-autodiff: '" << op->getName() << "' at "
-               << locString(op->getLoc()) << " is not differentiable; " << *why
-               << "; it lies between " << origin[from]
-               << " and the loss (mark the variable graph.trainable = false, "
-                  "or keep the op out of the training step)";
-      }
-      for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
-                                             op->getResultTypes())) {
-        if (isa<TensorType>(t) && !isStatic(t)) {
-          return op->emitError()
-                 << "graph-autodiff: '" << op->getName() << "' at "
-                 << locString(op->getLoc()) << " has the dynamic type " << t
-                 << "; differentiating needs static shapes (give graphc "
-                    "--input-shape)";
-        }
-      }
-    }
-
-    DenseSet<Operation *> forward;
-    for (Operation &op : body) {
-      forward.insert(&op);
-    }
-
     // Each differentiated op and every op its rule builds share a mark, so a
     // later pass can tell which forward op a backward op belongs to (the
     // pipeline strategy runs it on that op's stage; distribution-2.md).
     // Discardable: nothing else reads them. An op canonicalization rebuilds
     // loses its mark, and readers must cope with that.
     Builder attrs(func.getContext());
-    for (auto [i, op] : llvm::enumerate(ops)) {
-      op->setAttr(kForwardIdAttr, attrs.getI64IntegerAttr(i));
-    }
-    auto markBackward = [&](Operation *after, int64_t id) {
-      for (Operation *op = after ? after->getNextNode() : &body.front();
-           op && op != ret; op = op->getNextNode()) {
-        // A constant depends on no example, so it has no stage of its own.
-        if (!isa<ConstantOp>(op)) {
-          op->setAttr(kGradOfAttr, attrs.getI64IntegerAttr(id));
-        }
+    Block &body = func.getBody().front();
+    auto planned = [&](ArrayRef<Operation *> ops) {
+      for (auto [i, op] : llvm::enumerate(ops)) {
+        op->setAttr(kForwardIdAttr, attrs.getI64IntegerAttr(i));
       }
     };
-
-    OpBuilder b(ret);
-    DenseMap<Value, Value> grads;
-    auto accumulate = [&](Value v, Value g, GradientBuilder &gb) {
-      auto [it, fresh] = grads.try_emplace(v, g);
-      if (!fresh) {
-        it->second = gb.add(it->second, g);
-      }
-    };
-    {
-      GradientBuilder gb(b, loss.getLoc());
-      // Static loss scaling: the backward pass computes S times every
-      // gradient, unscaled below once each is back in its own type.
-      grads[loss] = gb.splat(lossType, lossScale);
-    }
-    // `ops` is in reverse program order: every user of a result comes
-    // before the op that defines it.
-    for (Operation *op : ops) {
-      SmallVector<Value> resultGrads;
-      bool anyGrad = false;
-      for (Value r : op->getResults()) {
-        resultGrads.push_back(grads.lookup(r));
-        anyGrad |= static_cast<bool>(resultGrads.back());
-      }
-      if (!anyGrad) {
-        continue;
-      }
-      SmallVector<bool> wanted;
-      for (Value operand : op->getOperands()) {
-        wanted.push_back(active.contains(operand));
-      }
-      GradientBuilder gb(b, op->getLoc());
-      SmallVector<Value> operandGrads;
-      Operation *before = ret->getPrevNode();
-      buildGradients(op, resultGrads, wanted, gb, operandGrads);
+    auto built = [&](Operation *op, Operation *before) {
       ++numOpsDifferentiated;
-      for (auto [operand, g] : llvm::zip(op->getOperands(), operandGrads)) {
-        if (!g) {
-          continue;
-        }
-        if (g.getType() != operand.getType()) {
-          return op->emitError()
-                 << "graph-autodiff: internal error: the gradient rule of '"
-                 << op->getName() << "' produced " << g.getType() << " for "
-                 << operand.getType();
-        }
-        accumulate(operand, g, gb);
-      }
       // The adjoint sums into the operands belong to this op too: they sit
       // on its stage, where its output gradient arrives.
-      markBackward(before,
-                   op->getAttrOfType<IntegerAttr>(kForwardIdAttr).getInt());
+      int64_t id = op->getAttrOfType<IntegerAttr>(kForwardIdAttr).getInt();
+      for (Operation *o = before ? before->getNextNode() : &body.front();
+           o && o != ret; o = o->getNextNode()) {
+        // A constant depends on no example, so it has no stage of its own.
+        if (!isa<ConstantOp>(o)) {
+          o->setAttr(kGradOfAttr, attrs.getI64IntegerAttr(id));
+        }
+      }
+    };
+    ReverseOptions options;
+    options.prefix = "graph-autodiff: ";
+    options.target = "the loss";
+    options.advice = " (mark the variable graph.trainable = false, or keep "
+                     "the op out of the training step)";
+    options.planned = planned;
+    options.built = built;
+    OpBuilder b(ret);
+    // Static loss scaling: the backward pass computes S times every
+    // gradient, unscaled below once each is back in its own type.
+    FailureOr<SmallVector<Value>> totals =
+        autodiff::reverse(b, loss, lossScale, reverseSources, options);
+    if (failed(totals)) {
+      return failure();
     }
 
     SmallVector<Value> results(ret.getOperands());
     SmallVector<std::string> names = resultNames(func);
     GradientBuilder gb(b, func.getLoc());
-    for (Source &s : sources) {
-      Value total;
-      for (Value v : s.values) {
-        if (Value g = grads.lookup(v)) {
-          total = total ? gb.add(total, g) : g;
-        }
-      }
+    for (auto [s, total] : llvm::zip(sources, *totals)) {
       if (total && lossScale != 1.0) {
         total = gb.scale(total, 1.0 / lossScale);
       }
@@ -362,14 +234,6 @@ struct GraphAutodiffPass : graphc::impl::GraphAutodiffBase<GraphAutodiffPass> {
       ++numGradients;
     }
     setResults(func, results, names);
-
-    // Rules build some adjoints no one reads (an unused operand's); drop
-    // them, but never a forward op.
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body))) {
-      if (!forward.contains(&op) && isOpTriviallyDead(&op)) {
-        op.erase();
-      }
-    }
     return success();
   }
 };

@@ -15,6 +15,18 @@
 
 namespace graphc::autodiff {
 
+/// Whether `t` is a tensor of floats (what is differentiated).
+inline bool isFloatTensor(mlir::Type t) {
+  auto tensor = mlir::dyn_cast<mlir::TensorType>(t);
+  return tensor && mlir::isa<mlir::FloatType>(tensor.getElementType());
+}
+
+/// Whether `t` is a ranked tensor of static shape (what the rules need).
+inline bool isStaticTensor(mlir::Type t) {
+  auto ranked = mlir::dyn_cast<mlir::RankedTensorType>(t);
+  return ranked && ranked.hasStaticShape();
+}
+
 /// Why `op` cannot be differentiated through, or nullopt when a rule covers
 /// it (in the configuration of attributes and types it has).
 std::optional<std::string> whyNotDifferentiable(mlir::Operation *op);

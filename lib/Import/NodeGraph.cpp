@@ -309,6 +309,21 @@ Expected<NodeGraph> buildOnnxNodeGraph(const onnx::GraphProto &proto,
         collectOuterNames(g, free);
       }
     }
+    // ai.onnx.preview.training Gradient differentiates the tensor its
+    // attribute y names with respect to those xs and zs name: their
+    // producers come first, though no input names them.
+    if (def.op_type() == "Gradient" &&
+        def.domain() == "ai.onnx.preview.training") {
+      for (const onnx::AttributeProto &attr : def.attribute()) {
+        if (attr.name() == "y") {
+          free.insert(attr.s());
+        } else if (attr.name() == "xs" || attr.name() == "zs") {
+          for (const std::string &name : attr.strings()) {
+            free.insert(name);
+          }
+        }
+      }
+    }
     for (const auto &name : free) {
       auto it = graph.valueByName.find(name.getKey());
       if (it != graph.valueByName.end() && it->second.first >= 0 &&

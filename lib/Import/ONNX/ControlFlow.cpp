@@ -60,9 +60,11 @@ OnnxImporter::importSubgraph(const onnx::GraphProto &body,
   // not be seen after it, so both maps are restored whole.
   llvm::StringMap<Value> savedValues = values;
   llvm::StringMap<const onnx::TensorProto *> savedInits = initializers;
+  llvm::StringMap<Sequence> savedSequences = sequences;
   llvm::scope_exit restore([&] {
     values = std::move(savedValues);
     initializers = std::move(savedInits);
+    sequences = std::move(savedSequences);
   });
   for (const onnx::TensorProto &init : body.initializer()) {
     values.erase(init.name());
@@ -81,6 +83,11 @@ OnnxImporter::importSubgraph(const onnx::GraphProto &body,
   Results results;
   for (const onnx::ValueInfoProto &output : body.output()) {
     Value v = lookupValue(output.name());
+    if (!v && sequences.count(output.name())) {
+      return emitError(at) << what << " output '" << output.name()
+                           << "' is a sequence; sequences are resolved "
+                              "while importing and cannot leave a subgraph";
+    }
     if (!v) {
       return emitError(at) << what << " output '" << output.name()
                            << "' has no value";

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxImporterImpl.h"
+#include "OnnxNodeBuilder.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -533,9 +534,6 @@ OnnxImporter::importConvPool(const GraphNode &node, const onnx::NodeProto &def,
     }
     result = build1(at, "graph.conv", operands, attrs);
   } else {
-    if (op == "MaxPool" && def.output_size() > 1 && !def.output(1).empty()) {
-      return emitError(at) << "MaxPool's Indices output is not supported";
-    }
     Attribute kind = parseAttr(ctx, at,
                                op == "MaxPool" ? "#graph<pool_kind max>"
                                                : "#graph<pool_kind avg>");
@@ -551,8 +549,181 @@ OnnxImporter::importConvPool(const GraphNode &node, const onnx::NodeProto &def,
       attrs.push_back(named("count_include_pad", builder.getUnitAttr()));
     }
     result = build1(at, "graph.pool", {in[0]}, attrs);
+    if (result && op == "MaxPool" && def.output_size() > 1 &&
+        !def.output(1).empty()) {
+      Value indices =
+          maxPoolIndices(def, in[0], window, attrs, *getShape(result), at);
+      if (!indices) {
+        return failure();
+      }
+      return Results{result, indices};
+    }
   }
   return one(result);
+}
+
+Value OnnxImporter::maxPoolIndices(const onnx::NodeProto &def, Value x,
+                                   llvm::ArrayRef<int64_t> window,
+                                   llvm::ArrayRef<NamedAttribute> windowed,
+                                   llvm::ArrayRef<int64_t> outShape,
+                                   Location at) {
+  // Each window's first maximum in scan order, found by comparing the
+  // window's elements one offset at a time: the strided slice of the
+  // padded input at offset k holds element k of every window, and the
+  // same slice of a table of flattened indices says where it came from.
+  auto inShape = getShape(x);
+  if (!isStatic(inShape) || mlir::ShapedType::isDynamicShape(outShape)) {
+    emitError(at) << "MaxPool's Indices output needs a static input shape";
+    return {};
+  }
+  int64_t storageOrder = attrInt(def, "storage_order", 0);
+  if (storageOrder != 0 && storageOrder != 1) {
+    emitError(at) << "MaxPool storage_order " << storageOrder
+                  << " is not 0 (row major) or 1 (column major)";
+    return {};
+  }
+  int64_t windowElements = 1;
+  for (int64_t k : window) {
+    windowElements *= k;
+  }
+  constexpr int64_t kMaxWindow = 4096;
+  if (windowElements > kMaxWindow) {
+    emitError(at) << "MaxPool's Indices output over a window of "
+                  << windowElements << " elements is not supported (at most "
+                  << kMaxWindow << ")";
+    return {};
+  }
+  auto ints = [&](StringRef name) -> llvm::SmallVector<int64_t> {
+    for (const NamedAttribute &a : windowed) {
+      if (a.getName() == name) {
+        return llvm::SmallVector<int64_t>(
+            llvm::cast<mlir::DenseI64ArrayAttr>(a.getValue()).asArrayRef());
+      }
+    }
+    return {};
+  };
+  llvm::SmallVector<int64_t> strides = ints("strides"),
+                             dilations = ints("dilations"),
+                             low = ints("pad_low"), high = ints("pad_high");
+  size_t spatial = window.size();
+  llvm::ArrayRef<int64_t> dims = llvm::ArrayRef(*inShape).drop_front(2);
+  // The padded extent the windows reach (ceil_mode may reach past the
+  // pads), and the padding that gives it.
+  llvm::SmallVector<int64_t> padLow(2, 0), padHigh(2, 0), padded;
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t reach =
+        (outShape[2 + i] - 1) * strides[i] + (window[i] - 1) * dilations[i] + 1;
+    int64_t extent = std::max(low[i] + dims[i] + high[i], reach);
+    padLow.push_back(low[i]);
+    padHigh.push_back(extent - low[i] - dims[i]);
+    padded.push_back(extent);
+  }
+  // The table: each padded position's flattened index within its (n, c)
+  // plane, -1 in the padding.
+  int64_t plane = 1;
+  for (int64_t d : dims) {
+    plane *= d;
+  }
+  int64_t paddedPlane = 1;
+  for (int64_t d : padded) {
+    paddedPlane *= d;
+  }
+  llvm::SmallVector<int64_t> table(paddedPlane, -1);
+  for (int64_t p = 0; p < paddedPlane; ++p) {
+    int64_t rest = p, rowMajor = 0, colMajor = 0, colStride = 1;
+    bool inside = true;
+    llvm::SmallVector<int64_t> pos(spatial);
+    for (size_t i = spatial; i-- > 0;) {
+      pos[i] = rest % padded[i] - padLow[2 + i];
+      rest /= padded[i];
+      inside &= pos[i] >= 0 && pos[i] < dims[i];
+    }
+    if (!inside) {
+      continue;
+    }
+    for (size_t i = 0; i < spatial; ++i) {
+      rowMajor = rowMajor * dims[i] + pos[i];
+      colMajor += pos[i] * colStride;
+      colStride *= dims[i];
+    }
+    table[p] = storageOrder == 0 ? rowMajor : colMajor;
+  }
+  Type i64 = builder.getI64Type();
+  llvm::SmallVector<int64_t> tableShape = {1, 1};
+  tableShape.append(padded.begin(), padded.end());
+  Value indexTable = constant(
+      at, DenseElementsAttr::get(RankedTensorType::get(tableShape, i64),
+                                 llvm::ArrayRef<int64_t>(table)));
+  Type element = getElementType(x);
+  Attribute lowest;
+  if (auto f = llvm::dyn_cast<FloatType>(element)) {
+    lowest = builder.getFloatAttr(
+        f, llvm::APFloat::getInf(f.getFloatSemantics(), /*Negative=*/true));
+  } else if (auto n = llvm::dyn_cast<IntegerType>(element)) {
+    lowest = builder.getIntegerAttr(
+        n, n.isUnsigned() ? llvm::APInt::getMinValue(n.getWidth())
+                          : llvm::APInt::getSignedMinValue(n.getWidth()));
+  } else {
+    emitError(at) << "MaxPool's Indices output of " << element
+                  << " is not supported";
+    return {};
+  }
+  NodeBuilder b{*this, at};
+  Value border = constant(
+      at, DenseElementsAttr::get(RankedTensorType::get({}, element), lowest));
+  Value values = b.op("graph.pad", {x, border},
+                      {b.i64s("low", padLow), b.i64s("high", padHigh)});
+  Value best, index;
+  llvm::SmallVector<int64_t> offset(spatial, 0);
+  for (int64_t k = 0; k < windowElements; ++k) {
+    llvm::SmallVector<int64_t> starts = {0, 0},
+                               limits = {(*inShape)[0], (*inShape)[1]},
+                               steps = {1, 1};
+    for (size_t i = 0; i < spatial; ++i) {
+      int64_t start = offset[i] * dilations[i];
+      starts.push_back(start);
+      limits.push_back(start + (outShape[2 + i] - 1) * strides[i] + 1);
+      steps.push_back(strides[i]);
+    }
+    auto slice = [&](Value v, llvm::ArrayRef<int64_t> limit) {
+      return b.op("graph.slice", {v},
+                  {b.i64s("starts", starts), b.i64s("limits", limit),
+                   b.i64s("strides", steps)});
+    };
+    llvm::SmallVector<int64_t> tableLimits(limits);
+    tableLimits[0] = tableLimits[1] = 1;
+    Value v = slice(values, limits), i = slice(indexTable, tableLimits);
+    if (!best) {
+      best = v;
+      index = i;
+    } else {
+      Value take = b.compare(v, best, "gt");
+      best = b.op("graph.select", {take, v, best}, {}, element);
+      index = b.op("graph.select", {take, i, index}, {}, i64);
+    }
+    if (!index) {
+      return {};
+    }
+    // The next offset in row-major order over the window.
+    for (size_t d = spatial; d-- > 0;) {
+      if (++offset[d] < window[d]) {
+        break;
+      }
+      offset[d] = 0;
+    }
+  }
+  // Each (n, c) plane's place in the flattened input.
+  int64_t planes = (*inShape)[0] * (*inShape)[1];
+  llvm::SmallVector<int64_t> bases(planes);
+  for (int64_t p = 0; p < planes; ++p) {
+    bases[p] = p * plane;
+  }
+  llvm::SmallVector<int64_t> baseShape = {(*inShape)[0], (*inShape)[1]};
+  baseShape.append(spatial, 1);
+  Value base =
+      constant(at, DenseElementsAttr::get(RankedTensorType::get(baseShape, i64),
+                                          llvm::ArrayRef<int64_t>(bases)));
+  return b.op("graph.add", {index, base});
 }
 
 } // namespace graphc::import

@@ -22,6 +22,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -295,8 +296,8 @@ FailureOr<Type> OnnxImporter::convertValueType(const onnx::ValueInfoProto &info,
                                                Location at) {
   if (!info.type().has_tensor_type()) {
     return emitError(at) << "value '" << info.name()
-                         << "' is not a tensor (sequences and maps are not "
-                            "supported)";
+                         << "' is not a tensor (sequence, map and optional "
+                            "graph inputs and outputs are not supported)";
   }
   const auto &tensorType = info.type().tensor_type();
   Type element = convertOnnxElementType(ctx, tensorType.elem_type());
@@ -414,8 +415,22 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
     return emitError(at) << "ONNX op '" << node.op << "' " << problem;
   }
   llvm::SmallVector<Value> in;
-  for (const NodeInput &input : node.inputs) {
+  for (auto [i, input] : llvm::enumerate(node.inputs)) {
     if (input.producer == NodeInput::kAbsent) {
+      in.push_back(Value());
+      continue;
+    }
+    // Sequences are lists of values known here (Sequences.cpp): the
+    // sequence ops read them by name; no other op can.
+    if (sequences.count(input.name)) {
+      if (!readsSequence(node, i)) {
+        return emitError(at)
+               << node.op << " input " << i << " ('" << input.name
+               << "') is a sequence; graphc resolves sequences while "
+                  "importing, and only SequenceInsert, SequenceErase, "
+                  "SequenceAt, SequenceLength and ConcatFromSequence read "
+                  "them";
+      }
       in.push_back(Value());
       continue;
     }
@@ -447,7 +462,12 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
   // translates other nodes: theirs is `current` only while they last.
   CurrentNode outer = current;
   current = {node.op, &def, in, at};
-  llvm::scope_exit restore([&] { current = outer; });
+  bool outerFold = foldFloats;
+  foldFloats = foldFloats && !unfoldedNodes.contains(node.source);
+  llvm::scope_exit restore([&] {
+    current = outer;
+    foldFloats = outerFold;
+  });
   OnnxTranslator translate = entry->family->translate;
   FailureOr<llvm::SmallVector<Value>> results =
       (this->*translate)(node, def, in, at);
@@ -458,8 +478,8 @@ LogicalResult OnnxImporter::importNode(const GraphNode &node) {
   // stay without a value, which a node that reads one reports.
   bool firstOnly = StringRef(entry->family->file) == "ONNX/Core.cpp";
   for (int i = 0; i < def.output_size(); ++i) {
-    if (def.output(i).empty()) {
-      continue;
+    if (def.output(i).empty() || sequences.count(def.output(i))) {
+      continue; // absent, or a sequence the translator set
     }
     if (unsigned(i) >= results->size() || !(*results)[i]) {
       if (firstOnly) {
@@ -477,6 +497,13 @@ llvm::SmallVector<Value> OnnxImporter::foldConstant(Operation *op) {
   // The graph dialect's folders do the work (shape, gather, slice, concat,
   // reduce, arithmetic ... of constants), so shape subgraphs become
   // constants as the nodes are imported.
+  // A node a Gradient differentiates through keeps its float ops
+  // (markDifferentiated).
+  if (!foldFloats && llvm::any_of(op->getResultTypes(), [](Type t) {
+        return isa<FloatType>(getElementTypeOrSelf(t));
+      })) {
+    return llvm::SmallVector<Value>(op->getResults());
+  }
   llvm::SmallVector<Value> folded =
       foldCreatedOp(builder, op, FoldReplacement::ExistingValue);
   if (folded.empty()) {
@@ -838,6 +865,8 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
     appendNodeInputs(*nodeGraph, index, work);
   }
 
+  markDifferentiated(*nodeGraph, *order, needed);
+
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
 
@@ -925,7 +954,13 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
   for (const std::string &name : outputNames) {
     Value v = lookupValue(name);
     if (!v) {
-      emitError(loc(name)) << "output '" << name << "' has no value";
+      emitError(loc(name)) << "output '" << name
+                           << (sequences.count(name)
+                                   ? "' is a sequence; graphc resolves "
+                                     "sequences while importing, and "
+                                     "sequence-typed graph outputs are not "
+                                     "supported"
+                                   : "' has no value");
       return nullptr;
     }
     results.push_back(v);

@@ -19,7 +19,9 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
 #include "onnx/onnx_pb.h"
@@ -415,6 +417,40 @@ public:
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importRnn(const GraphNode &node, const onnx::NodeProto &def,
             llvm::ArrayRef<Value> in, Location at);
+  /// A sequence that lives inside the graph: its tensors, known while
+  /// importing (Sequences.cpp), and their element type (null: not known,
+  /// an empty sequence of no stated type).
+  struct Sequence {
+    Type element;
+    llvm::SmallVector<Value> tensors;
+  };
+  /// The graph's sequence values by name; a sequence op's output is set
+  /// here instead of in `values`.
+  llvm::StringMap<Sequence> sequences;
+  /// Whether input `input` of `node` is read as a sequence.
+  static bool readsSequence(const GraphNode &node, unsigned input);
+  /// The sequence ops (Sequences.cpp).
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importSequence);
+  /// ai.onnx.preview.training Gradient through lib/Autodiff's reverse mode
+  /// (Gradient.cpp).
+  GRAPHC_ONNX_OPTIONAL_TRANSLATOR(importGradient);
+  /// Adds to unfoldedNodes the nodes between each Gradient node's xs/zs
+  /// and its y (Gradient.cpp).
+  void markDifferentiated(const NodeGraph &graph,
+                          llvm::ArrayRef<unsigned> order,
+                          const std::vector<bool> &needed);
+  /// Nodes (their NodeProto) a Gradient differentiates through: their
+  /// float results are not folded, which would cut a constant xs (a
+  /// weight) off from y.
+  llvm::DenseSet<const void *> unfoldedNodes;
+  /// False while such a node is translated.
+  bool foldFloats = true;
+  /// MaxPool's Indices output: ONNX's flattened index of each window's
+  /// first maximum (Core.cpp).
+  Value maxPoolIndices(const onnx::NodeProto &def, Value x,
+                       llvm::ArrayRef<int64_t> window,
+                       llvm::ArrayRef<NamedAttribute> windowed,
+                       llvm::ArrayRef<int64_t> outShape, Location at);
   /// If, Loop and Scan (ControlFlow.cpp).
   std::optional<FailureOr<llvm::SmallVector<Value>>>
   importControlFlow(const GraphNode &node, const onnx::NodeProto &def,

@@ -149,6 +149,10 @@ const OnnxFamily kRnn = {"ONNX/Rnn.cpp",
                          &OnnxImporter::family<&OnnxImporter::importRnn>};
 const OnnxFamily kUnpool = {"ONNX/Unpool.cpp",
                             &OnnxImporter::family<&OnnxImporter::importUnpool>};
+const OnnxFamily kSequence = {
+    "ONNX/Sequences.cpp", &OnnxImporter::family<&OnnxImporter::importSequence>};
+const OnnxFamily kGradient = {
+    "ONNX/Gradient.cpp", &OnnxImporter::family<&OnnxImporter::importGradient>};
 
 struct OnnxOp {
   const char *op;
@@ -194,6 +198,7 @@ const OnnxOp kOnnxOps[] = {
   {"Col2Im", "", 7, 0, &kCol2Im, "graph.col2im", ""},
   {"Compress", "", 9, 0, &kDynamic, "graph.gather,graph.cumulative,graph.select,graph.scatter_nd,graph.slice,graph.reduce", "constant condition: exact; else bounded to the axis length, zeros after the valid slices, OUTPUT:valid_count result"},
   {"Concat", "", 1, 0, &kConcat, "graph.concat", ""},
+  {"ConcatFromSequence", "", 11, 0, &kSequence, "graph.unsqueeze,graph.concat", "the sequence resolved at import (docs/design/importers.md, Sequences)"},
   {"Constant", "", 1, 0, &kConstant, "graph.constant", ""},
   {"ConstantOfShape", "", 7, 0, &kConstantOfShape, "graph.constant", ""},
   {"Conv", "", 1, 0, &kConvPool, "graph.conv", ""},
@@ -256,7 +261,7 @@ const OnnxOp kOnnxOps[] = {
   {"MatMul", "", 1, 0, &kOneToOne, "graph.matmul", ""},
   {"MatMulInteger", "", 7, 0, &kIntegerMatMulConv, "graph.cast,graph.sub,graph.reshape,graph.matmul", ""},
   {"Max", "", 1, 0, &kVariadic, "graph.max", ""},
-  {"MaxPool", "", 1, 0, &kConvPool, "graph.pool", "Indices output refused"},
+  {"MaxPool", "", 1, 0, &kConvPool, "graph.pool,graph.pad,graph.slice,graph.compare,graph.select,graph.constant,graph.add", "Indices (storage_order 0 and 1) need a static input shape"},
   {"MaxUnpool", "", 7, 0, &kUnpool, "graph.constant,graph.reshape,graph.scatter_elements", ""},
   {"Mean", "", 1, 0, &kMean, "graph.add,graph.div", ""},
   {"MeanVarianceNormalization", "", 7, 0, &kMeanVarianceNormalization, "graph.reduce,graph.mul,graph.sub,graph.sqrt,graph.add,graph.div", ""},
@@ -310,6 +315,12 @@ const OnnxOp kOnnxOps[] = {
   {"ScatterElements", "", 7, 0, &kShapeOps, "graph.scatter_elements", ""},
   {"ScatterND", "", 7, 0, &kShapeOps, "graph.scatter_nd", ""},
   {"Selu", "", 1, 0, &kComposedActivation, "graph.exp,graph.sub,graph.mul,graph.compare,graph.select", ""},
+  {"SequenceAt", "", 11, 0, &kSequence, "", "constant position (a tensor of the sequence, no op)"},
+  {"SequenceConstruct", "", 11, 0, &kSequence, "", "sequences are lists of tensors known at import; not graph inputs or outputs"},
+  {"SequenceEmpty", "", 11, 0, &kSequence, "", ""},
+  {"SequenceErase", "", 11, 0, &kSequence, "", "constant position"},
+  {"SequenceInsert", "", 11, 0, &kSequence, "", "constant position"},
+  {"SequenceLength", "", 11, 0, &kSequence, "graph.constant", ""},
   {"Shape", "", 1, 0, &kShapeOps, "graph.shape,graph.slice", ""},
   {"Shrink", "", 7, 0, &kShrink, "graph.compare,graph.select,graph.add,graph.sub", ""},
   {"Sigmoid", "", 1, 0, &kOneToOne, "graph.sigmoid", ""},
@@ -324,6 +335,7 @@ const OnnxOp kOnnxOps[] = {
   {"Softsign", "", 1, 0, &kComposedActivation, "graph.abs,graph.add,graph.div", ""},
   {"SpaceToDepth", "", 1, 0, &kDepthSpace, "graph.reshape,graph.transpose", ""},
   {"Split", "", 1, 0, &kSliceSplit, "graph.split", ""},
+  {"SplitToSequence", "", 11, 0, &kSequence, "graph.split,graph.squeeze", "constant split"},
   {"Sqrt", "", 1, 0, &kOneToOne, "graph.sqrt", ""},
   {"Squeeze", "", 1, 0, &kReshapeLike, "graph.squeeze", ""},
   {"Sub", "", 1, 0, &kOneToOne, "graph.sub", ""},
@@ -344,6 +356,7 @@ const OnnxOp kOnnxOps[] = {
   {"FlexAttention", "ai.onnx.preview", 7, 0, &kAttention, "graph.matmul,graph.softmax,graph.transpose,graph.mul,graph.add", "score_mod/prob_mod subgraphs imported inline"},
   {"Adagrad", "ai.onnx.preview.training", 1, 0, &kTrainingOptimizer, "graph.add,graph.mul,graph.sub,graph.div,graph.sqrt,graph.cast", "several tensors per node; R and T run-time scalars"},
   {"Adam", "ai.onnx.preview.training", 1, 0, &kTrainingOptimizer, "graph.add,graph.mul,graph.sub,graph.div,graph.sqrt,graph.cast,graph.pow,graph.compare,graph.select", "several tensors per node; R and T run-time scalars"},
+  {"Gradient", "ai.onnx.preview.training", 1, 0, &kGradient, "graph.constant", "graph-autodiff's reverse mode over the imported graph (docs/design/training.md); y a static float tensor (non-scalar: gradient of its sum)"},
   {"Momentum", "ai.onnx.preview.training", 1, 0, &kTrainingOptimizer, "graph.add,graph.mul,graph.sub,graph.cast,graph.compare,graph.select", "standard and nesterov modes"},
 };
 // clang-format on
