@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuDirectConv.h"
+#include "ConvKernels.h"
 #include "CpuPasses.h"
 #include "IndexMath.h"
 
@@ -44,8 +45,10 @@ using namespace mlir;
 
 namespace {
 
+using graphc::forEachRow;
 using graphc::indexAttrs;
 using graphc::largestDivisor;
+using graphc::replaceConvResult;
 
 /// The task loop of a direct kernel over (image, chunk, chunk of output
 /// channel blocks), sharing `dest`; with a dynamic batch `n` the images are
@@ -419,51 +422,37 @@ Value packFilter(RewriterBase &rewriter, Location loc, Value filter,
       tensor::EmptyOp::create(rewriter, loc, packedType.getShape(), et);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
-  auto forall =
-      scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
-                            ValueRange{empty}, std::nullopt);
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(forall.getTerminator());
-  Value b = forall.getInductionVars()[0];
-  Value out = forall.getRegionIterArgs()[0];
-  SmallVector<OpFoldResult> offsets = {b, rewriter.getIndexAttr(0),
-                                       rewriter.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, k, fb});
-  SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1, 1});
-  Value block = tensor::ExtractSliceOp::create(
-      rewriter, loc, RankedTensorType::get({k, fb}, et), out, offsets, sizes,
-      unit);
-  Value row0 = arith::MulIOp::create(rewriter, loc, b, im.idx(fb));
-  constexpr int64_t kTile = 16;
-  auto transposeTile = [&](Value acc, Value k0, int64_t width) -> Value {
-    Value t = vector::TransferReadOp::create(
-        rewriter, loc, VectorType::get({fb, width}, et), matrix,
-        ValueRange{row0, k0}, std::optional<Value>(pad),
-        ArrayRef<bool>{true, true});
-    t = vector::TransposeOp::create(rewriter, loc, t, ArrayRef<int64_t>{1, 0});
-    return vector::TransferWriteOp::create(rewriter, loc, t, acc,
-                                           ValueRange{k0, im.idx(0)},
-                                           ArrayRef<bool>{true, true})
-        .getResult();
-  };
-  int64_t kMain = k - k % kTile;
-  if (kMain > 0) {
-    auto loop = scf::ForOp::create(
-        rewriter, loc, im.idx(0), im.idx(kMain), im.idx(kTile),
-        ValueRange{block},
-        [&](OpBuilder &, Location, Value k0, ValueRange args) {
-          scf::YieldOp::create(rewriter, loc,
-                               transposeTile(args[0], k0, kTile));
-        });
-    block = loop.getResult(0);
-  }
-  if (k % kTile != 0) {
-    block = transposeTile(block, im.idx(kMain), k % kTile);
-  }
-  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(rewriter, loc, block, out, offsets,
-                                        sizes, unit);
-  return forall.getResult(0);
+  return forEachRow(rewriter, loc, empty, [&](Value b, Value block) -> Value {
+    Value row0 = arith::MulIOp::create(rewriter, loc, b, im.idx(fb));
+    constexpr int64_t kTile = 16;
+    auto transposeTile = [&](Value acc, Value k0, int64_t width) -> Value {
+      Value t = vector::TransferReadOp::create(
+          rewriter, loc, VectorType::get({fb, width}, et), matrix,
+          ValueRange{row0, k0}, std::optional<Value>(pad),
+          ArrayRef<bool>{true, true});
+      t = vector::TransposeOp::create(rewriter, loc, t,
+                                      ArrayRef<int64_t>{1, 0});
+      return vector::TransferWriteOp::create(rewriter, loc, t, acc,
+                                             ValueRange{k0, im.idx(0)},
+                                             ArrayRef<bool>{true, true})
+          .getResult();
+    };
+    int64_t kMain = k - k % kTile;
+    if (kMain > 0) {
+      auto loop = scf::ForOp::create(
+          rewriter, loc, im.idx(0), im.idx(kMain), im.idx(kTile),
+          ValueRange{block},
+          [&](OpBuilder &, Location, Value k0, ValueRange args) {
+            scf::YieldOp::create(rewriter, loc,
+                                 transposeTile(args[0], k0, kTile));
+          });
+      block = loop.getResult(0);
+    }
+    if (k % kTile != 0) {
+      block = transposeTile(block, im.idx(kMain), k % kTile);
+    }
+    return block;
+  });
 }
 
 /// [N, G, F/G, ...] <-> [N, F, ...]: a grouped convolution's operands
@@ -1229,15 +1218,7 @@ LogicalResult directConv(RewriterBase &rewriter, const RowConv &rc,
     result = tensor::ExpandShapeOp::create(
         rewriter, loc, conv->getResult(0).getType(), result, groupedToFlat());
   }
-  if (epilogue) {
-    rewriter.replaceOp(epilogue, result);
-    rewriter.eraseOp(conv);
-  } else {
-    rewriter.replaceOp(conv, result);
-  }
-  if (fill && fill->use_empty()) {
-    rewriter.eraseOp(fill);
-  }
+  replaceConvResult(rewriter, conv, epilogue, fill, result);
   return success();
 }
 
@@ -1789,15 +1770,7 @@ LogicalResult pointwiseConv(RewriterBase &rewriter,
   rewriter.setInsertionPointAfter(forall);
   Value result = tensor::ExpandShapeOp::create(rewriter, loc, ot,
                                                forall.getResult(0), flat);
-  if (epilogue) {
-    rewriter.replaceOp(epilogue, result);
-    rewriter.eraseOp(conv);
-  } else {
-    rewriter.replaceOp(conv, result);
-  }
-  if (fill && fill->use_empty()) {
-    rewriter.eraseOp(fill);
-  }
+  replaceConvResult(rewriter, conv, epilogue, fill, result);
   return success();
 }
 

@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvKernels.h"
 #include "CpuDirectConv.h"
 #include "IndexMath.h"
 
@@ -41,6 +42,7 @@ using namespace mlir;
 
 namespace {
 
+using graphc::forEachRow;
 using graphc::indexAttrs;
 using graphc::largestDivisor;
 
@@ -204,44 +206,30 @@ Value transposeTaps(RewriterBase &rewriter, Location loc, Value acc,
           b = type.getDimSize(2);
   Type et = type.getElementType();
   graphc::IndexMath im{rewriter, loc};
-  auto outType = RankedTensorType::get({f, b * t}, et);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, outType.getShape(), et);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, {f, b * t}, et);
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
-  auto forall = scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {f}),
-                                      ValueRange{empty}, std::nullopt);
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(forall.getTerminator());
-  Value o = forall.getInductionVars()[0];
-  Value out = forall.getRegionIterArgs()[0];
-  SmallVector<OpFoldResult> offsets = {o, rewriter.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, b * t});
-  SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1});
-  auto rowType = RankedTensorType::get({b * t}, et);
-  Value row = tensor::ExtractSliceOp::create(rewriter, loc, rowType, out,
-                                             offsets, sizes, unit);
-  auto loop = scf::ForOp::create(
-      rewriter, loc, im.idx(0), im.idx(b), im.idx(lanes), ValueRange{row},
-      [&](OpBuilder &, Location, Value c0, ValueRange args) {
-        Value block = vector::TransferReadOp::create(
-            rewriter, loc, VectorType::get({t, lanes}, et), acc,
-            ValueRange{o, im.idx(0), c0}, std::optional<Value>(pad),
-            ArrayRef<bool>{true, true});
-        block = vector::TransposeOp::create(rewriter, loc, block,
-                                            ArrayRef<int64_t>{1, 0});
-        block = vector::ShapeCastOp::create(
-            rewriter, loc, VectorType::get({lanes * t}, et), block);
-        scf::YieldOp::create(
-            rewriter, loc,
-            vector::TransferWriteOp::create(rewriter, loc, block, args[0],
-                                            ValueRange{im.mul(c0, t)},
-                                            ArrayRef<bool>{true})
-                .getResult());
-      });
-  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(rewriter, loc, loop.getResult(0), out,
-                                        offsets, sizes, unit);
-  return forall.getResult(0);
+  return forEachRow(rewriter, loc, empty, [&](Value o, Value row) -> Value {
+    auto loop = scf::ForOp::create(
+        rewriter, loc, im.idx(0), im.idx(b), im.idx(lanes), ValueRange{row},
+        [&](OpBuilder &, Location, Value c0, ValueRange args) {
+          Value block = vector::TransferReadOp::create(
+              rewriter, loc, VectorType::get({t, lanes}, et), acc,
+              ValueRange{o, im.idx(0), c0}, std::optional<Value>(pad),
+              ArrayRef<bool>{true, true});
+          block = vector::TransposeOp::create(rewriter, loc, block,
+                                              ArrayRef<int64_t>{1, 0});
+          block = vector::ShapeCastOp::create(
+              rewriter, loc, VectorType::get({lanes * t}, et), block);
+          scf::YieldOp::create(
+              rewriter, loc,
+              vector::TransferWriteOp::create(rewriter, loc, block, args[0],
+                                              ValueRange{im.mul(c0, t)},
+                                              ArrayRef<bool>{true})
+                  .getResult());
+        });
+    return loop.getResult(0);
+  });
 }
 
 /// The source of a stride-1 data gradient's flipped filter, as
@@ -310,34 +298,6 @@ Value outputAdjoint(Value filter) {
   return type && type.hasStaticShape() ? t.getInput() : Value();
 }
 
-/// A [blocks, width] tensor built one row per task: an `scf.forall` over the
-/// rows, each task's `fillRow(b, row)` returning row `b` (a `width` slice of
-/// the new tensor) filled, inserted back. The packs below (dY's and the
-/// flipped filter's) differ only in how a row is filled.
-Value forEachRow(RewriterBase &rewriter, Location loc, int64_t blocks,
-                 int64_t width, Type et,
-                 function_ref<Value(Value b, Value row)> fillRow) {
-  Value empty = tensor::EmptyOp::create(rewriter, loc, {blocks, width}, et);
-  auto forall =
-      scf::ForallOp::create(rewriter, loc, indexAttrs(rewriter, {blocks}),
-                            ValueRange{empty}, std::nullopt);
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(forall.getTerminator());
-  Value b = forall.getInductionVars()[0];
-  Value out = forall.getRegionIterArgs()[0];
-  SmallVector<OpFoldResult> offsets = {b, rewriter.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = indexAttrs(rewriter, {1, width});
-  SmallVector<OpFoldResult> unit = indexAttrs(rewriter, {1, 1});
-  Value row = tensor::ExtractSliceOp::create(rewriter, loc,
-                                             RankedTensorType::get({width}, et),
-                                             out, offsets, sizes, unit);
-  Value filled = fillRow(b, row);
-  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(rewriter, loc, filled, out, offsets,
-                                        sizes, unit);
-  return forall.getResult(0);
-}
-
 /// dY [N, F, OH, OW] re-laid out in one pass as the direct kernel's packed
 /// filter for the convolution by dY^T: [F/fb, N, OH, OW, fb], per block of
 /// fb output channels and image, the [fb, OH*OW] block transposed by
@@ -357,7 +317,9 @@ Value packOutputAdjoint(RewriterBase &rewriter, Location loc, Value dy,
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
   Value packedRows = forEachRow(
-      rewriter, loc, blocks, width, et, [&](Value b, Value row) -> Value {
+      rewriter, loc,
+      tensor::EmptyOp::create(rewriter, loc, {blocks, width}, et),
+      [&](Value b, Value row) -> Value {
         Value c0 = im.mul(b, fb);
         // One tile: dY[i, c0 .. c0 + fb, q .. q + w] to row[(i*P + q)*fb ...].
         auto tile = [&](Value i, Value q, int64_t w, Value into) -> Value {
@@ -449,7 +411,9 @@ linalg::TransposeOp graphc::prepackFlippedFilter(RewriterBase &rewriter,
   Value pad =
       arith::ConstantOp::create(rewriter, loc, et, rewriter.getZeroAttr(et));
   Value packedRows = forEachRow(
-      rewriter, loc, blocks, width, et, [&](Value b, Value row) -> Value {
+      rewriter, loc,
+      tensor::EmptyOp::create(rewriter, loc, {blocks, width}, et),
+      [&](Value b, Value row) -> Value {
         SmallVector<int64_t> reversed;
         for (int64_t t = taps; t-- > 0;) {
           reversed.push_back(t);

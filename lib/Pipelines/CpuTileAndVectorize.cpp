@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvKernels.h"
 #include "CpuInnerDims.h"
 #include "CpuPasses.h"
 #include "IndexMath.h"
@@ -1842,27 +1843,64 @@ struct PlaneEpilogue {
   }
 };
 
-/// Replaces the grouped `conv` (or its `epilogue`, which the kernel applied)
-/// by the result of `forall`, the plane kernels' task loop over the
-/// [N, O, OH, OW] output (flatGroupedDest), expanded to `ot`; erases the
-/// fill and the input's padding and reshapes left without uses.
-void replaceGroupedConv(RewriterBase &rewriter, Location loc,
-                        linalg::Conv2DNgchwGfchwOp conv,
-                        linalg::GenericOp epilogue, linalg::FillOp fill,
-                        scf::ForallOp forall, RankedTensorType ot) {
+/// What the rewrites of a grouped convolution start from, made before
+/// `conv` (the rewriter's insertion point is left there): the fill of its
+/// accumulator (null when there is none), the elementwise consumer the
+/// kernel applies (matchPlaneEpilogue, null when there is none) and the
+/// [N, O, OH, OW] destination the kernel writes (flatGroupedDest): the
+/// fill's destination, whose elements are then never read, else the
+/// accumulator.
+struct GroupedConvStart {
+  linalg::FillOp fill;
+  linalg::GenericOp epilogue;
+  Value dest;
+};
+
+GroupedConvStart startGroupedConv(RewriterBase &rewriter,
+                                  linalg::Conv2DNgchwGfchwOp conv) {
+  Value init = conv->getOperand(2);
+  rewriter.setInsertionPoint(conv);
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
+  Value dest = flatGroupedDest(rewriter, conv.getLoc(),
+                               fill ? fill.getOutputs()[0] : init,
+                               cast<RankedTensorType>(init.getType()));
+  return {fill, epilogue, dest};
+}
+
+/// startGroupedConv and the plane kernels' task loop: an `scf.forall` over
+/// `tasks` whose one shared output is the destination, the rewriter's
+/// insertion point left before its terminator. replaceGroupedConv ends
+/// the rewrite.
+struct GroupedConvTasks {
+  linalg::FillOp fill;
+  linalg::GenericOp epilogue;
+  scf::ForallOp forall;
+};
+
+GroupedConvTasks groupedConvTasks(RewriterBase &rewriter,
+                                  linalg::Conv2DNgchwGfchwOp conv,
+                                  ArrayRef<int64_t> tasks) {
+  GroupedConvStart start = startGroupedConv(rewriter, conv);
+  auto forall = scf::ForallOp::create(rewriter, conv.getLoc(),
+                                      indexAttrs(rewriter, tasks),
+                                      ValueRange{start.dest}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  return {start.fill, start.epilogue, forall};
+}
+
+/// Replaces the grouped `conv` (or its epilogue, which the kernel applied)
+/// by the result of the task loop of groupedConvTasks, expanded to the
+/// convolution's [N, G, O/G, OH, OW]; erases the fill and the input's
+/// padding and reshapes left without uses.
+void replaceGroupedConv(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv,
+                        GroupedConvTasks tasks) {
   Value input = conv->getOperand(0);
-  rewriter.setInsertionPointAfter(forall);
+  rewriter.setInsertionPointAfter(tasks.forall);
   Value result = tensor::ExpandShapeOp::create(
-      rewriter, loc, ot, forall.getResult(0), groupedToNCHW());
-  if (epilogue) {
-    rewriter.replaceOp(epilogue, result);
-    rewriter.eraseOp(conv);
-  } else {
-    rewriter.replaceOp(conv, result);
-  }
-  if (fill && fill->use_empty()) {
-    rewriter.eraseOp(fill);
-  }
+      rewriter, conv.getLoc(), conv->getOperand(2).getType(),
+      tasks.forall.getResult(0), groupedToNCHW());
+  graphc::replaceConvResult(rewriter, conv, tasks.epilogue, tasks.fill, result);
   eraseDeadInputChain(rewriter, input);
 }
 
@@ -1879,7 +1917,6 @@ void replaceGroupedConv(RewriterBase &rewriter, Location loc,
 LogicalResult depthwiseConv(RewriterBase &rewriter,
                             linalg::Conv2DNgchwGfchwOp conv, int64_t lanes) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
-  Value init = conv->getOperand(2);
   std::optional<ConvTypes> types = staticFloatConv(conv);
   if (!types) {
     return failure();
@@ -1907,22 +1944,17 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   }
 
   Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
-  auto fill = init.getDefiningOp<linalg::FillOp>();
   // With a fill the accumulators start as its value and the plane is never
-  // read; otherwise they start from the accumulator's elements.
-  Value dest = fill ? fill.getOutputs()[0] : init;
-  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
+  // read; otherwise they start from the accumulator's elements. The tasks
+  // write the output as [N, G*M, OH, OW] (flatGroupedDest).
+  GroupedConvTasks tasks = groupedConvTasks(rewriter, conv, {n, g, m});
+  linalg::FillOp fill = tasks.fill;
+  linalg::GenericOp epilogue = tasks.epilogue;
+  scf::ForallOp forall = tasks.forall;
   graphc::IndexMath im{rewriter, loc};
   auto attrs = [&](ArrayRef<int64_t> values) {
     return indexAttrs(rewriter, values);
   };
-
-  // The tasks write the output as [N, G*M, OH, OW] (flatGroupedDest).
-  Value flatDest = flatGroupedDest(rewriter, loc, dest, ot);
-  auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, g, m}),
-                                      ValueRange{flatDest}, std::nullopt);
-  rewriter.setInsertionPoint(forall.getTerminator());
   SmallVector<Value> ivs = llvm::to_vector(forall.getInductionVars());
   Value out = forall.getRegionIterArgs()[0];
   SmallVector<OpFoldResult> outOffsets = {
@@ -1995,7 +2027,7 @@ LogicalResult depthwiseConv(RewriterBase &rewriter,
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, acc, out, outOffsets,
                                         outSizes, attrs({1, 1, 1, 1}));
-  replaceGroupedConv(rewriter, loc, conv, epilogue, fill, forall, ot);
+  replaceGroupedConv(rewriter, conv, tasks);
   return success();
 }
 
@@ -2029,7 +2061,6 @@ constexpr int64_t kSmallGroupMaxOut = 8;
 LogicalResult groupedPlaneConv(RewriterBase &rewriter,
                                linalg::Conv2DNgchwGfchwOp conv, int64_t lanes) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
-  Value init = conv->getOperand(2);
   std::optional<ConvTypes> types = staticFloatConv(conv);
   if (!types) {
     return failure();
@@ -2060,18 +2091,14 @@ LogicalResult groupedPlaneConv(RewriterBase &rewriter,
   }
 
   Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  Value dest = fill ? fill.getOutputs()[0] : init;
-  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
+  GroupedConvTasks tasks = groupedConvTasks(rewriter, conv, {n, g});
+  linalg::FillOp fill = tasks.fill;
+  linalg::GenericOp epilogue = tasks.epilogue;
+  scf::ForallOp forall = tasks.forall;
   graphc::IndexMath im{rewriter, loc};
   auto attrs = [&](ArrayRef<int64_t> values) {
     return indexAttrs(rewriter, values);
   };
-  Value flatDest = flatGroupedDest(rewriter, loc, dest, ot);
-  auto forall = scf::ForallOp::create(rewriter, loc, attrs({n, g}),
-                                      ValueRange{flatDest}, std::nullopt);
-  rewriter.setInsertionPoint(forall.getTerminator());
   Value ni = forall.getInductionVars()[0], gi = forall.getInductionVars()[1];
   Value out = forall.getRegionIterArgs()[0];
   SmallVector<OpFoldResult> outOffsets = {
@@ -2223,7 +2250,7 @@ LogicalResult groupedPlaneConv(RewriterBase &rewriter,
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, slab, out, outOffsets,
                                         outSizes, unit4);
-  replaceGroupedConv(rewriter, loc, conv, epilogue, fill, forall, ot);
+  replaceGroupedConv(rewriter, conv, tasks);
   return success();
 }
 
@@ -2598,15 +2625,7 @@ LogicalResult groupedPointwiseToGemm(RewriterBase &rewriter,
   }
   result =
       tensor::ExpandShapeOp::create(rewriter, loc, ot, result, groupedToNCHW());
-  if (epilogue) {
-    rewriter.replaceOp(epilogue, result);
-    rewriter.eraseOp(conv);
-  } else {
-    rewriter.replaceOp(conv, result);
-  }
-  if (fill && fill->use_empty()) {
-    rewriter.eraseOp(fill);
-  }
+  graphc::replaceConvResult(rewriter, conv, epilogue, fill, result);
   return success();
 }
 
@@ -2626,7 +2645,6 @@ FailureOr<linalg::Conv2DNchwFchwOp>
 groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv,
                       int64_t lanes, bool parallel) {
   Value input = conv->getOperand(0), filter = conv->getOperand(1);
-  Value init = conv->getOperand(2);
   std::optional<ConvTypes> types = staticFloatConv(conv);
   if (!types) {
     return failure();
@@ -2638,16 +2656,15 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv,
   int64_t cg = it.getDimSize(2), hp = it.getDimSize(3), wp = it.getDimSize(4);
   int64_t kh = ft.getDimSize(3), kw = ft.getDimSize(4);
   Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  linalg::GenericOp epilogue = matchPlaneEpilogue(conv);
+  // With a fill every group writes its whole slice: the fill's destination
+  // is carried, not the filled tensor.
+  GroupedConvStart start = startGroupedConv(rewriter, conv);
+  linalg::FillOp fill = start.fill;
+  linalg::GenericOp epilogue = start.epilogue;
+  Value dest = start.dest;
   auto attrs = [&](ArrayRef<int64_t> values) {
     return indexAttrs(rewriter, values);
   };
-  // With a fill every group writes its whole slice: the fill's destination
-  // is carried, not the filled tensor.
-  Value dest =
-      flatGroupedDest(rewriter, loc, fill ? fill.getOutputs()[0] : init, ot);
   // Many groups are the tasks themselves, each group's im2col and GEMM
   // serial inside: ResNeXt's 32 groups of 4 channels made 32 GEMMs of
   // 4 x 36 x 3136 one after the other, each forking the team for a
@@ -2729,15 +2746,7 @@ groupedConvToPerGroup(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv,
   rewriter.setInsertionPointAfter(loop);
   Value result = tensor::ExpandShapeOp::create(
       rewriter, loc, ot, loop->getResult(0), groupedToNCHW());
-  if (epilogue) {
-    rewriter.replaceOp(epilogue, result);
-    rewriter.eraseOp(conv);
-  } else {
-    rewriter.replaceOp(conv, result);
-  }
-  if (fill && fill->use_empty()) {
-    rewriter.eraseOp(fill);
-  }
+  graphc::replaceConvResult(rewriter, conv, epilogue, fill, result);
   return groupConv;
 }
 
