@@ -95,8 +95,10 @@ void buildCpuCodegenPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Lift transfer_read/transfer_write pairs on loop-carried tensors out of
-  // the K loop so the accumulator tile is read once per K block.
-  pm.addPass(createLoopInvariantSubsetHoistingPass());
+  // the K loop so the accumulator tile is read once per K block (upstream's
+  // loop-invariant-subset-hoisting, without its solver for constant
+  // indices).
+  pm.addPass(createCpuHoistSubsets());
 
   // Weight-only work (filter re-layouts) once at load time, not per step.
   if (options.prepareWeights) {

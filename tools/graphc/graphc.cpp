@@ -258,6 +258,12 @@ cl::opt<unsigned> codegenThreads(
 cl::alias codegenThreadsLong("codegen-threads", cl::desc("Alias for -j"),
                              cl::aliasopt(codegenThreads),
                              cl::cat(graphcCategory));
+cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("Verify the IR after every pass (default: once at the end of "
+             "each pipeline; the verifier walks the whole module, which "
+             "after every pass of a large model costs seconds)"),
+    cl::init(false), cl::cat(graphcCategory));
 cl::opt<unsigned> codegenPartSize(
     "codegen-part-size",
     cl::desc("LLVM instructions per code generation part (0: one part); the "
@@ -543,15 +549,27 @@ static int simulateOn(ModuleOp module, std::optional<llvm::json::Value> &json) {
 static TimingScope *driverTiming = nullptr;
 
 /// The command line's pass-manager options (--mlir-print-ir-*, crash
-/// reproducers) and --mlir-timing on `pm`.
+/// reproducers), --verify-each and --mlir-timing on `pm`. Without
+/// --verify-each, run it with runVerified, which verifies the result once.
 static LogicalResult configurePassManager(PassManager &pm) {
   if (failed(applyPassManagerCLOptions(pm))) {
     return failure();
   }
+  pm.enableVerifier(verifyEach);
   if (driverTiming) {
     pm.enableTiming(*driverTiming);
   }
   return success();
+}
+
+/// Runs `pm` (set up by configurePassManager) on `module`; without
+/// --verify-each the module is verified here, once, instead of after every
+/// pass.
+static LogicalResult runVerified(PassManager &pm, ModuleOp module) {
+  if (failed(pm.run(module))) {
+    return failure();
+  }
+  return success(verifyEach || succeeded(verify(module)));
 }
 
 /// The CPU code generation options of every task pipeline: OpenMP, and the
@@ -660,7 +678,7 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
       toStablehlo.spmd = replicas > 1 && strategyFromFlags() == "replicas";
       pm.addPass(graphc::createConvertGraphToStableHLO(toStablehlo));
     }
-    return pm.run(module);
+    return runVerified(pm, module);
   }
   if (from < EmitStage::Linalg && stage >= EmitStage::Linalg) {
     graphc::TaskLoweringOptions lowering;
@@ -690,7 +708,7 @@ static LogicalResult compile(ModuleOp module, EmitStage from, EmitStage stage,
     graphc::TaskCodegenOptions codegen = taskCodegenOptions();
     graphc::buildTaskCodegenPipeline(pm, codegen);
   }
-  return pm.run(module);
+  return runVerified(pm, module);
 }
 
 static graphc::BundleOptions bundleOptions() {
@@ -749,7 +767,7 @@ static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
     graphOptions.argShapes.assign(inputShapes.begin(), inputShapes.end());
   }
   graphc::buildGraphPipeline(graph, graphOptions);
-  if (failed(graph.run(*eval))) {
+  if (failed(runVerified(graph, *eval))) {
     return kExitFailed;
   }
   // The output graph-add-loss scores (its `output` option, 0 here).
@@ -778,7 +796,7 @@ static int writeEvalJob(ModuleOp imported, bool fixInputShapes) {
   graphc::buildTaskLoweringPipeline(pm, lowering);
   graphc::TaskCodegenOptions codegen = taskCodegenOptions();
   graphc::buildTaskCodegenPipeline(pm, codegen);
-  if (failed(pm.run(*eval))) {
+  if (failed(runVerified(pm, *eval))) {
     return kExitFailed;
   }
   llvm::SmallString<256> dir(outputFilename);
